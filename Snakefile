@@ -1,0 +1,108 @@
+# cipherlab pipeline: generate inputs -> self-check the kernels -> measure ->
+# tables and figures -> book.
+#
+#   snakemake --cores all                          # full profile (config/config.yaml)
+#   snakemake --cores all --config profile=quick   # quick profile (config/quick.yaml)
+#   snakemake -n --config profile=quick            # show the plan
+#
+# Each profile writes to its own trees (see src/cipherlab/paths.py), so quick
+# results can never reach the full book.  Paths come from cipherlab.paths only.
+import os
+
+from cipherlab import paths
+from cipherlab.config import input_specs, load_config
+
+PROFILE = config.get("profile", "full")
+CFG = load_config(PROFILE)
+P = paths.Profile(PROFILE)
+INPUTS = input_specs(CFG)
+
+workdir: paths.ROOT
+
+
+include: "workflow/common.smk"
+
+
+SELFCHECK = table("selfcheck")
+
+# Book chapters, in reading order.  Each chapter's rule file defines a rule whose
+# output is executed("<chapter>").
+CHAPTERS = [c for c in ("aes2sbox", "maes", "aead", "security")
+            if os.path.exists(os.path.join(paths.WORKFLOW_DIR, f"{c}.smk"))]
+for _chapter in CHAPTERS:
+    include: f"workflow/{_chapter}.smk"
+
+
+rule all:
+    input:
+        rel(P.html / "index.html"),
+
+
+rule input_file:
+    """Generate one declared input file from the profile seed."""
+    output:
+        rel(P.inputs / "{name}"),
+    params:
+        spec=lambda w: INPUTS[w.name],
+    wildcard_constraints:
+        name="|".join(sorted(map(lambda n: n.replace(".", r"\."), INPUTS))) or "NO_INPUTS",
+    log:
+        rel(P.logs / "inputs" / "{name}.log"),
+    shell:
+        "python -m cipherlab.inputs " + PROFILE + " {wildcards.name} {output} > {log} 2>&1"
+
+
+rule selfcheck:
+    """Known-answer and round-trip checks of every cipher; timing rules depend on it."""
+    output:
+        SELFCHECK,
+    log:
+        log_path("selfcheck"),
+    threads: 1
+    shell:
+        "python -m cipherlab.selfcheck --out {output} > {log} 2>&1"
+
+
+rule verdicts:
+    """The book's verdict page: every chapter's verdict rows."""
+    input:
+        notebook="notebooks/verdicts.ipynb",
+        rows=[table(f"verdicts_{c}") for c in CHAPTERS],
+    output:
+        notebook=executed("verdicts"),
+        table=table("verdicts"),
+    params:
+        section="book",
+    log:
+        log_path("verdicts"),
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule environment:
+    """The Environment page: the machine, software and config this run used."""
+    input:
+        notebook="notebooks/environment.ipynb",
+        config=rel(paths.config_file(PROFILE)),
+    output:
+        notebook=executed("environment"),
+    params:
+        section="book",
+    log:
+        log_path("environment"),
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule book:
+    """Stage the book sources with the executed notebooks and build the HTML."""
+    input:
+        sources=sorted(str(p.relative_to(paths.ROOT)) for p in paths.BOOK_DIR.rglob("*")
+                       if p.is_file() and "_build" not in p.parts),
+        notebooks=[executed(n) for n in ["verdicts", "environment", *CHAPTERS]],
+    output:
+        rel(P.html / "index.html"),
+    log:
+        log_path("book"),
+    shell:
+        "python -m cipherlab.book " + PROFILE + " > {log} 2>&1"

@@ -1,0 +1,103 @@
+"""Stage and build the jupyter-book of one profile.
+
+``python -m cipherlab.book PROFILE`` copies ``book/`` into
+``build/<profile>/book/``, adds the executed notebooks of that profile, keeps
+only the table-of-contents entries whose pages exist, writes the run banner
+(``_run.md``) that the front page includes, and builds the HTML with
+jupyter-book 1.x (offline, ``execute_notebooks: off``).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from .paths import BOOK_DIR, Profile
+from .provenance import git_commit, new_run_id
+from .results import write_text
+
+
+def _page_exists(root: Path, entry: str) -> bool:
+    return any((root / f"{entry}{ext}").exists() for ext in ("", ".md", ".ipynb"))
+
+
+def _filter_toc(toc: dict, root: Path) -> dict:
+    def keep(items):
+        out = []
+        for item in items or []:
+            if "file" in item and not _page_exists(root, item["file"]):
+                continue
+            if "sections" in item:
+                item = dict(item, sections=keep(item["sections"]))
+            out.append(item)
+        return out
+
+    toc = dict(toc)
+    if "parts" in toc:
+        toc["parts"] = [dict(p, chapters=keep(p.get("chapters"))) for p in toc["parts"]]
+        toc["parts"] = [p for p in toc["parts"] if p["chapters"]]
+    if "chapters" in toc:
+        toc["chapters"] = keep(toc["chapters"])
+    return toc
+
+
+def stage(profile: str) -> Path:
+    """Assemble the book source of ``profile`` and return its directory."""
+    prof = Profile(profile)
+    dst = prof.book_src
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(BOOK_DIR, dst, ignore=shutil.ignore_patterns("_build", ".ipynb_checkpoints"))
+    for nb in sorted(prof.notebooks.glob("*.ipynb")):
+        if nb.name.endswith(".failed.ipynb"):
+            continue
+        shutil.copy2(nb, dst / nb.name)
+    toc_path = dst / "_toc.yml"
+    toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
+    toc_path.write_text(yaml.safe_dump(_filter_toc(toc, dst), sort_keys=False), encoding="utf-8")
+    banner = (
+        f"```{{note}}\nThis book was built by the **{profile}** profile "
+        f"(`config/{'config' if profile == 'full' else profile}.yaml`), git commit `{git_commit()}`, "
+        f"build `{new_run_id()}`. "
+        + ("Its numbers come from tiny trials and sizes meant for testing; run `make reproduce` "
+           "for the full results.\n" if profile == "quick" else
+           "Every number in it was measured or computed by that run.\n")
+        + "```\n"
+    )
+    write_text(dst / "_run.md", banner)
+    return dst
+
+
+def build(profile: str) -> Path:
+    """Stage and build; returns the path of ``index.html``."""
+    src = stage(profile)
+    exe = Path(sys.executable).with_name("jupyter-book")
+    cmd = [str(exe) if exe.exists() else "jupyter-book", "build", str(src), "--builder", "html"]
+    env = dict(os.environ, PYDEVD_DISABLE_FILE_VALIDATION="1")
+    subprocess.run(cmd, check=True, env=env)
+    index = Profile(profile).html / "index.html"
+    if not index.is_file():
+        raise RuntimeError(f"jupyter-book finished but {index} is missing")
+    return index
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1 or argv[0] not in ("full", "quick"):
+        print("usage: python -m cipherlab.book {full,quick}", file=sys.stderr)
+        return 2
+    try:
+        index = build(argv[0])
+    except (subprocess.CalledProcessError, RuntimeError) as exc:
+        print(f"error: book build failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"book: {index}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

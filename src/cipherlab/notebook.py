@@ -1,0 +1,109 @@
+"""Executing a parameterised notebook with papermill, for the pipeline.
+
+``python -m cipherlab.notebook SRC DST --profile P --section S`` runs SRC with
+the parameters of section S of profile P's config and writes the executed copy
+to DST only when every cell ran without error.  A failed run is kept beside it
+as ``DST.failed.ipynb`` for reading, and never under DST's name, so Snakemake
+never takes a half-run notebook as complete.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from .config import CHAPTER_SECTIONS, load_config, notebook_parameters
+from .results import atomic_path
+
+#: Cell tags jupyter-book honours: the injected-parameters cell is removed from the book.
+REMOVE_TAG = "remove-cell"
+
+
+def error_cells(nb) -> list[int]:
+    """Indices of code cells with an error output."""
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+            and any(o.get("output_type") == "error" for o in c.get("outputs", []))]
+
+
+def _tidy_for_book(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        tags = cell.metadata.setdefault("tags", [])
+        if "injected-parameters" in tags and REMOVE_TAG not in tags:
+            tags.append(REMOVE_TAG)
+        if "parameters" in tags and "hide-cell" not in tags:
+            tags.append("hide-cell")
+    nbformat.write(nb, path)
+
+
+def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", parameters: dict[str, Any],
+                 *, cwd: "str | os.PathLike[str] | None" = None, progress: bool = False) -> Path:
+    """Execute ``src`` with ``parameters`` into ``dst`` (atomically).
+
+    Raises
+    ------
+    RuntimeError
+        If a cell raised; the executed copy is kept as ``<dst>.failed.ipynb``.
+    """
+    import papermill as pm
+
+    src, dst = Path(src), Path(dst)
+    if not src.is_file():
+        raise ValueError(f"notebook {src} does not exist")
+    nb = nbformat.read(src, as_version=4)
+    if not any("parameters" in c.metadata.get("tags", []) for c in nb.cells):
+        raise ValueError(f"{src} has no cell tagged 'parameters'")
+    failed = dst.with_suffix(".failed.ipynb")
+    with atomic_path(dst) as tmp:
+        try:
+            pm.execute_notebook(str(src), str(tmp), parameters=parameters, cwd=str(cwd or src.parent),
+                                progress_bar=progress, log_output=True, kernel_name="python3")
+        except pm.PapermillExecutionError as exc:
+            tmp.replace(failed)
+            raise RuntimeError(f"{src} failed in cell {exc.cell_index}: {exc.ename}: {exc.evalue}; "
+                               f"executed copy kept at {failed}") from None
+        bad = error_cells(nbformat.read(tmp, as_version=4))
+        if bad:
+            tmp.replace(failed)
+            raise RuntimeError(f"{src}: error output in cells {bad}; executed copy kept at {failed}")
+        _tidy_for_book(tmp)
+    if failed.exists():
+        failed.unlink()
+    return dst
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m cipherlab.notebook", description=__doc__.splitlines()[0])
+    p.add_argument("src")
+    p.add_argument("dst")
+    p.add_argument("--profile", required=True, choices=("full", "quick"))
+    p.add_argument("--section", required=True, choices=CHAPTER_SECTIONS + ("book",))
+    p.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
+                   help="extra parameter (value parsed as JSON), may repeat")
+    a = p.parse_args(argv)
+    cfg = load_config(a.profile)
+    if a.section == "book":
+        params = {"profile": cfg["profile"], "seed": cfg["seed"]}
+    else:
+        params = notebook_parameters(cfg, a.section)
+    for item in a.set:
+        key, _, value = item.partition("=")
+        if not key or not _:
+            p.error(f"--set takes KEY=JSON, got {item!r}")
+        params[key] = json.loads(value)
+    print(f"running {a.src} -> {a.dst} with {json.dumps(params, sort_keys=True)}", flush=True)
+    try:
+        run_notebook(a.src, a.dst, params, cwd=Path(a.src).resolve().parent, progress=False)
+    except (RuntimeError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

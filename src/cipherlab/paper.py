@@ -1,0 +1,115 @@
+"""Published values, transcribed once into ``data/paper/``.
+
+One CSV per published table, long format: ``paper, table, row, column, value,
+unit, note`` with ``value`` exactly as printed.  Chapters read published numbers
+only through :func:`published` and :func:`published_value`.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from .paths import PAPER_DATA_DIR, PAPERS_TEXT_DIR
+
+PAPERS = ("000", "001", "002", "003")
+COLUMNS = ("paper", "table", "row", "column", "value", "unit", "note")
+
+
+def _parse_number(text: str) -> float:
+    s = str(text).strip().replace(",", "").replace("%", "").replace("\u2212", "-")
+    try:
+        return float(s)
+    except ValueError:
+        return np.nan
+
+
+@lru_cache(maxsize=None)
+def _load_all() -> pd.DataFrame:
+    frames = []
+    for path in sorted(PAPER_DATA_DIR.glob("*.csv")):
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+        missing = set(COLUMNS) - set(df.columns)
+        if missing:
+            raise ValueError(f"{path.name} lacks columns {sorted(missing)}; expected {COLUMNS}")
+        df["source_file"] = path.name
+        frames.append(df)
+    if not frames:
+        return pd.DataFrame(columns=list(COLUMNS) + ["source_file", "number"])
+    out = pd.concat(frames, ignore_index=True)
+    out["number"] = [_parse_number(v) if u != "hex" else np.nan for v, u in zip(out["value"], out["unit"])]
+    return out
+
+
+def all_published() -> pd.DataFrame:
+    """Every transcribed value of every paper (a copy)."""
+    return _load_all().copy()
+
+
+def published(paper: str, table: "str | None" = None) -> pd.DataFrame:
+    """Published values of one paper, optionally of one table.
+
+    Parameters
+    ----------
+    paper : {"000", "001", "002", "003"}
+    table : str, optional
+        As the paper names it, e.g. ``"Table 3"``; case-insensitive.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``paper, table, row, column, value, unit, note, source_file``
+        and ``number`` (``value`` parsed as float where it is numeric, NaN otherwise).
+    """
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {PAPERS}, got {paper!r}")
+    df = _load_all()
+    df = df[df["paper"] == paper]
+    if table is not None:
+        sel = df["table"].str.casefold() == table.casefold()
+        if not sel.any():
+            known = sorted(df["table"].unique())
+            raise ValueError(f"table {table!r} is not transcribed for paper {paper}; known: {known}")
+        df = df[sel]
+    return df.reset_index(drop=True).copy()
+
+
+def published_value(paper: str, table: str, row: str, column: "str | None" = None) -> float:
+    """One published number, parsed as float."""
+    df = published(paper, table)
+    sel = df["row"] == row
+    if column is not None:
+        sel &= df["column"] == column
+    hits = df[sel]
+    if len(hits) != 1:
+        raise ValueError(f"expected one value at paper {paper}, {table}, row {row!r}, column {column!r}; "
+                         f"found {len(hits)}")
+    return float(hits["number"].iloc[0])
+
+
+def published_sbox(paper: str, table: str) -> np.ndarray:
+    """A published 16x16 hex S-box table as ``uint8[256]`` (index = 16*row + column)."""
+    df = published(paper, table)
+    out = np.full(256, -1, dtype=np.int16)
+    for r, c, v in zip(df["row"], df["column"], df["value"]):
+        out[int(r, 16) * 16 + int(c, 16)] = int(v, 16)
+    if (out < 0).any():
+        raise ValueError(f"{paper} {table} does not hold all 256 cells")
+    return out.astype(np.uint8)
+
+
+def paper_text(paper: str) -> str:
+    """The plain-text copy of a paper from ``../shared/papers/``."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {PAPERS}, got {paper!r}")
+    hits = sorted(PAPERS_TEXT_DIR.glob(f"{paper}_*.txt"))
+    if not hits:
+        raise FileNotFoundError(f"no text of paper {paper} in {PAPERS_TEXT_DIR}")
+    return hits[0].read_text(encoding="utf-8")
+
+
+def normalise_text(text: str) -> str:
+    """Collapse white space, for checking that a value appears in a paper's text."""
+    return re.sub(r"\s+", " ", text)

@@ -1,0 +1,121 @@
+"""Run identity and the metadata recorded beside every raw measurement."""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import platform
+import secrets
+import subprocess
+from functools import lru_cache
+from importlib import metadata as _md
+from typing import Any
+
+from .paths import ROOT
+
+#: Packages whose versions are recorded with every run.
+TRACKED_PACKAGES = (
+    "cipherlab", "numba", "llvmlite", "numpy", "pandas", "scipy", "matplotlib",
+    "pycryptodome", "papermill", "snakemake", "jupyter-book", "tqdm",
+)
+
+
+def new_run_id() -> str:
+    """A fresh run id: UTC time plus a random suffix, e.g. ``20261122T203301Z-3f9a``."""
+    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return f"{now}-{secrets.token_hex(2)}"
+
+
+@lru_cache(maxsize=1)
+def git_commit() -> str:
+    """The checkout's commit, with ``+dirty`` when the tree has changes; ``unknown`` outside git."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        return sha + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+@lru_cache(maxsize=1)
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+@lru_cache(maxsize=1)
+def cpu_has_aes() -> bool:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    return " aes " in f" {line.split(':', 1)[1]} "
+    except OSError:
+        pass
+    return False
+
+
+def package_versions() -> dict[str, str]:
+    out = {}
+    for name in TRACKED_PACKAGES:
+        try:
+            out[name] = _md.version(name)
+        except _md.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def numba_threads() -> int:
+    import numba
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def environment_summary() -> dict[str, Any]:
+    """What machine and software this run used (no timestamps: see :func:`run_metadata`)."""
+    return {
+        "cpu_model": cpu_model(),
+        "cpu_aes_ni": cpu_has_aes(),
+        "logical_cores": os.cpu_count(),
+        "numba_threads": numba_threads(),
+        "os": f"{platform.system()} {platform.release()}",
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "packages": package_versions(),
+        "git_commit": git_commit(),
+    }
+
+
+def run_metadata(*, profile: str, seed: "int | None" = None, config: "dict | None" = None,
+                 run_id: "str | None" = None, **extra: Any) -> dict[str, Any]:
+    """The provenance record written beside a raw file.
+
+    Parameters
+    ----------
+    profile : str
+        ``full`` or ``quick``.
+    seed : int, optional
+        Seed of the generated inputs.
+    config : dict, optional
+        The parameters the notebook ran with.
+    run_id : str, optional
+        Defaults to a fresh :func:`new_run_id`.
+    **extra
+        Anything else worth keeping (JIT compile seconds, trial counts, ...).
+    """
+    meta = {
+        "run_id": run_id or new_run_id(),
+        "profile": profile,
+        "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "seed": seed,
+        "config": config or {},
+        **environment_summary(),
+    }
+    meta.update(extra)
+    return meta

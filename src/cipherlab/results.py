@@ -1,0 +1,98 @@
+"""Reading and writing pipeline outputs, atomically.
+
+Every write goes to a temporary file in the target directory and is renamed
+into place only when complete, so an interrupted run never leaves a
+half-written file that a later run would take as finished.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import pandas as pd
+
+from .paths import Profile, as_profile
+
+
+@contextmanager
+def atomic_path(path: "str | os.PathLike[str]") -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; rename it onto ``path`` on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, path)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+
+
+def write_text(path: "str | os.PathLike[str]", text: str) -> Path:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)
+
+
+def write_bytes(path: "str | os.PathLike[str]", data: bytes) -> Path:
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def write_csv(df: pd.DataFrame, path: "str | os.PathLike[str]") -> Path:
+    """Write ``df`` without its index, with ``\\n`` line endings, atomically."""
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, index=False, lineterminator="\n")
+    return Path(path)
+
+
+def write_json(obj: Any, path: "str | os.PathLike[str]") -> Path:
+    return write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
+
+
+def save_raw(df: pd.DataFrame, experiment: str, profile: "str | Profile",
+             meta: "Mapping[str, Any] | None" = None) -> Path:
+    """Save raw per-trial measurements and their provenance record.
+
+    Parameters
+    ----------
+    df : DataFrame
+        One row per trial.  Timing frames carry at least ``cipher, impl, mode,
+        operation, bytes, trial, seconds, run_id``.
+    experiment : str
+        File stem: ``data/raw/<profile>/<experiment>.csv``.
+    profile : str or Profile
+    meta : mapping, optional
+        Run metadata (see :func:`cipherlab.provenance.run_metadata`); written
+        beside the CSV as ``<experiment>.meta.json``.
+    """
+    prof = as_profile(profile)
+    if meta is None:
+        from .provenance import run_metadata
+        meta = run_metadata(profile=prof.name)
+    write_json(dict(meta), prof.raw_meta(experiment))
+    return write_csv(df, prof.raw_csv(experiment))
+
+
+def read_raw(experiment: str, profile: "str | Profile") -> pd.DataFrame:
+    return pd.read_csv(as_profile(profile).raw_csv(experiment))
+
+
+def read_raw_meta(experiment: str, profile: "str | Profile") -> dict:
+    return json.loads(as_profile(profile).raw_meta(experiment).read_text())
+
+
+def save_table(df: pd.DataFrame, name: str, profile: "str | Profile") -> Path:
+    """Save a derived table to ``data/tables/<profile>/<name>.csv``."""
+    return write_csv(df, as_profile(profile).table(name))
+
+
+def read_table(name: str, profile: "str | Profile") -> pd.DataFrame:
+    return pd.read_csv(as_profile(profile).table(name), keep_default_na=False, na_values=[""])

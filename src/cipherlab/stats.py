@@ -1,0 +1,162 @@
+"""Statistics helpers, all on top of :mod:`scipy.stats`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+#: Row labels of Excel's "t-Test: Two-Sample Assuming Unequal Variances", the layout of papers 000/001.
+WELCH_ROWS = (
+    "Mean", "Variance", "Observations", "Hypothesized Mean Difference", "df", "t Stat",
+    "P(T<=t) one-tail", "t Critical one-tail", "P(T<=t) two-tail", "t Critical two-tail",
+)
+
+
+def _as_sample(x, name: str) -> np.ndarray:
+    arr = np.asarray(x, dtype=np.float64).ravel()
+    if arr.size < 2:
+        raise ValueError(f"{name} needs at least 2 observations, got {arr.size}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
+    return arr
+
+
+def welch_from_stats(mean1: float, var1: float, n1: int, mean2: float, var2: float, n2: int,
+                     alpha: float = 0.05, hypothesized_difference: float = 0.0) -> dict[str, float]:
+    """Welch's unequal-variance t-test from summary statistics.
+
+    Returns the quantities of Excel's layout (see :data:`WELCH_ROWS`, minus the
+    per-sample rows).  ``df`` is the Welch-Satterthwaite value, unrounded;
+    p-values are for the direction of the observed ``t`` (as Excel reports them).
+    """
+    if n1 < 2 or n2 < 2:
+        raise ValueError(f"n1 and n2 must be >= 2, got {n1} and {n2}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    se1, se2 = var1 / n1, var2 / n2
+    df = (se1 + se2) ** 2 / (se1 ** 2 / (n1 - 1) + se2 ** 2 / (n2 - 1))
+    t = (mean1 - mean2 - hypothesized_difference) / np.sqrt(se1 + se2)
+    res = _st.ttest_ind_from_stats(mean1 - hypothesized_difference, np.sqrt(var1), n1,
+                                   mean2, np.sqrt(var2), n2, equal_var=False)
+    p_two = float(res.pvalue)
+    return {
+        "Hypothesized Mean Difference": float(hypothesized_difference),
+        "df": float(df),
+        "t Stat": float(t),
+        "P(T<=t) one-tail": p_two / 2.0,
+        "t Critical one-tail": float(_st.t.ppf(1 - alpha, df)),
+        "P(T<=t) two-tail": p_two,
+        "t Critical two-tail": float(_st.t.ppf(1 - alpha / 2, df)),
+    }
+
+
+def welch_table(a: Sequence[float], b: Sequence[float], *, labels: Sequence[str] = ("Variable 1", "Variable 2"),
+                alpha: float = 0.05, hypothesized_difference: float = 0.0) -> pd.DataFrame:
+    """Welch's t-test of two samples in the papers' (Excel ToolPak) layout.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The two samples (e.g. per-trial times of the old and the new cipher).
+    labels : pair of str
+        Column headers.
+    alpha : float
+        Significance level of the critical values.
+    hypothesized_difference : float
+        Mean difference under the null hypothesis.
+
+    Returns
+    -------
+    DataFrame
+        Index :data:`WELCH_ROWS`, one column per sample; test statistics sit
+        in the first column, as in Excel.  ``t`` and the p-values come from
+        :func:`scipy.stats.ttest_ind` with ``equal_var=False``.
+    """
+    x, y = _as_sample(a, "a"), _as_sample(b, "b")
+    if len(labels) != 2:
+        raise ValueError("labels must hold two names")
+    res = _st.ttest_ind(x - hypothesized_difference, y, equal_var=False)
+    summary = welch_from_stats(x.mean(), x.var(ddof=1), x.size, y.mean(), y.var(ddof=1), y.size,
+                               alpha=alpha, hypothesized_difference=hypothesized_difference)
+    # scipy is the source of t and p; the summary-statistics route must agree with it.
+    summary["t Stat"] = float(res.statistic)
+    summary["P(T<=t) two-tail"] = float(res.pvalue)
+    summary["P(T<=t) one-tail"] = float(res.pvalue) / 2.0
+    col_a = [x.mean(), x.var(ddof=1), x.size] + [summary[r] for r in WELCH_ROWS[3:]]
+    col_b = [y.mean(), y.var(ddof=1), y.size] + [np.nan] * (len(WELCH_ROWS) - 3)
+    return pd.DataFrame({labels[0]: col_a, labels[1]: col_b}, index=pd.Index(WELCH_ROWS, name="statistic"))
+
+
+def speedup(t_old: "float | np.ndarray", t_new: "float | np.ndarray") -> "float | np.ndarray":
+    """Speedup in percent as papers 000/001 define it: ``(T_old / T_new - 1) * 100``."""
+    return (np.asarray(t_old) / np.asarray(t_new) - 1.0) * 100.0
+
+
+@dataclass(frozen=True)
+class Interval:
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+
+
+def bootstrap_speedup_ci(old: Sequence[float], new: Sequence[float], *, confidence: float = 0.95,
+                         n_resamples: int = 10_000, seed: int = 0) -> Interval:
+    """Speedup of mean times with a BCa bootstrap interval (:func:`scipy.stats.bootstrap`).
+
+    The two samples are resampled independently (the trials are not paired).
+    """
+    x, y = _as_sample(old, "old"), _as_sample(new, "new")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+
+    def stat(o, n, axis=-1):
+        return (np.mean(o, axis=axis) / np.mean(n, axis=axis) - 1.0) * 100.0
+
+    res = _st.bootstrap((x, y), stat, paired=False, vectorized=True, confidence_level=confidence,
+                        n_resamples=n_resamples, method="BCa", rng=np.random.default_rng(seed))
+    return Interval(float(stat(x, y)), float(res.confidence_interval.low),
+                    float(res.confidence_interval.high), confidence)
+
+
+def byte_histogram(data) -> np.ndarray:
+    """Counts of each byte value 0..255."""
+    arr = np.frombuffer(data, dtype=np.uint8) if isinstance(data, (bytes, bytearray, memoryview)) \
+        else np.asarray(data, dtype=np.uint8).ravel()
+    return np.bincount(arr, minlength=256)
+
+
+def byte_entropy(data) -> float:
+    """Shannon entropy of the byte distribution in bits per byte (8.0 is the maximum)."""
+    counts = byte_histogram(data)
+    if counts.sum() == 0:
+        raise ValueError("data must not be empty")
+    return float(_st.entropy(counts, base=2))
+
+
+def chi_square_uniform(data) -> tuple[float, float]:
+    """Chi-square goodness of fit of the byte histogram to uniform: ``(statistic, p_value)``."""
+    counts = byte_histogram(data)
+    if counts.sum() == 0:
+        raise ValueError("data must not be empty")
+    res = _st.chisquare(counts)
+    return float(res.statistic), float(res.pvalue)
+
+
+def timing_summary(df: pd.DataFrame, by: Sequence[str], value: str = "seconds") -> pd.DataFrame:
+    """Median, quartiles, mean, standard deviation and count of ``value`` per group."""
+    g = df.groupby(list(by), sort=True)[value]
+    out = pd.DataFrame({
+        "n": g.size(),
+        "median": g.median(),
+        "q1": g.quantile(0.25),
+        "q3": g.quantile(0.75),
+        "mean": g.mean(),
+        "std": g.std(ddof=1),
+        "min": g.min(),
+        "max": g.max(),
+    })
+    return out.reset_index()

@@ -1,0 +1,121 @@
+"""In-process timing: warm-up, interleaved trials, tidy results.
+
+Speed comparisons in cipherlab are ratios measured side by side in one run.
+:func:`measure` therefore interleaves the cases trial by trial (in a seeded
+random order per round), so that drift in machine load hits every case alike
+instead of biasing whichever ran last.
+"""
+from __future__ import annotations
+
+import gc
+import time
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from .provenance import new_run_id
+
+#: Columns every timing frame carries, in this order (labels may add more).
+TIMING_COLUMNS = ("cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id")
+
+
+def compile_seconds(fn: Callable[[], Any]) -> float:
+    """Seconds taken by the first call of ``fn``: JIT compile (or cache load) plus one run.
+
+    Call it before any timed trial, and report it apart from the trials.
+    """
+    start = time.perf_counter_ns()
+    fn()
+    return (time.perf_counter_ns() - start) / 1e9
+
+
+def time_calls(fn: Callable[[], Any], trials: int, warmup: int = 1) -> np.ndarray:
+    """Seconds per call of ``fn`` for ``trials`` calls after ``warmup`` untimed calls."""
+    _check_counts(trials, warmup)
+    for _ in range(warmup):
+        fn()
+    out = np.empty(trials, dtype=np.float64)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for i in range(trials):
+            start = time.perf_counter_ns()
+            fn()
+            out[i] = (time.perf_counter_ns() - start) / 1e9
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return out
+
+
+def measure(cases: Sequence[Mapping[str, Any]], *, trials: int, warmup: int = 1,
+            run_id: "str | None" = None, seed: int = 0, progress: bool = True,
+            desc: str = "timing") -> pd.DataFrame:
+    """Time several cases side by side.
+
+    Parameters
+    ----------
+    cases : sequence of mapping
+        Each case holds label fields (``cipher``, ``impl``, ``mode``,
+        ``operation``, ``bytes``, and any others) and ``fn``, a zero-argument
+        callable doing the work to be timed.  Inputs must be prepared outside
+        ``fn`` so no I/O or set-up lands inside the timed region.
+    trials : int
+        Timed calls per case (>= 1).
+    warmup : int
+        Untimed calls per case before the first trial (>= 0); the JIT is
+        compiled by then.
+    run_id : str, optional
+        Identifies the run in the metadata; a fresh one by default.
+    seed : int
+        Seeds the per-round order of the cases.
+    progress : bool
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    DataFrame
+        One row per case and trial: the label fields, ``trial`` (0-based),
+        ``seconds`` and ``run_id``.
+    """
+    _check_counts(trials, warmup)
+    if not cases:
+        raise ValueError("cases must hold at least one case")
+    for i, case in enumerate(cases):
+        if "fn" not in case or not callable(case["fn"]):
+            raise ValueError(f"cases[{i}] needs a callable 'fn'")
+    run_id = run_id or new_run_id()
+    for case in cases:
+        for _ in range(warmup):
+            case["fn"]()
+    rng = np.random.default_rng(seed)
+    seconds = np.empty((len(cases), trials), dtype=np.float64)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for t in tqdm(range(trials), desc=desc, disable=not progress, leave=False):
+            for idx in rng.permutation(len(cases)):
+                fn = cases[idx]["fn"]
+                start = time.perf_counter_ns()
+                fn()
+                seconds[idx, t] = (time.perf_counter_ns() - start) / 1e9
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    rows = []
+    for idx, case in enumerate(cases):
+        labels = {k: v for k, v in case.items() if k != "fn"}
+        for t in range(trials):
+            rows.append({**labels, "trial": t, "seconds": seconds[idx, t], "run_id": run_id})
+    df = pd.DataFrame(rows)
+    lead = [c for c in TIMING_COLUMNS if c in df.columns]
+    return df[lead + [c for c in df.columns if c not in lead]]
+
+
+def _check_counts(trials: int, warmup: int) -> None:
+    if not isinstance(trials, (int, np.integer)) or trials < 1:
+        raise ValueError(f"trials must be an integer >= 1, got {trials!r}")
+    if not isinstance(warmup, (int, np.integer)) or warmup < 0:
+        raise ValueError(f"warmup must be an integer >= 0, got {warmup!r}")

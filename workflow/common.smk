@@ -1,0 +1,79 @@
+# Shared helpers for the chapter rule files (workflow/<chapter>.smk).
+#
+# A chapter rule that runs a notebook looks like:
+#
+#   rule aes2sbox_measure:
+#       input:
+#           notebook="notebooks/aes2sbox_measure.ipynb",
+#           selfcheck=SELFCHECK,
+#           inputs=chapter_inputs("aes2sbox"),
+#       output:
+#           notebook=executed("aes2sbox_measure"),
+#           raw=raw("aes2sbox_speed"),
+#       params:
+#           section="aes2sbox",
+#           values=lambda w: section_parameters("aes2sbox"),   # re-runs the rule when they change
+#       log: log_path("aes2sbox_measure")
+#       threads: TIMING_THREADS        # timing jobs get the whole machine
+#       shell: NOTEBOOK_SHELL
+import os
+
+from cipherlab import paths
+from cipherlab.config import input_specs, notebook_parameters
+
+
+def rel(path):
+    """Paths relative to the repository, so `snakemake -n` reads well."""
+    return os.path.relpath(path, paths.ROOT)
+
+
+def executed(name):
+    return rel(P.executed_notebook(name))
+
+
+def raw(experiment):
+    """A raw CSV; its `.meta.json` provenance record is declared with raw_meta()."""
+    return rel(P.raw_csv(experiment))
+
+
+def raw_meta(experiment):
+    return rel(P.raw_meta(experiment))
+
+
+def table(name):
+    return rel(P.table(name))
+
+
+def figure(name, ext="png"):
+    return rel(P.figure(name, ext))
+
+
+def figures(*names):
+    """PNG and SVG of each figure name."""
+    return [figure(n, ext) for n in names for ext in ("png", "svg")]
+
+
+def log_path(name):
+    return rel(P.logs / f"{name}.log")
+
+
+def input_path(name):
+    return rel(P.input_file(name))
+
+
+def chapter_inputs(section):
+    """The generated input files a chapter declares in its config section."""
+    return [input_path(n) for n in sorted((CFG.get(section) or {}).get("inputs", {}))]
+
+
+def section_parameters(section):
+    return notebook_parameters(CFG, section)
+
+
+# Timing jobs take every core so that no other job runs beside them.
+TIMING_THREADS = workflow.cores
+
+NOTEBOOK_SHELL = (
+    "python -m cipherlab.notebook {input.notebook} {output.notebook} "
+    "--profile " + PROFILE + " --section {params.section} > {log} 2>&1"
+)

@@ -1,0 +1,455 @@
+"""Private Numba kernels: one round kernel per implementation style, mode loops.
+
+Nothing here validates input or does I/O; the public wrappers in
+:mod:`cipherlab.modes` and the cipher modules do that. Every kernel receives
+the same *key schedule* arguments, in this order (see
+:class:`cipherlab._cipher.KernelSchedule`)::
+
+    params        int64[4]        (style, decrypt, mix_kind, rounds)
+    tables        uint32[n*4*256] table style: n sets of word tables T0..T3, flattened
+    round_tables  int64[rounds]   table style: offset (set * 1024) of each round's set
+    rk32          uint32[rounds + 1, 4] table style: round-key words in use order
+    rk8           uint8[rounds + 1, 16] reference style: round keys k_0 .. k_R
+    sboxes        uint8[4, 256]   reference style: S, S^-1, second, second^-1
+    ivs           uint8[rounds + 1, 16] reference style: MAES IV of round r in row r
+
+A variant cipher is the same kernel with other tables (``mix_kind``):
+0 = MixColumns (AES), 1 = SubBytes with the second S-box (AES-2SBox),
+2 = XOR with the round's IV (MAES). Keeping every argument the same dtype and
+layout means each kernel is compiled once for all ciphers and styles.
+
+State layout is FIPS-197's: byte ``r + 4 c`` is row ``r`` of column ``c``; the
+table style holds column ``c`` as the big-endian 32-bit word ``s_c``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from cipherlab._numba import jit, pjit
+
+STYLE_REFERENCE = 0
+STYLE_TABLE = 1
+MIX_COLUMNS = 0
+MIX_SECOND_SBOX = 1
+MIX_XOR_IV = 2
+
+# Blocks per parallel work item: big enough to amortise the per-item state
+# buffer, small enough to balance two to a few dozen threads.
+CHUNK_BLOCKS = 512
+
+# --------------------------------------------------------------------------
+# reference style: byte oriented, one function per FIPS-197 step
+# --------------------------------------------------------------------------
+
+
+@jit
+def _xtime(b):
+    b = np.int64(b) << 1
+    if b & 0x100:
+        b ^= 0x11B
+    return b
+
+
+@jit
+def _gf_mul(a, b):
+    a = np.int64(a)
+    b = np.int64(b)
+    product = np.int64(0)
+    while b:
+        if b & 1:
+            product ^= a
+        a = _xtime(a)
+        b >>= 1
+    return product
+
+
+@jit
+def sub_bytes(st, sbox):
+    for i in range(16):
+        st[i] = sbox[st[i]]
+
+
+@jit
+def shift_rows(st):
+    # row 1 left by 1
+    t = st[1]
+    st[1] = st[5]
+    st[5] = st[9]
+    st[9] = st[13]
+    st[13] = t
+    # row 2 left by 2
+    t = st[2]
+    st[2] = st[10]
+    st[10] = t
+    t = st[6]
+    st[6] = st[14]
+    st[14] = t
+    # row 3 left by 3 (= right by 1)
+    t = st[15]
+    st[15] = st[11]
+    st[11] = st[7]
+    st[7] = st[3]
+    st[3] = t
+
+
+@jit
+def inv_shift_rows(st):
+    t = st[13]
+    st[13] = st[9]
+    st[9] = st[5]
+    st[5] = st[1]
+    st[1] = t
+    t = st[2]
+    st[2] = st[10]
+    st[10] = t
+    t = st[6]
+    st[6] = st[14]
+    st[14] = t
+    t = st[3]
+    st[3] = st[7]
+    st[7] = st[11]
+    st[11] = st[15]
+    st[15] = t
+
+
+@jit
+def mix_columns(st):
+    for c in range(4):
+        o = 4 * c
+        a0 = np.int64(st[o])
+        a1 = np.int64(st[o + 1])
+        a2 = np.int64(st[o + 2])
+        a3 = np.int64(st[o + 3])
+        st[o] = _xtime(a0) ^ _xtime(a1) ^ a1 ^ a2 ^ a3
+        st[o + 1] = a0 ^ _xtime(a1) ^ _xtime(a2) ^ a2 ^ a3
+        st[o + 2] = a0 ^ a1 ^ _xtime(a2) ^ _xtime(a3) ^ a3
+        st[o + 3] = _xtime(a0) ^ a0 ^ a1 ^ a2 ^ _xtime(a3)
+
+
+@jit
+def inv_mix_columns(st):
+    for c in range(4):
+        o = 4 * c
+        a0 = st[o]
+        a1 = st[o + 1]
+        a2 = st[o + 2]
+        a3 = st[o + 3]
+        st[o] = _gf_mul(a0, 14) ^ _gf_mul(a1, 11) ^ _gf_mul(a2, 13) ^ _gf_mul(a3, 9)
+        st[o + 1] = _gf_mul(a0, 9) ^ _gf_mul(a1, 14) ^ _gf_mul(a2, 11) ^ _gf_mul(a3, 13)
+        st[o + 2] = _gf_mul(a0, 13) ^ _gf_mul(a1, 9) ^ _gf_mul(a2, 14) ^ _gf_mul(a3, 11)
+        st[o + 3] = _gf_mul(a0, 11) ^ _gf_mul(a1, 13) ^ _gf_mul(a2, 9) ^ _gf_mul(a3, 14)
+
+
+@jit
+def add_round_key(st, key):
+    for i in range(16):
+        st[i] ^= key[i]
+
+
+@jit
+def _reference_encrypt(st, rounds, mix_kind, rk8, sboxes, ivs):
+    """The shared round kernel of the reference style (encryption)."""
+    add_round_key(st, rk8[0])
+    for r in range(1, rounds):
+        sub_bytes(st, sboxes[0])
+        shift_rows(st)
+        if mix_kind == MIX_COLUMNS:
+            mix_columns(st)
+        elif mix_kind == MIX_SECOND_SBOX:
+            sub_bytes(st, sboxes[2])
+        else:
+            add_round_key(st, ivs[r])
+        add_round_key(st, rk8[r])
+    sub_bytes(st, sboxes[0])
+    shift_rows(st)
+    add_round_key(st, rk8[rounds])
+
+
+@jit
+def _reference_decrypt(st, rounds, mix_kind, rk8, sboxes, ivs):
+    """Inverse cipher in FIPS-197 order (section 5.3): the papers' decryption."""
+    add_round_key(st, rk8[rounds])
+    for r in range(rounds - 1, 0, -1):
+        inv_shift_rows(st)
+        sub_bytes(st, sboxes[1])
+        add_round_key(st, rk8[r])
+        if mix_kind == MIX_COLUMNS:
+            inv_mix_columns(st)
+        elif mix_kind == MIX_SECOND_SBOX:
+            sub_bytes(st, sboxes[3])
+        else:
+            add_round_key(st, ivs[r])
+    inv_shift_rows(st)
+    sub_bytes(st, sboxes[1])
+    add_round_key(st, rk8[0])
+
+
+# --------------------------------------------------------------------------
+# table style: 4 word lookups + XOR per column and round
+# --------------------------------------------------------------------------
+
+
+# Unsigned arithmetic throughout: Numba then skips the negative-index
+# wraparound check on every table lookup, which nearly doubles throughput.
+_U = np.uint64
+_U8 = np.uint64(8)
+_U16 = np.uint64(16)
+_U24 = np.uint64(24)
+_M8 = np.uint64(0xFF)
+_T1 = np.uint64(256)
+_T2 = np.uint64(512)
+_T3 = np.uint64(768)
+
+
+@jit
+def _table_rounds(inp, ip, out, op, decrypt, tables, round_tables, rk32):
+    """The shared round kernel of the table style.
+
+    Reads 16 bytes at ``inp[ip:]`` and writes 16 bytes at ``out[op:]``.
+    ``tables`` is ``uint32[n * 4 * 256]`` (n sets of T0..T3, flattened) and
+    ``round_tables[r]`` the offset of round ``r + 1``'s set. Each round is
+    ``u_c = T0[..] ^ T1[..] ^ T2[..] ^ T3[..] ^ rk`` with the bytes picked along
+    ShiftRows (encryption) or InvShiftRows (decryption); the tables decide
+    what the round does (MixColumns folded in, a fused S-box, or a plain
+    S-box in the final round).
+    """
+    s0 = ((_U(inp[ip + 0]) << _U24) | (_U(inp[ip + 0 + 1]) << _U16) | (_U(inp[ip + 0 + 2]) << _U8) | _U(inp[ip + 0 + 3])) ^ _U(rk32[0, 0])
+    s1 = ((_U(inp[ip + 4]) << _U24) | (_U(inp[ip + 4 + 1]) << _U16) | (_U(inp[ip + 4 + 2]) << _U8) | _U(inp[ip + 4 + 3])) ^ _U(rk32[0, 1])
+    s2 = ((_U(inp[ip + 8]) << _U24) | (_U(inp[ip + 8 + 1]) << _U16) | (_U(inp[ip + 8 + 2]) << _U8) | _U(inp[ip + 8 + 3])) ^ _U(rk32[0, 2])
+    s3 = ((_U(inp[ip + 12]) << _U24) | (_U(inp[ip + 12 + 1]) << _U16) | (_U(inp[ip + 12 + 2]) << _U8) | _U(inp[ip + 12 + 3])) ^ _U(rk32[0, 3])
+    for r in range(round_tables.shape[0]):
+        t0 = _U(round_tables[r])
+        t1 = t0 + _T1
+        t2 = t0 + _T2
+        t3 = t0 + _T3
+        if decrypt:
+            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
+            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
+            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
+            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
+        else:
+            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
+            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
+            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
+            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
+        s0 = u0
+        s1 = u1
+        s2 = u2
+        s3 = u3
+    out[op + 0] = s0 >> _U24
+    out[op + 0 + 1] = (s0 >> _U16) & _M8
+    out[op + 0 + 2] = (s0 >> _U8) & _M8
+    out[op + 0 + 3] = s0 & _M8
+    out[op + 4] = s1 >> _U24
+    out[op + 4 + 1] = (s1 >> _U16) & _M8
+    out[op + 4 + 2] = (s1 >> _U8) & _M8
+    out[op + 4 + 3] = s1 & _M8
+    out[op + 8] = s2 >> _U24
+    out[op + 8 + 1] = (s2 >> _U16) & _M8
+    out[op + 8 + 2] = (s2 >> _U8) & _M8
+    out[op + 8 + 3] = s2 & _M8
+    out[op + 12] = s3 >> _U24
+    out[op + 12 + 1] = (s3 >> _U16) & _M8
+    out[op + 12 + 2] = (s3 >> _U8) & _M8
+    out[op + 12 + 3] = s3 & _M8
+
+
+# --------------------------------------------------------------------------
+# one block, either style
+# --------------------------------------------------------------------------
+
+
+@jit
+def _block(inp, ip, out, op, st, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """Encrypt or decrypt the block at ``inp[ip:]`` into ``out[op:]``.
+
+    ``st`` is a 16-byte scratch buffer (the reference style works in place).
+    """
+    if params[0] == STYLE_TABLE:
+        _table_rounds(inp, ip, out, op, params[1], tables, round_tables, rk32)
+    else:
+        for i in range(16):
+            st[i] = inp[ip + i]
+        if params[1]:
+            _reference_decrypt(st, params[3], params[2], rk8, sboxes, ivs)
+        else:
+            _reference_encrypt(st, params[3], params[2], rk8, sboxes, ivs)
+        for i in range(16):
+            out[op + i] = st[i]
+
+
+# --------------------------------------------------------------------------
+# modes
+# --------------------------------------------------------------------------
+
+
+@pjit
+def ecb(inp, out, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """ECB over whole blocks, parallel over chunks of blocks."""
+    n_blocks = inp.shape[0] // 16
+    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
+    for c in prange(n_chunks):
+        st = np.empty(16, dtype=np.uint8)
+        stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
+        if params[0] == STYLE_TABLE:
+            # style branch hoisted out of the block loop: the hot path
+            decrypt = params[1]
+            for b in range(c * CHUNK_BLOCKS, stop):
+                _table_rounds(inp, 16 * b, out, 16 * b, decrypt, tables, round_tables, rk32)
+        else:
+            for b in range(c * CHUNK_BLOCKS, stop):
+                _block(inp, 16 * b, out, 16 * b, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+
+
+@jit
+def ecb_serial(inp, out, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """ECB without threads: for single blocks (``encrypt_block``) and tiny inputs."""
+    st = np.empty(16, dtype=np.uint8)
+    for b in range(inp.shape[0] // 16):
+        _block(inp, 16 * b, out, 16 * b, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+
+
+@jit
+def cbc_encrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """CBC encryption: inherently sequential."""
+    st = np.empty(16, dtype=np.uint8)
+    x = np.empty(16, dtype=np.uint8)
+    for b in range(inp.shape[0] // 16):
+        o = 16 * b
+        if b == 0:
+            for i in range(16):
+                x[i] = inp[i] ^ iv[i]
+        else:
+            for i in range(16):
+                x[i] = inp[o + i] ^ out[o - 16 + i]
+        _block(x, 0, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+
+
+@pjit
+def cbc_decrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """CBC decryption, parallel: P_i = D(C_i) ^ C_(i-1)."""
+    n_blocks = inp.shape[0] // 16
+    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
+    for c in prange(n_chunks):
+        st = np.empty(16, dtype=np.uint8)
+        stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
+        for b in range(c * CHUNK_BLOCKS, stop):
+            o = 16 * b
+            _block(inp, o, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+            if b == 0:
+                for i in range(16):
+                    out[i] ^= iv[i]
+            else:
+                for i in range(16):
+                    out[o + i] ^= inp[o - 16 + i]
+
+
+@jit
+def _counter_block(counter, b, dst):
+    """Write ``counter + b`` (128-bit big-endian, wrapping) into ``dst``."""
+    mask = np.int64(0xFFFFFFFF)
+    carry = np.int64(0)
+    add_lo = np.int64(b) & mask
+    add_hi = (np.int64(b) >> 32) & mask
+    for w in range(3, -1, -1):
+        word = (np.int64(counter[4 * w]) << 24) | (np.int64(counter[4 * w + 1]) << 16) | (np.int64(counter[4 * w + 2]) << 8) | np.int64(counter[4 * w + 3])
+        word += carry
+        if w == 3:
+            word += add_lo
+        elif w == 2:
+            word += add_hi
+        carry = word >> 32
+        word &= mask
+        dst[4 * w] = word >> 24
+        dst[4 * w + 1] = (word >> 16) & 0xFF
+        dst[4 * w + 2] = (word >> 8) & 0xFF
+        dst[4 * w + 3] = word & 0xFF
+
+
+@pjit
+def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel."""
+    n = inp.shape[0]
+    n_blocks = (n + 15) // 16
+    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
+    for c in prange(n_chunks):
+        st = np.empty(16, dtype=np.uint8)
+        ks = np.empty(16, dtype=np.uint8)
+        stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
+        for b in range(c * CHUNK_BLOCKS, stop):
+            _counter_block(counter, b, ks)
+            _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+            o = 16 * b
+            for i in range(min(16, n - o)):
+                out[o + i] = inp[o + i] ^ ks[i]
+
+
+# --------------------------------------------------------------------------
+# single steps, for timing a stage on its own (MAES Table II)
+# --------------------------------------------------------------------------
+
+STEP_MIX_COLUMNS = 0
+STEP_INV_MIX_COLUMNS = 1
+STEP_XOR_IV = 2
+STEP_SUBSTITUTE = 3
+
+
+@jit
+def _xtime_word(x):
+    # xtime on the four bytes of a 32-bit word at once
+    return ((x & 0x7F7F7F7F) << 1) ^ (((x >> 7) & 0x01010101) * 0x1B)
+
+
+@jit
+def _rotl_word(x, n):
+    return ((x << n) | (x >> (32 - n))) & 0xFFFFFFFF
+
+
+@jit
+def _mix_column_word(w):
+    r1 = _rotl_word(w, 8)
+    return _xtime_word(w ^ r1) ^ r1 ^ _rotl_word(w, 16) ^ _rotl_word(w, 24)
+
+
+@jit
+def steps(blocks, out, step, style, iv, table):
+    """Apply one round step to every 16-byte row of ``blocks`` (serial).
+
+    ``style`` 0 = reference (the byte functions the reference cipher uses),
+    1 = table/word form (32-bit word-sliced xtime, 32-bit XOR, byte lookups).
+    """
+    n = blocks.shape[0]
+    for b in range(n):
+        for i in range(16):
+            out[b, i] = blocks[b, i]
+        st = out[b]
+        if style == STYLE_REFERENCE:
+            if step == STEP_MIX_COLUMNS:
+                mix_columns(st)
+            elif step == STEP_INV_MIX_COLUMNS:
+                inv_mix_columns(st)
+            elif step == STEP_XOR_IV:
+                add_round_key(st, iv)
+            else:
+                sub_bytes(st, table)
+        else:
+            if step == STEP_SUBSTITUTE:
+                for i in range(16):
+                    st[i] = table[st[i]]
+                continue
+            for c in range(4):
+                o = 4 * c
+                w = (np.int64(st[o]) << 24) | (np.int64(st[o + 1]) << 16) | (np.int64(st[o + 2]) << 8) | np.int64(st[o + 3])
+                if step == STEP_MIX_COLUMNS:
+                    w = _mix_column_word(w)
+                elif step == STEP_INV_MIX_COLUMNS:
+                    # InvMixColumns = MixColumns after a cheap pre-step
+                    # (a_i ^= 4 * (a_i ^ a_(i+2))), as in optimised software AES.
+                    w = _mix_column_word(w ^ _xtime_word(_xtime_word(w ^ _rotl_word(w, 16))))
+                else:
+                    w ^= (np.int64(iv[o]) << 24) | (np.int64(iv[o + 1]) << 16) | (np.int64(iv[o + 2]) << 8) | np.int64(iv[o + 3])
+                st[o] = w >> 24
+                st[o + 1] = (w >> 16) & 0xFF
+                st[o + 2] = (w >> 8) & 0xFF
+                st[o + 3] = w & 0xFF

@@ -1,0 +1,131 @@
+"""AES-128/192/256 (FIPS-197): key expansion, the cipher, single steps.
+
+The cipher itself runs in the shared kernels of :mod:`cipherlab._kernels`
+(``mix_kind = MIX_COLUMNS``); use it through :func:`cipherlab.new`.
+
+Public step functions let a chapter time one stage alone:
+:func:`expand_key`, :func:`mix_columns_blocks`, :func:`inv_mix_columns_blocks`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cipherlab import _kernels as K
+from cipherlab._cipher import AES_ROUNDS, build_schedule, check_key, check_rounds
+from cipherlab.sboxes import rijndael_sbox
+
+__all__ = ["AES", "expand_key", "expand_key_words", "mix_columns_blocks", "inv_mix_columns_blocks",
+           "apply_step_blocks", "STEP_IMPLS"]
+
+STEP_IMPLS = ("reference", "table")
+
+
+def _rcon(i: int) -> int:
+    # x^(i-1) in GF(2^8); continues past the 10 values FIPS-197 lists, which
+    # the MAES "keyexp" IV source needs.
+    r = 1
+    for _ in range(i - 1):
+        r <<= 1
+        if r & 0x100:
+            r ^= 0x11B
+    return r
+
+
+def expand_key_words(key: bytes, n_words: int) -> list[int]:
+    """FIPS-197 KeyExpansion run for ``n_words`` 32-bit words (may exceed the schedule)."""
+    sbox = rijndael_sbox()
+    nk = len(key) // 4
+    w = [int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(nk)]
+    for i in range(nk, n_words):
+        t = w[i - 1]
+        if i % nk == 0:
+            t = ((t << 8) | (t >> 24)) & 0xFFFFFFFF  # RotWord
+            t = (int(sbox[t >> 24]) << 24) | (int(sbox[(t >> 16) & 0xFF]) << 16) | (int(sbox[(t >> 8) & 0xFF]) << 8) | int(sbox[t & 0xFF])
+            t ^= _rcon(i // nk) << 24
+        elif nk > 6 and i % nk == 4:
+            t = (int(sbox[t >> 24]) << 24) | (int(sbox[(t >> 16) & 0xFF]) << 16) | (int(sbox[(t >> 8) & 0xFF]) << 8) | int(sbox[t & 0xFF])
+        w.append(w[i - nk] ^ t)
+    return w
+
+
+def _words_to_blocks(words: list[int]) -> np.ndarray:
+    return np.frombuffer(b"".join(x.to_bytes(4, "big") for x in words), dtype=np.uint8).reshape(-1, 16).copy()
+
+
+def expand_key(key) -> np.ndarray:
+    """AES key expansion: the round keys ``k_0 .. k_Nr`` as ``uint8[Nr + 1, 16]``.
+
+    Parameters
+    ----------
+    key : bytes-like or uint8 array of 16, 24 or 32 bytes
+    """
+    key = check_key(key)
+    nr = AES_ROUNDS[len(key)]
+    return _words_to_blocks(expand_key_words(key, 4 * (nr + 1)))
+
+
+class AES:
+    """AES (FIPS-197) key schedule in kernel form. Use :func:`cipherlab.new`.
+
+    Parameters
+    ----------
+    key : bytes of 16, 24 or 32 bytes
+    rounds : int, optional
+        Research option: number of rounds ``1..Nr`` (default ``Nr``). Fewer
+        rounds than the standard are **not secure**.
+    """
+
+    name = "aes"
+    secure = True
+    mix_kind = K.MIX_COLUMNS
+    options: tuple[str, ...] = ("rounds",)
+
+    def __init__(self, key, rounds=None):
+        self.key = check_key(key)
+        self.nr = AES_ROUNDS[len(self.key)]
+        self.rounds = check_rounds(rounds, len(self.key))
+        self.secure = self.rounds == self.nr
+        self.round_keys = expand_key(self.key)[: self.rounds + 1]
+
+    def _extra(self) -> dict:
+        return {}
+
+    def schedule(self, impl: str, decrypt: bool):
+        return build_schedule(self.round_keys, self.mix_kind, impl, decrypt, **self._extra())
+
+
+def _check_step_args(state_blocks, impl):
+    if impl not in STEP_IMPLS:
+        raise ValueError(f"impl must be one of {STEP_IMPLS}, got {impl!r}")
+    a = np.asarray(state_blocks)
+    if a.dtype != np.uint8 or a.ndim != 2 or a.shape[1] != 16:
+        raise ValueError(f"state_blocks must be a uint8 array of shape (n, 16), got dtype {a.dtype} shape {a.shape}")
+    return np.ascontiguousarray(a)
+
+
+_NO_IV = np.zeros(16, dtype=np.uint8)
+_IDENTITY = np.arange(256, dtype=np.uint8)
+
+
+def apply_step_blocks(state_blocks, step: int, impl: str = "reference", iv=None, table=None) -> np.ndarray:
+    """Apply one round step (``_kernels.STEP_*``) to each 16-byte state; returns a new array."""
+    a = _check_step_args(state_blocks, impl)
+    out = np.empty_like(a)
+    K.steps(a, out, step, 0 if impl == "reference" else 1,
+            _NO_IV if iv is None else iv, _IDENTITY if table is None else table)
+    return out
+
+
+def mix_columns_blocks(state_blocks, impl: str = "reference") -> np.ndarray:
+    """MixColumns on each state of ``state_blocks`` (``uint8[n, 16]``, FIPS byte order).
+
+    ``impl="reference"`` is the byte-wise xtime form of the reference cipher;
+    ``impl="table"`` the 32-bit word-sliced form (in the T-table cipher
+    MixColumns has no separate cost: it is folded into the tables).
+    """
+    return apply_step_blocks(state_blocks, K.STEP_MIX_COLUMNS, impl)
+
+
+def inv_mix_columns_blocks(state_blocks, impl: str = "reference") -> np.ndarray:
+    """InvMixColumns on each state (reference: GF products by 9, 11, 13, 14; table: word form)."""
+    return apply_step_blocks(state_blocks, K.STEP_INV_MIX_COLUMNS, impl)

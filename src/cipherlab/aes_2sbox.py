@@ -1,0 +1,57 @@
+"""AES-2SBox (papers 000/001): MixColumns replaced by a second S-box.
+
+.. warning::
+   A research cipher, **not secure**: do not use it to protect data. With
+   MixColumns gone every output byte depends on one input byte only (the round
+   is a byte-wise substitution followed by a byte permutation), so it has no
+   diffusion between bytes at all.
+
+Round ``r < Nr``: SubBytes, ShiftRows, SubBytesXOR (the second S-box),
+AddRoundKey; final round: SubBytes, ShiftRows, AddRoundKey. Decryption runs
+the inverse steps in the order the papers give (InvShiftRows, InvSubBytes,
+AddRoundKey, InvSubBytesXOR; the last round without InvSubBytesXOR), which is
+the exact inverse.
+
+Options: ``xor_byte`` (the papers' ``Key[i]``, default ``0x7F``) and
+``construction`` (``"xor-index"`` reproduces the published tables,
+``"xor-sbox"`` is the literal prose; see :mod:`cipherlab.sboxes`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cipherlab import _kernels as K
+from cipherlab.aes import AES, apply_step_blocks
+from cipherlab.sboxes import second_sbox
+
+__all__ = ["AES2SBox", "sub_bytes_xor_blocks", "inv_sub_bytes_xor_blocks"]
+
+
+class AES2SBox(AES):
+    """AES-2SBox key schedule in kernel form (research cipher, **not secure**)."""
+
+    name = "aes-2sbox"
+    mix_kind = K.MIX_SECOND_SBOX
+    options = ("rounds", "xor_byte", "construction")
+
+    def __init__(self, key, rounds=None, xor_byte=0x7F, construction="xor-index"):
+        super().__init__(key, rounds)
+        self.secure = False
+        self.second = second_sbox(xor_byte, construction)
+        self.xor_byte = int(xor_byte)
+        self.construction = construction
+
+    def _extra(self) -> dict:
+        return {"second": self.second}
+
+
+def sub_bytes_xor_blocks(state_blocks, impl: str = "reference", xor_byte: int = 0x7F,
+                         construction: str = "xor-index") -> np.ndarray:
+    """SubBytesXOR (the second S-box applied to every byte) on each state."""
+    return apply_step_blocks(state_blocks, K.STEP_SUBSTITUTE, impl, table=second_sbox(xor_byte, construction)[0])
+
+
+def inv_sub_bytes_xor_blocks(state_blocks, impl: str = "reference", xor_byte: int = 0x7F,
+                             construction: str = "xor-index") -> np.ndarray:
+    """Inverse SubBytesXOR on each state."""
+    return apply_step_blocks(state_blocks, K.STEP_SUBSTITUTE, impl, table=second_sbox(xor_byte, construction)[1])

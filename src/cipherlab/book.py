@@ -9,6 +9,7 @@ jupyter-book 1.x (offline, ``execute_notebooks: off``).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,6 +46,30 @@ def _filter_toc(toc: dict, root: Path) -> dict:
     return toc
 
 
+_DOC_ROLE = re.compile(r"\{doc\}`(?:([^`<]*?)\s*<)?([^`>]+)>?`")
+
+
+def _unlink_missing_pages(root: Path) -> None:
+    """Turn ``{doc}`` links to chapters not built yet into plain text.
+
+    The front page names every chapter; while a chapter has no executed
+    notebook (it has not landed, or the run skipped it) its link would be a
+    broken reference, so it becomes "<name> (not built in this run)".
+    """
+    for md in sorted(root.glob("*.md")):
+        text = md.read_text(encoding="utf-8")
+
+        def repl(m: "re.Match[str]") -> str:
+            title, target = m.group(1), m.group(2).strip()
+            if _page_exists(root, target):
+                return m.group(0)
+            return f"*{title or target}* (not built in this run)"
+
+        new = _DOC_ROLE.sub(repl, text)
+        if new != text:
+            md.write_text(new, encoding="utf-8")
+
+
 def stage(profile: str) -> Path:
     """Assemble the book source of ``profile`` and return its directory."""
     prof = Profile(profile)
@@ -59,6 +84,7 @@ def stage(profile: str) -> Path:
     toc_path = dst / "_toc.yml"
     toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
     toc_path.write_text(yaml.safe_dump(_filter_toc(toc, dst), sort_keys=False), encoding="utf-8")
+    _unlink_missing_pages(dst)
     banner = (
         f"```{{note}}\nThis book was built by the **{profile}** profile "
         f"(`config/{'config' if profile == 'full' else profile}.yaml`), git commit `{git_commit()}`, "

@@ -199,10 +199,42 @@ def run_tests(eps, *, block_size: int = 128, apen_m: int = 10, serial_m: int = 1
     return df
 
 
+def acceptable_proportion(n_sequences: int, alpha: float = ALPHA) -> float:
+    """Lowest pass proportion SP 800-22 section 4.2.1 accepts for ``n_sequences``.
+
+    ``(1 - alpha) - 3 sqrt(alpha (1 - alpha) / n_sequences)``.
+    """
+    return float((1 - alpha) - 3 * np.sqrt(alpha * (1 - alpha) / n_sequences))
+
+
+def sequence_tests(data, *, n_sequences: int = 8, block_size: int = 128, apen_m: int = 10,
+                   serial_m: int = 16) -> pd.DataFrame:
+    """Split ``data`` into ``n_sequences`` equal bit sequences and test each.
+
+    One row per sequence x P-value, with a ``sequence`` column. Trailing
+    bits that do not fill a sequence are dropped.
+    """
+    bits = as_bits(data)
+    if not isinstance(n_sequences, (int, np.integer)) or n_sequences < 1:
+        raise ValueError(f"n_sequences must be a positive integer, got {n_sequences!r}")
+    length = bits.size // n_sequences
+    if length < 128:
+        raise ValueError(f"n_sequences: {n_sequences} sequences of {bits.size} bits are shorter "
+                         "than the 128 bits the tests need")
+    frames = []
+    for k in range(n_sequences):
+        df = run_tests(bits[k * length:(k + 1) * length], block_size=block_size, apen_m=apen_m,
+                       serial_m=serial_m)
+        df.insert(0, "sequence", k)
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
 def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2"),
-                          modes=("ecb", "ctr"), *, seed: int = 0, block_size: int = 128,
-                          apen_m: int = 10, serial_m: int = 16) -> pd.DataFrame:
-    """SP 800-22 P-values, byte entropy and chi-square of ciphertexts.
+                          modes=("ecb", "ctr"), *, seed: int = 0, n_sequences: int = 8,
+                          block_size: int = 128, apen_m: int = 10,
+                          serial_m: int = 16) -> pd.DataFrame:
+    """SP 800-22 P-values of ciphertexts, per sequence, with byte entropy and chi-square.
 
     Parameters
     ----------
@@ -210,22 +242,27 @@ def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "
         ``name -> bytes``: the low-entropy plaintexts (e.g. all-zero, text).
     seed : int
         Seeds one key per cipher and the CTR initial counter block.
+    n_sequences : int
+        The ciphertext is cut into this many bit sequences, each tested
+        (SP 800-22 judges a generator by the proportion of sequences passing).
 
     Returns
     -------
     DataFrame
-        One row per cipher x mode x input x test (plus the plaintext itself as
-        cipher ``"plaintext"``), with ``p_value``, ``passed``, and the
-        ``byte_entropy``, ``chi_square`` and ``chi_square_p`` of the same data.
+        One row per cipher x mode x input x sequence x P-value (plus the
+        plaintext itself as cipher ``"plaintext"``, mode ``"-"``) with
+        ``p_value`` and ``passed``; ``byte_entropy``, ``chi_square`` and
+        ``chi_square_p`` describe the whole ciphertext.
     """
     from cipherlab.stats import byte_entropy, chi_square_uniform
 
     from ._cipher import new_cipher
 
     def describe(data: np.ndarray, **labels) -> pd.DataFrame:
-        df = run_tests(as_bits(data), block_size=block_size, apen_m=apen_m, serial_m=serial_m)
+        df = sequence_tests(data, n_sequences=n_sequences, block_size=block_size,
+                            apen_m=apen_m, serial_m=serial_m)
         chi2, chi2_p = chi_square_uniform(data)
-        for col, val in labels.items():
+        for col, val in reversed(labels.items()):
             df.insert(0, col, val)
         df["byte_entropy"] = byte_entropy(data)
         df["chi_square"] = chi2
@@ -236,7 +273,7 @@ def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "
     frames = []
     for name, data in inputs.items():
         plain = np.frombuffer(bytes(data), dtype=np.uint8)
-        frames.append(describe(plain, input=name, mode="-", cipher="plaintext"))
+        frames.append(describe(plain, cipher="plaintext", mode="-", input=name))
     for cipher in ciphers:
         key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
         counter = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
@@ -246,5 +283,22 @@ def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "
                 iv = counter if mode == "ctr" else None
                 obj = new_cipher(key, cipher, mode, iv=iv, padding=(mode == "ecb"))
                 ct = np.asarray(obj.encrypt(plain), dtype=np.uint8)
-                frames.append(describe(ct, input=name, mode=mode, cipher=cipher))
+                frames.append(describe(ct, cipher=cipher, mode=mode, input=name))
     return pd.concat(frames, ignore_index=True)
+
+
+def randomness_summary(per_sequence: pd.DataFrame) -> pd.DataFrame:
+    """Per cipher x mode x input x test: pass proportion against SP 800-22's bound.
+
+    Adds ``acceptable`` (the section 4.2.1 lower bound), ``passed`` (proportion
+    at or above it) and the whole-ciphertext byte entropy and chi-square.
+    """
+    keys = ["cipher", "mode", "input", "test"]
+    g = per_sequence.groupby(keys, sort=False)
+    out = g.agg(sequences=("p_value", "size"), proportion=("passed", "mean"),
+                min_p_value=("p_value", "min"), byte_entropy=("byte_entropy", "first"),
+                chi_square=("chi_square", "first"), chi_square_p=("chi_square_p", "first"))
+    out = out.reset_index()
+    out["acceptable"] = [acceptable_proportion(n) for n in out["sequences"]]
+    out["passed"] = out["proportion"] >= out["acceptable"]
+    return out

@@ -202,7 +202,8 @@ def bic_sac_max_correlation(sbox) -> float:
     flips = _flip_matrix(sbox).astype(float)
     worst = 0.0
     for i in range(NBITS):
-        c = np.corrcoef(flips[i].T)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            c = np.corrcoef(flips[i].T)
         c = np.nan_to_num(c, nan=1.0)  # a constant flip column is fully dependent
         off = np.abs(c[~np.eye(NBITS, dtype=bool)])
         worst = max(worst, float(off.max()))

@@ -1,0 +1,256 @@
+"""Tests of the security chapter's library (cipherlab.experiments.security)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from importlib import resources
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cipherlab
+from cipherlab.experiments.security import attack, diffusion, randomness, summary
+from cipherlab.experiments.security import sbox_properties as sp
+from cipherlab.sboxes import rijndael_sbox, second_sbox
+
+from naive_sbox import ddt_naive, degree_naive, lat_entry_naive, rijndael_sbox_naive
+
+RIJNDAEL = np.array(rijndael_sbox_naive())
+
+
+# ---------------------------------------------------------------- S-boxes
+
+def test_naive_rijndael_matches_core():
+    assert np.array_equal(RIJNDAEL, rijndael_sbox())
+
+
+def test_rijndael_known_properties():
+    # Daemen & Rijmen, The Design of Rijndael: NL 112, DU 4, max |LAT| 16
+    # (bias 2^-4), degree 7, no fixed or opposite fixed points.
+    p = sp.sbox_properties(RIJNDAEL)
+    assert p["bijective"]
+    assert p["nonlinearity"] == 112
+    assert p["differential_uniformity"] == 4
+    assert p["max_lat_abs"] == 16 and p["max_linear_bias"] == 1 / 16
+    assert p["algebraic_degree"] == 7
+    assert p["fixed_points"] == 0 and p["opposite_fixed_points"] == 0
+    assert p["bic_nonlinearity"] == 112
+    assert abs(p["sac_mean"] - 0.5048828125) < 1e-12  # 1034 flips of 2048
+
+
+def test_ddt_matches_naive():
+    assert np.array_equal(sp.difference_distribution_table(RIJNDAEL), np.array(ddt_naive(list(RIJNDAEL))))
+
+
+def test_lat_matches_naive_on_sampled_masks():
+    lat = sp.linear_approximation_table(RIJNDAEL)
+    rng = np.random.default_rng(3)
+    for a, b in rng.integers(0, 256, size=(40, 2)):
+        assert lat[a, b] == lat_entry_naive(list(RIJNDAEL), int(a), int(b))
+
+
+def test_degree_matches_naive():
+    assert sp.algebraic_degree(RIJNDAEL) == degree_naive(list(RIJNDAEL)) == 7
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.permutations(list(range(256))))
+def test_properties_of_random_permutations_match_naive(perm):
+    s = np.array(perm)
+    ddt = sp.difference_distribution_table(s)
+    assert np.array_equal(ddt, np.array(ddt_naive(perm)))
+    assert ddt.sum(axis=1).tolist() == [256] * 256
+    lat = sp.linear_approximation_table(s)
+    assert lat[0, 0] == 128 and lat[5, 9] == lat_entry_naive(perm, 5, 9)
+    # Parseval: sum of squared Walsh coefficients per component is 2^16
+    w = sp.walsh_spectrum(s)
+    assert ((w.astype(np.int64) ** 2).sum(axis=1) == 256 * 256).all()
+    assert sp.is_bijective(s)
+
+
+def test_affine_sbox_is_detected():
+    # the identity and any affine map: nonlinearity 0, degree 1, DU 256
+    ident = np.arange(256)
+    assert sp.nonlinearity(ident) == 0
+    assert sp.algebraic_degree(ident) == 1
+    assert sp.differential_uniformity(ident) == 256
+    assert sp.fixed_points(ident).size == 256
+    assert sp.opposite_fixed_points(ident ^ 0xFF).size == 256
+    assert not sp.is_bijective(np.zeros(256, dtype=int))
+
+
+def test_sbox_validation():
+    with pytest.raises(ValueError, match="sbox"):
+        sp.as_sbox(np.arange(255))
+    with pytest.raises(ValueError, match="sbox"):
+        sp.as_sbox(np.arange(256) + 1)
+
+
+def test_second_sbox_readings():
+    cat = summary.sbox_catalogue()
+    table = sp.sbox_property_table(cat).set_index("sbox")
+    # the xor-index reading affine(x ^ 7F) is an affine map: no nonlinearity
+    assert table.loc["second (xor-index, 7F)", "nonlinearity"] == 0
+    # the round composition S2(S(x)) is affine-equivalent to S: same NL and DU
+    r = table.loc["aes-2sbox round: S2(S(x)) (xor-index, 7F)"]
+    assert r.nonlinearity == 112 and r.differential_uniformity == 4
+    spread = summary.second_sbox_spread("xor-index")
+    assert len(spread) == 256 and (spread.nonlinearity == 0).all()
+
+
+# --------------------------------------------------------------- diffusion
+
+@pytest.mark.parametrize("cipher", ["aes-2sbox", "maes-1", "maes-2"])
+def test_variants_are_byte_local(cipher):
+    dep = diffusion.byte_dependency_matrix(cipher, n_keys=2, n_plaintexts=16, seed=1)
+    assert (dep.sum(axis=0) == 1).all() and (dep.sum(axis=1) == 1).all()
+
+
+def test_aes_full_dependency_and_rounds():
+    dep = diffusion.byte_dependency_matrix("aes", n_keys=2, n_plaintexts=16, seed=1)
+    assert dep.all()
+    table = diffusion.rounds_to_full_diffusion("aes", max_rounds=3, n_keys=1, n_plaintexts=16)
+    assert table.dependent_pairs.tolist() == [16, 64, 256]
+    assert diffusion.first_full_diffusion_round(table) == 3
+
+
+def test_avalanche_sac_shapes_and_values():
+    hist, sac = diffusion.avalanche_sac("aes-2sbox", n_keys=1, n_plaintexts=8, seed=2)
+    assert hist.sum() == 8 * 128 and sac.shape == (128, 128)
+    assert hist[9:].sum() == 0  # one flipped bit never leaves its byte
+    hist, sac = diffusion.avalanche_sac("aes", n_keys=1, n_plaintexts=8, seed=2)
+    s = diffusion.avalanche_summary(hist, sac, "aes")
+    assert 45 < s["avalanche_mean_percent"] < 55
+
+
+def test_diffusion_validation():
+    with pytest.raises(ValueError, match="cipher"):
+        diffusion.byte_change_rates("des")
+    with pytest.raises(ValueError, match="n_keys"):
+        diffusion.byte_change_rates("aes", n_keys=0)
+
+
+# ------------------------------------------------------------------ attack
+
+def _small_target() -> np.ndarray:
+    img = np.arange(40 * 30 * 3, dtype=np.uint32).reshape(40, 30, 3)
+    return ((img * 2654435761) >> 13).astype(np.uint8)  # any non-trivial bytes
+
+
+@pytest.mark.parametrize("cipher", ["aes-2sbox", "maes-1", "maes-2"])
+@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+def test_attack_recovers_variants_exactly(cipher, mode):
+    key = bytes(range(16))
+    iv = bytes(range(100, 116)) if mode == "cbc" else None
+    target = _small_target()
+    text = b"The attacker never sees the key. " * 7
+    for plain in (target, text):
+        res = attack.run_attack(cipher, key, plain, mode=mode, iv=iv)
+        expected = attack.as_bytes_array(plain)
+        assert res["exact"] and np.array_equal(res["recovered"], expected)
+        assert res["queries"] == 257 and res["byte_local"]
+
+
+@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+def test_attack_on_aes_recovers_nothing(mode):
+    iv = bytes(16) if mode == "cbc" else None
+    plain = np.random.default_rng(0).integers(0, 256, 8192, dtype=np.uint8)
+    res = attack.run_attack("aes", bytes(range(16)), plain, mode=mode, iv=iv)
+    assert not res["byte_local"]
+    # chance is 1/256 ~ 0.004 per decoded byte; allow a wide margin, never near 1
+    assert res["match_fraction"] < 0.02
+    assert res["match_fraction_decoded"] < 0.02
+
+
+def test_oracle_hides_key_and_counts():
+    oracle = attack.EncryptionOracle("aes-2sbox", bytes(16))
+    assert not any("key" in name for name in vars(oracle))
+    oracle(np.zeros(48, np.uint8))
+    assert oracle.queries == 3 and oracle.calls == 1
+    with pytest.raises(ValueError, match="message"):
+        oracle(np.zeros(5, np.uint8))
+    with pytest.raises(ValueError, match="iv"):
+        attack.EncryptionOracle("maes-1", bytes(16), mode="cbc")
+    with pytest.raises(ValueError, match="mode"):
+        attack.EncryptionOracle("maes-1", bytes(16), mode="ctr")
+
+
+def test_codebook_matches_cipher_tables():
+    key = bytes(range(16))
+    oracle = attack.EncryptionOracle("maes-2", key)
+    book = attack.learn_codebook(oracle)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        enc = cipherlab.new(key, cipher="maes-2", mode="ecb", padding=False)
+    block = np.random.default_rng(4).integers(0, 256, 16, dtype=np.uint8)
+    ct = np.asarray(enc.encrypt(block))
+    assert np.array_equal(book.decrypt_blocks(ct[None])[0], block)
+
+
+def test_attack_table_columns():
+    table, rec = attack.attack_table({"t": b"x" * 40}, ciphers=("aes", "maes-1"), seed=1)
+    assert len(table) == 4 and set(rec) == {(c, m, "t") for c in ("aes", "maes-1")
+                                            for m in ("ecb", "cbc")}
+    assert table.loc[table.cipher == "maes-1", "exact"].all()
+
+
+# -------------------------------------------------------------- SP 800-22
+
+def _examples():
+    path = resources.files("cipherlab.vectors") / "sp800_22_examples.json"
+    return json.loads(path.read_text())["examples"]
+
+
+@pytest.mark.parametrize("ex", _examples(), ids=lambda e: f"{e['section']}-{e['test']}")
+def test_sp800_22_worked_examples(ex):
+    fn = getattr(randomness, ex["test"])
+    got = fn(randomness.bits_from_string(ex["eps"]), **ex["params"])
+    got = np.atleast_1d(got)
+    assert np.allclose(got, ex["p_values"], atol=ex["tolerance"], rtol=0)
+
+
+def test_longest_run_chi2_of_example():
+    ex = next(e for e in _examples() if e["test"] == "longest_run")
+    from scipy import special
+    # the statistic the document prints gives our P-value exactly
+    ours = randomness.longest_run(randomness.bits_from_string(ex["eps"]))
+    assert abs(ours - special.gammaincc(1.5, ex["chi2"] / 2)) < 1e-7  # chi2 printed to 6 places
+
+
+def test_sp800_22_rejects_obvious_patterns():
+    zeros = np.zeros(4096, dtype=np.uint8)
+    alt = np.tile([0, 1], 2048)
+    assert randomness.frequency(zeros) < 1e-10
+    assert randomness.runs(alt) < 1e-10
+    assert randomness.frequency(alt) == 1.0
+    df = randomness.run_tests(np.random.default_rng(0).integers(0, 2, 20000), serial_m=8, apen_m=6)
+    assert len(df) == 9 and df.p_value.between(0, 1).all()
+
+
+def test_sp800_22_pvalues_calibrated_on_random_bits():
+    rng = np.random.default_rng(11)
+    p = np.array([randomness.frequency(rng.integers(0, 2, 1000)) for _ in range(400)])
+    assert 0.05 < (p < 0.1).mean() < 0.15
+
+
+def test_randomness_runner_and_summary():
+    inputs = {"zeros": bytes(4096)}
+    df = randomness.ciphertext_randomness(inputs, ciphers=("aes", "maes-1"), n_sequences=4,
+                                          serial_m=6, apen_m=4)
+    sm = randomness.randomness_summary(df)
+    ecb_maes = sm[(sm.cipher == "maes-1") & (sm["mode"] == "ecb")]
+    assert not ecb_maes.passed.all()
+    assert ecb_maes.byte_entropy.iloc[0] < 5  # 16 distinct bytes repeat
+    assert (sm[(sm.cipher == "plaintext")].byte_entropy == 0).all()
+    with pytest.raises(ValueError, match="n_sequences"):
+        randomness.sequence_tests(bytes(16), n_sequences=4)
+
+
+def test_bits_validation():
+    with pytest.raises(ValueError, match="text"):
+        randomness.bits_from_string("0102")
+    with pytest.raises(ValueError, match="eps"):
+        randomness.frequency([])

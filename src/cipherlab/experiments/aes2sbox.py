@@ -346,9 +346,11 @@ def _times_ms(raw: pd.DataFrame, protocol: str, cipher: str, impl: str, operatio
     return raw.loc[sel].sort_values("trial")["seconds"].to_numpy(dtype=np.float64) * 1e3
 
 
-def _impls_in(raw: pd.DataFrame, protocol: str) -> list[str]:
-    """Software styles present for both ciphers under a protocol."""
+def _impls_in(raw: pd.DataFrame, protocol: str, operation: "str | None" = None) -> list[str]:
+    """Software styles measured for both ciphers under a protocol (and operation)."""
     sub = raw[raw["protocol"].astype(str).str.zfill(3) == protocol]
+    if operation is not None:
+        sub = sub[sub["operation"] == operation]
     have = [i for i in SOFTWARE_IMPLS if set(CIPHERS) <= set(sub.loc[sub["impl"] == i, "cipher"])]
     return have
 
@@ -398,7 +400,7 @@ def welch_long(raw: pd.DataFrame, papers: Iterable[str] = PAPERS, alpha: float =
     rows = []
     for paper in papers:
         for operation in OPERATIONS:
-            for impl in _impls_in(raw, paper):
+            for impl in _impls_in(raw, paper, operation):
                 side = welch_side_by_side(raw, paper, operation, impl, alpha=alpha)
                 for stat in side.index:
                     for cipher in CIPHERS:
@@ -431,7 +433,7 @@ def speedup_table(raw: pd.DataFrame, papers: Iterable[str] = PAPERS, *, alpha: f
             old_col = next(c for (r, c) in pub.index if r == prow and "T_old" in c)
             new_col = next(c for (r, c) in pub.index if r == prow and "T_new" in c)
             aesni = _times_ms(raw, paper, "aes", "aesni", operation)
-            for impl in _impls_in(raw, paper):
+            for impl in _impls_in(raw, paper, operation):
                 old = _times_ms(raw, paper, "aes", impl, operation)
                 new = _times_ms(raw, paper, "aes-2sbox", impl, operation)
                 ci = _stats.bootstrap_speedup_ci(old, new, confidence=confidence, n_resamples=n_resamples, seed=seed)

@@ -1,0 +1,58 @@
+# Chapter: AEAD modes (paper 003).  Measuring (expensive) and the chapter
+# (tables, figures, verdicts; cheap) are separate rules, so editing the
+# chapter notebook does not re-time anything.
+
+AEAD_RAW = ["aead_phase1", "aead_phase2", "aead_forgery"]
+AEAD_TABLES = [
+    "aead_phase1_summary", "aead_phase2_summary", "aead_machine", "aead_ratios",
+    "aead_ranking_ours", "aead_ranking_vs_paper", "aead_prose_vs_paper",
+    "aead_forgery_times", "aead_forgery_outcomes", "aead_forgery_vs_paper",
+    "aead_wycheproof", "aead_forgery_bound", "aead_trials_to_observe",
+    "aead_bitflip_acceptance", "aead_ctr_rewrite", "verdicts_aead",
+]
+AEAD_FIGURES = [
+    "aead_fig03_enc_time", "aead_fig04_dec_time", "aead_fig05_enc_tp", "aead_fig06_dec_tp",
+    "aead_fig07_enc_time", "aead_fig08_dec_time", "aead_fig09_enc_tp", "aead_fig10_dec_tp",
+    "aead_fig11_forgery", "aead_fig12_forgery", "aead_fig13_forgery", "aead_forgery_bound",
+]
+
+
+rule aead_measure:
+    """Time PyCryptodome's GCM/CCM/EAX (phase 1), EAX x AES/Blowfish/CAST (phase 2) and forged-tag checks."""
+    input:
+        notebook="notebooks/aead_measure.ipynb",
+        selfcheck=SELFCHECK,
+        inputs=chapter_inputs("aead"),
+    output:
+        notebook=executed("aead_measure"),
+        raw=[raw(e) for e in AEAD_RAW],
+        meta=[raw_meta(e) for e in AEAD_RAW],
+    params:
+        section="aead",
+        values=lambda w: section_parameters("aead"),
+    log:
+        log_path("aead_measure"),
+    threads: TIMING_THREADS
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule aead:
+    """The chapter: figures 3-13, tables 1-7 beside the paper, forgery bound, Wycheproof, bit flipping, verdicts."""
+    input:
+        notebook="notebooks/aead.ipynb",
+        raw=[raw(e) for e in AEAD_RAW],
+        meta=[raw_meta(e) for e in AEAD_RAW],
+        paper=sorted(rel(p) for p in paths.PAPER_DATA_DIR.glob("003_*.csv")),
+    output:
+        notebook=executed("aead"),
+        tables=[table(t) for t in AEAD_TABLES],
+        figures=figures(*AEAD_FIGURES),
+    params:
+        section="aead",
+        values=lambda w: section_parameters("aead"),
+    log:
+        log_path("aead"),
+    threads: 1
+    shell:
+        NOTEBOOK_SHELL

@@ -121,6 +121,9 @@ def test_expected_entropy_uniform_matches_simulation():
     assert m.expected_entropy_uniform(n) == pytest.approx(np.mean(sims), abs=2e-3)
     with pytest.raises(ValueError, match="n_bytes"):
         m.expected_entropy_uniform(0)
+    assert m.bytes_for_expected_entropy(m.expected_entropy_uniform(n)) == pytest.approx(n)
+    with pytest.raises(ValueError, match="entropy_bits"):
+        m.bytes_for_expected_entropy(8.0)
 
 
 def test_histogram_frame_counts_every_byte(image):
@@ -149,8 +152,10 @@ def test_keyspace_numbers_are_powers_of_two():
         assert int(keys) == 2 ** b and int(half) == 2 ** (b - 1)
     assert ks["published_key_bits"].all()
     assert ks.loc[0, "log10_keys"] == pytest.approx(128 * math.log10(2))
-    odd = m.keyspace_table((3,))
+    assert (ks["accepted_by"] == "aes maes-1 maes-2").all()
+    odd = m.keyspace_table((3, 64))
     assert odd.loc[0, "keys"] == "8" and not odd.loc[0, "published_key_bits"]
+    assert odd["accepted_by"].tolist() == ["", ""]
     with pytest.raises(ValueError, match="keys_per_second"):
         m.keyspace_table(keys_per_second=0)
 

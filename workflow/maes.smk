@@ -1,0 +1,50 @@
+# MAES chapter (paper 002): timings, then the chapter (tables, Figure 8, verdicts).
+# Measuring and the chapter are separate jobs so re-drawing never re-times.
+
+MAES_RAW = ["maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_compile"]
+MAES_TABLES = [
+    "maes_table1", "maes_table2", "maes_table3", "maes_speedups_block", "maes_throughput",
+    "maes_speedups_bulk", "maes_compile_times", "maes_entropy", "maes_histograms",
+    "maes_dependency", "maes_keyspace", "verdicts_maes",
+]
+MAES_FIGURES = ["maes_fig8_images", "maes_fig8_histograms", "maes_speedups_block", "maes_speedups_bulk"]
+
+
+rule maes_measure:
+    """Tables I-III and bulk throughput: interleaved in-process timings."""
+    input:
+        notebook="notebooks/maes_measure.ipynb",
+        selfcheck=SELFCHECK,
+        inputs=chapter_inputs("maes"),
+    output:
+        notebook=executed("maes_measure"),
+        raw=[raw(x) for x in MAES_RAW],
+        meta=[raw_meta(x) for x in MAES_RAW],
+    params:
+        section="maes",
+        values=lambda w: section_parameters("maes"),
+    log:
+        log_path("maes_measure"),
+    threads: TIMING_THREADS
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule maes:
+    """The MAES chapter: tables beside the published values, Figure 8, Table IV, key space, verdicts."""
+    input:
+        notebook="notebooks/maes.ipynb",
+        raw=[raw(x) for x in MAES_RAW],
+        inputs=chapter_inputs("maes"),
+    output:
+        notebook=executed("maes"),
+        tables=[table(x) for x in MAES_TABLES],
+        figures=figures(*MAES_FIGURES),
+    params:
+        section="maes",
+        values=lambda w: section_parameters("maes"),
+    log:
+        log_path("maes"),
+    threads: 1
+    shell:
+        NOTEBOOK_SHELL

@@ -7,6 +7,9 @@
 #
 # Each profile writes to its own trees (see src/cipherlab/paths.py), so quick
 # results can never reach the full book.  Paths come from cipherlab.paths only.
+#
+# Every rule declares threads and mem_mb so that the same file runs on a
+# cluster through an executor plugin (README: "Running on a cluster").
 import os
 
 from cipherlab import paths
@@ -33,8 +36,12 @@ for _chapter in CHAPTERS:
     include: f"workflow/{_chapter}.smk"
 
 
+localrules: all
+
+
 rule all:
     input:
+        SELFCHECK,
         rel(P.html / "index.html"),
 
 
@@ -48,6 +55,9 @@ rule input_file:
         name="|".join(sorted(map(lambda n: n.replace(".", r"\."), INPUTS))) or "NO_INPUTS",
     log:
         rel(P.logs / "inputs" / "{name}.log"),
+    threads: 1
+    resources:
+        mem_mb=2000,
     shell:
         "python -m cipherlab.inputs " + PROFILE + " {wildcards.name} {output} > {log} 2>&1"
 
@@ -59,8 +69,12 @@ rule selfcheck:
     log:
         log_path("selfcheck"),
     threads: 1
+    resources:
+        mem_mb=2000,
     shell:
+        # A missing or failing selfcheck stops every timing rule; say why on the console.
         "python -m cipherlab.selfcheck --out {output} > {log} 2>&1"
+        " || {{ echo 'selfcheck FAILED (see {log}):' >&2; tail -n 15 {log} >&2; exit 1; }}"
 
 
 rule verdicts:
@@ -75,6 +89,9 @@ rule verdicts:
         section="book",
     log:
         log_path("verdicts"),
+    threads: 1
+    resources:
+        mem_mb=2000,
     shell:
         NOTEBOOK_SHELL
 
@@ -90,6 +107,9 @@ rule environment:
         section="book",
     log:
         log_path("environment"),
+    threads: 1
+    resources:
+        mem_mb=2000,
     shell:
         NOTEBOOK_SHELL
 
@@ -104,5 +124,8 @@ rule book:
         rel(P.html / "index.html"),
     log:
         log_path("book"),
+    threads: 1
+    resources:
+        mem_mb=4000,
     shell:
         "python -m cipherlab.book " + PROFILE + " > {log} 2>&1"

@@ -70,8 +70,13 @@ def section_parameters(section):
     return notebook_parameters(CFG, section)
 
 
-# Timing jobs take every core so that no other job runs beside them.
-TIMING_THREADS = workflow.cores
+# Timing jobs take every core so that no other job runs beside them.  Without
+# --cores (e.g. `snakemake --summary`) fall back to this machine's core count;
+# Snakemake caps a rule's threads at --cores anyway.
+try:
+    TIMING_THREADS = int(workflow.cores)
+except Exception:
+    TIMING_THREADS = os.cpu_count() or 1
 
 NOTEBOOK_SHELL = (
     "python -m cipherlab.notebook {input.notebook} {output.notebook} "

@@ -1,0 +1,57 @@
+"""environment.yml (conda users) and pyproject.toml (pip) list the same dependencies."""
+from __future__ import annotations
+
+import re
+import tomllib
+
+import yaml
+
+from cipherlab.paths import ROOT
+
+
+def _normalise(req: str) -> tuple[str, str]:
+    req = req.split("#", 1)[0].strip()
+    m = re.match(r"^([A-Za-z0-9_.\-\[\]]+)\s*(.*)$", req)
+    assert m, f"cannot parse requirement {req!r}"
+    name = re.sub(r"[-_.]+", "-", m.group(1).lower())
+    spec = ",".join(sorted(s.strip() for s in m.group(2).replace(" ", "").split(",") if s.strip()))
+    return name, spec
+
+
+def pyproject_requirements() -> dict[str, str]:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    reqs = list(data["project"]["dependencies"]) + list(data["project"]["optional-dependencies"]["test"])
+    return dict(map(_normalise, reqs))
+
+
+def environment_requirements() -> dict[str, str]:
+    env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    pip = [d for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
+    assert len(pip) == 1, "environment.yml must have one pip: section"
+    reqs = [r for r in pip[0]["pip"] if not r.startswith("-e")]
+    return dict(map(_normalise, reqs))
+
+
+def test_same_dependencies_and_versions():
+    py, env = pyproject_requirements(), environment_requirements()
+    only_py = sorted(set(py) - set(env))
+    only_env = sorted(set(env) - set(py))
+    assert not only_py and not only_env, f"only in pyproject.toml: {only_py}; only in environment.yml: {only_env}"
+    differ = {k: (py[k], env[k]) for k in py if py[k] != env[k]}
+    assert not differ, f"version specs differ (pyproject, environment.yml): {differ}"
+
+
+def test_environment_installs_the_project_and_python_311():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    assert "python=3.11" in env["dependencies"]
+    pip = next(d for d in env["dependencies"] if isinstance(d, dict))["pip"]
+    assert "-e ." in pip
+
+
+def test_jupyter_book_stays_below_2():
+    # jupyter-book 2 downloads its theme at build time and fails offline.
+    assert pyproject_requirements()["jupyter-book"] == "<2,>=1.0.4"
+
+
+def test_normalise():
+    assert _normalise("Jupyter_Book >=1.0.4, <2") == ("jupyter-book", "<2,>=1.0.4")

@@ -1,0 +1,143 @@
+"""Known-answer and round-trip checks the pipeline runs before any timing.
+
+``python -m cipherlab.selfcheck --out PATH`` writes one row per check
+(``cipher, impl, mode, check, passed, detail``) atomically and exits non-zero
+if any check failed. The output is deterministic (seeded inputs, no timings).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from cipherlab import vectors
+from cipherlab._cipher import InsecureCipherWarning
+from cipherlab.modes import CIPHERS, IMPLS, MODES, new
+
+__all__ = ["run_selfcheck", "main"]
+
+SOFTWARE = ("reference", "table")
+KEY_SIZES = (16, 24, 32)
+ROUND_TRIP_LENGTHS = (0, 1, 15, 16, 17, 1000, 70_001)
+
+
+def _pycryptodome(key, mode, iv):
+    from Crypto.Cipher import AES as PyAES
+
+    if mode == "ecb":
+        return PyAES.new(key, PyAES.MODE_ECB)
+    if mode == "cbc":
+        return PyAES.new(key, PyAES.MODE_CBC, iv=iv)
+    return PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
+
+
+def _check(rows, cipher, impl, mode, check, fn):
+    try:
+        ok, detail = fn()
+    except Exception as exc:  # a crash is a failed check, reported, not raised
+        ok, detail = False, f"{type(exc).__name__}: {exc}"
+    rows.append({"cipher": cipher, "impl": impl, "mode": mode, "check": check, "passed": bool(ok), "detail": detail})
+
+
+def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
+    """Run every check; returns one row per check.
+
+    Parameters
+    ----------
+    ciphers : sequence of str, optional
+        Subset of :data:`cipherlab.CIPHERS` (default all).
+    impls : sequence of str, optional
+        Subset of :data:`cipherlab.IMPLS` (default all; ``aesni`` applies to ``aes``).
+    """
+    ciphers = tuple(CIPHERS if ciphers is None else ciphers)
+    impls = tuple(IMPLS if impls is None else impls)
+    for c in ciphers:
+        if c not in CIPHERS:
+            raise ValueError(f"ciphers must be a subset of {CIPHERS}, got {c!r}")
+    for i in impls:
+        if i not in IMPLS:
+            raise ValueError(f"impls must be a subset of {IMPLS}, got {i!r}")
+    rows: list[dict] = []
+    rng = np.random.default_rng(20260101)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InsecureCipherWarning)
+        if "aes" in ciphers:
+            for impl in impls:
+                for case in vectors.load("fips197")["cases"]:
+                    key, pt, ct = (bytes.fromhex(case[k]) for k in ("key", "plaintext", "ciphertext"))
+
+                    def kat(key=key, pt=pt, ct=ct, impl=impl):
+                        c = new(key, impl=impl, padding=False)
+                        got_ct, got_pt = c.encrypt_block(pt), c.decrypt_block(ct)
+                        return got_ct == ct and got_pt == pt, f"encrypt {got_ct.hex()} decrypt {got_pt.hex()}"
+                    _check(rows, "aes", impl, "block", f"FIPS-197 {case['section']} {case['name']}", kat)
+                for case in vectors.load("sp800_38a")["cases"]:
+                    key, pt, ct = (bytes.fromhex(case[k]) for k in ("key", "plaintext", "ciphertext"))
+                    iv = bytes.fromhex(case["iv"]) if case["iv"] else None
+
+                    def sp(key=key, pt=pt, ct=ct, iv=iv, impl=impl, mode=case["mode"]):
+                        c = new(key, mode=mode, iv=iv, impl=impl, padding=False)
+                        enc, dec = c.encrypt(pt), c.decrypt(ct)
+                        return enc == ct and dec == pt, f"{len(pt)} bytes"
+                    _check(rows, "aes", impl, case["mode"], f"SP 800-38A {case['section']} {case['name']}", sp)
+                for mode in MODES:
+                    for size in KEY_SIZES:
+                        key, iv, data = rng.bytes(size), rng.bytes(16), rng.bytes(int(rng.integers(0, 5000)))
+
+                        def cross(key=key, iv=iv, data=data, mode=mode, impl=impl):
+                            from Crypto.Util.Padding import pad
+
+                            ivm = None if mode == "ecb" else iv
+                            expected = _pycryptodome(key, mode, ivm).encrypt(data if mode == "ctr" else pad(data, 16))
+                            got = new(key, mode=mode, iv=ivm, impl=impl).encrypt(data)
+                            return got == expected, f"AES-{8 * size}, {len(data)} bytes"
+                        _check(rows, "aes", impl, mode, f"PyCryptodome cross-check AES-{8 * size}", cross)
+        for cipher in ciphers:
+            for impl in impls:
+                if impl == "aesni" and cipher != "aes":
+                    continue
+                for mode in MODES:
+                    for size in KEY_SIZES:
+                        key, iv = rng.bytes(size), rng.bytes(16)
+                        datas = [rng.bytes(n) for n in ROUND_TRIP_LENGTHS]
+
+                        def trip(key=key, iv=iv, datas=datas, cipher=cipher, mode=mode, impl=impl):
+                            c = new(key, cipher, mode, iv=None if mode == "ecb" else iv, impl=impl)
+                            bad = [len(d) for d in datas if c.decrypt(c.encrypt(d)) != d]
+                            return not bad, f"lengths {list(ROUND_TRIP_LENGTHS)}" + (f"; failed {bad}" if bad else "")
+                        _check(rows, cipher, impl, mode, f"round trip {8 * size}-bit key", trip)
+                        if impl == "table" and "reference" in impls:
+                            def agree(key=key, iv=iv, data=datas[-2], cipher=cipher, mode=mode):
+                                ivm = None if mode == "ecb" else iv
+                                a = new(key, cipher, mode, iv=ivm, impl="reference").encrypt(data)
+                                b = new(key, cipher, mode, iv=ivm, impl="table").encrypt(data)
+                                return a == b, f"{len(data)} bytes"
+                            _check(rows, cipher, "table", mode, f"reference == table {8 * size}-bit key", agree)
+    return pd.DataFrame(rows, columns=["cipher", "impl", "mode", "check", "passed", "detail"])
+
+
+def main(argv=None) -> int:
+    """``python -m cipherlab.selfcheck --out PATH``; exit status 1 if any check failed."""
+    parser = argparse.ArgumentParser(prog="python -m cipherlab.selfcheck", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", help="CSV to write (atomically); omit to only print the summary")
+    parser.add_argument("--cipher", action="append", choices=CIPHERS, help="restrict to a cipher (repeatable)")
+    parser.add_argument("--impl", action="append", choices=IMPLS, help="restrict to an impl (repeatable)")
+    args = parser.parse_args(argv)
+    frame = run_selfcheck(args.cipher, args.impl)
+    if args.out:
+        from cipherlab.results import write_csv
+
+        write_csv(frame, args.out)
+    failed = frame[~frame["passed"]]
+    print(f"selfcheck: {len(frame) - len(failed)}/{len(frame)} checks passed")
+    if len(failed):
+        print(failed.to_string(index=False))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

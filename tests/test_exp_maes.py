@@ -285,3 +285,43 @@ def test_verdict_rows_from_synthetic_frames(image):
     assert enc.verdict == "reproduced"  # synthetic 200 % against published 150 %
     ecb_hist = next(r for c, r in by.items() if c.startswith("Figure 8") and "(ECB)" in c)
     assert ecb_hist.verdict == "contradicted"
+
+
+# --- repeated-byte leak ---------------------------------------------------------
+
+
+def test_byte_routes_maes_is_a_permutation_aes_diffuses():
+    assert m.byte_routes("aes", KEY) is None
+    for cipher in ("maes-1", "maes-2"):
+        r = m.byte_routes(cipher, KEY)
+        assert r is not None and sorted(r.tolist()) == list(range(16))
+        # changing plaintext byte p changes ciphertext byte r[p] and nothing else
+        c = cipherlab.new(KEY, cipher=cipher, padding=False)
+        block = bytearray(16)
+        base = np.frombuffer(bytes(c.encrypt_block(bytes(block))), dtype=np.uint8)
+        block[5] = 0xA5
+        other = np.frombuffer(bytes(c.encrypt_block(bytes(block))), dtype=np.uint8)
+        assert np.flatnonzero(base != other).tolist() == [r[5]]
+
+
+def test_leak_table_maes_ecb_keeps_every_repeat(image):
+    small = np.ascontiguousarray(image[:64, :64])
+    ims = m.image_ciphertexts(small, KEY, IV)
+    routes = {c: m.byte_routes(c, KEY) for c in m.CIPHERS}
+    lk = m.leak_table(ims, routes=routes).set_index(["cipher", "mode"])
+    for cipher in ("maes-1", "maes-2"):
+        assert lk.loc[(cipher, "ecb"), "p_equal_if_plain_equal"] == 1.0
+        assert lk.loc[(cipher, "ecb"), "p_equal_if_plain_differs"] == 0.0
+    assert lk.loc[("aes", "ecb"), "p_equal_if_plain_equal"] < 0.05
+    assert not lk.loc[("aes", "ecb"), "routed"]
+    with pytest.raises(ValueError, match="lag_bytes"):
+        m.leak_table(ims, lag_bytes=20)
+
+
+def test_repeat_map_counts_equal_channels():
+    flat = np.full((4, 32, 3), 7, dtype=np.uint8)
+    rm = m.repeat_map(flat, lag_bytes=48)
+    assert rm.shape == (4, 32) and rm.dtype == np.uint8
+    assert (rm.ravel()[16:] == 3).all() and (rm.ravel()[:16] == 0).all()
+    noisy = np.arange(4 * 32 * 3, dtype=np.uint8).reshape(4, 32, 3)
+    assert (m.repeat_map(noisy, lag_bytes=48) == 0).all()  # i and i-48 never equal mod 256

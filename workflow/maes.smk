@@ -5,9 +5,9 @@ MAES_RAW = ["maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_compil
 MAES_TABLES = [
     "maes_table1", "maes_table2", "maes_table3", "maes_speedups_block", "maes_throughput",
     "maes_speedups_bulk", "maes_compile_times", "maes_entropy", "maes_histograms",
-    "maes_dependency", "maes_keyspace", "verdicts_maes",
+    "maes_dependency", "maes_keyspace", "maes_leaks", "verdicts_maes",
 ]
-MAES_FIGURES = ["maes_fig8_images", "maes_fig8_histograms", "maes_speedups_block", "maes_speedups_bulk"]
+MAES_FIGURES = ["maes_fig8_images", "maes_fig8_repeats", "maes_fig8_histograms", "maes_speedups_block", "maes_speedups_bulk"]
 
 
 rule maes_measure:

@@ -247,3 +247,27 @@ def test_verdicts_follow_the_data():
     assert dec.verdict == "not reproduced" and "holds 0" in dec.reason
     assert by_claim["the avalanche of AES-2SBox is slightly below the 50% expected"].verdict == "contradicted"
     assert any(r.claim.startswith("Table 2") and r.verdict == "reproduced" for r in rows)
+
+
+def test_median_speedup_is_robust_to_one_preempted_trial():
+    old = [10.0, 10.2, 9.9, 10.1, 10.0, 10.3] * 4
+    new = [5.0, 5.1, 4.9, 5.0, 5.1, 5.2] * 4
+    new[7] = 500.0                                      # one trial pre-empted by other work
+    est, lo, hi = X.median_speedup_ci(old, new, n_resamples=500)
+    assert est == pytest.approx((np.median(old) / np.median(new) - 1) * 100)
+    assert lo <= est <= hi and lo > 0
+    sp = X.speedup_table(_fake_raw(old, new), ["000"], n_resamples=500).iloc[0]
+    assert sp["ours_speedup_pct"] < 0 < sp["median_speedup_pct"]   # the mean is fooled, the median is not
+    with pytest.raises(ValueError, match="at least 2"):
+        X.median_speedup_ci([1.0], [1.0, 2.0])
+
+
+def test_wide_interval_holding_zero_does_not_reproduce():
+    from types import SimpleNamespace
+
+    row = SimpleNamespace(published_speedup_pct="22.986", median_speedup_pct=20.0, median_ci_low_pct=-10.0,
+                          median_ci_high_pct=90.0, ours_speedup_pct=21.0, ci_low_pct=5.0, ci_high_pct=40.0)
+    assert X._speedup_verdict(row, "median")[0] == "not reproduced"
+    assert X._speedup_verdict(row, "mean")[0] == "reproduced"
+    row.median_ci_low_pct, row.median_ci_high_pct = -30.0, -5.0
+    assert X._speedup_verdict(row, "median")[0] == "contradicted"

@@ -44,7 +44,7 @@ from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
 __all__ = [
     "PAPERS", "CIPHERS", "PAPER_LABELS", "SOFTWARE_IMPLS", "OPERATIONS", "TABLES",
     "sbox_grid", "published_sboxes", "sbox_diff", "sbox_diff_table", "construction_match_table",
-    "speed_cases", "run_speed_trials", "run_protocols",
+    "speed_cases", "run_speed_trials", "run_protocols", "median_speedup_ci", "VERDICT_STATISTICS",
     "welch_long", "welch_side_by_side", "speedup_table", "plot_speed_trials",
     "agrees_as_printed", "audit_published_stats",
     "changed_bits", "published_avalanche_pairs", "avalanche_pairs", "avalanche_distribution",
@@ -415,13 +415,42 @@ def welch_long(raw: pd.DataFrame, papers: Iterable[str] = PAPERS, alpha: float =
                                        "published", "ours"])
 
 
+def median_speedup_ci(old, new, *, confidence: float = 0.95, n_resamples: int = 10_000,
+                      seed: int = 0) -> tuple[float, float, float]:
+    """Speedup of the *median* times, ``(median old / median new - 1) * 100``, with a percentile bootstrap interval.
+
+    The robust companion of the papers' mean-based speedup: on a shared
+    machine a few trials are pre-empted by other work and inflate a mean
+    tenfold, while the median stays with the typical trial. The two samples
+    are resampled independently (:func:`scipy.stats.bootstrap`).
+
+    Returns
+    -------
+    (estimate, low, high) : tuple of float
+    """
+    x, y = np.asarray(old, dtype=np.float64), np.asarray(new, dtype=np.float64)
+    if x.size < 2 or y.size < 2:
+        raise ValueError(f"old and new need at least 2 observations each, got {x.size} and {y.size}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+
+    def stat(o, n, axis=-1):
+        return (np.median(o, axis=axis) / np.median(n, axis=axis) - 1.0) * 100.0
+
+    res = _st.bootstrap((x, y), stat, paired=False, vectorized=True, confidence_level=confidence,
+                        n_resamples=n_resamples, method="percentile", rng=np.random.default_rng(seed))
+    return float(stat(x, y)), float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
 def speedup_table(raw: pd.DataFrame, papers: Iterable[str] = PAPERS, *, alpha: float = 0.05,
                   confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0) -> pd.DataFrame:
     """Table 5: published speedups beside ours, per protocol, software style and operation.
 
     Ours: ``(mean T_aes / mean T_aes-2sbox - 1) * 100`` with a BCa bootstrap
     interval (:func:`cipherlab.stats.bootstrap_speedup_ci`) and Welch's
-    two-tailed p-value. ``aesni_ms`` is the mean time of hardware AES (if
+    two-tailed p-value, as the papers compute them; and the same on medians
+    (:func:`median_speedup_ci`) with the Mann-Whitney U p-value, robust to
+    trials pre-empted by other work on the machine. ``aesni_ms`` is the mean time of hardware AES (if
     measured) on the same file, for scale.
     """
     rows = []
@@ -437,7 +466,9 @@ def speedup_table(raw: pd.DataFrame, papers: Iterable[str] = PAPERS, *, alpha: f
                 old = _times_ms(raw, paper, "aes", impl, operation)
                 new = _times_ms(raw, paper, "aes-2sbox", impl, operation)
                 ci = _stats.bootstrap_speedup_ci(old, new, confidence=confidence, n_resamples=n_resamples, seed=seed)
+                med = median_speedup_ci(old, new, confidence=confidence, n_resamples=n_resamples, seed=seed)
                 p = float(_st.ttest_ind(old, new, equal_var=False).pvalue)
+                p_mw = float(_st.mannwhitneyu(old, new, alternative="two-sided").pvalue)
                 rows.append({
                     "paper": paper, "operation": operation, "impl": impl,
                     "published_old_ms": pub.loc[(prow, old_col), "value"],
@@ -447,6 +478,9 @@ def speedup_table(raw: pd.DataFrame, papers: Iterable[str] = PAPERS, *, alpha: f
                     "ours_old_ms": float(old.mean()), "ours_new_ms": float(new.mean()),
                     "ours_speedup_pct": ci.estimate, "ci_low_pct": ci.low, "ci_high_pct": ci.high,
                     "confidence": confidence, "welch_p_two_tail": p, "significant": bool(p < alpha),
+                    "ours_median_old_ms": float(np.median(old)), "ours_median_new_ms": float(np.median(new)),
+                    "median_speedup_pct": med[0], "median_ci_low_pct": med[1], "median_ci_high_pct": med[2],
+                    "mannwhitney_p_two_tail": p_mw,
                     "aesni_ms": float(aesni.mean()) if aesni.size else np.nan,
                 })
     return pd.DataFrame(rows)
@@ -818,22 +852,33 @@ def _fmt_pct(x: float) -> str:
     return f"{x:.1f}%"
 
 
-def _speedup_verdict(row) -> tuple[str, str]:
+#: Which speedup the speed verdicts test: the papers' mean (with Welch's test) or the median (Mann-Whitney U).
+VERDICT_STATISTICS = ("median", "mean")
+
+
+def _speedup_columns(statistic: str) -> tuple[str, str, str, str]:
+    if statistic == "mean":
+        return "ours_speedup_pct", "ci_low_pct", "ci_high_pct", "welch_p_two_tail"
+    return "median_speedup_pct", "median_ci_low_pct", "median_ci_high_pct", "mannwhitney_p_two_tail"
+
+
+def _speedup_verdict(row, statistic: str = "median") -> tuple[str, str]:
+    est_c, lo_c, hi_c, _ = _speedup_columns(statistic)
     published = float(row.published_speedup_pct)
-    lo, hi, est = row.ci_low_pct, row.ci_high_pct, row.ours_speedup_pct
-    if lo <= published <= hi:
-        return "reproduced", f"the published value lies in our {row.confidence:.0%} interval"
+    est, lo, hi = getattr(row, est_c), getattr(row, lo_c), getattr(row, hi_c)
+    what = f"{statistic} speedup {_fmt_pct(est)} [{_fmt_pct(lo)}, {_fmt_pct(hi)}]"
+    if lo <= published <= hi and lo > 0:
+        return "reproduced", f"{what} holds the published value and excludes 0"
     if lo > 0:
-        return "not reproduced", (f"AES-2SBox is faster, as claimed, but by {_fmt_pct(est)} "
-                                  f"[{_fmt_pct(lo)}, {_fmt_pct(hi)}], not {_fmt_pct(published)}")
+        return "not reproduced", f"AES-2SBox is faster, as claimed, but the {what} excludes {_fmt_pct(published)}"
     if hi < 0:
-        return "contradicted", f"AES-2SBox is slower: {_fmt_pct(est)} [{_fmt_pct(lo)}, {_fmt_pct(hi)}]"
-    return "not reproduced", f"no clear difference: the interval [{_fmt_pct(lo)}, {_fmt_pct(hi)}] holds 0"
+        return "contradicted", f"AES-2SBox is slower: {what}"
+    return "not reproduced", f"no clear difference: the {what} holds 0"
 
 
 def verdict_rows(*, speedups: pd.DataFrame, audit: pd.DataFrame, construction: pd.DataFrame,
                  sbox_diffs: pd.DataFrame, pairs: pd.DataFrame, summary: pd.DataFrame,
-                 alpha: float = 0.05, key_label: str = "") -> list:
+                 alpha: float = 0.05, key_label: str = "", statistic: str = "median") -> list:
     """One :class:`cipherlab.verdicts.Verdict` per claim of papers 000 and 001, from this run's tables.
 
     Parameters
@@ -845,10 +890,17 @@ def verdict_rows(*, speedups: pd.DataFrame, audit: pd.DataFrame, construction: p
     pairs : from :func:`avalanche_pairs`
     summary : from :func:`avalanche_summary`
     alpha : significance level of the papers' claims
+    statistic : {"median", "mean"}
+        Which speedup and test the speed verdicts use: the median with the
+        Mann-Whitney U test (default: robust to pre-empted trials), or the
+        papers' mean with Welch's t-test.
     key_label : how the avalanche key is named in the reasons (e.g. "FIPS-197 key")
     """
     from cipherlab.verdicts import Verdict
 
+    _check_choice("statistic", statistic, VERDICT_STATISTICS)
+    est_c, lo_c, hi_c, p_c = _speedup_columns(statistic)
+    test_name = "Welch" if statistic == "mean" else "Mann-Whitney U"
     rows: list = []
     where_sbox = "AES-2SBox chapter: Tables 1 and 2"
     where_speed = "AES-2SBox chapter: speed (Tables 3-5)"
@@ -888,22 +940,23 @@ def verdict_rows(*, speedups: pd.DataFrame, audit: pd.DataFrame, construction: p
                             verdict, reason, where_sbox))
 
     for r in speedups.sort_values(["paper", "operation", "impl"], kind="stable").itertuples():
-        verdict, reason = _speedup_verdict(r)
+        verdict, reason = _speedup_verdict(r, statistic)
+        est, lo, hi, pval = getattr(r, est_c), getattr(r, lo_c), getattr(r, hi_c), getattr(r, p_c)
         rows.append(Verdict(r.paper, f"{r.operation}ion speedup of AES-2SBox over AES ({r.impl} style)",
                             f"{r.published_speedup_pct}%",
-                            f"{_fmt_pct(r.ours_speedup_pct)} [{_fmt_pct(r.ci_low_pct)}, {_fmt_pct(r.ci_high_pct)}]",
+                            f"{_fmt_pct(est)} [{_fmt_pct(lo)}, {_fmt_pct(hi)}] ({statistic})",
                             verdict, f"{reason}; depends on the implementation style", where_speed))
-        if r.welch_p_two_tail < alpha and r.ours_speedup_pct > 0:
-            sv, sr = "reproduced", f"Welch p = {r.welch_p_two_tail:.2g} < {alpha}, AES-2SBox faster"
-        elif r.welch_p_two_tail < alpha:
-            sv, sr = "contradicted", f"Welch p = {r.welch_p_two_tail:.2g}, but AES-2SBox is the slower one"
+        if pval < alpha and est > 0:
+            sv, sr = "reproduced", f"{test_name} p = {pval:.2g} < {alpha}, AES-2SBox faster"
+        elif pval < alpha:
+            sv, sr = "contradicted", f"{test_name} p = {pval:.2g}, but AES-2SBox is the slower one"
         else:
-            sv, sr = "not reproduced", f"Welch p = {r.welch_p_two_tail:.2g} >= {alpha}"
+            sv, sr = "not reproduced", f"{test_name} p = {pval:.2g} >= {alpha}"
         tname = TABLES[r.paper][r.operation]
         p_pub = audit[(audit["paper"] == r.paper) & (audit["table"] == tname)
                       & (audit["quantity"] == "P(T<=t) two-tail")]["published"].iloc[0]
         rows.append(Verdict(r.paper, f"significant {r.operation}ion time difference at {alpha} ({r.impl} style, {tname})",
-                            f"p = {p_pub}", f"p = {r.welch_p_two_tail:.3g} over {r.trials} trials", sv,
+                            f"p = {p_pub}", f"p = {pval:.3g} ({test_name}, {r.trials} trials)", sv,
                             f"{sr}; depends on the implementation style", where_speed))
 
     for (paper, table), sub in audit.groupby(["paper", "table"], sort=True):

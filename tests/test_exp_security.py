@@ -191,7 +191,8 @@ def test_codebook_matches_cipher_tables():
 
 
 def test_attack_table_columns():
-    table, rec = attack.attack_table({"t": b"x" * 40}, ciphers=("aes", "maes-1"), seed=1)
+    table, rec, cts = attack.attack_table({"t": b"x" * 40}, ciphers=("aes", "maes-1"), seed=1)
+    assert all(cts[k].size == 48 for k in cts)  # 40 bytes + PKCS#7
     assert len(table) == 4 and set(rec) == {(c, m, "t") for c in ("aes", "maes-1")
                                             for m in ("ecb", "cbc")}
     assert table.loc[table.cipher == "maes-1", "exact"].all()
@@ -254,3 +255,53 @@ def test_bits_validation():
         randomness.bits_from_string("0102")
     with pytest.raises(ValueError, match="eps"):
         randomness.frequency([])
+
+
+# --------------------------------------------------- the quick profile itself
+
+def _quick_parameters():
+    from cipherlab.config import load_config, notebook_parameters
+
+    return notebook_parameters(load_config("quick"), "security")
+
+
+def test_quick_profile_attack_recovers_exact_plaintext():
+    from cipherlab.experiments.security import chapter
+
+    p = _quick_parameters()
+    targets = chapter.attack_targets(seed=p["seed"], image_stride=p["image_stride"],
+                                     text_bytes=p["text_bytes"])
+    table, recovered, _ = attack.attack_table(targets, seed=p["seed"] + 400)
+    for (cipher, mode, name), rec in recovered.items():
+        original = attack.as_bytes_array(targets[name])
+        if cipher == "aes":
+            assert (rec == original).mean() < 0.02
+        else:
+            assert np.array_equal(rec, original), (cipher, mode, name)
+    assert (table.queries == 257).all()
+
+
+def test_quick_pipeline_attack_table_if_built():
+    from cipherlab.paths import Profile
+    import pandas as pd
+
+    path = Profile("quick").table("security_attack")
+    if not path.exists():
+        pytest.skip("the quick pipeline has not written security_attack.csv yet")
+    t = pd.read_csv(path)
+    variants = t[t.cipher != "aes"]
+    assert len(variants) == 12 and variants.exact.all() and (variants.match_fraction == 1.0).all()
+    assert (t[t.cipher == "aes"].match_fraction < 0.02).all()
+
+
+def test_measure_is_deterministic():
+    from cipherlab.experiments.security import chapter
+
+    kw = dict(seed=5, dependency_keys=1, dependency_plaintexts=8,
+              avalanche_keys=1, avalanche_plaintexts=4, rounds_keys=1, rounds_plaintexts=4,
+              image_stride=16, text_bytes=512, randomness_bytes=2048, n_sequences=2,
+              apen_m=3, serial_m=4, sbox_spread=False)
+    a, b = chapter.measure(**kw), chapter.measure(**kw)
+    for name in ("dependency", "avalanche", "attack", "randomness", "summary"):
+        assert a[name].equals(b[name]), name
+    assert len(chapter.verdict_rows(a)) == 7

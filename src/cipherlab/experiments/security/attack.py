@@ -239,11 +239,12 @@ def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes
         # among bytes the codebook did decode: 1/256 is what guessing gives
         "match_fraction_decoded": float(match.sum() / max(1, int((recovered >= 0).sum()))),
         "recovered": np.where(recovered >= 0, recovered, 0).astype(np.uint8),
+        "ciphertext": target,
     }
 
 
 def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2"),
-                 modes=MODES, *, seed: int = 0, **options) -> tuple[pd.DataFrame, dict]:
+                 modes=MODES, *, seed: int = 0, **options) -> tuple[pd.DataFrame, dict, dict]:
     """Run :func:`run_attack` for each cipher x mode x named target.
 
     Parameters
@@ -260,9 +261,11 @@ def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2")
         bytes_recovered, match_fraction, chance (1/256), exact, byte_local.
     recovered : dict
         ``(cipher, mode, target) -> uint8 array`` of recovered plaintexts.
+    ciphertexts : dict
+        ``(cipher, mode, target) -> uint8 array``: the attacked ciphertexts.
     """
     rng = np.random.default_rng(seed)
-    rows, recovered = [], {}
+    rows, recovered, ciphertexts = [], {}, {}
     for cipher in ciphers:
         key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
         iv = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
@@ -271,8 +274,9 @@ def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2")
                 res = run_attack(cipher, key, data, mode=mode, iv=iv if mode == "cbc" else None,
                                  **options)
                 recovered[(cipher, mode, name)] = res.pop("recovered")
+                ciphertexts[(cipher, mode, name)] = res.pop("ciphertext")
                 rows.append({"target": name, **res, "chance": 1 / 256})
     cols = ["cipher", "mode", "target", "queries", "calls", "bytes", "bytes_recovered",
             "match_fraction", "match_fraction_decoded", "chance", "exact", "byte_local",
             "unknown_bytes"]
-    return pd.DataFrame(rows)[cols], recovered
+    return pd.DataFrame(rows)[cols], recovered, ciphertexts

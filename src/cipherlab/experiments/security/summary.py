@@ -64,7 +64,7 @@ def summary_table(sbox_table: pd.DataFrame, dependency: pd.DataFrame, avalanche:
         "maes-2": "maes round: S(x) ^ 00",
     }
     sb = sbox_table.set_index("sbox")
-    for cipher in ["aes", "aes-2sbox", "maes-1", "maes-2"]:
+    for cipher in dict.fromkeys(dependency["cipher"]):
         name = round_sbox[cipher]
         if name in sb.index:
             r = sb.loc[name]
@@ -104,8 +104,11 @@ def summary_table(sbox_table: pd.DataFrame, dependency: pd.DataFrame, avalanche:
             m = rd[rd["mode"] == mode]
             failed = int((~m["passed"]).sum())
             ent = m.groupby("input")["byte_entropy"].first().min()
+            # one failing cell in 18 happens by chance (each test has a 1% false alarm
+            # rate per sequence); a broken cipher fails nearly all of them
             rows.append((cipher, f"SP 800-22 on low-entropy input, {mode.upper()}",
-                         f"{failed} of {len(m)} P-values < 0.01; min byte entropy {ent:.3f}",
-                         "ciphertext looks random to these tests" if failed == 0
+                         f"{failed} of {len(m)} test x input cells below the pass proportion; "
+                         f"min byte entropy {ent:.3f}",
+                         "ciphertext looks random to these tests" if failed <= 1
                          else "ciphertext visibly non-random"))
     return pd.DataFrame(rows, columns=["cipher", "property", "measured", "consequence"])

@@ -1,0 +1,129 @@
+"""Figures of the security chapter; each function returns a matplotlib Figure."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from cipherlab.plotting import PALETTE
+
+
+def ddt_lat_figure(tables: dict, names) -> plt.Figure:
+    """DDT and |LAT| heatmaps (rows: the named S-boxes)."""
+    names = list(names)
+    fig, axes = plt.subplots(len(names), 2, figsize=(9, 4.2 * len(names)), squeeze=False)
+    for row, name in zip(axes, names):
+        ddt, lat = tables[name]
+        ddt = ddt.astype(float).copy()
+        ddt[0, 0] = np.nan  # the trivial entry (256) would swamp the colour scale
+        im = row[0].imshow(ddt, cmap="viridis", interpolation="nearest")
+        row[0].set_title(f"DDT: {name}", fontsize=9)
+        row[0].set_xlabel("output difference")
+        row[0].set_ylabel("input difference")
+        fig.colorbar(im, ax=row[0], fraction=0.046)
+        alat = np.abs(lat).astype(float)
+        alat[0, 0] = np.nan
+        im = row[1].imshow(alat, cmap="magma", interpolation="nearest")
+        row[1].set_title(f"|LAT|: {name}", fontsize=9)
+        row[1].set_xlabel("output mask")
+        row[1].set_ylabel("input mask")
+        fig.colorbar(im, ax=row[1], fraction=0.046)
+        for ax in row:
+            ax.grid(False)
+    fig.tight_layout()
+    return fig
+
+
+def dependency_figure(dependency: pd.DataFrame) -> plt.Figure:
+    """16 x 16 change-rate matrices, one panel per cipher."""
+    ciphers = list(dict.fromkeys(dependency["cipher"]))
+    fig, axes = plt.subplots(1, len(ciphers), figsize=(3.3 * len(ciphers), 3.4), squeeze=False)
+    for ax, cipher in zip(axes[0], ciphers):
+        d = dependency[dependency["cipher"] == cipher]
+        m = d.pivot(index="input_byte", columns="output_byte", values="change_rate").to_numpy()
+        im = ax.imshow(m, vmin=0, vmax=1, cmap="Greys", interpolation="nearest")
+        ax.set_title(cipher)
+        ax.set_xlabel("output byte")
+        ax.set_ylabel("changed input byte")
+        ax.set_xticks(range(0, 16, 3))
+        ax.set_yticks(range(0, 16, 3))
+        ax.grid(False)
+    fig.colorbar(im, ax=axes[0].tolist(), fraction=0.02, label="P(output byte changes)")
+    return fig
+
+
+def avalanche_figure(avalanche: pd.DataFrame) -> plt.Figure:
+    """Distribution of changed ciphertext bits after a one-bit plaintext flip."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    first = avalanche[avalanche["cipher"] == avalanche["cipher"].iloc[0]]
+    ax.plot(first["bits_flipped"], first["binomial_fraction"], color="black", lw=1, ls="--",
+            label="Binomial(128, 1/2)")
+    for cipher, d in avalanche.groupby("cipher", sort=False):
+        ax.step(d["bits_flipped"], d["fraction"], where="mid", color=PALETTE.get(cipher),
+                label=cipher)
+    ax.set_xlabel("ciphertext bits changed by one flipped plaintext bit (of 128)")
+    ax.set_ylabel("fraction of flips")
+    ax.set_yscale("log")
+    ax.set_ylim(1e-5, 1)
+    ax.legend()
+    return fig
+
+
+def sac_figure(sac: dict) -> plt.Figure:
+    """128 x 128 SAC matrices, one panel per cipher (0.5 is ideal)."""
+    fig, axes = plt.subplots(1, len(sac), figsize=(3.3 * len(sac), 3.4), squeeze=False)
+    for ax, (cipher, m) in zip(axes[0], sac.items()):
+        im = ax.imshow(m, vmin=0, vmax=1, cmap="coolwarm", interpolation="nearest")
+        ax.set_title(cipher)
+        ax.set_xlabel("output bit")
+        ax.set_ylabel("flipped input bit")
+        ax.grid(False)
+    fig.colorbar(im, ax=axes[0].tolist(), fraction=0.02, label="P(output bit flips)")
+    return fig
+
+
+def rounds_figure(rounds: pd.DataFrame) -> plt.Figure:
+    """Dependent (input, output) byte pairs after r rounds, per cipher."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    for cipher, d in rounds.groupby("cipher", sort=False):
+        ax.plot(d["rounds"], d["dependent_pairs"], marker="o", color=PALETTE.get(cipher),
+                label=cipher)
+    ax.axhline(256, color="black", lw=0.8, ls=":")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("dependent byte pairs (of 256)")
+    ax.set_yscale("log", base=2)
+    ax.legend()
+    return fig
+
+
+def recovered_image_figure(original: np.ndarray, ciphertexts: dict, recovered: dict) -> plt.Figure:
+    """Original, ciphertext (as an image) and recovered plaintext, one row per case."""
+    n = len(recovered)
+    fig, axes = plt.subplots(n, 3, figsize=(9, 3.1 * n), squeeze=False)
+    shape = original.shape
+    for row, (label, rec) in zip(axes, recovered.items()):
+        ct = np.asarray(ciphertexts[label], dtype=np.uint8)[: original.size].reshape(shape)
+        for ax, img, title in zip(row, (original, ct, rec.reshape(shape)),
+                                  ("plaintext", f"ciphertext ({label})", f"recovered ({label})")):
+            ax.imshow(img)
+            ax.set_title(title, fontsize=9)
+            ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def randomness_figure(summary: pd.DataFrame) -> plt.Figure:
+    """Pass proportion per test, cipher x mode x input, against SP 800-22's bound."""
+    d = summary[summary["cipher"] != "plaintext"].copy()
+    d["case"] = d["cipher"] + " " + d["mode"].str.upper() + " " + d["input"]
+    pivot = d.pivot_table(index="case", columns="test", values="proportion", sort=False)
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(pivot) + 1.5))
+    im = ax.imshow(pivot.to_numpy(), vmin=0, vmax=1, cmap="RdYlGn", aspect="auto",
+                   interpolation="nearest")
+    ax.set_yticks(range(len(pivot)), pivot.index, fontsize=8)
+    ax.set_xticks(range(pivot.shape[1]), pivot.columns, rotation=45, ha="right", fontsize=8)
+    ax.grid(False)
+    fig.colorbar(im, ax=ax, label="proportion of sequences with p >= 0.01")
+    fig.tight_layout()
+    return fig

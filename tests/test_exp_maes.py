@@ -119,6 +119,7 @@ def test_expected_entropy_uniform_matches_simulation():
     rng = np.random.default_rng(3)
     sims = [cipherlab.stats.byte_entropy(rng.integers(0, 256, n, dtype=np.uint8)) for _ in range(200)]
     assert m.expected_entropy_uniform(n) == pytest.approx(np.mean(sims), abs=2e-3)
+    assert m.entropy_sd_uniform(n) == pytest.approx(np.std(sims, ddof=1), rel=0.25)
     with pytest.raises(ValueError, match="n_bytes"):
         m.expected_entropy_uniform(0)
     assert m.bytes_for_expected_entropy(m.expected_entropy_uniform(n)) == pytest.approx(n)

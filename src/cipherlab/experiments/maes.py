@@ -321,6 +321,19 @@ def expected_entropy_uniform(n_bytes: int) -> float:
     return 8.0 - 255.0 / (2.0 * n_bytes * math.log(2.0))
 
 
+def entropy_sd_uniform(n_bytes: int) -> float:
+    """Standard deviation (bits/byte) of the plug-in entropy of ``n_bytes`` uniform bytes.
+
+    Near uniformity the entropy deficit is ``chi2 / (2 n ln 2)`` bits, with
+    ``chi2`` the chi-square statistic of the byte counts (255 degrees of
+    freedom, variance 510), so the spread is ``sqrt(510) / (2 n ln 2)``. It
+    also shows that entropy and the chi-square test measure the same thing.
+    """
+    if n_bytes < 1:
+        raise ValueError(f"n_bytes must be >= 1, got {n_bytes}")
+    return math.sqrt(2.0 * 255.0) / (2.0 * n_bytes * math.log(2.0))
+
+
 def bytes_for_expected_entropy(entropy_bits: float) -> float:
     """Inverse of :func:`expected_entropy_uniform`: the file size (bytes) at which
     uniform random bytes are expected to show ``entropy_bits``.

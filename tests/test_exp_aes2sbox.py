@@ -31,6 +31,11 @@ def test_sbox_grid_layout():
     assert grid.loc["0", "0"] == "FF" and grid.loc["1", "7"] == f"{255 - 0x17:02X}" and grid.loc["F", "F"] == "00"
     with pytest.raises(ValueError, match="256"):
         X.sbox_grid(np.zeros(10, dtype=np.uint8))
+    printed = sbox.copy()
+    printed[0x17] = 0x00
+    marked = X.sbox_grid(sbox, printed)
+    assert marked.loc["1", "7"] == f"{255 - 0x17:02X} (printed 00)"
+    assert (marked != grid).sum().sum() == 1
 
 
 def test_sbox_diff_lists_exactly_the_differing_cells():
@@ -216,7 +221,8 @@ def test_run_protocols_gives_tidy_trials():
                                  key=FIPS_KEY, impls=("table",), progress=False)
     assert list(raw.columns[:8]) == ["cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id"]
     assert len(raw) == 2 * 2 * 2 and set(raw["protocol"]) == {"001"} and (raw["seconds"] > 0).all()
-    assert len(first) == 4
+    assert len(first) == 4 and (first["first_call_seconds"] > 0).all()
+    assert set(zip(first["cipher"], first["operation"])) == {(c, o) for c in X.CIPHERS for o in X.OPERATIONS}
     with pytest.raises(ValueError, match="trials"):
         X.run_protocols({"001": {"file": "f", "warmup": 0}}, lambda name: b"", key=FIPS_KEY)
 

@@ -110,12 +110,25 @@ def _key_bytes(key) -> bytes:
 # Tables 1 and 2: the second S-box
 # ---------------------------------------------------------------------------
 
-def sbox_grid(sbox: np.ndarray) -> pd.DataFrame:
-    """A 256-entry table in the papers' 16x16 layout: row = high nibble, column = low nibble, hex cells."""
+def sbox_grid(sbox: np.ndarray, printed: "np.ndarray | None" = None) -> pd.DataFrame:
+    """A 256-entry table in the papers' 16x16 layout: row = high nibble, column = low nibble, hex cells.
+
+    With ``printed`` (a published table), a cell where the two differ reads
+    ``"BF (printed BE)"``, so the grid shows the comparison cell by cell.
+    """
     arr = np.asarray(sbox)
     if arr.shape != (256,):
         raise ValueError(f"sbox must have 256 entries, got shape {arr.shape}")
-    cells = [[f"{int(arr[16 * r + c]):02X}" for c in range(16)] for r in range(16)]
+    if printed is not None and np.asarray(printed).shape != (256,):
+        raise ValueError(f"printed must have 256 entries, got shape {np.asarray(printed).shape}")
+
+    def cell(x: int) -> str:
+        text = f"{int(arr[x]):02X}"
+        if printed is not None and int(printed[x]) != int(arr[x]):
+            text += f" (printed {int(printed[x]):02X})"
+        return text
+
+    cells = [[cell(16 * r + c) for c in range(16)] for r in range(16)]
     return pd.DataFrame(cells, index=pd.Index(list(_HEX), name="row"), columns=list(_HEX))
 
 
@@ -230,7 +243,7 @@ def construction_match_table(papers: Iterable[str] = PAPERS) -> pd.DataFrame:
 def speed_cases(data, *, key, impls: Sequence[str] = ("reference", "table", "aesni"),
                 operations: Sequence[str] = OPERATIONS, mode: str = "ecb", threads: "int | None" = 1,
                 xor_byte: int = 0x7F, construction: str = "xor-index",
-                labels: "Mapping[str, Any] | None" = None) -> list[dict]:
+                labels: "Mapping[str, Any] | None" = None, first_calls: "list | None" = None) -> list[dict]:
     """Timing cases for :func:`cipherlab.timing.measure`: cipher x impl x operation.
 
     Encrypting means encrypting ``data`` (with PKCS#7 padding in ECB/CBC, as
@@ -253,6 +266,10 @@ def speed_cases(data, *, key, impls: Sequence[str] = ("reference", "table", "aes
         AES-2SBox options.
     labels : mapping, optional
         Extra label fields for every case (e.g. ``protocol``, ``file``).
+    first_calls : list, optional
+        If given, one dict per cipher x impl x operation is appended: the
+        seconds of the very first call (JIT compile or on-disk cache load plus
+        one run), to be reported apart from the trials.
     """
     from cipherlab.modes import IMPLS, MODES
 
@@ -274,9 +291,15 @@ def speed_cases(data, *, key, impls: Sequence[str] = ("reference", "table", "aes
             options = {"xor_byte": xor_byte, "construction": construction} if cipher_name == "aes-2sbox" else {}
             obj = new(key, cipher=cipher_name, mode=mode, iv=iv, impl=impl, padding=mode != "ctr",
                       threads=threads, **options)
-            ciphertext = obj.encrypt(plain)
-            if not np.array_equal(obj.decrypt(ciphertext), plain):
+            box = {}
+            first = {"encrypt": _timing.compile_seconds(lambda: box.setdefault("c", obj.encrypt(plain)))}
+            ciphertext = box["c"]
+            first["decrypt"] = _timing.compile_seconds(lambda: box.setdefault("p", obj.decrypt(ciphertext)))
+            if not np.array_equal(box["p"], plain):
                 raise RuntimeError(f"{cipher_name}/{impl}/{mode} does not round-trip; refusing to time it")
+            if first_calls is not None:
+                first_calls.extend({**(dict(labels) if labels else {}), "cipher": cipher_name, "impl": impl,
+                                    "operation": op, "first_call_seconds": first[op]} for op in operations)
             for op in operations:
                 fn = (lambda o=obj, p=plain: o.encrypt(p)) if op == "encrypt" else \
                     (lambda o=obj, c=ciphertext: o.decrypt(c))
@@ -303,10 +326,9 @@ def run_speed_trials(data, *, protocol: str, trials: int, warmup: int, key,
         before the warm-ups).
     """
     _check_paper(protocol)
+    first: list = []
     cases = speed_cases(data, key=key, impls=impls, mode=mode, threads=threads, xor_byte=xor_byte,
-                        construction=construction, labels={"protocol": protocol, "file": file})
-    first = [{"protocol": protocol, "cipher": c["cipher"], "impl": c["impl"], "operation": c["operation"],
-              "first_call_seconds": _timing.compile_seconds(c["fn"])} for c in cases]
+                        construction=construction, labels={"protocol": protocol, "file": file}, first_calls=first)
     df = _timing.measure(cases, trials=trials, warmup=warmup, run_id=run_id, seed=seed, progress=progress,
                          desc=f"protocol {protocol}")
     return df, pd.DataFrame(first)

@@ -43,7 +43,7 @@ from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
 
 __all__ = [
     "PAPERS", "CIPHERS", "PAPER_LABELS", "SOFTWARE_IMPLS", "OPERATIONS", "TABLES",
-    "sbox_grid", "published_sboxes", "sbox_diff", "sbox_diff_table", "construction_match_table",
+    "sbox_grid", "published_key_byte", "published_sboxes", "sbox_diff", "sbox_diff_table", "construction_match_table",
     "speed_cases", "run_speed_trials", "run_protocols", "median_speedup_ci", "VERDICT_STATISTICS",
     "welch_long", "welch_side_by_side", "speedup_table", "plot_speed_trials",
     "agrees_as_printed", "audit_published_stats",

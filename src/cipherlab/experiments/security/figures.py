@@ -38,14 +38,16 @@ def ddt_lat_figure(tables: dict, names) -> plt.Figure:
 def dependency_figure(dependency: pd.DataFrame) -> plt.Figure:
     """16 x 16 change-rate matrices, one panel per cipher."""
     ciphers = list(dict.fromkeys(dependency["cipher"]))
-    fig, axes = plt.subplots(1, len(ciphers), figsize=(3.3 * len(ciphers), 3.4), squeeze=False)
-    for ax, cipher in zip(axes[0], ciphers):
+    fig, axes = plt.subplots(1, len(ciphers), figsize=(3.3 * len(ciphers), 3.4), squeeze=False,
+                             sharey=True)
+    for k, (ax, cipher) in enumerate(zip(axes[0], ciphers)):
         d = dependency[dependency["cipher"] == cipher]
         m = d.pivot(index="input_byte", columns="output_byte", values="change_rate").to_numpy()
         im = ax.imshow(m, vmin=0, vmax=1, cmap="Greys", interpolation="nearest")
         ax.set_title(cipher)
         ax.set_xlabel("output byte")
-        ax.set_ylabel("changed input byte")
+        if k == 0:
+            ax.set_ylabel("changed input byte")
         ax.set_xticks(range(0, 16, 3))
         ax.set_yticks(range(0, 16, 3))
         ax.grid(False)
@@ -72,12 +74,14 @@ def avalanche_figure(avalanche: pd.DataFrame) -> plt.Figure:
 
 def sac_figure(sac: dict) -> plt.Figure:
     """128 x 128 SAC matrices, one panel per cipher (0.5 is ideal)."""
-    fig, axes = plt.subplots(1, len(sac), figsize=(3.3 * len(sac), 3.4), squeeze=False)
-    for ax, (cipher, m) in zip(axes[0], sac.items()):
+    fig, axes = plt.subplots(1, len(sac), figsize=(3.3 * len(sac), 3.4), squeeze=False,
+                             sharey=True)
+    for k, (ax, (cipher, m)) in enumerate(zip(axes[0], sac.items())):
         im = ax.imshow(m, vmin=0, vmax=1, cmap="coolwarm", interpolation="nearest")
         ax.set_title(cipher)
         ax.set_xlabel("output bit")
-        ax.set_ylabel("flipped input bit")
+        if k == 0:
+            ax.set_ylabel("flipped input bit")
         ax.grid(False)
     fig.colorbar(im, ax=axes[0].tolist(), fraction=0.02, label="P(output bit flips)")
     return fig

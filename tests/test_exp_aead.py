@@ -16,27 +16,29 @@ AAD = b"static header"
 
 # --- synthetic summaries -------------------------------------------------------------
 
-def _summary(speeds: dict, group: str, sizes=(100_000, 1_000_000, 5_000_000), slope=1.0, spread=0.05):
+def _summary(speeds: dict, group: str, sizes=(100_000, 1_000_000, 5_000_000), slope=1.0, spread=0.05,
+             spreads=None):
     """A summarise()-like frame where ``speeds[name]`` is MB/s (a scalar or one per size)."""
     rows = []
     for op in ("encrypt", "decrypt"):
         for name, sp in speeds.items():
             for i, nb in enumerate(sizes):
                 s = sp[i] if isinstance(sp, (list, tuple)) else sp
+                sd = (spreads or {}).get(name, spread)
                 mb = nb / 1e6
                 med = mb ** slope / s
                 rows.append({"cipher": name if group == "cipher" else "aes",
                              "mode": name if group == "mode" else "eax",
                              "operation": op, "bytes": nb, "n": 10, "mb": mb,
-                             "median_s": med, "q1_s": med * (1 - spread), "q3_s": med * (1 + spread),
-                             "mean_s": med, "std_s": med * spread,
-                             "median_mb_per_s": mb / med, "q1_mb_per_s": mb / med * (1 - spread),
-                             "q3_mb_per_s": mb / med * (1 + spread)})
+                             "median_s": med, "q1_s": med * (1 - sd), "q3_s": med * (1 + sd),
+                             "mean_s": med, "std_s": med * sd,
+                             "median_mb_per_s": mb / med, "q1_mb_per_s": mb / med * (1 - sd),
+                             "q3_mb_per_s": mb / med * (1 + sd)})
     return pd.DataFrame(rows)
 
 
 def test_ranking_rule_names_the_clear_order():
-    s = _summary({"gcm": 1000.0, "ccm": 300.0, "eax": 250.0}, "mode")
+    s = _summary({"gcm": 1000.0, "ccm": 300.0, "eax": 250.0}, "mode", spreads={"gcm": 0.01})
     r = aead.ranking_table(s, "mode")
     fastest = r[(r["table"] == "Table 1") & (r["row"] == "Fastest") & (r["column"] == "Encryption")].iloc[0]
     slowest = r[(r["table"] == "Table 1") & (r["row"] == "Slowest") & (r["column"] == "Decryption")].iloc[0]
@@ -44,8 +46,15 @@ def test_ranking_rule_names_the_clear_order():
     assert slowest["detail"] == "eax" and "every size" in slowest["ours"]
     ranks = r[(r["table"] == "Table 2") & (r["row"] == "Throughput Encryption")].set_index("column")["rank"]
     assert ranks.to_dict() == {"GCM": 1, "CCM": 2, "EAX": 3}
-    growth = r[(r["table"] == "Table 1") & (r["row"] == "Gradual Behavior")].iloc[0]["ours"]
-    assert "GCM linear (slope 1.00)" in growth
+    words = r[(r["table"] == "Table 2") & (r["row"] == "Throughput Encryption")].set_index("column")["ours"]
+    assert words["GCM"] == "Highest & Most Stable"
+    growth = r[(r["table"] == "Table 1") & (r["row"] == "Gradual Behavior")].iloc[0]
+    assert growth["detail"] == "gcm=linear;ccm=linear;eax=linear"
+    # an affine time (fixed cost + per-byte cost) is still "linear"
+    s_aff = s.copy()
+    s_aff["median_s"] = s_aff["median_s"] + 2e-4
+    g = aead.ranking_table(s_aff, "mode")
+    assert g[g["row"] == "Gradual Behavior"].iloc[0]["detail"] == "gcm=linear;ccm=linear;eax=linear"
     pub = pd.concat([paper.published("003", f"Table {i}") for i in (1, 2)], ignore_index=True)
     beside = aead.ranking_beside_paper(r, pub)
     ranked = beside[beside["agrees"] != "n/a"]
@@ -54,12 +63,17 @@ def test_ranking_rule_names_the_clear_order():
 
 def test_ranking_rule_detects_disagreement_and_mixed_orders():
     # EAX faster than CCM at every size: the paper's Table 2 ranks disagree for CCM and EAX.
-    s = _summary({"gcm": 1000.0, "ccm": 200.0, "eax": 300.0}, "mode")
+    s = _summary({"gcm": 1000.0, "ccm": 200.0, "eax": 300.0}, "mode", spreads={"gcm": 0.01})
     r = aead.ranking_table(s, "mode")
     pub = paper.published("003", "Table 2")
     beside = aead.ranking_beside_paper(r, pub)
     rows = beside[(beside["row"] == "Throughput Encryption")].set_index("column")["agrees"]
     assert rows["GCM Mode"] == "yes" and rows["CCM Mode"] == "no" and rows["EAX Mode"] == "no"
+    # same ranks but another mode the most stable: the stability half of "Highest & Most Stable" fails
+    s_stable = _summary({"gcm": 1000.0, "ccm": 300.0, "eax": 250.0}, "mode", spreads={"eax": 0.01})
+    beside = aead.ranking_beside_paper(aead.ranking_table(s_stable, "mode"), pub)
+    gcm = beside[(beside["row"] == "Throughput Encryption") & (beside["column"] == "GCM Mode")].iloc[0]
+    assert gcm["agrees"] == "rank yes, stability no"
     v, _, why = aead._order_verdict(s, "mode", "encrypt", ("gcm", "ccm", "eax"), "median_s", True)
     assert v == "contradicted"
     # CCM ahead of EAX at one size only: mixed, not reproduced, and the count says so.
@@ -75,6 +89,9 @@ def test_ranking_rule_names_superlinear_growth_and_cipher_words():
     s = _summary({"aes": 400.0, "blowfish": 60.0, "cast": 50.0}, "cipher", slope=1.5)
     r = aead.ranking_table(s, "cipher")
     assert "super-linear" in r[(r["table"] == "Table 3") & (r["row"] == "Gradual Behavior")].iloc[0]["ours"]
+    s_sub = _summary({"aes": 400.0, "blowfish": 60.0, "cast": 50.0}, "cipher", slope=0.5)
+    r_sub = aead.ranking_table(s_sub, "cipher")
+    assert "sub-linear" in r_sub[(r_sub["table"] == "Table 3") & (r_sub["row"] == "Gradual Behavior")].iloc[0]["ours"]
     words = r[(r["table"] == "Table 4") & (r["row"] == "Throughput Decryption")].set_index("column")["ours"]
     assert words["AES"].startswith("Fastest") and words["Blowfish"].startswith("Medium")
     assert words["CAST"].startswith("Slowest")

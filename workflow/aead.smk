@@ -5,7 +5,7 @@
 AEAD_RAW = ["aead_phase1", "aead_phase2", "aead_forgery"]
 AEAD_TABLES = [
     "aead_phase1_summary", "aead_phase2_summary", "aead_machine", "aead_ratios",
-    "aead_ranking_ours", "aead_ranking_vs_paper", "aead_prose_vs_paper",
+    "aead_ranking_ours", "aead_ranking_vs_paper", "aead_prose_vs_paper", "aead_ratio_claims",
     "aead_forgery_times", "aead_forgery_outcomes", "aead_forgery_vs_paper",
     "aead_wycheproof", "aead_forgery_bound", "aead_trials_to_observe",
     "aead_bitflip_acceptance", "aead_ctr_rewrite", "verdicts_aead",

@@ -266,13 +266,27 @@ def test_median_speedup_is_robust_to_one_preempted_trial():
     assert sp["ours_speedup_pct"] < 0 < sp["median_speedup_pct"]   # the mean is fooled, the median is not
     with pytest.raises(ValueError, match="at least 2"):
         X.median_speedup_ci([1.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="q must"):
+        X.quantile_speedup_ci(old, new, 1.5)
+
+
+def test_lower_quartile_survives_a_third_of_trials_preempted():
+    rng = np.random.default_rng(0)
+    old = 1.0 + 0.01 * rng.random(30)
+    new = 0.5 + 0.01 * rng.random(30)
+    new[:10] += 10.0                                    # a third of the new cipher's trials disturbed
+    est, lo, hi = X.quantile_speedup_ci(old, new, 0.25, n_resamples=1000)
+    assert est == pytest.approx((np.quantile(old, 0.25) / np.quantile(new, 0.25) - 1) * 100)
+    assert 90 < lo <= est <= hi < 110
 
 
 def test_wide_interval_holding_zero_does_not_reproduce():
     from types import SimpleNamespace
 
     row = SimpleNamespace(published_speedup_pct="22.986", median_speedup_pct=20.0, median_ci_low_pct=-10.0,
-                          median_ci_high_pct=90.0, ours_speedup_pct=21.0, ci_low_pct=5.0, ci_high_pct=40.0)
+                          median_ci_high_pct=90.0, ours_speedup_pct=21.0, ci_low_pct=5.0, ci_high_pct=40.0,
+                          q25_speedup_pct=10.0, q25_ci_low_pct=8.0, q25_ci_high_pct=12.0)
+    assert X._speedup_verdict(row, "q25")[0] == "not reproduced" and "faster" in X._speedup_verdict(row, "q25")[1]
     assert X._speedup_verdict(row, "median")[0] == "not reproduced"
     assert X._speedup_verdict(row, "mean")[0] == "reproduced"
     row.median_ci_low_pct, row.median_ci_high_pct = -30.0, -5.0

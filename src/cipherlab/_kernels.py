@@ -214,10 +214,13 @@ def _table_rounds(inp, ip, out, op, decrypt, tables, round_tables, rk32):
     what the round does (MixColumns folded in, a fused S-box, or a plain
     S-box in the final round).
     """
-    s0 = ((_U(inp[ip + 0]) << _U24) | (_U(inp[ip + 0 + 1]) << _U16) | (_U(inp[ip + 0 + 2]) << _U8) | _U(inp[ip + 0 + 3])) ^ _U(rk32[0, 0])
-    s1 = ((_U(inp[ip + 4]) << _U24) | (_U(inp[ip + 4 + 1]) << _U16) | (_U(inp[ip + 4 + 2]) << _U8) | _U(inp[ip + 4 + 3])) ^ _U(rk32[0, 1])
-    s2 = ((_U(inp[ip + 8]) << _U24) | (_U(inp[ip + 8 + 1]) << _U16) | (_U(inp[ip + 8 + 2]) << _U8) | _U(inp[ip + 8 + 3])) ^ _U(rk32[0, 2])
-    s3 = ((_U(inp[ip + 12]) << _U24) | (_U(inp[ip + 12 + 1]) << _U16) | (_U(inp[ip + 12 + 2]) << _U8) | _U(inp[ip + 12 + 3])) ^ _U(rk32[0, 3])
+    # unsigned offsets: no wraparound check on the 32 byte loads and stores
+    i0 = _U(ip)
+    o0 = _U(op)
+    s0 = ((_U(inp[i0 + _U(0)]) << _U24) | (_U(inp[i0 + _U(1)]) << _U16) | (_U(inp[i0 + _U(2)]) << _U8) | _U(inp[i0 + _U(3)])) ^ _U(rk32[0, 0])
+    s1 = ((_U(inp[i0 + _U(4)]) << _U24) | (_U(inp[i0 + _U(5)]) << _U16) | (_U(inp[i0 + _U(6)]) << _U8) | _U(inp[i0 + _U(7)])) ^ _U(rk32[0, 1])
+    s2 = ((_U(inp[i0 + _U(8)]) << _U24) | (_U(inp[i0 + _U(9)]) << _U16) | (_U(inp[i0 + _U(10)]) << _U8) | _U(inp[i0 + _U(11)])) ^ _U(rk32[0, 2])
+    s3 = ((_U(inp[i0 + _U(12)]) << _U24) | (_U(inp[i0 + _U(13)]) << _U16) | (_U(inp[i0 + _U(14)]) << _U8) | _U(inp[i0 + _U(15)])) ^ _U(rk32[0, 3])
     for r in range(round_tables.shape[0]):
         t0 = _U(round_tables[r])
         t1 = t0 + _T1
@@ -237,22 +240,22 @@ def _table_rounds(inp, ip, out, op, decrypt, tables, round_tables, rk32):
         s1 = u1
         s2 = u2
         s3 = u3
-    out[op + 0] = s0 >> _U24
-    out[op + 0 + 1] = (s0 >> _U16) & _M8
-    out[op + 0 + 2] = (s0 >> _U8) & _M8
-    out[op + 0 + 3] = s0 & _M8
-    out[op + 4] = s1 >> _U24
-    out[op + 4 + 1] = (s1 >> _U16) & _M8
-    out[op + 4 + 2] = (s1 >> _U8) & _M8
-    out[op + 4 + 3] = s1 & _M8
-    out[op + 8] = s2 >> _U24
-    out[op + 8 + 1] = (s2 >> _U16) & _M8
-    out[op + 8 + 2] = (s2 >> _U8) & _M8
-    out[op + 8 + 3] = s2 & _M8
-    out[op + 12] = s3 >> _U24
-    out[op + 12 + 1] = (s3 >> _U16) & _M8
-    out[op + 12 + 2] = (s3 >> _U8) & _M8
-    out[op + 12 + 3] = s3 & _M8
+    out[o0 + _U(0)] = s0 >> _U24
+    out[o0 + _U(1)] = (s0 >> _U16) & _M8
+    out[o0 + _U(2)] = (s0 >> _U8) & _M8
+    out[o0 + _U(3)] = s0 & _M8
+    out[o0 + _U(4)] = s1 >> _U24
+    out[o0 + _U(5)] = (s1 >> _U16) & _M8
+    out[o0 + _U(6)] = (s1 >> _U8) & _M8
+    out[o0 + _U(7)] = s1 & _M8
+    out[o0 + _U(8)] = s2 >> _U24
+    out[o0 + _U(9)] = (s2 >> _U16) & _M8
+    out[o0 + _U(10)] = (s2 >> _U8) & _M8
+    out[o0 + _U(11)] = s2 & _M8
+    out[o0 + _U(12)] = s3 >> _U24
+    out[o0 + _U(13)] = (s3 >> _U16) & _M8
+    out[o0 + _U(14)] = (s3 >> _U8) & _M8
+    out[o0 + _U(15)] = s3 & _M8
 
 
 # --------------------------------------------------------------------------
@@ -306,8 +309,13 @@ def ecb(inp, out, params, tables, round_tables, rk32, rk8, sboxes, ivs):
 def ecb_serial(inp, out, params, tables, round_tables, rk32, rk8, sboxes, ivs):
     """ECB without threads: for single blocks (``encrypt_block``) and tiny inputs."""
     st = np.empty(16, dtype=np.uint8)
-    for b in range(inp.shape[0] // 16):
-        _block(inp, 16 * b, out, 16 * b, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+    if params[0] == STYLE_TABLE:
+        decrypt = params[1]
+        for b in range(inp.shape[0] // 16):
+            _table_rounds(inp, 16 * b, out, 16 * b, decrypt, tables, round_tables, rk32)
+    else:
+        for b in range(inp.shape[0] // 16):
+            _block(inp, 16 * b, out, 16 * b, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
 
 
 @jit

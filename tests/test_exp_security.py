@@ -305,3 +305,17 @@ def test_measure_is_deterministic():
     for name in ("dependency", "avalanche", "attack", "randomness", "summary"):
         assert a[name].equals(b[name]), name
     assert len(chapter.verdict_rows(a)) == 7
+
+
+@pytest.mark.parametrize("options", [{"iv_source": "keyexp"}, {"iv_source": "sha3"}])
+def test_attack_does_not_depend_on_the_maes_iv_source(options):
+    res = attack.run_attack("maes-2", bytes(range(16, 32)), b"same attack, any IV source" * 3,
+                            mode="cbc", iv=bytes(range(16)), **options)
+    assert res["exact"] and res["queries"] == 257
+
+
+def test_attack_on_second_sbox_readings():
+    for construction in ("xor-index", "xor-sbox"):
+        res = attack.run_attack("aes-2sbox", bytes(16), b"either reading" * 5,
+                                construction=construction)
+        assert res["exact"]

@@ -251,6 +251,8 @@ def test_verdicts_follow_the_data():
     dec = by_claim["decryption speedup of AES-2SBox over AES (table style)"]
     assert enc.verdict == "not reproduced" and "faster" in enc.reason   # ~95 % faster, not 22.986 %
     assert dec.verdict == "not reproduced" and "holds 0" in dec.reason
+    assert by_claim["significant encryption time difference at 0.05 (table style, Table 3)"].verdict == "reproduced"
+    assert by_claim["significant decryption time difference at 0.05 (table style, Table 4)"].verdict == "not reproduced"
     assert by_claim["the avalanche of AES-2SBox is slightly below the 50% expected"].verdict == "contradicted"
     assert any(r.claim.startswith("Table 2") and r.verdict == "reproduced" for r in rows)
 

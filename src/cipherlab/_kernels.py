@@ -331,7 +331,10 @@ def cbc_encrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, i
         else:
             for i in range(16):
                 x[i] = inp[o + i] ^ out[o - 16 + i]
-        _block(x, 0, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+        if params[0] == STYLE_TABLE:
+            _table_rounds(x, 0, out, o, 0, tables, round_tables, rk32)
+        else:
+            _block(x, 0, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
 
 
 @pjit
@@ -344,7 +347,10 @@ def cbc_decrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, i
         stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
         for b in range(c * CHUNK_BLOCKS, stop):
             o = 16 * b
-            _block(inp, o, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+            if params[0] == STYLE_TABLE:
+                _table_rounds(inp, o, out, o, 1, tables, round_tables, rk32)
+            else:
+                _block(inp, o, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
             if b == 0:
                 for i in range(16):
                     out[i] ^= iv[i]
@@ -387,7 +393,10 @@ def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs)
         stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
         for b in range(c * CHUNK_BLOCKS, stop):
             _counter_block(counter, b, ks)
-            _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+            if params[0] == STYLE_TABLE:
+                _table_rounds(ks, 0, ks, 0, 0, tables, round_tables, rk32)
+            else:
+                _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
             o = 16 * b
             for i in range(min(16, n - o)):
                 out[o + i] = inp[o + i] ^ ks[i]

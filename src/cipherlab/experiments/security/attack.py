@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ._cipher import BLOCK, check_cipher, new_cipher
 
@@ -238,6 +239,7 @@ def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes
         "unknown_bytes": int((recovered < 0).sum()),
         # among bytes the codebook did decode: 1/256 is what guessing gives
         "match_fraction_decoded": float(match.sum() / max(1, int((recovered >= 0).sum()))),
+        "decoded_bytes": int((recovered >= 0).sum()),
         "recovered": np.where(recovered >= 0, recovered, 0).astype(np.uint8),
         "ciphertext": target,
     }
@@ -258,7 +260,9 @@ def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2")
     -------
     table : DataFrame
         One row per cipher x mode x target: queries, calls, bytes,
-        bytes_recovered, match_fraction, chance (1/256), exact, byte_local.
+        bytes_recovered, match_fraction, decoded_bytes, match_fraction_decoded,
+        chance (1/256), chance_p_value (two-sided binomial test of the decoded
+        bytes' hit rate against 1/256), exact, byte_local.
     recovered : dict
         ``(cipher, mode, target) -> uint8 array`` of recovered plaintexts.
     ciphertexts : dict
@@ -275,8 +279,13 @@ def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2")
                                  **options)
                 recovered[(cipher, mode, name)] = res.pop("recovered")
                 ciphertexts[(cipher, mode, name)] = res.pop("ciphertext")
-                rows.append({"target": name, **res, "chance": 1 / 256})
+                # two-sided binomial test: are the decoded bytes right more (or less)
+                # often than a guess?
+                chance_p = stats.binomtest(res["bytes_recovered"], max(1, res["decoded_bytes"]),
+                                           1 / 256).pvalue
+                rows.append({"target": name, **res, "chance": 1 / 256,
+                             "chance_p_value": float(chance_p)})
     cols = ["cipher", "mode", "target", "queries", "calls", "bytes", "bytes_recovered",
-            "match_fraction", "match_fraction_decoded", "chance", "exact", "byte_local",
-            "unknown_bytes"]
+            "match_fraction", "decoded_bytes", "match_fraction_decoded", "chance",
+            "chance_p_value", "exact", "byte_local", "unknown_bytes"]
     return pd.DataFrame(rows)[cols], recovered, ciphertexts

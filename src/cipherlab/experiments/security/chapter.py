@@ -19,7 +19,9 @@ from ._cipher import CIPHERS, new_cipher
 from .sbox_properties import (difference_distribution_table, linear_approximation_table,
                               sbox_property_table)
 
-WHERE = "Security analysis"
+WHERE_DIFFUSION = "Security chapter: 2. Diffusion"
+WHERE_ATTACK = "Security chapter: 3. Reading encrypted data without the key"
+WHERE_ENTROPY = "Security chapter: 3 (attack) and 4 (randomness)"
 
 
 def _stride_image(image: np.ndarray, stride: int) -> np.ndarray:
@@ -171,7 +173,7 @@ def verdict_rows(results: dict) -> list[Verdict]:
         "the cipher as the papers describe it has no MixColumns, so a changed input byte changes "
         f"exactly one output byte; the published ciphertexts of rows 1 and 2 differ in {diff_bytes} "
         "bytes, so the authors' program did something the papers do not describe",
-        WHERE))
+        WHERE_DIFFUSION))
     a001 = published("001", "Table 5 (avalanche)")
     a001 = a001[(a001.row == "1") & (a001.column == "Avalanche Effect")]
     rows.append(Verdict(
@@ -180,7 +182,7 @@ def verdict_rows(results: dict) -> list[Verdict]:
         f"at most 6.25% (8 bits); mean {av.loc['aes-2sbox', 'avalanche_mean_percent']:.2f}%",
         "not reproduced",
         "same structural bound as for paper 000: one input byte reaches one output byte",
-        WHERE))
+        WHERE_DIFFUSION))
     for paper in ("000", "001"):
         rows.append(Verdict(
             paper, "With two S-boxes and no MixColumns, 'the security side has slightly weakened'",
@@ -191,7 +193,7 @@ def verdict_rows(results: dict) -> list[Verdict]:
             "contradicted",
             "AES-2SBox is 16 independent byte substitutions per key: a 257-block codebook "
             "decrypts anything under that key without it",
-            WHERE))
+            WHERE_ATTACK))
 
     rows.append(Verdict(
         "002", "MAES keeps 'the security level equivalent to AES' / 'maintains the complexity of AES'",
@@ -200,7 +202,7 @@ def verdict_rows(results: dict) -> list[Verdict]:
         "contradicted",
         "the IV XOR that replaces MixColumns acts byte by byte, so every output byte depends on "
         f"{int(local['maes-2'])} input byte; AES needs 2 MixColumns (3 rounds) for full diffusion",
-        WHERE))
+        WHERE_ATTACK))
     ks = published("002", "Key space (prose)").set_index(["row", "column"])
     klen = int(ks.loc[("AES-128", "Key length"), "number"])
     rows.append(Verdict(
@@ -209,7 +211,7 @@ def verdict_rows(results: dict) -> list[Verdict]:
         f"no key search needed: {int(at.queries.max())} chosen blocks",
         "contradicted",
         "the key space is as stated, but the codebook attack never looks for the key",
-        WHERE))
+        WHERE_ATTACK))
     t4 = published("002", "Table IV")
     t4 = t4[t4.row.str.startswith("Approach 2")]
     rows.append(Verdict(
@@ -220,7 +222,7 @@ def verdict_rows(results: dict) -> list[Verdict]:
         "without the key",
         "contradicted",
         "byte entropy of ciphertext says nothing about what an attacker can recover",
-        WHERE))
+        WHERE_ENTROPY))
     return rows
 
 

@@ -1415,3 +1415,28 @@ def plot_forgery_bound(bound: pd.DataFrame, modes: Sequence[str] = MODES):
     axes[0].set_ylabel("log2 P_forgery bound = min(0, log2 q - t)")
     fig.tight_layout()
     return fig
+
+
+def wycheproof_unsupported(results: pd.DataFrame) -> pd.DataFrame:
+    """The Wycheproof cases PyCryptodome could not run, grouped by mode, expected result, nonce and tag size."""
+    d = results[results["outcome"] == "unsupported parameters"]
+    out = d.groupby(["mode", "result", "iv_bits", "tag_bits"], sort=True).size().rename("cases").reset_index()
+    return out
+
+
+def findings_markdown(ratios: pd.DataFrame, verdicts: Sequence[Any]) -> str:
+    """A short, data-driven summary of this run for the chapter: key ratios and the verdict count."""
+    lines = []
+    for comp, ref in (("mode", "EAX"), ("cipher", "AES")):
+        d = ratios[(ratios["comparison"] == comp)]
+        if d.empty:
+            continue
+        nb = int(d["bytes"].iloc[0])
+        for op in ("encrypt", "decrypt"):
+            e = d[d["operation"] == op].sort_values("median_mb_per_s", ascending=False)
+            parts = ", ".join(f"{LABELS[n]} {v:.0f} MB/s ({r:.2f}x)" for n, v, r in
+                              zip(e["name"], e["median_mb_per_s"], e["ratio_to_reference"]))
+            lines.append(f"* {op}ion throughput at {nb / 1e6:g} MB, relative to {ref}: {parts}")
+    counts = pd.Series([v.verdict for v in verdicts]).value_counts()
+    lines.append("* verdicts: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
+    return "\n".join(lines)

@@ -65,9 +65,10 @@ def _gf_mul(a, b):
 
 
 @jit
-def sub_bytes(st, sbox):
+def sub_bytes(st, sboxes, which):
+    """SubBytes with S-box ``sboxes[which]`` (row index, not a view: no refcounting)."""
     for i in range(16):
-        st[i] = sbox[st[i]]
+        st[i] = sboxes[which, st[i]]
 
 
 @jit
@@ -142,47 +143,48 @@ def inv_mix_columns(st):
 
 
 @jit
-def add_round_key(st, key):
+def add_round_key(st, keys, r):
+    """XOR row ``r`` of ``keys`` (a round key or a MAES IV) into the state."""
     for i in range(16):
-        st[i] ^= key[i]
+        st[i] ^= keys[r, i]
 
 
 @jit
 def _reference_encrypt(st, rounds, mix_kind, rk8, sboxes, ivs):
     """The shared round kernel of the reference style (encryption)."""
-    add_round_key(st, rk8[0])
+    add_round_key(st, rk8, 0)
     for r in range(1, rounds):
-        sub_bytes(st, sboxes[0])
+        sub_bytes(st, sboxes, 0)
         shift_rows(st)
         if mix_kind == MIX_COLUMNS:
             mix_columns(st)
         elif mix_kind == MIX_SECOND_SBOX:
-            sub_bytes(st, sboxes[2])
+            sub_bytes(st, sboxes, 2)
         else:
-            add_round_key(st, ivs[r])
-        add_round_key(st, rk8[r])
-    sub_bytes(st, sboxes[0])
+            add_round_key(st, ivs, r)
+        add_round_key(st, rk8, r)
+    sub_bytes(st, sboxes, 0)
     shift_rows(st)
-    add_round_key(st, rk8[rounds])
+    add_round_key(st, rk8, rounds)
 
 
 @jit
 def _reference_decrypt(st, rounds, mix_kind, rk8, sboxes, ivs):
     """Inverse cipher in FIPS-197 order (section 5.3): the papers' decryption."""
-    add_round_key(st, rk8[rounds])
+    add_round_key(st, rk8, rounds)
     for r in range(rounds - 1, 0, -1):
         inv_shift_rows(st)
-        sub_bytes(st, sboxes[1])
-        add_round_key(st, rk8[r])
+        sub_bytes(st, sboxes, 1)
+        add_round_key(st, rk8, r)
         if mix_kind == MIX_COLUMNS:
             inv_mix_columns(st)
         elif mix_kind == MIX_SECOND_SBOX:
-            sub_bytes(st, sboxes[3])
+            sub_bytes(st, sboxes, 3)
         else:
-            add_round_key(st, ivs[r])
+            add_round_key(st, ivs, r)
     inv_shift_rows(st)
-    sub_bytes(st, sboxes[1])
-    add_round_key(st, rk8[0])
+    sub_bytes(st, sboxes, 1)
+    add_round_key(st, rk8, 0)
 
 
 # --------------------------------------------------------------------------
@@ -447,9 +449,11 @@ def steps(blocks, out, step, style, iv, table):
             elif step == STEP_INV_MIX_COLUMNS:
                 inv_mix_columns(st)
             elif step == STEP_XOR_IV:
-                add_round_key(st, iv)
+                for i in range(16):
+                    st[i] ^= iv[i]
             else:
-                sub_bytes(st, table)
+                for i in range(16):
+                    st[i] = table[st[i]]
         else:
             if step == STEP_SUBSTITUTE:
                 for i in range(16):

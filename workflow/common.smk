@@ -44,6 +44,23 @@ def table(name):
     return rel(P.table(name))
 
 
+#: Tables derived from timings, declared by the chapters with timing_table(); with the
+#: naming/column convention of cipherlab.results.is_timing_table they are the only
+#: tables allowed to differ between two runs (tests/test_pipeline.py checks the rest).
+TIMING_TABLES = set()
+
+
+def timing_table(name):
+    """A table computed from timings (speedups, rankings by speed, verdicts on speed ...).
+
+    Use it instead of table() in a rule's output for every table whose bytes
+    may change from run to run because they depend on measured times.
+    """
+    path = table(name)
+    TIMING_TABLES.add(path)
+    return path
+
+
 def figure(name, ext="png"):
     return rel(P.figure(name, ext))
 

@@ -1,0 +1,188 @@
+"""The quick profile end to end: Snakemake builds the book, every declared output exists,
+nothing is left to do, the output trees hold only declared outputs, and a re-run gives
+byte-identical non-timing tables.
+
+The pipeline runs once per session (:func:`quick_pipeline`, shared with
+``test_book_browser.py``) in the working tree, with ``--config profile=quick``:
+quick outputs live in their own trees (``data/*/quick``, ``build/quick``,
+``logs/quick``) and never touch the full profile's.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from cipherlab import paths, results
+from cipherlab.notebook import error_cells
+
+pytestmark = pytest.mark.pipeline
+
+PROFILE = paths.Profile("quick")
+CORES = "2"
+SNAKEMAKE_TIMEOUT = 900  # seconds; the quick profile takes a few minutes on 2 cores from a cold cache
+
+
+def _env() -> dict[str, str]:
+    # The rules call `python -m cipherlab...`: make that the interpreter running the tests.
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def snakemake(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run Snakemake on the repository's Snakefile with the quick profile."""
+    cmd = [sys.executable, "-m", "snakemake", "--config", "profile=quick", *args]
+    for attempt in range(6):
+        proc = subprocess.run(cmd, cwd=paths.ROOT, env=_env(), capture_output=True, text=True,
+                              timeout=SNAKEMAKE_TIMEOUT)
+        # Another Snakemake (a developer's) may hold the directory lock for a moment.
+        if "Directory cannot be locked" not in proc.stdout + proc.stderr:
+            break
+        time.sleep(20)
+    if check and proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-60:])
+        pytest.fail(f"snakemake {' '.join(args)} exited {proc.returncode}:\n{tail}", pytrace=False)
+    return proc
+
+
+_RUN: dict[str, object] = {}
+
+
+def run_quick_pipeline() -> dict[str, object]:
+    """Run the quick pipeline once per process; later calls return the first result."""
+    if not _RUN:
+        start = time.perf_counter()
+        proc = snakemake("--cores", CORES, "--rerun-incomplete")
+        _RUN["seconds"] = time.perf_counter() - start
+        _RUN["log"] = proc.stdout + proc.stderr
+    return _RUN
+
+
+@pytest.fixture(scope="session")
+def quick_pipeline():
+    return run_quick_pipeline()
+
+
+def declared_outputs() -> dict[str, str]:
+    """Every output file of the DAG behind ``all`` (``snakemake --summary``): path -> rule."""
+    proc = snakemake("--summary")
+    lines = [ln for ln in proc.stdout.splitlines() if "\t" in ln]
+    reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter="\t")
+    out = {row["output_file"]: row["rule"] for row in reader}
+    assert out, f"snakemake --summary listed no outputs:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+@pytest.fixture(scope="module")
+def outputs(quick_pipeline):
+    return declared_outputs()
+
+
+def test_book_is_built(quick_pipeline):
+    index = PROFILE.html / "index.html"
+    assert index.is_file(), f"{index} missing after the quick run"
+    assert (PROFILE.html / "intro.html").is_file()
+    print(f"quick pipeline wall time: {quick_pipeline['seconds']:.1f} s")
+
+
+def test_every_declared_output_exists(outputs):
+    missing = [p for p in outputs if not (paths.ROOT / p).exists()]
+    assert not missing, f"declared but missing: {missing}"
+    assert "selfcheck" in outputs.values(), "the correctness check is not part of the pipeline"
+    assert str(PROFILE.html.relative_to(paths.ROOT) / "index.html") in outputs
+
+
+def test_every_executed_notebook_ran_without_error(outputs):
+    notebooks = [paths.ROOT / p for p in outputs if p.endswith(".ipynb")]
+    assert notebooks, "no executed notebook among the outputs"
+    for nb_path in notebooks:
+        nb = nbformat.read(nb_path, as_version=4)
+        assert not error_cells(nb), f"{nb_path.name}: error output in cells {error_cells(nb)}"
+        assert any("parameters" in c.metadata.get("tags", []) for c in nb.cells), \
+            f"{nb_path.name}: no cell tagged 'parameters'"
+    assert not list(PROFILE.notebooks.glob("*.failed.ipynb")), "a failed notebook run is left behind"
+
+
+def test_nothing_left_to_do(quick_pipeline):
+    proc = snakemake("-n")
+    text = proc.stdout + proc.stderr
+    assert "Nothing to be done" in text, f"snakemake -n still plans jobs:\n{text[-3000:]}"
+
+
+def _files_under(*dirs: Path) -> list[str]:
+    found = []
+    for d in dirs:
+        if d.exists():
+            found += [str(p.relative_to(paths.ROOT)) for p in d.rglob("*") if p.is_file()]
+    return sorted(found)
+
+
+def test_manifest_output_trees_hold_only_declared_outputs(outputs):
+    files = _files_under(PROFILE.tables, PROFILE.figures, PROFILE.raw, PROFILE.inputs)
+    assert not [f for f in files if f.endswith(".part")], "a half-written temporary file is left behind"
+    undeclared = [f for f in files if f not in outputs]
+    assert not undeclared, ("files in the quick output trees that no rule declares "
+                            f"(declare them as outputs, or stop writing them): {undeclared}")
+    # ...and every declared table, figure and raw file is in those trees, under the quick profile.
+    for p in outputs:
+        if p.startswith("data/"):
+            assert "/quick/" in p, f"{p}: a quick output outside the quick trees"
+
+
+def test_raw_files_have_provenance(outputs):
+    for p in outputs:
+        if p.startswith(str(PROFILE.raw.relative_to(paths.ROOT))) and p.endswith(".csv"):
+            meta = Path(paths.ROOT / p).with_suffix(".meta.json")
+            assert meta.is_file(), f"{p} has no provenance record {meta.name}"
+            assert str(meta.relative_to(paths.ROOT)) in outputs, f"{meta.name} is not a declared output"
+
+
+def declared_timing_tables(tmp_path) -> set[str]:
+    """Tables the rule files declare with ``timing_table()`` (workflow/common.smk)."""
+    import json
+
+    out = tmp_path / "timing_tables.json"
+    env = _env()
+    env["CIPHERLAB_TIMING_TABLES_OUT"] = str(out)
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--config", "profile=quick", "-n", "--quiet"],
+                          cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=SNAKEMAKE_TIMEOUT)
+    assert out.is_file(), f"the Snakefile did not report its timing tables:\n{proc.stderr[-2000:]}"
+    return set(json.loads(out.read_text()))
+
+
+def non_timing_tables(outputs, declared_timing: set[str]) -> list[str]:
+    """Tables that must be byte-identical between runs (CONTRIBUTING.md, "Timing tables")."""
+    import pandas as pd
+
+    out = []
+    for p in outputs:
+        path = paths.ROOT / p
+        if path.parent == PROFILE.tables and path.suffix == ".csv" and p not in declared_timing:
+            columns = pd.read_csv(path, nrows=0).columns
+            if not results.is_timing_table(path.stem, columns):
+                out.append(p)
+    return sorted(out)
+
+
+def test_non_timing_tables_are_byte_identical_on_rerun(outputs, tmp_path):
+    """Re-run the jobs that write non-timing tables and compare bytes (CONTRIBUTING.md: timing tables)."""
+    tables = non_timing_tables(outputs, declared_timing_tables(tmp_path))
+    assert tables, "no non-timing table to compare (the selfcheck table at least should be one)"
+    before = {p: (paths.ROOT / p).read_bytes() for p in tables}
+    try:
+        snakemake("--cores", CORES, "--force", *tables)
+        changed = [p for p in tables if (paths.ROOT / p).read_bytes() != before[p]]
+        assert not changed, (f"non-timing tables changed between two runs: {changed}; make them "
+                             "deterministic, or declare them with timing_table() in the rule file "
+                             "(CONTRIBUTING.md, 'Timing tables')")
+    finally:
+        # Bring the rest of the tree (executed notebooks, book) up to date again.
+        snakemake("--cores", CORES)

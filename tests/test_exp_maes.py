@@ -251,11 +251,26 @@ def test_speedup_formula_is_the_papers():
     two = sp[(sp["cipher"] == "maes-2")]
     assert np.allclose(two["speedup_median_pct"], 100.0, atol=1.0)
     assert (sp["ci_low_pct"] <= sp["speedup_mean_pct"]).all() and (sp["speedup_mean_pct"] <= sp["ci_high_pct"]).all()
+    assert (sp["median_ci_low_pct"] <= sp["speedup_median_pct"]).all()
+    assert (sp["speedup_median_pct"] <= sp["median_ci_high_pct"]).all()
     pub = published("002", "Table III").set_index(["row", "column"])["number"]
     row = sp[(sp["baseline"] == "aes (reference)") & (sp["cipher"] == "maes-2") & (sp["operation"] == "encrypt")].iloc[0]
     expected = (pub[(m.TABLE3_ROWS[("aes", "reference")], "Encryption")]
                 / pub[(m.TABLE3_ROWS[("maes-2", None)], "Encryption")] - 1) * 100
     assert row["published_speedup_pct"] == pytest.approx(expected)
+
+
+def test_median_speedup_ci_is_robust_to_outliers():
+    rng = np.random.default_rng(1)
+    old = 2.0 + 0.01 * rng.standard_normal(400)
+    new = 1.0 + 0.01 * rng.standard_normal(400)
+    new[:8] = 500.0  # a few trials that lost the CPU
+    est, low, high = m.median_speedup_ci(old, new, n_resamples=300)
+    assert est == pytest.approx((np.median(old) / np.median(new) - 1) * 100)
+    assert low <= est <= high and 95 < low and high < 105
+    assert cipherlab.stats.speedup(old.mean(), new.mean()) < 0  # the mean is fooled
+    with pytest.raises(ValueError, match="old and new"):
+        m.median_speedup_ci([1.0], [1.0, 2.0])
 
 
 def test_speedup_verdict_rules():

@@ -70,6 +70,42 @@ def _unlink_missing_pages(root: Path) -> None:
             md.write_text(new, encoding="utf-8")
 
 
+def measurement_runs(profile: str) -> list[str]:
+    """Run ids of the raw measurements this profile's book is built from (from their ``.meta.json``)."""
+    import json
+
+    ids = set()
+    for meta in sorted(Profile(profile).raw.glob("*.meta.json")):
+        try:
+            ids.add(str(json.loads(meta.read_text(encoding="utf-8")).get("run_id", "")))
+        except (OSError, ValueError):
+            continue
+    return sorted(i for i in ids if i)
+
+
+def run_banner(profile: str) -> str:
+    """The note at the top of the front page: which profile, commit and runs built this book."""
+    import datetime as dt
+
+    config_name = "config" if profile == "full" else profile
+    runs = measurement_runs(profile)
+    shown = ", ".join(f"`{r}`" for r in runs[:8]) + (f" and {len(runs) - 8} more" if len(runs) > 8 else "")
+    lines = [
+        f"This book was built by the **{profile}** profile (`config/{config_name}.yaml`) "
+        f"on {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC from git commit `{git_commit()}` "
+        f"(build `{new_run_id()}`).",
+        f"Its measurements come from the runs {shown}; each raw file's `.meta.json` in "
+        f"`data/raw/{profile}/` holds a run's machine, versions, seed and config." if runs else
+        "No raw measurement was present when it was built.",
+    ]
+    if profile == "quick":
+        lines.append("**Quick profile:** its numbers come from tiny trials and sizes meant for testing; "
+                     "run `make reproduce` for the full results.")
+    else:
+        lines.append("Every number in it was measured or computed by the pipeline; see {doc}`environment`.")
+    return "```{note}\n" + "\n\n".join(lines) + "\n```\n"
+
+
 def stage(profile: str) -> Path:
     """Assemble the book source of ``profile`` and return its directory."""
     prof = Profile(profile)
@@ -85,16 +121,7 @@ def stage(profile: str) -> Path:
     toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
     toc_path.write_text(yaml.safe_dump(_filter_toc(toc, dst), sort_keys=False), encoding="utf-8")
     _unlink_missing_pages(dst)
-    banner = (
-        f"```{{note}}\nThis book was built by the **{profile}** profile "
-        f"(`config/{'config' if profile == 'full' else profile}.yaml`), git commit `{git_commit()}`, "
-        f"build `{new_run_id()}`. "
-        + ("Its numbers come from tiny trials and sizes meant for testing; run `make reproduce` "
-           "for the full results.\n" if profile == "quick" else
-           "Every number in it was measured or computed by that run.\n")
-        + "```\n"
-    )
-    write_text(dst / "_run.md", banner)
+    write_text(dst / "_run.md", run_banner(profile))
     return dst
 
 

@@ -622,7 +622,6 @@ def forgery_outcome_table(forgery: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-_SIZE_TABLE = {"Table 5": "100kb", "Table 6": "1MB", "Table 7": "5MB"}
 
 
 def forgery_beside_paper(table: pd.DataFrame, published: pd.DataFrame, sizes_by_table: Mapping[str, int],

@@ -3,7 +3,8 @@
 One run on the same random data (default 8 MiB): encrypt and decrypt in ECB
 and CTR for each cipher and software style, on 1 thread and on all threads,
 plus PyCryptodome AES ECB with ``use_aesni=False`` (its C software AES) and
-with AES-NI. Each figure is the best of ``repeats`` calls after a warm-up;
+with AES-NI. Each figure is the best of ``repeats`` calls after a warm-up, the repeats
+interleaved across all cases;
 JIT compile time is measured apart (the warm-up calls on a cold cache) and
 never enters a throughput figure. MB/s is 10^6 bytes per second.
 
@@ -73,7 +74,7 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=BENCH_IMPLS, modes=BEN
     key = rng.bytes(key_bytes)
     iv = rng.bytes(16)
     warm = data[: 64 * 1024]
-    rows = []
+    cases = []  # (row fields, callable)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InsecureCipherWarning)
         for cipher in ciphers:
@@ -87,9 +88,8 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=BENCH_IMPLS, modes=BEN
                             t0 = time.perf_counter_ns()
                             fn(warm)  # compile (or load from cache) outside the timing
                             compile_s = (time.perf_counter_ns() - t0) / 1e9
-                            s = _best_seconds(lambda: fn(data), repeats)
-                            rows.append(dict(cipher=cipher, impl=impl, mode=mode, operation=op, threads=n_threads,
-                                             bytes=size, seconds=s, mb_per_s=size / s / 1e6, compile_seconds=compile_s))
+                            cases.append((dict(cipher=cipher, impl=impl, mode=mode, operation=op, threads=n_threads,
+                                               compile_seconds=compile_s), lambda fn=fn: fn(data)))
     from Crypto.Cipher import AES as PyAES
 
     raw = data.tobytes()
@@ -98,10 +98,17 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=BENCH_IMPLS, modes=BEN
         for op in ("encrypt", "decrypt"):
             fn = c.encrypt if op == "encrypt" else c.decrypt
             fn(raw[:65536])
-            s = _best_seconds(lambda: fn(raw), repeats)
-            rows.append(dict(cipher="aes", impl=label, mode="ecb", operation=op, threads=1, bytes=size, seconds=s,
-                             mb_per_s=size / s / 1e6, compile_seconds=float("nan")))
-    return pd.DataFrame(rows)
+            cases.append((dict(cipher="aes", impl=label, mode="ecb", operation=op, threads=1,
+                               compile_seconds=float("nan")), lambda fn=fn: fn(raw)))
+    # Repeats are interleaved across all cases so that a burst of load from
+    # other processes hits every case alike instead of a few of them.
+    best = [float("inf")] * len(cases)
+    for _ in range(repeats):
+        for i, (_, call) in enumerate(cases):
+            best[i] = min(best[i], _best_seconds(call, 1))
+    rows = [dict(fields, bytes=size, seconds=s, mb_per_s=size / s / 1e6) for (fields, _), s in zip(cases, best)]
+    columns = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s", "compile_seconds"]
+    return pd.DataFrame(rows)[columns]
 
 
 def target_ratios(frame: pd.DataFrame) -> pd.DataFrame:

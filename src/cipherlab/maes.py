@@ -28,6 +28,9 @@ Choices where paper 002 is open, each a named option with its default:
 
 Approach 2 generates ``Nr`` IVs (Figure 7 loops ``number_of_rounds`` times);
 rounds ``1 .. Nr-1`` use ``IV_1 .. IV_(Nr-1)`` and the last one is unused.
+With the research option ``rounds=R < Nr`` the IVs are still those of the
+full cipher (they depend on the key only) and rounds ``1 .. R-1`` use
+``IV_1 .. IV_(R-1)``.
 Where the XOR sits in decryption is not a choice: the IV XOR and AddRoundKey
 commute and both are their own inverse, so decryption XORs ``IV_r`` right
 after AddRoundKey ``k_r``, the place of InvMixColumns in FIPS-197's inverse

@@ -227,6 +227,14 @@ def test_tables_from_a_short_measurement():
     assert set(raw3.columns) >= {"cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id"}
 
 
+def test_throughput_table_units():
+    raw = pd.DataFrame({"cipher": "aes", "impl": "table", "mode": "ecb", "operation": "encrypt",
+                        "bytes": 1_000_000, "trial": range(3), "seconds": [0.5, 0.5, 0.5], "run_id": "x"})
+    tp = m.throughput_table(raw).iloc[0]
+    assert tp["mb_per_s"] == pytest.approx(2.0)
+    assert tp["us_per_block"] == pytest.approx(0.5e6 / (1_000_000 / 16))
+
+
 def _synthetic_raw(times: dict[tuple[str, str, str], float], n: int = 10) -> pd.DataFrame:
     rng = np.random.default_rng(0)
     rows = []
@@ -278,6 +286,7 @@ def test_speedup_verdict_rules():
     assert m.speedup_verdict(100, 200, 150)[0] == "reproduced"
     assert m.speedup_verdict(10, 40, 150)[0] == "not reproduced"
     assert m.speedup_verdict(-5, 5, 150)[0] == "not reproduced"
+    assert m.speedup_verdict(0, 0, 150)[0] == "not reproduced"  # equal medians: no difference resolved
     assert m.speedup_verdict(float("nan"), 1, 150)[0] == "not testable"
 
 

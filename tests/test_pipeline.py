@@ -100,6 +100,20 @@ def test_every_declared_output_exists(outputs):
     assert str(PROFILE.html.relative_to(paths.ROOT) / "index.html") in outputs
 
 
+def test_timing_rules_depend_on_the_selfcheck(quick_pipeline):
+    """No raw timing is taken by a job that does not wait for the known-answer checks."""
+    proc = snakemake("--detailed-summary")
+    lines = [ln for ln in proc.stdout.splitlines() if "\t" in ln]
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines)), delimiter="\t"))
+    selfcheck = str(PROFILE.table("selfcheck").relative_to(paths.ROOT))
+    raw_dir = str(PROFILE.raw.relative_to(paths.ROOT))
+    timing_jobs = [r for r in rows if r["output_file"].startswith(raw_dir) and r["output_file"].endswith(".csv")]
+    assert timing_jobs, "no job writes raw timings"
+    for row in timing_jobs:
+        assert selfcheck in row["input-file(s)"].split(","), \
+            f"rule {row['rule']} writes {row['output_file']} without depending on {selfcheck}"
+
+
 def test_every_executed_notebook_ran_without_error(outputs):
     notebooks = [paths.ROOT / p for p in outputs if p.endswith(".ipynb")]
     assert notebooks, "no executed notebook among the outputs"

@@ -151,6 +151,24 @@ def test_manifest_output_trees_hold_only_declared_outputs(outputs):
             assert "/quick/" in p, f"{p}: a quick output outside the quick trees"
 
 
+def test_every_declared_output_is_used(quick_pipeline):
+    """Each output feeds another job, or comes from a job whose notebook is a page of the book."""
+    proc = snakemake("--detailed-summary")
+    lines = [ln for ln in proc.stdout.splitlines() if "\t" in ln]
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines)), delimiter="\t"))
+    consumed = {f for r in rows for f in r["input-file(s)"].split(",") if f}
+    notebooks_of_rule = {r["rule"]: Path(r["output_file"]).stem for r in rows
+                         if r["output_file"].endswith(".ipynb")}
+    book_pages = {p.stem for p in PROFILE.html.glob("*.html")}
+    index = str((PROFILE.html / "index.html").relative_to(paths.ROOT))
+    # Provenance records are read by the book's run banner (cipherlab.book.measurement_runs).
+    unused = [r["output_file"] for r in rows
+              if r["output_file"] not in consumed and r["output_file"] != index
+              and not r["output_file"].endswith(".meta.json")
+              and notebooks_of_rule.get(r["rule"]) not in book_pages]
+    assert not unused, f"declared outputs that nothing uses (no job reads them, no book page shows them): {unused}"
+
+
 def test_raw_files_have_provenance(outputs):
     for p in outputs:
         if p.startswith(str(PROFILE.raw.relative_to(paths.ROOT))) and p.endswith(".csv"):

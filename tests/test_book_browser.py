@@ -163,7 +163,7 @@ def test_verdict_and_environment_pages(book):
     verdicts = page_text((book / "verdicts.html").read_text(encoding="utf-8"))
     assert "reproduced" in verdicts
     env = page_text((book / "environment.html").read_text(encoding="utf-8"))
-    for needle in ("cpu_model", "python", "numba", "git_commit", "quick.yaml"):
+    for needle in ("cpu_model", "logical_cores", "date_utc", "python", "numba", "git_commit", "quick.yaml"):
         assert needle in env, f"environment page lacks {needle}"
 
 

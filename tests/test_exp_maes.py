@@ -310,6 +310,15 @@ def test_verdict_rows_from_synthetic_frames(image):
     assert enc.verdict == "reproduced"  # synthetic 200 % against published 150 %
     ecb_hist = next(r for c, r in by.items() if c.startswith("Figure 8") and "(ECB)" in c)
     assert ecb_hist.verdict == "contradicted"
+    assert by["MAES is still the fastest against optimized AES (bulk)"].verdict == "reproduced"
+    # table styles level: the optimized-AES claim is contradicted over whole files
+    level = {(c, i, o): (1.0 if i == "table" else (3.0 if c == "aes" else 1.0))
+             for c in m.CIPHERS for i in m.IMPLS for o in ("encrypt", "decrypt")}
+    sp_level = m.speedup_table(_synthetic_raw(level), n_resamples=200)
+    rows = m.verdict_rows(m.VerdictInputs(t1, t2, sp_level, sp_level, ent, dep, m.keyspace_table()))
+    by = {r.claim: r for r in rows}
+    assert by["MAES is still the fastest against optimized AES (bulk)"].verdict == "contradicted"
+    assert by["MAES is still the fastest against optimized AES (one block)"].verdict == "not reproduced"
 
 
 # --- repeated-byte leak ---------------------------------------------------------

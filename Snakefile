@@ -36,6 +36,12 @@ for _chapter in CHAPTERS:
     include: f"workflow/{_chapter}.smk"
 
 
+# Pages of the book: the verdicts, the chapters, the environment, and in an
+# appendix each chapter's measuring notebook (<chapter>_measure) when it has one.
+BOOK_NOTEBOOKS = ["verdicts", "environment", *CHAPTERS] + [
+    f"{c}_measure" for c in CHAPTERS if (paths.NOTEBOOKS_DIR / f"{c}_measure.ipynb").exists()
+]
+
 localrules: all
 
 
@@ -119,7 +125,7 @@ rule book:
     input:
         sources=sorted(str(p.relative_to(paths.ROOT)) for p in paths.BOOK_DIR.rglob("*")
                        if p.is_file() and "_build" not in p.parts),
-        notebooks=[executed(n) for n in ["verdicts", "environment", *CHAPTERS]],
+        notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
     output:
         rel(P.html / "index.html"),
     log:

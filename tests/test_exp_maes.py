@@ -206,6 +206,12 @@ def test_case_functions_compute_what_they_claim():
         m.table2_cases(4, impls=("aesni",))
 
 
+def test_compile_times_frame_is_tidy():
+    ct = m.compile_times(m.table3_cases(KEY)[:2], run_id="r")
+    assert list(ct.columns[:8]) == ["cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id"]
+    assert (ct["trial"] == 0).all() and (ct["seconds"] > 0).all() and (ct["run_id"] == "r").all()
+
+
 def test_tables_from_a_short_measurement():
     raw1 = measure(m.table1_cases(KEY), trials=3, progress=False)
     t1 = m.table1(raw1)

@@ -616,15 +616,21 @@ def _bind(fn, arg):
     return call
 
 
-def compile_times(cases: Sequence[dict]) -> pd.DataFrame:
-    """First-call seconds of each case (JIT compile or cache load), to report apart from trials."""
-    from ..timing import compile_seconds
+def compile_times(cases: Sequence[dict], run_id: str = "") -> pd.DataFrame:
+    """First-call seconds of each case (JIT compile or cache load, plus one run), reported apart.
+
+    A tidy timing frame like :func:`cipherlab.timing.measure`'s (``trial`` 0,
+    ``seconds`` the first call), so it is saved and read as any raw file.
+    """
+    from ..timing import TIMING_COLUMNS, compile_seconds
 
     rows = []
     for case in cases:
         labels = {k: v for k, v in case.items() if k != "fn"}
-        rows.append({**labels, "compile_seconds": compile_seconds(case["fn"])})
-    return pd.DataFrame(rows)
+        rows.append({**labels, "trial": 0, "seconds": compile_seconds(case["fn"]), "run_id": run_id})
+    df = pd.DataFrame(rows)
+    lead = [c for c in TIMING_COLUMNS if c in df.columns]
+    return df[lead + [c for c in df.columns if c not in lead]]
 
 
 # ---------------------------------------------------------------------------
@@ -1065,14 +1071,12 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, trials_keye
     }
     out, compiles = {}, []
     for name, (cases, trials) in groups.items():
-        ct = compile_times(cases)
-        ct.insert(0, "experiment", name)
+        ct = compile_times(cases, run_id=run_id)
+        ct["experiment"] = name
         compiles.append(ct)
         out[name] = measure(cases, trials=trials, warmup=warmup, run_id=run_id, seed=seed,
                             progress=progress, desc=name)
-    comp = pd.concat(compiles, ignore_index=True)
-    comp["run_id"] = run_id
-    out["maes_compile"] = comp
+    out["maes_compile"] = pd.concat(compiles, ignore_index=True)
     return out
 
 

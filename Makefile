@@ -19,6 +19,7 @@ help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
 	@echo "make test                           run the tests (includes a quick pipeline run)"
 	@echo "make plan [QUICK=1]                 show what the pipeline would run"
+	@echo "make clean-quick                    delete every output of the quick profile"
 
 venv: $(STAMP)
 

@@ -81,6 +81,13 @@ def declared_outputs() -> dict[str, str]:
     return out
 
 
+def detailed_summary() -> list[dict[str, str]]:
+    """``snakemake --detailed-summary``: one row per output file with its rule, log and inputs."""
+    proc = snakemake("--detailed-summary")
+    lines = [ln for ln in proc.stdout.splitlines() if "\t" in ln]
+    return list(csv.DictReader(io.StringIO("\n".join(lines)), delimiter="\t"))
+
+
 @pytest.fixture(scope="module")
 def outputs(quick_pipeline):
     return declared_outputs()
@@ -102,9 +109,7 @@ def test_every_declared_output_exists(outputs):
 
 def test_timing_rules_depend_on_the_selfcheck(quick_pipeline):
     """No raw timing is taken by a job that does not wait for the known-answer checks."""
-    proc = snakemake("--detailed-summary")
-    lines = [ln for ln in proc.stdout.splitlines() if "\t" in ln]
-    rows = list(csv.DictReader(io.StringIO("\n".join(lines)), delimiter="\t"))
+    rows = detailed_summary()
     selfcheck = str(PROFILE.table("selfcheck").relative_to(paths.ROOT))
     raw_dir = str(PROFILE.raw.relative_to(paths.ROOT))
     timing_jobs = [r for r in rows if r["output_file"].startswith(raw_dir) and r["output_file"].endswith(".csv")]
@@ -112,6 +117,17 @@ def test_timing_rules_depend_on_the_selfcheck(quick_pipeline):
     for row in timing_jobs:
         assert selfcheck in row["input-file(s)"].split(","), \
             f"rule {row['rule']} writes {row['output_file']} without depending on {selfcheck}"
+
+
+def test_every_job_logs_to_logs_dir(quick_pipeline):
+    rows = detailed_summary()
+    logs_dir = str(PROFILE.logs.relative_to(paths.ROOT))
+    for row in rows:
+        logs = [f for f in row["log-file(s)"].split(",") if f]
+        assert logs, f"rule {row['rule']} declares no log"
+        for log in logs:
+            assert log.startswith(logs_dir + "/"), f"rule {row['rule']} logs outside {logs_dir}: {log}"
+            assert (paths.ROOT / log).is_file(), f"rule {row['rule']}: log {log} missing"
 
 
 def test_every_executed_notebook_ran_without_error(outputs):
@@ -153,9 +169,7 @@ def test_manifest_output_trees_hold_only_declared_outputs(outputs):
 
 def test_every_declared_output_is_used(quick_pipeline):
     """Each output feeds another job, or comes from a job whose notebook is a page of the book."""
-    proc = snakemake("--detailed-summary")
-    lines = [ln for ln in proc.stdout.splitlines() if "\t" in ln]
-    rows = list(csv.DictReader(io.StringIO("\n".join(lines)), delimiter="\t"))
+    rows = detailed_summary()
     consumed = {f for r in rows for f in r["input-file(s)"].split(",") if f}
     notebooks_of_rule = {r["rule"]: Path(r["output_file"]).stem for r in rows
                          if r["output_file"].endswith(".ipynb")}

@@ -142,6 +142,17 @@ def test_no_script_or_style_from_the_network(book):
     assert not remote, "resources loaded from the network:\n" + "\n".join(remote)
 
 
+def test_chapters_that_draw_figures_show_them(book):
+    """A chapter that saves figures (data/figures/quick/<chapter>_*.png) shows images on its page."""
+    figures_dir = paths.Profile("quick").figures
+    for page in chapter_pages(book):
+        saved = sorted(figures_dir.glob(f"{page.stem}_*.png"))
+        if saved:
+            images = [v for t, a, v in refs(page.read_text(encoding="utf-8")) if t == "img"]
+            assert images, (f"{page.name}: the chapter saves {len(saved)} figures but its page shows none "
+                            "(display them in the notebook: plt.show() or IPython.display.Image)")
+
+
 def test_mathjax_is_local(book):
     methods = (book / "methods.html").read_text(encoding="utf-8")
     scripts = [v for t, a, v in refs(methods) if t == "script" and "mathjax" in v.lower()]

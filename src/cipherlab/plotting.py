@@ -1,11 +1,17 @@
 """Figure style and deterministic saving (PNG and SVG)."""
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import matplotlib
 
-matplotlib.use("Agg")  # no display on the pipeline's machines
+# No display on the pipeline's machines: draw with Agg in scripts.  Inside a
+# Jupyter kernel (papermill) keep the inline backend, or plt.show() would show
+# nothing and the book would lose its figures.
+if "ipykernel" not in sys.modules and "MPLBACKEND" not in os.environ:
+    matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .paths import Profile, as_profile  # noqa: E402

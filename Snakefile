@@ -68,8 +68,17 @@ rule input_file:
         "python -m cipherlab.inputs " + PROFILE + " {wildcards.name} {output} > {log} 2>&1"
 
 
+# The cipher core: editing any of it re-runs the selfcheck, and so every timing after it.
+CORE_MODULES = ("_numba", "sboxes", "_kernels", "_cipher", "aes", "aes_2sbox", "maes", "modes", "selfcheck")
+CIPHER_CORE = [
+    rel(paths.SRC_DIR / f"{m}.py") for m in CORE_MODULES if (paths.SRC_DIR / f"{m}.py").exists()
+] + sorted(rel(p) for p in paths.VECTORS_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
 rule selfcheck:
     """Known-answer and round-trip checks of every cipher; timing rules depend on it."""
+    input:
+        CIPHER_CORE,
     output:
         SELFCHECK,
     log:

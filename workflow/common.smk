@@ -7,6 +7,7 @@
 #           notebook="notebooks/aes2sbox_measure.ipynb",
 #           selfcheck=SELFCHECK,
 #           inputs=chapter_inputs("aes2sbox"),
+#           code=chapter_code("aes2sbox"),   # editing the experiment's library code re-runs it
 #       output:
 #           notebook=executed("aes2sbox_measure"),
 #           raw=raw("aes2sbox_speed"),
@@ -81,6 +82,14 @@ def input_path(name):
 def chapter_inputs(section):
     """The generated input files a chapter declares in its config section."""
     return [input_path(n) for n in sorted((CFG.get(section) or {}).get("inputs", {}))]
+
+
+def chapter_code(section):
+    """The chapter's library code (src/cipherlab/experiments/<section>.py or its package)."""
+    base = paths.SRC_DIR / "experiments"
+    files = [base / f"{section}.py"] if (base / f"{section}.py").exists() else sorted(
+        p for p in (base / section).rglob("*.py") if "__pycache__" not in p.parts)
+    return [rel(p) for p in files]
 
 
 def section_parameters(section):

@@ -34,7 +34,8 @@ WORKFLOW_DIR = ROOT / "workflow"
 DATA_DIR = ROOT / "data"
 PAPER_DATA_DIR = DATA_DIR / "paper"
 PAPERS_TEXT_DIR = Path(os.environ.get("CIPHERLAB_PAPERS", ROOT.parent / "shared" / "papers"))
-VECTORS_DIR = Path(__file__).resolve().parent / "vectors"
+SRC_DIR = Path(__file__).resolve().parent
+VECTORS_DIR = SRC_DIR / "vectors"
 
 
 def config_file(profile: str) -> Path:

@@ -72,7 +72,7 @@ rule input_file:
 CORE_MODULES = ("_numba", "sboxes", "_kernels", "_cipher", "aes", "aes_2sbox", "maes", "modes", "selfcheck")
 CIPHER_CORE = [
     rel(paths.SRC_DIR / f"{m}.py") for m in CORE_MODULES if (paths.SRC_DIR / f"{m}.py").exists()
-] + sorted(rel(p) for p in paths.VECTORS_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+] + sorted(rel(p) for p in (paths.SRC_DIR / "vectors").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
 rule selfcheck:

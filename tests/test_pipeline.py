@@ -147,6 +147,42 @@ def test_nothing_left_to_do(quick_pipeline):
     assert "Nothing to be done" in text, f"snakemake -n still plans jobs:\n{text[-3000:]}"
 
 
+def planned_rules(root: Path) -> set[str]:
+    """The rules ``snakemake -n`` would run in the checkout at ``root``."""
+    env = _env()
+    env["CIPHERLAB_ROOT"] = str(root)
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--config", "profile=quick"], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=SNAKEMAKE_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {line.split()[-1].rstrip(":") for line in (proc.stdout + proc.stderr).splitlines()
+            if line.startswith(("rule ", "localrule "))}
+
+
+def test_editing_one_chapter_notebook_reruns_only_what_depends_on_it(quick_pipeline, tmp_path):
+    """An edited chapter notebook re-runs that chapter, the verdicts and the book; no timing, no other chapter.
+
+    Edits a copy of the working tree (with its Snakemake metadata and quick outputs), never the tree itself.
+    """
+    import shutil
+
+    chapters = sorted(p.stem for p in paths.NOTEBOOKS_DIR.glob("*.ipynb")
+                      if (paths.NOTEBOOKS_DIR / f"{p.stem}_measure.ipynb").exists())
+    if not chapters:
+        pytest.skip("no chapter with a separate measuring notebook")
+    copy = tmp_path / "tree"
+    shutil.copytree(paths.ROOT, copy, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "__pycache__", "full", "log", "*.egg-info"))
+    assert planned_rules(copy) == set(), "the copy of the tree is not up to date"
+    chapter = chapters[0]
+    notebook = copy / "notebooks" / f"{chapter}.ipynb"
+    notebook.write_text(notebook.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    planned = planned_rules(copy)
+    assert chapter in planned and "book" in planned, planned
+    assert f"{chapter}_measure" not in planned, "editing the chapter notebook would re-time"
+    others = set(chapters) - {chapter}
+    assert not others & planned, f"editing {notebook.name} would also re-run {others & planned}"
+
+
 def _files_under(*dirs: Path) -> list[str]:
     found = []
     for d in dirs:

@@ -34,8 +34,10 @@ WORKFLOW_DIR = ROOT / "workflow"
 DATA_DIR = ROOT / "data"
 PAPER_DATA_DIR = DATA_DIR / "paper"
 PAPERS_TEXT_DIR = Path(os.environ.get("CIPHERLAB_PAPERS", ROOT.parent / "shared" / "papers"))
-SRC_DIR = Path(__file__).resolve().parent
-VECTORS_DIR = SRC_DIR / "vectors"
+# The library's source in the checkout (what the pipeline tracks as code); the
+# package's own directory when installed without a checkout.
+SRC_DIR = ROOT / "src" / "cipherlab" if (ROOT / "src" / "cipherlab").is_dir() else Path(__file__).resolve().parent
+VECTORS_DIR = Path(__file__).resolve().parent / "vectors"
 
 
 def config_file(profile: str) -> Path:

@@ -25,6 +25,7 @@ rule aead_measure:
     """Time PyCryptodome's GCM/CCM/EAX (phase 1), EAX x AES/Blowfish/CAST (phase 2) and forged-tag checks."""
     input:
         notebook="notebooks/aead_measure.ipynb",
+        code=chapter_code("aead"),
         selfcheck=SELFCHECK,
         inputs=chapter_inputs("aead"),
     output:
@@ -45,6 +46,7 @@ rule aead:
     """The chapter: figures 3-13, tables 1-7 beside the paper, forgery bound, Wycheproof, bit flipping, verdicts."""
     input:
         notebook="notebooks/aead.ipynb",
+        code=chapter_code("aead"),
         raw=[raw(e) for e in AEAD_RAW],
         meta=[raw_meta(e) for e in AEAD_RAW],
         paper=sorted(rel(p) for p in paths.PAPER_DATA_DIR.glob("003_*.csv")),

@@ -16,6 +16,7 @@ rule aes2sbox_measure:
     """Tables 3-5: both published protocols, every cipher x style x operation, interleaved trials."""
     input:
         notebook="notebooks/aes2sbox_measure.ipynb",
+        code=chapter_code("aes2sbox"),
         selfcheck=SELFCHECK,
         inputs=chapter_inputs("aes2sbox"),
     output:
@@ -36,6 +37,7 @@ rule aes2sbox:
     """The AES-2SBox chapter: published tables beside ours, the papers' stats audit, avalanche, verdicts."""
     input:
         notebook="notebooks/aes2sbox.ipynb",
+        code=chapter_code("aes2sbox"),
         raw=[raw(x) for x in AES2SBOX_RAW],
         meta=[raw_meta(x) for x in AES2SBOX_RAW],
         paper=[rel(p) for p in sorted(paths.PAPER_DATA_DIR.glob("00[01]_*.csv"))],

@@ -84,11 +84,17 @@ def chapter_inputs(section):
     return [input_path(n) for n in sorted((CFG.get(section) or {}).get("inputs", {}))]
 
 
+# Library modules every chapter's numbers pass through: editing one re-runs the chapters.
+SHARED_ANALYSIS_CODE = ("timing", "stats", "plotting", "paper", "verdicts", "results", "inputs")
+
+
 def chapter_code(section):
-    """The chapter's library code (src/cipherlab/experiments/<section>.py or its package)."""
+    """The chapter's library code (src/cipherlab/experiments/<section>.py or its package)
+    plus the shared analysis modules, so that editing either re-runs the chapter."""
     base = paths.SRC_DIR / "experiments"
     files = [base / f"{section}.py"] if (base / f"{section}.py").exists() else sorted(
         p for p in (base / section).rglob("*.py") if "__pycache__" not in p.parts)
+    files += [paths.SRC_DIR / f"{m}.py" for m in SHARED_ANALYSIS_CODE]
     return [rel(p) for p in files]
 
 

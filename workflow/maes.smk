@@ -16,6 +16,7 @@ rule maes_measure:
     """Tables I-III and bulk throughput: interleaved in-process timings."""
     input:
         notebook="notebooks/maes_measure.ipynb",
+        code=chapter_code("maes"),
         selfcheck=SELFCHECK,
         inputs=chapter_inputs("maes"),
     output:
@@ -36,6 +37,7 @@ rule maes:
     """The MAES chapter: tables beside the published values, Figure 8, Table IV, key space, verdicts."""
     input:
         notebook="notebooks/maes.ipynb",
+        code=chapter_code("maes"),
         raw=[raw(x) for x in MAES_RAW],
         inputs=chapter_inputs("maes"),
     output:

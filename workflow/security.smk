@@ -19,6 +19,7 @@ rule security:
     """S-box tables, dependency matrices, avalanche/SAC, rounds to full diffusion, the codebook attack (recovered-byte fractions in security_attack.csv), SP 800-22, verdicts."""
     input:
         notebook="notebooks/security.ipynb",
+        code=chapter_code("security"),
         selfcheck=SELFCHECK,
         paper=sorted(rel(p) for p in paths.PAPER_DATA_DIR.glob("00[012]_*.csv")),
     output:

@@ -72,6 +72,15 @@ def package_versions() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def memory_gib() -> "float | None":
+    """Total physical memory in GiB (None where the OS does not say)."""
+    try:
+        return round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def numba_threads() -> int:
     import numba
     return int(numba.config.NUMBA_NUM_THREADS)
@@ -83,6 +92,7 @@ def environment_summary() -> dict[str, Any]:
         "cpu_model": cpu_model(),
         "cpu_aes_ni": cpu_has_aes(),
         "logical_cores": os.cpu_count(),
+        "memory_gib": memory_gib(),
         "numba_threads": numba_threads(),
         "os": f"{platform.system()} {platform.release()}",
         "platform": platform.platform(),

@@ -1034,7 +1034,7 @@ def machine_comparison(setup: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataF
         ("CPU", s.get("CPU", ""), str(meta.get("cpu_model", meta.get("cpu", "")))),
         ("AES-NI", "not given", str(meta.get("cpu_aes_ni", ""))),
         ("logical cores", "not given", str(meta.get("logical_cores", ""))),
-        ("RAM", s.get("RAM", ""), str(meta.get("memory", "not recorded"))),
+        ("RAM", s.get("RAM", ""), f"{meta['memory_gib']} GiB" if meta.get("memory_gib") else "not recorded"),
         ("OS", s.get("OS", ""), str(meta.get("os", meta.get("platform", "")))),
         ("library", s.get("library", ""), f"PyCryptodome {pk.get('pycryptodome', '')}".strip()),
         ("Python", "not given", str(meta.get("python", ""))),

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm  # plain text bar: tqdm.auto warns without ipywidgets
 
 from .provenance import new_run_id
 

@@ -28,7 +28,7 @@ import pandas as pd
 from Crypto.Cipher import AES, CAST, Blowfish
 from Crypto.Random import get_random_bytes
 from Crypto.Util.Padding import pad, unpad
-from tqdm.auto import tqdm
+from tqdm import tqdm  # plain text bar: tqdm.auto warns without ipywidgets
 
 from .. import timing as _timing
 

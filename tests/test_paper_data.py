@@ -9,6 +9,7 @@ cells (the papers print a row in up to three column groups).
 """
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 
@@ -21,7 +22,9 @@ from cipherlab.paths import PAPER_DATA_DIR, PAPERS_TEXT_DIR
 CSV_FILES = sorted(PAPER_DATA_DIR.glob("*.csv"))
 HEX_DIGIT = re.compile(r"^[0-9A-F]$")
 
-pytestmark = pytest.mark.skipif(not list(PAPERS_TEXT_DIR.glob("00*_*.txt")),
+# A checkout without ../shared/papers skips these; CI always has them, so there
+# a missing copy fails (FileNotFoundError names the path) instead of passing silently.
+pytestmark = pytest.mark.skipif(not list(PAPERS_TEXT_DIR.glob("00*_*.txt")) and not os.environ.get("CI"),
                                 reason=f"the papers' text is not at {PAPERS_TEXT_DIR} (set CIPHERLAB_PAPERS)")
 
 

@@ -359,3 +359,20 @@ def test_run_metadata_has_the_provenance_fields():
         assert key in meta
     assert meta["packages"]["numpy"] == np.__version__
     assert provenance.new_run_id() != provenance.new_run_id()
+
+
+def test_verdict_counts_and_html():
+    from cipherlab import verdicts
+
+    rows = verdicts.verdict_frame([
+        verdicts.Verdict("000", "a < b", "1", "2", "reproduced", "r", "w"),
+        verdicts.Verdict("000", "c", "1", "3", "contradicted", "r", "w"),
+        verdicts.Verdict("002", "d", "1", "1", "reproduced", "r", "w"),
+    ])
+    counts = verdicts.verdict_counts(rows)
+    assert counts.loc["000", "reproduced"] == 1 and counts.loc["000", "contradicted"] == 1
+    assert counts.loc["all", "total"] == 3 and counts.loc["002", "not testable"] == 0
+    rows.insert(0, "chapter", "aes2sbox")
+    html = verdicts.verdict_html(rows)
+    assert html.count("<tr>") == 4 and "a &lt; b" in html and 'href="aes2sbox.html"' in html
+    assert verdicts.VERDICT_COLOURS["contradicted"] in html

@@ -61,3 +61,16 @@ def save_figure(fig: "plt.Figure", name: str, profile: "str | Profile") -> dict[
             fig.savefig(tmp, format=ext, metadata=meta, bbox_inches="tight")
         out[ext] = path
     return out
+
+
+def save_and_show(fig: "plt.Figure", name: str, profile: "str | Profile") -> dict[str, Path]:
+    """Save ``fig`` (:func:`save_figure`), close it, and display the saved PNG in a notebook.
+
+    The book then shows exactly the file the pipeline declared as output.
+    """
+    from IPython.display import Image, display
+
+    saved = save_figure(fig, name, profile)
+    plt.close(fig)
+    display(Image(filename=str(saved["png"])))
+    return saved

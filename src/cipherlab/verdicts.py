@@ -79,3 +79,35 @@ def load_verdicts(profile: "str | Profile", chapters=CHAPTERS) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=["chapter", *COLUMNS])
     return pd.concat(frames, ignore_index=True).sort_values(["paper", "chapter"], kind="stable").reset_index(drop=True)
+
+
+#: Background colour of each verdict in the book.
+VERDICT_COLOURS = {"reproduced": "#d4edda", "not reproduced": "#fff3cd", "contradicted": "#f8d7da",
+                   "not testable": "#e2e3e5"}
+
+
+def verdict_counts(rows: pd.DataFrame) -> pd.DataFrame:
+    """Claims per paper and verdict, with totals (the verdict page's summary)."""
+    counts = (rows.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
+              .reindex(columns=list(VERDICTS), fill_value=0))
+    counts["total"] = counts.sum(axis=1)
+    counts.loc["all"] = counts.sum()
+    counts.columns.name = None
+    return counts
+
+
+def verdict_html(rows: pd.DataFrame) -> str:
+    """Verdict rows (with a ``chapter`` column) as an HTML table: the verdict coloured, the chapter linked."""
+    import html
+
+    head = "".join(f"<th>{h}</th>" for h in ("claim", "published", "ours", "verdict", "reason", "where"))
+    body = []
+    for r in rows.itertuples():
+        cells = [html.escape(str(v)) for v in (r.claim, r.published, r.ours)]
+        cells.append(f"<b>{html.escape(r.verdict)}</b>")
+        cells.append(html.escape(str(r.reason)))
+        cells.append(f'<a href="{html.escape(r.chapter)}.html">{html.escape(str(r.where))}</a>')
+        style = f' style="background:{VERDICT_COLOURS.get(r.verdict, "#fff")}"'
+        body.append("<tr>" + "".join(f"<td{style if i == 3 else ''}>{c}</td>" for i, c in enumerate(cells)) + "</tr>")
+    return (f'<table class="table" style="font-size:0.85em"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -1150,3 +1150,28 @@ def speedup_figure(speedups: pd.DataFrame, title: str):
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
+
+
+def speedup_headlines(frames: "Mapping[str, pd.DataFrame]",
+                      baselines=("aes (reference)", "aes (table)"),
+                      operations=("encrypt", "decrypt")) -> str:
+    """Markdown bullet list: the best MAES speed-up per setting, baseline and operation.
+
+    Parameters
+    ----------
+    frames : mapping
+        Setting label (e.g. ``"one block"``, ``"bulk"``) to a :func:`speedup_table` frame.
+    """
+    lines = []
+    for label, frame in frames.items():
+        for baseline in baselines:
+            for op in operations:
+                sel = frame[(frame["baseline"] == baseline) & (frame["operation"] == op)]
+                if sel.empty:
+                    continue
+                b = sel.loc[sel["speedup_median_pct"].idxmax()]
+                lines.append(
+                    f"* {label}, {op}, against {baseline}: best MAES ({b['cipher']}) "
+                    f"{b['speedup_median_pct']:.0f} % (medians; 95 % CI {b['median_ci_low_pct']:.0f} to "
+                    f"{b['median_ci_high_pct']:.0f} %), published {b['published_speedup_pct']:.0f} %")
+    return "\n".join(lines)

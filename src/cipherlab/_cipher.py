@@ -159,16 +159,20 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
                           np.ascontiguousarray(ivs, dtype=np.uint8))
 
 
+def bytes_param(value, name: str, what: str) -> bytes:
+    """``value`` as bytes; ``ValueError`` naming ``name`` unless it is bytes-like or a 1-D uint8 array."""
+    if isinstance(value, np.ndarray):
+        if value.dtype != np.uint8 or value.ndim != 1:
+            raise ValueError(f"{name} must be {what}, got an array of dtype {value.dtype} and shape {value.shape}")
+        return value.tobytes()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise ValueError(f"{name} must be {what}, got {type(value).__name__}")
+
+
 def check_key(key) -> bytes:
     """Key as bytes; ``ValueError`` unless it is 16, 24 or 32 bytes."""
-    if isinstance(key, np.ndarray):
-        if key.dtype != np.uint8 or key.ndim != 1:
-            raise ValueError(f"key must be bytes or a 1-D uint8 array of 16, 24 or 32 bytes, got an array of dtype {key.dtype} and shape {key.shape}")
-        key = key.tobytes()
-    elif isinstance(key, (bytes, bytearray, memoryview)):
-        key = bytes(key)
-    else:
-        raise ValueError(f"key must be bytes-like (16, 24 or 32 bytes), got {type(key).__name__}")
+    key = bytes_param(key, "key", "bytes-like or a 1-D uint8 array (16, 24 or 32 bytes)")
     if len(key) not in AES_ROUNDS:
         raise ValueError(f"key must be 16, 24 or 32 bytes long (AES-128/192/256), got {len(key)} bytes")
     return key

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 
 from cipherlab import _kernels as K
-from cipherlab._cipher import AES_ROUNDS, InsecureCipherWarning, check_key, check_rounds
+from cipherlab._cipher import AES_ROUNDS, InsecureCipherWarning, bytes_param, check_key, check_rounds
 from cipherlab._numba import max_threads
 from cipherlab.aes import AES
 from cipherlab.aes_2sbox import AES2SBox
@@ -310,14 +310,7 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     else:
         if iv is None:
             raise ValueError(f"iv is required for mode {mode!r}: 16 bytes ({'the IV' if mode == 'cbc' else 'the initial counter block'})")
-        if isinstance(iv, np.ndarray):
-            if iv.dtype != np.uint8 or iv.ndim != 1:
-                raise ValueError(f"iv must be 16 bytes, got an array of dtype {iv.dtype} and shape {iv.shape}")
-            iv = iv.tobytes()
-        elif isinstance(iv, (bytes, bytearray, memoryview)):
-            iv = bytes(iv)
-        else:
-            raise ValueError(f"iv must be 16 bytes (bytes-like), got {type(iv).__name__}")
+        iv = bytes_param(iv, "iv", "16 bytes (bytes-like or a 1-D uint8 array)")
         if len(iv) != BLOCK:
             raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
     obj = Cipher(key, cipher, mode, iv, impl, padding, threads, options)

@@ -10,6 +10,7 @@
 #
 # Every rule declares threads and mem_mb so that the same file runs on a
 # cluster through an executor plugin (README: "Running on a cluster").
+import json
 import os
 
 from cipherlab import paths
@@ -93,22 +94,26 @@ rule selfcheck:
 
 
 rule verdicts:
-    """The book's verdict page: every chapter's verdict rows."""
+    """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence."""
     input:
         notebook="notebooks/verdicts.ipynb",
-        rows=[table(f"verdicts_{c}") for c in CHAPTERS],
+        claims=rel(paths.CLAIMS_FILE),
+        rules=rel(paths.VERDICT_RULES_FILE),
+        code=rel(paths.SRC_DIR / "verdicts.py"),
+        evidence=[table(f"evidence_{c}") for c in CHAPTERS],
     output:
         notebook=executed("verdicts"),
         table=table("verdicts"),
     params:
         section="book",
+        chapters=json.dumps(CHAPTERS),
     log:
         log_path("verdicts"),
     threads: 1
     resources:
         mem_mb=2000,
     shell:
-        NOTEBOOK_SHELL
+        NOTEBOOK_SHELL + " --set chapters='{params.chapters}'"
 
 
 rule environment:
@@ -148,7 +153,5 @@ rule book:
 
 # The pipeline test asks which tables are timing tables (declared with timing_table()).
 if os.environ.get("CIPHERLAB_TIMING_TABLES_OUT"):
-    import json
-
     with open(os.environ["CIPHERLAB_TIMING_TABLES_OUT"], "w", encoding="utf-8") as _fh:
         json.dump(sorted(TIMING_TABLES), _fh)

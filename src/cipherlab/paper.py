@@ -29,7 +29,7 @@ def _parse_number(text: str) -> float:
 @lru_cache(maxsize=None)
 def _load_all() -> pd.DataFrame:
     frames = []
-    for path in sorted(PAPER_DATA_DIR.glob("*.csv")):
+    for path in sorted(PAPER_DATA_DIR.glob("[0-9][0-9][0-9]_*.csv")):
         df = pd.read_csv(path, dtype=str, keep_default_na=False)
         missing = set(COLUMNS) - set(df.columns)
         if missing:

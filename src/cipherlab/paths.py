@@ -33,6 +33,10 @@ BOOK_DIR = ROOT / "book"
 WORKFLOW_DIR = ROOT / "workflow"
 DATA_DIR = ROOT / "data"
 PAPER_DATA_DIR = DATA_DIR / "paper"
+#: Every claim of the four papers (and our extensions), one row each: the decision engine's input.
+CLAIMS_FILE = PAPER_DATA_DIR / "claims.csv"
+#: The declared verdict rules and their parameters, the same for every chapter and profile.
+VERDICT_RULES_FILE = CONFIG_DIR / "verdicts.yaml"
 PAPERS_TEXT_DIR = Path(os.environ.get("CIPHERLAB_PAPERS", ROOT.parent / "shared" / "papers"))
 # The library's source in the checkout (what the pipeline tracks as code); the
 # package's own directory when installed without a checkout.

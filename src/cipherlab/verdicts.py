@@ -1,94 +1,491 @@
-"""Verdict rows: one per published claim, written by the chapters, gathered by the book."""
+"""The decision engine: claims (``data/paper/claims.csv``) plus evidence (from the chapters) give verdicts.
+
+A chapter never writes a verdict.  It writes **evidence**: for a claim id, what
+this run measured (an estimate with its interval, or whether a structural
+statement holds, or a p-value), the condition actually measured (size, style,
+mode, profile) and, for speed, the A/A control band.  :func:`decide` alone
+turns a claim and its evidence into a verdict, by the claim's declared rule
+with the parameters in ``config/verdicts.yaml`` (the same for every chapter and
+profile).  The vocabulary:
+
+* **reproduced**: the interval lies within the declared margin of the published value;
+* **not reproduced**: the interval excludes that band, but the claim's direction holds;
+* **contradicted**: the direction or a structural statement is false, shown with
+  the declared alpha or by construction (a speed effect no larger than the
+  machine's own A/A noise counts as absent);
+* **inconclusive**: the interval is too wide to decide;
+* **not testable**: the claim cannot be checked here, and the claim row says why.
+
+Rows whose ``scope`` is ``extension`` are our own experiments: they get a
+*finding*, never a verdict, and are never counted with the papers' claims.
+"""
 from __future__ import annotations
 
+import html
+import math
 from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
 
+import numpy as np
 import pandas as pd
+import yaml
 
-from .paths import Profile, as_profile
+from . import paper as _paper
+from . import stats as _stats
+from .paths import CLAIMS_FILE, VERDICT_RULES_FILE, Profile, as_profile
 from .results import save_table
 
-VERDICTS = ("reproduced", "not reproduced", "contradicted", "not testable")
-CHAPTERS = ("aes2sbox", "maes", "aead", "security")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One claim of a paper and what this run found.
-
-    Parameters
-    ----------
-    paper : str
-        ``000`` .. ``003``.
-    claim : str
-        The claim in a few words.
-    published : str
-        The published value as the paper states it (read from ``data/paper/``).
-    ours : str
-        Our value, formatted, from this run.
-    verdict : {"reproduced", "not reproduced", "contradicted", "not testable"}
-    reason : str
-        One line: why this verdict.
-    where : str
-        Chapter / section of the book holding the evidence.
-    """
-
-    paper: str
-    claim: str
-    published: str
-    ours: str
-    verdict: str
-    reason: str
-    where: str
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
-        if self.paper not in ("000", "001", "002", "003"):
-            raise ValueError(f"paper must be one of 000, 001, 002, 003, got {self.paper!r}")
-
-
-COLUMNS = tuple(f.name for f in fields(Verdict))
-
-
-def verdict_frame(rows) -> pd.DataFrame:
-    return pd.DataFrame([asdict(r) for r in rows], columns=list(COLUMNS))
-
-
-def save_verdicts(rows, chapter: str, profile: "str | Profile"):
-    """Write a chapter's verdicts to ``data/tables/<profile>/verdicts_<chapter>.csv``."""
-    if chapter not in CHAPTERS:
-        raise ValueError(f"chapter must be one of {CHAPTERS}, got {chapter!r}")
-    rows = list(rows)
-    for r in rows:
-        if not isinstance(r, Verdict):
-            raise ValueError(f"rows must be Verdict objects, got {type(r).__name__}")
-    return save_table(verdict_frame(rows), f"verdicts_{chapter}", profile)
-
-
-def load_verdicts(profile: "str | Profile", chapters=CHAPTERS) -> pd.DataFrame:
-    """All chapters' verdicts present for a profile, in paper order."""
-    prof = as_profile(profile)
-    frames = []
-    for ch in chapters:
-        path = prof.table(f"verdicts_{ch}")
-        if path.exists():
-            df = pd.read_csv(path, dtype=str, keep_default_na=False)
-            df.insert(0, "chapter", ch)
-            frames.append(df)
-    if not frames:
-        return pd.DataFrame(columns=["chapter", *COLUMNS])
-    return pd.concat(frames, ignore_index=True).sort_values(["paper", "chapter"], kind="stable").reset_index(drop=True)
-
+VERDICTS = ("reproduced", "not reproduced", "contradicted", "inconclusive", "not testable")
+FINDING = "finding"
+KINDS = ("value", "ratio", "ordering", "significance", "structural", "qualitative")
+SCOPES = ("claim", "extension")
+RULES = ("within_margin", "ordering", "equivalent", "significance", "pvalue", "holds", "not_testable")
+CLAIM_COLUMNS = ("claim_id", "paper", "where", "quote", "kind", "scope", "source", "published", "unit",
+                 "null", "rule", "margin", "alpha", "expect", "decided_by", "section", "note")
 
 #: Background colour of each verdict in the book.
 VERDICT_COLOURS = {"reproduced": "#d4edda", "not reproduced": "#fff3cd", "contradicted": "#f8d7da",
-                   "not testable": "#e2e3e5"}
+                   "inconclusive": "#dbe7f6", "not testable": "#e2e3e5", FINDING: "#f3f3f3"}
+
+
+# ----------------------------------------------------------------------------- rules
+@lru_cache(maxsize=None)
+def _rules_cached(path: str) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        rules = yaml.safe_load(fh)
+    _check_rules(rules, path)
+    return rules
+
+
+def load_rules(path=None) -> dict:
+    """The declared rules and their default parameters (``config/verdicts.yaml``)."""
+    return _rules_cached(str(path or VERDICT_RULES_FILE))
+
+
+def _check_rules(rules: dict, path: str) -> None:
+    if not isinstance(rules, dict) or "rules" not in rules:
+        raise ValueError(f"{path}: needs a 'rules' mapping")
+    unknown = set(rules["rules"]) - set(RULES)
+    missing = set(RULES) - set(rules["rules"])
+    if unknown or missing:
+        raise ValueError(f"{path}: rules must be exactly {RULES}; unknown {sorted(unknown)}, missing {sorted(missing)}")
+    for key in ("speed_statistic", "confidence", "bootstrap_resamples", "noise_floor_pct", "min_trial_seconds"):
+        if key not in rules:
+            raise ValueError(f"{path}: missing key {key!r}")
+    if rules["speed_statistic"] not in ("median", "mean", "q25"):
+        raise ValueError(f"{path}: speed_statistic must be one of median, mean, q25; got {rules['speed_statistic']!r}")
+    if not 0 < float(rules["confidence"]) < 1:
+        raise ValueError(f"{path}: confidence must be in (0, 1)")
+
+
+# ----------------------------------------------------------------------------- claims
+def _num(text) -> "float | None":
+    s = str(text).strip()
+    if s == "":
+        return None
+    v = _paper._parse_number(s)
+    return None if math.isnan(v) else float(v)
+
+
+def _published_from_source(paper: str, source: str) -> tuple[str, str]:
+    """``source`` is ``<table>|<row>|<column>`` of the paper's transcription: the value as printed and its unit."""
+    parts = source.split("|")
+    if len(parts) != 3:
+        raise ValueError(f"claims: source must be '<table>|<row>|<column>', got {source!r}")
+    table, row, column = parts
+    df = _paper.published(paper, table)
+    hit = df[(df["row"] == row) & (df["column"] == column)]
+    if len(hit) != 1:
+        raise ValueError(f"claims: source {source!r} of paper {paper} matches {len(hit)} transcribed values, not 1")
+    return str(hit["value"].iloc[0]), str(hit["unit"].iloc[0])
+
+
+def load_claims(path=None) -> pd.DataFrame:
+    """Every claim, one row each, validated; ``published`` filled in from ``source`` where given.
+
+    Adds ``published_value`` (float or NaN), and resolved ``margin``/``alpha``
+    (the claim's own, else the rule's default from ``config/verdicts.yaml``).
+    """
+    path = path or CLAIMS_FILE
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = set(CLAIM_COLUMNS) - set(df.columns)
+    if missing:
+        raise ValueError(f"{path}: missing columns {sorted(missing)}")
+    dup = df["claim_id"][df["claim_id"].duplicated()]
+    if len(dup):
+        raise ValueError(f"{path}: duplicate claim_id {sorted(set(dup))}")
+    rules = load_rules()
+    pub, units, margins, alphas = [], [], [], []
+    for r in df.itertuples(index=False):
+        where = f"{path}: claim {r.claim_id!r}"
+        if not r.claim_id:
+            raise ValueError(f"{path}: a row has an empty claim_id")
+        if r.paper not in _paper.PAPERS:
+            raise ValueError(f"{where}: paper must be one of {_paper.PAPERS}, got {r.paper!r}")
+        if r.kind not in KINDS:
+            raise ValueError(f"{where}: kind must be one of {KINDS}, got {r.kind!r}")
+        if r.scope not in SCOPES:
+            raise ValueError(f"{where}: scope must be one of {SCOPES}, got {r.scope!r}")
+        if r.rule not in RULES:
+            raise ValueError(f"{where}: rule must be one of {RULES}, got {r.rule!r}")
+        if r.rule == "not_testable" and not r.note:
+            raise ValueError(f"{where}: a not_testable claim says why in 'note'")
+        value, unit = r.published, r.unit
+        if r.source:
+            value, src_unit = _published_from_source(r.paper, r.source)
+            if r.published and r.published != value:
+                raise ValueError(f"{where}: published {r.published!r} differs from its source ({value!r})")
+            unit = unit or src_unit
+        pub.append(value)
+        units.append(unit)
+        defaults = rules["rules"][r.rule] or {}
+        margins.append(_num(r.margin) if r.margin else _num(defaults.get("margin", "")))
+        alphas.append(_num(r.alpha) if r.alpha else _num(defaults.get("alpha", "")))
+        if r.rule in ("within_margin", "equivalent") and margins[-1] is None:
+            raise ValueError(f"{where}: rule {r.rule} needs a margin")
+        if r.rule in ("significance", "pvalue") and alphas[-1] is None:
+            raise ValueError(f"{where}: rule {r.rule} needs an alpha")
+        if r.rule == "pvalue" and r.expect not in ("reject", "retain"):
+            raise ValueError(f"{where}: rule pvalue needs expect = reject | retain, got {r.expect!r}")
+        if r.rule == "within_margin" and _num(value) is None:
+            raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
+    df["published"] = pub
+    df["unit"] = units
+    df["published_value"] = [(_num(v) if v != "" else None) for v in pub]
+    df["published_value"] = df["published_value"].astype(float)
+    df["margin_value"] = pd.Series(margins, dtype=float)
+    df["alpha_value"] = pd.Series(alphas, dtype=float)
+    df["null_value"] = [(_num(v) if v != "" else np.nan) for v in df["null"]]
+    return df
+
+
+# ----------------------------------------------------------------------------- evidence
+@dataclass(frozen=True)
+class Evidence:
+    """What one chapter measured for one claim, under one condition.
+
+    Parameters
+    ----------
+    claim_id : str
+        A ``claim_id`` of ``data/paper/claims.csv``.
+    estimate, low, high : float, optional
+        Our estimate and its interval (same unit as the claim's published value).
+    n : int, optional
+        Sample size behind the interval (trials per case, cells, queries ...).
+    holds : bool, optional
+        For structural and qualitative claims: does the statement hold here.
+    p_value : float, optional
+        For rules ``significance`` and ``pvalue``.
+    control_low, control_high : float, optional
+        The A/A control: the same statistic for AES against an identical
+        second AES instance, under the same protocol (speed claims only).
+    size, style, mode, profile : str
+        The condition actually measured (e.g. ``"60416 B"``, ``"table"``, ``"ecb"``, ``"full"``).
+    unit : str
+        Unit of estimate/low/high.
+    detail : str
+        One line on how the number was obtained, shown beside the verdict.
+    section : str
+        MyST label of the book section that holds the evidence.
+    """
+
+    claim_id: str
+    estimate: "float | None" = None
+    low: "float | None" = None
+    high: "float | None" = None
+    n: "int | None" = None
+    holds: "bool | None" = None
+    p_value: "float | None" = None
+    control_low: "float | None" = None
+    control_high: "float | None" = None
+    size: str = ""
+    style: str = ""
+    mode: str = ""
+    profile: str = ""
+    unit: str = ""
+    detail: str = ""
+    section: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.claim_id:
+            raise ValueError("claim_id must be a non-empty string")
+        for name in ("estimate", "low", "high", "p_value", "control_low", "control_high"):
+            v = getattr(self, name)
+            if v is not None and not (isinstance(v, (int, float, np.floating, np.integer)) and math.isfinite(float(v))):
+                raise ValueError(f"{name} must be a finite number or None, got {v!r}")
+        if (self.low is None) != (self.high is None):
+            raise ValueError("low and high must be given together")
+        if self.low is not None and float(self.low) > float(self.high):
+            raise ValueError(f"low must be <= high, got [{self.low}, {self.high}]")
+        if (self.control_low is None) != (self.control_high is None):
+            raise ValueError("control_low and control_high must be given together")
+        if self.holds is not None and not isinstance(self.holds, (bool, np.bool_)):
+            raise ValueError(f"holds must be True, False or None, got {self.holds!r}")
+        if self.p_value is not None and not 0 <= float(self.p_value) <= 1:
+            raise ValueError(f"p_value must be in [0, 1], got {self.p_value!r}")
+
+
+EVIDENCE_COLUMNS = tuple(f.name for f in fields(Evidence))
+
+
+def evidence_frame(rows) -> pd.DataFrame:
+    rows = list(rows)
+    for r in rows:
+        if not isinstance(r, Evidence):
+            raise ValueError(f"rows must be Evidence objects, got {type(r).__name__}")
+    return pd.DataFrame([asdict(r) for r in rows], columns=list(EVIDENCE_COLUMNS))
+
+
+def save_evidence(rows, chapter: str, profile: "str | Profile"):
+    """Write a chapter's evidence to ``data/tables/<profile>/evidence_<chapter>.csv``.
+
+    Every claim id must exist in ``claims.csv``: a typo fails here, not silently later.
+    """
+    frame = evidence_frame(rows)
+    known = set(load_claims()["claim_id"])
+    unknown = sorted(set(frame["claim_id"]) - known)
+    if unknown:
+        raise ValueError(f"evidence for unknown claim ids {unknown}; add them to data/paper/claims.csv")
+    return save_table(frame, f"evidence_{chapter}", profile)
+
+
+def load_evidence(profile: "str | Profile", chapters) -> pd.DataFrame:
+    """Every chapter's evidence for a profile (a missing file is an error: the book would be incomplete)."""
+    prof = as_profile(profile)
+    frames = []
+    for ch in chapters:
+        path = prof.table(f"evidence_{ch}")
+        if not path.exists():
+            raise FileNotFoundError(f"{path} is missing: run the {ch} chapter first")
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"claim_id": str, "size": str,
+                         "style": str, "mode": str, "profile": str, "unit": str, "detail": str, "section": str})
+        df.insert(0, "chapter", ch)
+        frames.append(df)
+    if not frames:
+        return pd.DataFrame(columns=["chapter", *EVIDENCE_COLUMNS])
+    out = pd.concat(frames, ignore_index=True)
+    for col in ("size", "style", "mode", "profile", "unit", "detail", "section"):
+        out[col] = out[col].fillna("")
+    return out
+
+
+def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: "dict | None" = None,
+                   seed: int = 0, **condition) -> Evidence:
+    """Evidence for a speed claim, by the declared statistic, interval and A/A control.
+
+    ``old``/``new`` are per-call times of the baseline and the candidate
+    (the estimate is ``(stat(old) / stat(new) - 1) * 100`` percent: positive
+    when ``new`` is faster); ``control_old``/``control_new`` are the per-call
+    times of two identical AES instances timed in the same interleaved run,
+    whose "speedup" interval is the machine's own noise.  ``condition`` holds
+    ``size``, ``style``, ``mode``, ``profile``, ``detail``, ``section``.
+    """
+    rules = rules or load_rules()
+    kw = dict(statistic=rules["speed_statistic"], confidence=float(rules["confidence"]),
+              n_resamples=int(rules["bootstrap_resamples"]), seed=seed)
+    effect = _stats.speedup_ci(old, new, **kw)
+    control = _stats.speedup_ci(control_old, control_new, **kw)
+    n = min(np.asarray(old).size, np.asarray(new).size)
+    return Evidence(claim_id, estimate=effect.estimate, low=effect.low, high=effect.high, n=int(n),
+                    control_low=control.low, control_high=control.high, unit="%", **condition)
+
+
+# ----------------------------------------------------------------------------- decisions
+@dataclass(frozen=True)
+class Decision:
+    verdict: str
+    reason: str
+
+
+def noise_half_width(ev, floor_pct: float) -> float:
+    """Half-width of the A/A noise band: the control interval's largest excursion, at least the floor."""
+    lo, hi = _get(ev, "control_low"), _get(ev, "control_high")
+    if lo is None:
+        return 0.0
+    return max(abs(lo), abs(hi), float(floor_pct))
+
+
+def _get(ev, name):
+    v = ev[name] if isinstance(ev, (dict, pd.Series)) else getattr(ev, name)
+    if v is None or (isinstance(v, float) and math.isnan(v)) or (isinstance(v, str) and v == ""):
+        return None
+    if name == "holds":
+        if isinstance(v, str):
+            return v.strip().lower() == "true"
+        return bool(v)
+    return float(v)
+
+
+def _interval(ev, claim_id):
+    lo, hi = _get(ev, "low"), _get(ev, "high")
+    if lo is None:
+        raise ValueError(f"claim {claim_id}: its rule needs an interval (low, high) in the evidence")
+    return lo, hi
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.3g}"
+
+
+def decide(claim, ev, rules: "dict | None" = None) -> Decision:
+    """The verdict of one claim (a row of :func:`load_claims`) on one evidence row.
+
+    ``rules`` defaults to ``config/verdicts.yaml``.  Pure: the same inputs always
+    give the same decision.
+    """
+    rules = rules or load_rules()
+    rule, cid = claim["rule"], claim["claim_id"]
+    floor = float(rules["noise_floor_pct"]) if (ev is not None and _get(ev, "control_low") is not None) else 0.0
+    if rule == "not_testable":
+        return Decision("not testable", claim["note"])
+    if ev is None:
+        raise ValueError(f"claim {cid}: no evidence")
+    if rule == "holds":
+        holds = _get(ev, "holds")
+        if holds is None:
+            raise ValueError(f"claim {cid}: rule holds needs 'holds' in the evidence")
+        return Decision("reproduced", "the statement holds") if holds else \
+            Decision("contradicted", "the statement does not hold")
+    if rule == "pvalue":
+        p, alpha = _get(ev, "p_value"), float(claim["alpha_value"])
+        if p is None:
+            raise ValueError(f"claim {cid}: rule pvalue needs 'p_value' in the evidence")
+        rejected = p < alpha
+        want = claim["expect"] == "reject"
+        word = f"p = {p:.3g} {'<' if rejected else '>='} alpha = {alpha:g}"
+        return Decision("reproduced" if rejected == want else "contradicted", word)
+
+    lo, hi = _interval(ev, cid)
+    null = claim["null_value"]
+    null = 0.0 if (null is None or (isinstance(null, float) and math.isnan(null))) else float(null)
+    h = noise_half_width(ev, floor)
+    band_txt = f"A/A noise band {null - h:+.3g} .. {null + h:+.3g}" if h else "no noise band"
+    ci = f"interval [{_fmt(lo)}, {_fmt(hi)}]"
+
+    if rule == "within_margin":
+        p = float(claim["published_value"])
+        m = float(claim["margin_value"])
+        blo, bhi = sorted((p * (1 - m), p * (1 + m)))
+        directional = claim["null"] != ""
+        side = 1.0 if p >= null else -1.0
+        if directional:
+            beyond = (lo > null + h) if side > 0 else (hi < null - h)
+            absent = (hi <= null + h) if side > 0 else (lo >= null - h)
+        else:
+            beyond, absent = True, False
+        if blo <= lo and hi <= bhi and beyond:
+            return Decision("reproduced", f"{ci} within ±{m:.0%} of {_fmt(p)} ([{_fmt(blo)}, {_fmt(bhi)}])")
+        if absent:
+            return Decision("contradicted", f"{ci}: no effect beyond the {band_txt}")
+        if beyond and (hi < blo or lo > bhi):
+            return Decision("not reproduced", f"{ci} outside ±{m:.0%} of {_fmt(p)}, same direction")
+        return Decision("inconclusive", f"{ci} too wide to decide against ±{m:.0%} of {_fmt(p)} and the {band_txt}")
+    if rule == "ordering":
+        if lo > null + h:
+            return Decision("reproduced", f"{ci} above the {band_txt}")
+        if hi < null - h:
+            return Decision("contradicted", f"{ci}: the reverse order, beyond the {band_txt}")
+        if null - h <= lo and hi <= null + h:
+            return Decision("not reproduced", f"{ci}: a tie within the {band_txt}")
+        return Decision("inconclusive", f"{ci} overlaps the {band_txt}")
+    if rule == "equivalent":
+        m = float(claim["margin_value"])
+        if null - m <= lo and hi <= null + m:
+            return Decision("reproduced", f"{ci} within ±{_fmt(m)} of {_fmt(null)}")
+        if hi < null - m or lo > null + m:
+            return Decision("contradicted", f"{ci} outside ±{_fmt(m)} of {_fmt(null)}")
+        return Decision("inconclusive", f"{ci} overlaps the edge of ±{_fmt(m)}")
+    if rule == "significance":
+        p, alpha = _get(ev, "p_value"), float(claim["alpha_value"])
+        if p is None:
+            raise ValueError(f"claim {cid}: rule significance needs 'p_value' in the evidence")
+        if null - h <= lo and hi <= null + h:
+            return Decision("contradicted", f"{ci}: no difference beyond the {band_txt} (p = {p:.3g})")
+        if p < alpha and (lo > null + h or hi < null - h):
+            return Decision("reproduced", f"p = {p:.3g} < {alpha:g} and {ci} beyond the {band_txt}")
+        return Decision("inconclusive", f"p = {p:.3g}, {ci}, {band_txt}")
+    raise ValueError(f"claim {cid}: unknown rule {rule!r}")
+
+
+def _select(claim, evs: pd.DataFrame):
+    """The evidence row that decides a claim: ``decided_by`` (``key=value``) picks it among several."""
+    cid = claim["claim_id"]
+    if claim["decided_by"]:
+        key, _, value = claim["decided_by"].partition("=")
+        if key not in ("size", "style", "mode"):
+            raise ValueError(f"claim {cid}: decided_by must be size=, style= or mode=, got {claim['decided_by']!r}")
+        pick = evs[evs[key] == value]
+    else:
+        pick = evs
+    if len(pick) != 1:
+        raise ValueError(f"claim {cid}: {len(pick)} evidence rows match decided_by={claim['decided_by']!r}; need exactly 1")
+    return pick.iloc[0]
+
+
+def _ours(ev) -> str:
+    if _get(ev, "holds") is not None and _get(ev, "estimate") is None:
+        return "holds" if _get(ev, "holds") else "does not hold"
+    est, lo = _get(ev, "estimate"), _get(ev, "low")
+    unit = f" {ev['unit']}" if ev["unit"] else ""
+    if est is None:
+        return f"p = {_get(ev, 'p_value'):.3g}" if _get(ev, "p_value") is not None else "—"
+    out = _fmt(est) + unit
+    if lo is not None:
+        out += f" [{_fmt(lo)}, {_fmt(_get(ev, 'high'))}]"
+    return out
+
+
+def _control(ev) -> str:
+    lo = _get(ev, "control_low")
+    return "—" if lo is None else f"[{_fmt(lo)}, {_fmt(_get(ev, 'control_high'))}]"
+
+
+VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
+                   "n", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other")
+
+
+def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None" = None) -> pd.DataFrame:
+    """One row per claim: the verdict (or, for extensions, ``finding``) and the condition that decided it.
+
+    Every claim needs evidence (unless its rule is ``not_testable``) and every
+    evidence row needs a claim: both are errors, so nothing drops out unseen.
+    """
+    rules = rules or load_rules()
+    unknown = sorted(set(evidence["claim_id"]) - set(claims["claim_id"]))
+    if unknown:
+        raise ValueError(f"evidence for unknown claim ids {unknown}")
+    out = []
+    for _, claim in claims.iterrows():
+        evs = evidence[evidence["claim_id"] == claim["claim_id"]]
+        if claim["rule"] != "not_testable" and evs.empty:
+            raise ValueError(f"claim {claim['claim_id']} ({claim['paper']}, {claim['where']}) has no evidence")
+        ev = None if evs.empty else _select(claim, evs)
+        decision = decide(claim, ev, rules)
+        verdict = FINDING if claim["scope"] == "extension" else decision.verdict
+        others = []
+        if ev is not None:
+            for _, o in evs.drop(index=ev.name).iterrows():
+                d = decide(claim, o, rules)
+                others.append(f"{o['style'] or o['mode'] or o['size']}: {_ours(o)} → {d.verdict}")
+        pub = claim["published"] + (f" {claim['unit']}" if claim["unit"] and claim["published"] else "")
+        out.append({
+            "claim_id": claim["claim_id"], "paper": claim["paper"], "where": claim["where"],
+            "claim": claim["quote"], "kind": claim["kind"], "rule": claim["rule"], "published": pub or "—",
+            "ours": "—" if ev is None else _ours(ev), "control": "—" if ev is None else _control(ev),
+            "n": "" if ev is None or _get(ev, "n") is None else str(int(_get(ev, "n"))),
+            "size": "" if ev is None else ev["size"], "style": "" if ev is None else ev["style"],
+            "mode": "" if ev is None else ev["mode"], "profile": "" if ev is None else ev["profile"],
+            "verdict": verdict, "reason": decision.reason,
+            "chapter": "" if ev is None else ev["chapter"], "section": claim["section"] or ("" if ev is None else ev["section"]),
+            "other": "; ".join(others),
+        })
+    return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
 
 
 def verdict_counts(rows: pd.DataFrame) -> pd.DataFrame:
-    """Claims per paper and verdict, with totals (the verdict page's summary)."""
-    counts = (rows.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
+    """The papers' claims per paper and verdict, with totals; extensions are not counted."""
+    claims = rows[rows["verdict"] != FINDING]
+    counts = (claims.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
               .reindex(columns=list(VERDICTS), fill_value=0))
     counts["total"] = counts.sum(axis=1)
     counts.loc["all"] = counts.sum()
@@ -97,17 +494,26 @@ def verdict_counts(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def verdict_html(rows: pd.DataFrame) -> str:
-    """Verdict rows (with a ``chapter`` column) as an HTML table: the verdict coloured, the chapter linked."""
-    import html
-
-    head = "".join(f"<th>{h}</th>" for h in ("claim", "published", "ours", "verdict", "reason", "where"))
+    """Verdict rows as an HTML table: condition on every row, the verdict coloured, linked to its section."""
+    head = "".join(f"<th>{h}</th>" for h in ("claim", "where", "published", "ours", "A/A control",
+                                              "measured at", "rule", "verdict", "reason"))
     body = []
     for r in rows.itertuples():
-        cells = [html.escape(str(v)) for v in (r.claim, r.published, r.ours)]
-        cells.append(f"<b>{html.escape(r.verdict)}</b>")
-        cells.append(html.escape(str(r.reason)))
-        cells.append(f'<a href="{html.escape(r.chapter)}.html">{html.escape(str(r.where))}</a>')
+        cond = ", ".join(x for x in (r.size, r.style, r.mode, r.profile) if x) or "—"
+        link = f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
+        cells = [
+            f"<b>{html.escape(r.claim_id)}</b><br>{html.escape(str(r.claim))}",
+            html.escape(str(r.where)), html.escape(str(r.published)), html.escape(str(r.ours)),
+            html.escape(str(r.control)), html.escape(cond), html.escape(r.rule),
+            f'<a href="{html.escape(link)}"><b>{html.escape(r.verdict)}</b></a>',
+            html.escape(str(r.reason)) + (f"<br><small>other conditions: {html.escape(r.other)}</small>" if r.other else ""),
+        ]
         style = f' style="background:{VERDICT_COLOURS.get(r.verdict, "#fff")}"'
-        body.append("<tr>" + "".join(f"<td{style if i == 3 else ''}>{c}</td>" for i, c in enumerate(cells)) + "</tr>")
+        body.append("<tr>" + "".join(f"<td{style if i == 7 else ''}>{c}</td>" for i, c in enumerate(cells)) + "</tr>")
     return (f'<table class="table" style="font-size:0.85em"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def save_verdicts(rows: pd.DataFrame, profile: "str | Profile"):
+    """The decided verdicts table: ``data/tables/<profile>/verdicts.csv``."""
+    return save_table(rows, "verdicts", profile)

@@ -1,0 +1,196 @@
+"""The decision engine on synthetic evidence: every rule, wide and narrow intervals, either side, the boundaries."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cipherlab import verdicts as V
+
+RULES = V.load_rules()
+
+
+def claim(rule="within_margin", published="20", null="0", margin="0.25", alpha="", expect="", **kw):
+    row = {c: "" for c in V.CLAIM_COLUMNS}
+    row.update(claim_id="x", paper="000", where="Table 5", quote="q", kind="ratio", scope="claim",
+               published=published, null=null, rule=rule, margin=margin, alpha=alpha, expect=expect)
+    row.update(kw)
+    return row
+
+
+def decide(c, **ev):
+    claims = _load([c])
+    return V.decide(claims.iloc[0], V.Evidence("x", **ev), RULES).verdict
+
+
+def _load(rows, tmp=None):
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as fh:
+        pd.DataFrame(rows, columns=list(V.CLAIM_COLUMNS)).to_csv(fh, index=False)
+    return V.load_claims(fh.name)
+
+
+# within_margin: published 20 %, margin 25 % -> band [15, 25]; A/A band +-2 %
+AA = dict(control_low=-2.0, control_high=2.0)
+
+
+@pytest.mark.parametrize("lo, hi, expected", [
+    (16.0, 24.0, "reproduced"),         # inside the band, beyond noise
+    (15.0, 25.0, "reproduced"),         # on the boundary: still inside
+    (30.0, 40.0, "not reproduced"),     # larger, same direction
+    (5.0, 10.0, "not reproduced"),      # smaller, same direction
+    (-1.0, 1.5, "contradicted"),        # within the noise band: no speedup
+    (-20.0, -10.0, "contradicted"),     # the other way
+    (-5.0, 40.0, "inconclusive"),       # too wide
+    (10.0, 20.0, "inconclusive"),       # straddles the band's lower edge
+    (1.0, 8.0, "inconclusive"),         # straddles the noise edge
+])
+def test_within_margin(lo, hi, expected):
+    assert decide(claim(), estimate=(lo + hi) / 2, low=lo, high=hi, **AA) == expected
+
+
+def test_within_margin_without_direction_cannot_contradict():
+    c = claim(published="7.99", null="", margin="0.01")
+    assert decide(c, estimate=7.95, low=7.94, high=7.96) == "reproduced"
+    assert decide(c, estimate=7.5, low=7.4, high=7.6) == "not reproduced"
+    assert decide(c, estimate=7.9, low=7.8, high=8.0) == "inconclusive"
+
+
+def test_noise_floor_widens_a_narrow_control():
+    # control [-0.1, 0.1] but floor 1 %: 0.8 % is still no effect
+    c = claim(published="0.5", margin="10")
+    assert decide(c, estimate=0.8, low=0.6, high=0.9, control_low=-0.1, control_high=0.1) == "contradicted"
+
+
+@pytest.mark.parametrize("lo, hi, expected", [
+    (5.0, 9.0, "reproduced"),
+    (-9.0, -5.0, "contradicted"),
+    (-1.5, 1.5, "not reproduced"),
+    (-1.0, 6.0, "inconclusive"),
+    (2.0, 2.0, "not reproduced"),      # exactly on the noise edge belongs to the band: not beyond it
+])
+def test_ordering(lo, hi, expected):
+    assert decide(claim(rule="ordering", published="", margin=""), estimate=lo, low=lo, high=hi, **AA) == expected
+
+
+@pytest.mark.parametrize("lo, hi, expected", [
+    (-0.004, 0.006, "reproduced"),
+    (0.02, 0.03, "contradicted"),
+    (-0.03, -0.02, "contradicted"),
+    (0.0, 0.02, "inconclusive"),
+])
+def test_equivalent(lo, hi, expected):
+    assert decide(claim(rule="equivalent", published="", margin="0.01"), estimate=lo, low=lo, high=hi) == expected
+
+
+@pytest.mark.parametrize("p, lo, hi, expected", [
+    (0.001, 5.0, 9.0, "reproduced"),
+    (0.001, 0.5, 1.5, "contradicted"),     # "significant" but within the noise band
+    (0.2, -1.0, 1.0, "contradicted"),
+    (0.2, -1.0, 8.0, "inconclusive"),
+    (0.04, 3.0, 9.0, "reproduced"),
+])
+def test_significance(p, lo, hi, expected):
+    c = claim(rule="significance", published="", margin="", alpha="0.05")
+    assert decide(c, estimate=lo, low=lo, high=hi, p_value=p, **AA) == expected
+
+
+@pytest.mark.parametrize("expect, p, expected", [
+    ("reject", 0.001, "reproduced"), ("reject", 0.5, "contradicted"),
+    ("retain", 0.5, "reproduced"), ("retain", 0.001, "contradicted"),
+    ("retain", 0.01, "reproduced"),   # p == alpha is not below it
+])
+def test_pvalue(expect, p, expected):
+    c = claim(rule="pvalue", published="", margin="", alpha="0.01", expect=expect)
+    assert decide(c, p_value=p) == expected
+
+
+def test_holds_and_not_testable():
+    assert decide(claim(rule="holds", published="", margin=""), holds=True) == "reproduced"
+    assert decide(claim(rule="holds", published="", margin=""), holds=False) == "contradicted"
+    c = _load([claim(rule="not_testable", published="", margin="", note="absolute speed of an unnamed CPU")]).iloc[0]
+    assert V.decide(c, None, RULES).verdict == "not testable"
+
+
+def test_missing_evidence_fields_are_errors():
+    with pytest.raises(ValueError, match="interval"):
+        decide(claim(), estimate=1.0)
+    with pytest.raises(ValueError, match="holds"):
+        decide(claim(rule="holds", published="", margin=""), estimate=1.0)
+    with pytest.raises(ValueError, match="p_value"):
+        decide(claim(rule="pvalue", published="", margin="", alpha="0.01", expect="reject"))
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("rule", "vibes", "rule must be one of"),
+    ("kind", "opinion", "kind must be one of"),
+    ("scope", "mine", "scope must be one of"),
+    ("paper", "999", "paper must be one of"),
+    ("published", "fast", "numeric published value"),
+])
+def test_bad_claim_rows_name_the_field(field, value, match):
+    with pytest.raises(ValueError, match=match):
+        _load([claim(**{field: value})])
+
+
+def test_duplicate_claim_ids_are_rejected():
+    with pytest.raises(ValueError, match="duplicate"):
+        _load([claim(), claim()])
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(low=2.0, high=1.0), "low must be <= high"),
+    (dict(low=1.0), "together"),
+    (dict(estimate=float("nan")), "finite"),
+    (dict(p_value=1.5), "p_value"),
+    (dict(holds="yes"), "holds"),
+])
+def test_bad_evidence_is_rejected(kw, match):
+    with pytest.raises(ValueError, match=match):
+        V.Evidence("x", **kw)
+
+
+def test_decide_all_needs_evidence_for_every_claim_and_a_claim_for_every_evidence():
+    claims = _load([claim()])
+    with pytest.raises(ValueError, match="no evidence"):
+        V.decide_all(claims, V.evidence_frame([]).assign(chapter=[]), RULES)
+    ev = V.evidence_frame([V.Evidence("y", estimate=1.0, low=0.0, high=2.0)]).assign(chapter="c")
+    with pytest.raises(ValueError, match="unknown claim"):
+        V.decide_all(claims, ev, RULES)
+
+
+def test_decided_by_picks_one_style_and_reports_the_others():
+    claims = _load([claim(decided_by="style=reference")])
+    ev = V.evidence_frame([
+        V.Evidence("x", estimate=20.0, low=18.0, high=22.0, style="reference", **AA),
+        V.Evidence("x", estimate=0.5, low=-0.5, high=1.0, style="table", **AA),
+    ]).assign(chapter="c")
+    out = V.decide_all(claims, ev, RULES)
+    assert out["verdict"].tolist() == ["reproduced"]
+    assert out["style"].tolist() == ["reference"]
+    assert "table" in out["other"].iloc[0] and "contradicted" in out["other"].iloc[0]
+
+
+def test_extensions_get_findings_and_are_not_counted():
+    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="")])
+    ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, **AA),
+                           V.Evidence("ext", holds=True)]).assign(chapter="c")
+    out = V.decide_all(claims, ev, RULES)
+    assert out.set_index("claim_id").loc["ext", "verdict"] == V.FINDING
+    counts = V.verdict_counts(out)
+    assert counts.loc["all", "total"] == 1
+
+
+def test_speed_evidence_uses_the_declared_statistic_and_the_control():
+    rng = np.random.default_rng(0)
+    old, new = rng.normal(1.2, 0.01, 200), rng.normal(1.0, 0.01, 200)
+    a, b = rng.normal(1.0, 0.01, 200), rng.normal(1.0, 0.01, 200)
+    ev = V.speed_evidence("x", old, new, a, b, style="table", size="16 B")
+    assert 18 < ev.low <= ev.estimate <= ev.high < 22
+    assert ev.control_low < 0 < ev.control_high
+    assert ev == V.speed_evidence("x", old, new, a, b, style="table", size="16 B")   # seeded
+
+
+def test_the_real_claims_file_loads():
+    claims = V.load_claims()
+    assert set(claims.columns) >= set(V.CLAIM_COLUMNS)

@@ -140,6 +140,7 @@ rule book:
         sources=sorted(str(p.relative_to(paths.ROOT)) for p in paths.BOOK_DIR.rglob("*")
                        if p.is_file() and "_build" not in p.parts),
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
+        rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
     output:
         rel(P.html / "index.html"),
     log:

@@ -318,38 +318,6 @@ def test_notebook_parameters():
         config.notebook_parameters(cfg, "book")
 
 
-# --- verdicts ------------------------------------------------------------------------------------
-
-def _verdict(**kw):
-    base = dict(paper="002", claim="c", published="1", ours="2", verdict="reproduced", reason="r",
-                where="maes")
-    base.update(kw)
-    return verdicts.Verdict(**base)
-
-
-def test_verdict_validation():
-    with pytest.raises(ValueError, match="verdict must be one of"):
-        _verdict(verdict="sort of")
-    with pytest.raises(ValueError, match="paper must be one of"):
-        _verdict(paper="004")
-
-
-def test_save_and_load_verdicts(tmp_profile):
-    verdicts.save_verdicts([_verdict(paper="003", claim="late"), _verdict()], "maes", tmp_profile)
-    verdicts.save_verdicts([_verdict(paper="000", verdict="contradicted")], "aes2sbox", tmp_profile)
-    df = verdicts.load_verdicts(tmp_profile)
-    assert list(df.columns) == ["chapter", *verdicts.COLUMNS]
-    assert list(df["paper"]) == ["000", "002", "003"]
-    with pytest.raises(ValueError, match="chapter must be one of"):
-        verdicts.save_verdicts([_verdict()], "chapter9", tmp_profile)
-    with pytest.raises(ValueError, match="rows must be Verdict objects"):
-        verdicts.save_verdicts([{"paper": "000"}], "maes", tmp_profile)
-
-
-def test_load_verdicts_empty(tmp_profile):
-    assert list(verdicts.load_verdicts(tmp_profile).columns) == ["chapter", *verdicts.COLUMNS]
-
-
 # --- provenance ----------------------------------------------------------------------------------
 
 def test_run_metadata_has_the_provenance_fields():
@@ -359,20 +327,3 @@ def test_run_metadata_has_the_provenance_fields():
         assert key in meta
     assert meta["packages"]["numpy"] == np.__version__
     assert provenance.new_run_id() != provenance.new_run_id()
-
-
-def test_verdict_counts_and_html():
-    from cipherlab import verdicts
-
-    rows = verdicts.verdict_frame([
-        verdicts.Verdict("000", "a < b", "1", "2", "reproduced", "r", "w"),
-        verdicts.Verdict("000", "c", "1", "3", "contradicted", "r", "w"),
-        verdicts.Verdict("002", "d", "1", "1", "reproduced", "r", "w"),
-    ])
-    counts = verdicts.verdict_counts(rows)
-    assert counts.loc["000", "reproduced"] == 1 and counts.loc["000", "contradicted"] == 1
-    assert counts.loc["all", "total"] == 3 and counts.loc["002", "not testable"] == 0
-    rows.insert(0, "chapter", "aes2sbox")
-    html = verdicts.verdict_html(rows)
-    assert html.count("<tr>") == 4 and "a &lt; b" in html and 'href="aes2sbox.html"' in html
-    assert verdicts.VERDICT_COLOURS["contradicted"] in html

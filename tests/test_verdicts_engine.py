@@ -194,3 +194,41 @@ def test_speed_evidence_uses_the_declared_statistic_and_the_control():
 def test_the_real_claims_file_loads():
     claims = V.load_claims()
     assert set(claims.columns) >= set(V.CLAIM_COLUMNS)
+
+
+def test_methods_page_states_every_rule_and_parameter_from_the_rules_file():
+    text = V.rules_markdown(RULES)
+    for name in V.RULES:
+        assert f"`{name}`" in text
+    assert f"**{RULES['speed_statistic']}**" in text
+    assert f"{int(RULES['bootstrap_resamples'])} seeded resamples" in text
+    changed = dict(RULES, speed_statistic="q25", rules=dict(RULES["rules"], equivalent={"margin": 0.5}))
+    other = V.rules_markdown(changed)
+    assert "**q25**" in other and "margin = 0.5" in other
+
+
+def test_evidence_round_trips_through_its_table(tmp_path, monkeypatch):
+    from cipherlab import paths
+    monkeypatch.setattr(paths, "DATA_DIR", tmp_path / "data")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    claims = _load([claim()])
+    monkeypatch.setattr(V, "load_claims", lambda path=None: claims)
+    prof = paths.Profile("quick")
+    rows = [V.Evidence("x", estimate=20.0, low=18.0, high=22.0, n=30, size="1 B", style="table", **AA)]
+    V.save_evidence(rows, "c", prof)
+    back = V.load_evidence(prof, ["c"])
+    assert back.loc[0, "claim_id"] == "x" and back.loc[0, "n"] == 30 and back.loc[0, "style"] == "table"
+    assert V.decide_all(claims, back, RULES)["verdict"].tolist() == ["reproduced"]
+    with pytest.raises(ValueError, match="unknown claim"):
+        V.save_evidence([V.Evidence("nope", holds=True)], "c", prof)
+    with pytest.raises(FileNotFoundError, match="evidence_d"):
+        V.load_evidence(prof, ["d"])
+
+
+def test_verdict_html_escapes_shows_the_condition_and_links_the_section():
+    claims = _load([claim(quote="a < b", section="sec-label")])
+    ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="60416 B", style="table",
+                                      profile="quick", **AA)]).assign(chapter="aes2sbox")
+    html = V.verdict_html(V.decide_all(claims, ev, RULES))
+    assert "a &lt; b" in html and 'href="aes2sbox.html#sec-label"' in html
+    assert "60416 B, table, quick" in html and V.VERDICT_COLOURS["reproduced"] in html

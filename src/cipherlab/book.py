@@ -20,6 +20,7 @@ import yaml
 from .paths import BOOK_DIR, Profile
 from .provenance import git_commit, new_run_id
 from .results import write_text
+from .verdicts import rules_markdown
 
 
 def _page_exists(root: Path, entry: str) -> bool:
@@ -122,6 +123,7 @@ def stage(profile: str) -> Path:
     toc_path.write_text(yaml.safe_dump(_filter_toc(toc, dst), sort_keys=False), encoding="utf-8")
     _unlink_missing_pages(dst)
     write_text(dst / "_run.md", run_banner(profile))
+    write_text(dst / "_rules.md", rules_markdown())
     return dst
 
 

@@ -440,6 +440,18 @@ def _control(ev) -> str:
     return "—" if lo is None else f"[{_fmt(lo)}, {_fmt(_get(ev, 'control_high'))}]"
 
 
+def _rule_label(claim) -> str:
+    """The rule with the parameters this claim is decided with, e.g. ``within_margin (±25 %)``."""
+    rule = claim["rule"]
+    if rule == "within_margin":
+        return f"{rule} (±{float(claim['margin_value']):.0%})"
+    if rule == "equivalent":
+        return f"{rule} (±{float(claim['margin_value']):g} {claim['unit']})".replace(" )", ")")
+    if rule in ("significance", "pvalue"):
+        return f"{rule} (alpha {float(claim['alpha_value']):g})"
+    return rule
+
+
 VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
                    "n", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other")
 
@@ -470,7 +482,7 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
         pub = claim["published"] + (f" {claim['unit']}" if claim["unit"] and claim["published"] else "")
         out.append({
             "claim_id": claim["claim_id"], "paper": claim["paper"], "where": claim["where"],
-            "claim": claim["quote"], "kind": claim["kind"], "rule": claim["rule"], "published": pub or "—",
+            "claim": claim["quote"], "kind": claim["kind"], "rule": _rule_label(claim), "published": pub or "—",
             "ours": "—" if ev is None else _ours(ev), "control": "—" if ev is None else _control(ev),
             "n": "" if ev is None or _get(ev, "n") is None else str(int(_get(ev, "n"))),
             "size": "" if ev is None else ev["size"], "style": "" if ev is None else ev["style"],
@@ -512,6 +524,61 @@ def verdict_html(rows: pd.DataFrame) -> str:
         body.append("<tr>" + "".join(f"<td{style if i == 7 else ''}>{c}</td>" for i, c in enumerate(cells)) + "</tr>")
     return (f'<table class="table" style="font-size:0.85em"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')
+
+
+#: What each rule decides, in words, with ``{margin}``/``{alpha}`` filled from the rules file.
+RULE_TEXT = {
+    "within_margin": ("value, ratio",
+                      "reproduced if our interval lies within ±{margin} (relative) of the published value and, for a "
+                      "directional claim, beyond the A/A noise band; not reproduced if it lies wholly outside that "
+                      "margin in the claimed direction; contradicted if the effect is no larger than the noise band "
+                      "or reversed; otherwise inconclusive"),
+    "ordering": ("ordering",
+                 "reproduced if our interval of the effect lies beyond the noise band in the claimed direction; "
+                 "contradicted if beyond it in the other direction; not reproduced if it lies within the band "
+                 "(a tie); otherwise inconclusive"),
+    "equivalent": ("value",
+                   "reproduced if our interval of the difference lies within ±{margin} (in the claim's unit); "
+                   "contradicted if wholly outside; otherwise inconclusive"),
+    "significance": ("significance",
+                     "reproduced if p < {alpha} and our interval lies beyond the noise band; contradicted if it "
+                     "lies within the band (no difference beyond this machine's noise); otherwise inconclusive"),
+    "pvalue": ("structural",
+               "a test at alpha = {alpha} (by default; a claim may declare its own): reproduced if its outcome "
+               "(reject or retain) is the one the claim states, contradicted otherwise"),
+    "holds": ("structural, qualitative",
+              "reproduced if the statement holds (checked exhaustively or by construction), contradicted if not"),
+    "not_testable": ("any", "not testable; the claim row says why"),
+}
+
+
+def rules_markdown(rules: "dict | None" = None) -> str:
+    """The Methods page's statement of every rule and parameter, rendered from ``config/verdicts.yaml``."""
+    rules = rules or load_rules()
+    lines = [
+        f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case, compared as "
+        f"a speedup `(stat(old) / stat(new) - 1) x 100 %`, with a {float(rules['confidence']):.0%} percentile "
+        f"bootstrap interval ({int(rules['bootstrap_resamples'])} seeded resamples, the two samples resampled "
+        "independently).",
+        "- A/A control: every speed comparison also times AES against an identical second AES instance in the "
+        "same interleaved run; its interval is this machine's noise band, never narrower than "
+        f"±{float(rules['noise_floor_pct']):g} %. A speed effect counts only beyond it.",
+        f"- Operations shorter than {float(rules['min_trial_seconds']) * 1e3:g} ms are timed in batches of k calls "
+        "per trial (k fixed per case after the warm-up), and the empty-call overhead is reported apart.",
+        "",
+        "| rule | for claims of kind | decision | parameters |",
+        "|---|---|---|---|",
+    ]
+    for name in RULES:
+        params = rules["rules"].get(name) or {}
+        kinds, text = RULE_TEXT[name]
+        fill = {k: (f"{float(v):.0%}" if (k, name) == ("margin", "within_margin") else f"{float(v):g}")
+                for k, v in params.items()}
+        fill.setdefault("margin", "margin")
+        fill.setdefault("alpha", "alpha")
+        shown = ", ".join(f"{k} = {v}" for k, v in params.items()) or "—"
+        lines.append(f"| `{name}` | {kinds} | {text.format(**fill)} | {shown} |")
+    return "\n".join(lines) + "\n"
 
 
 def save_verdicts(rows: pd.DataFrame, profile: "str | Profile"):

@@ -7,7 +7,9 @@ Without Chromium these tests are skipped, except under CI (``CI`` set), where th
 """
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -81,8 +83,6 @@ class _Refs(HTMLParser):
 
 def page_text(html: str) -> str:
     """The visible text of a page, tags removed and white space collapsed."""
-    import re
-
     text = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S | re.I)
     text = re.sub(r"<[^>]+>", "", text)
     return re.sub(r"\s+", " ", text)
@@ -210,3 +210,84 @@ def test_a_chapter_loads_with_its_figures(book, chromium, tmp_path):
     shot = tmp_path / f"{page.stem}.png"
     browse(chromium, page, f"--screenshot={shot}")
     assert shot.is_file() and shot.stat().st_size > 20_000
+
+
+# --- every page as a reader meets it (issue: a book a reader can trust on every page) -----------
+
+#: Injected into a copy of each page: after load, records the tables whose right edge runs past
+#: the article's, measured by the browser at a 1400 px window.
+_OVERFLOW_PROBE = """<script>
+window.addEventListener('load', function () {
+  var art = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
+  var edge = art.getBoundingClientRect().right + 2, out = [];
+  document.querySelectorAll('table').forEach(function (t, i) {
+    if (t.offsetParent === null) return;               // folded (in a closed <details>) or hidden
+    var r = t.getBoundingClientRect();
+    if (r.right > edge) out.push(i + ':' + Math.round(r.right - edge) + 'px:' + (t.innerText || '').slice(0, 60));
+  });
+  document.body.setAttribute('data-overflow', JSON.stringify(out));
+});
+</script>"""
+
+
+def _rendered_table_cells(html: str) -> list[str]:
+    cells = re.findall(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", html, flags=re.S | re.I)
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", c)).strip() for c in cells]
+
+
+def test_no_table_cell_is_truncated_or_nan(book):
+    bad = []
+    for page in book_pages(book):
+        for cell in _rendered_table_cells(page.read_text(encoding="utf-8")):
+            if cell.endswith(("...", "…")) or cell in ("NaN", "nan", "None") or cell.startswith("<NA"):
+                bad.append(f"{page.name}: {cell[:80]!r}")
+    assert not bad, "truncated or missing-value cells:\n" + "\n".join(bad[:40])
+
+
+def test_no_page_shows_a_path_object_or_a_raw_dict(book):
+    bad = []
+    for page in book_pages(book):
+        text = page_text(page.read_text(encoding="utf-8"))
+        for needle in ("PosixPath(", "WindowsPath(", str(paths.ROOT)):
+            if needle in text:
+                bad.append(f"{page.name}: {needle}")
+    assert not bad, "pages show paths of the machine that built them:\n" + "\n".join(bad)
+
+
+def test_no_page_loads_anything_from_outside_the_book(book):
+    outside = []
+    for page in book_pages(book):
+        for tag, attr, value in refs(page.read_text(encoding="utf-8")):
+            if tag == "a":
+                continue   # a link a reader may follow is not something the page loads
+            parts = urlsplit(value)
+            if parts.scheme in ("http", "https") or value.startswith("//"):
+                outside.append(f"{page.name}: <{tag} {attr}={value!r}>")
+            elif parts.scheme == "file":
+                outside.append(f"{page.name}: <{tag} {attr}={value!r}> (an absolute local path)")
+    assert not outside, "\n".join(outside[:30])
+
+
+def test_every_page_fits_a_1400_px_window_and_is_photographed(book, chromium):
+    """Each page in Chromium at 1400 px: no table runs past the text column; a screenshot for review."""
+    shots = paths.Profile("quick").build / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    overflowing = []
+    for page in book_pages(book):
+        html = page.read_text(encoding="utf-8")
+        if page.name in ("genindex.html", "search.html") or "bd-article" not in html:
+            continue   # the index, the search page and index.html's redirect have no article
+        probe = page.with_name(f"_probe_{page.name}")
+        probe.write_text(html.replace("</body>", _OVERFLOW_PROBE + "</body>"), encoding="utf-8")
+        try:
+            dom = browse(chromium, probe, "--window-size=1400,1000", "--dump-dom")
+        finally:
+            probe.unlink()
+        m = re.search(r'data-overflow="([^"]*)"', dom)
+        assert m, f"{page.name}: the overflow probe did not run"
+        found = json.loads(m.group(1).replace("&quot;", '"'))
+        overflowing += [f"{page.name}: table {f}" for f in found]
+        shot = shots / f"{page.stem}.png"
+        browse(chromium, page, "--window-size=1400,1800", f"--screenshot={shot}")
+        assert shot.is_file() and shot.stat().st_size > 10_000
+    assert not overflowing, "tables wider than the page:\n" + "\n".join(overflowing)

@@ -107,6 +107,11 @@ def run_banner(profile: str) -> str:
     return "```{note}\n" + "\n\n".join(lines) + "\n```\n"
 
 
+#: The banner on every page of a quick-profile book.
+QUICK_ANNOUNCEMENT = ("Quick profile: tiny samples for testing, not the papers' protocols. "
+                      "Its numbers and verdicts are not results; <code>make reproduce</code> builds the full book.")
+
+
 def stage(profile: str) -> Path:
     """Assemble the book source of ``profile`` and return its directory."""
     prof = Profile(profile)
@@ -122,6 +127,11 @@ def stage(profile: str) -> Path:
     toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
     toc_path.write_text(yaml.safe_dump(_filter_toc(toc, dst), sort_keys=False), encoding="utf-8")
     _unlink_missing_pages(dst)
+    if profile != "full":
+        cfg_path = dst / "_config.yml"
+        cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))
+        cfg.setdefault("html", {})["announcement"] = QUICK_ANNOUNCEMENT
+        cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
     write_text(dst / "_run.md", run_banner(profile))
     write_text(dst / "_rules.md", rules_markdown())
     return dst

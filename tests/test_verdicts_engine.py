@@ -43,7 +43,7 @@ AA = dict(control_low=-2.0, control_high=2.0)
     (-20.0, -10.0, "contradicted"),     # the other way
     (-5.0, 40.0, "inconclusive"),       # too wide
     (10.0, 20.0, "inconclusive"),       # straddles the band's lower edge
-    (1.0, 8.0, "inconclusive"),         # straddles the noise edge
+    (1.0, 8.0, "not reproduced"),       # far below the claim, though not clearly beyond the noise
 ])
 def test_within_margin(lo, hi, expected):
     assert decide(claim(), estimate=(lo + hi) / 2, low=lo, high=hi, **AA) == expected
@@ -58,8 +58,19 @@ def test_within_margin_without_direction_cannot_contradict():
 
 def test_noise_floor_widens_a_narrow_control():
     # control [-0.1, 0.1] but floor 1 %: 0.8 % is still no effect
-    c = claim(published="0.5", margin="10")
-    assert decide(c, estimate=0.8, low=0.6, high=0.9, control_low=-0.1, control_high=0.1) == "contradicted"
+    c = claim(published="5", margin="10")
+    assert decide(c, estimate=0.8, low=0.6, high=0.9, control_low=-0.1, control_high=0.1, unit="%") == "contradicted"
+    # the floor is in %: evidence in another unit takes its control as it is
+    assert decide(c, estimate=0.8, low=0.6, high=0.9, control_low=-0.1, control_high=0.1, unit="bits") == "reproduced"
+
+
+def test_a_noisy_machine_or_a_claim_inside_the_noise_is_inconclusive():
+    wide = dict(control_low=-30.0, control_high=25.0, unit="%")
+    assert decide(claim(), estimate=20.0, low=18.0, high=22.0, **wide) == "inconclusive"
+    assert decide(claim(rule="ordering", published="", margin=""), estimate=50, low=40, high=60, **wide) \
+        == "inconclusive"
+    inside = dict(control_low=-5.0, control_high=5.0, unit="%")
+    assert decide(claim(published="3", margin="0.5"), estimate=0.0, low=-1.0, high=1.0, **inside) == "inconclusive"
 
 
 @pytest.mark.parametrize("lo, hi, expected", [
@@ -169,6 +180,17 @@ def test_decided_by_picks_one_style_and_reports_the_others():
     assert out["verdict"].tolist() == ["reproduced"]
     assert out["style"].tolist() == ["reference"]
     assert "table" in out["other"].iloc[0] and "contradicted" in out["other"].iloc[0]
+
+
+def test_decided_by_can_name_several_conditions():
+    claims = _load([claim(decided_by="style=table; size=16 B")])
+    ev = V.evidence_frame([
+        V.Evidence("x", estimate=20.0, low=18.0, high=22.0, style="table", size="16 B", **AA),
+        V.Evidence("x", estimate=0.5, low=-0.5, high=1.0, style="table", size="1 MB", **AA),
+    ]).assign(chapter="c")
+    assert V.decide_all(claims, ev, RULES)["size"].tolist() == ["16 B"]
+    with pytest.raises(ValueError, match="decided_by terms"):
+        V.decide_all(_load([claim(decided_by="colour=red")]), ev, RULES)
 
 
 def test_extensions_get_findings_and_are_not_counted():

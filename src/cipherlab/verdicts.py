@@ -69,7 +69,8 @@ def _check_rules(rules: dict, path: str) -> None:
     missing = set(RULES) - set(rules["rules"])
     if unknown or missing:
         raise ValueError(f"{path}: rules must be exactly {RULES}; unknown {sorted(unknown)}, missing {sorted(missing)}")
-    for key in ("speed_statistic", "confidence", "bootstrap_resamples", "noise_floor_pct", "min_trial_seconds"):
+    for key in ("speed_statistic", "confidence", "bootstrap_resamples", "noise_floor_pct", "max_noise_pct",
+                "min_trial_seconds"):
         if key not in rules:
             raise ValueError(f"{path}: missing key {key!r}")
     if rules["speed_statistic"] not in ("median", "mean", "q25"):
@@ -298,11 +299,15 @@ class Decision:
 
 
 def noise_half_width(ev, floor_pct: float) -> float:
-    """Half-width of the A/A noise band: the control interval's largest excursion, at least the floor."""
+    """Half-width of the A/A noise band: the control interval's largest excursion, at least the floor.
+
+    The floor (in %) applies to evidence in % only; other units take the control as it is.
+    """
     lo, hi = _get(ev, "control_low"), _get(ev, "control_high")
     if lo is None:
         return 0.0
-    return max(abs(lo), abs(hi), float(floor_pct))
+    floor = float(floor_pct) if str(ev["unit"] if isinstance(ev, (dict, pd.Series)) else ev.unit) == "%" else 0.0
+    return max(abs(lo), abs(hi), floor)
 
 
 def _get(ev, name):
@@ -335,7 +340,7 @@ def decide(claim, ev, rules: "dict | None" = None) -> Decision:
     """
     rules = rules or load_rules()
     rule, cid = claim["rule"], claim["claim_id"]
-    floor = float(rules["noise_floor_pct"]) if (ev is not None and _get(ev, "control_low") is not None) else 0.0
+    floor = float(rules["noise_floor_pct"])
     if rule == "not_testable":
         return Decision("not testable", claim["note"])
     if ev is None:
@@ -361,6 +366,10 @@ def decide(claim, ev, rules: "dict | None" = None) -> Decision:
     h = noise_half_width(ev, floor)
     band_txt = f"A/A noise band {null - h:+.3g} .. {null + h:+.3g}" if h else "no noise band"
     ci = f"interval [{_fmt(lo)}, {_fmt(hi)}]"
+    max_noise = float(rules["max_noise_pct"])
+    if h and str(ev["unit"] if isinstance(ev, (dict, pd.Series)) else ev.unit) == "%" and h > max_noise:
+        return Decision("inconclusive", f"the {band_txt} is wider than ±{max_noise:g} %: "
+                                        "this machine was too noisy to decide")
 
     if rule == "within_margin":
         p = float(claim["published_value"])
@@ -373,12 +382,15 @@ def decide(claim, ev, rules: "dict | None" = None) -> Decision:
             absent = (hi <= null + h) if side > 0 else (lo >= null - h)
         else:
             beyond, absent = True, False
+        if directional and h >= abs(p - null):
+            return Decision("inconclusive", f"the claimed effect {_fmt(p)} lies inside the {band_txt}")
         if blo <= lo and hi <= bhi and beyond:
             return Decision("reproduced", f"{ci} within ±{m:.0%} of {_fmt(p)} ([{_fmt(blo)}, {_fmt(bhi)}])")
         if absent:
             return Decision("contradicted", f"{ci}: no effect beyond the {band_txt}")
-        if beyond and (hi < blo or lo > bhi):
-            return Decision("not reproduced", f"{ci} outside ±{m:.0%} of {_fmt(p)}, same direction")
+        if hi < blo or lo > bhi:
+            how = "in the same direction" if beyond else f"and an effect not established beyond the {band_txt}"
+            return Decision("not reproduced", f"{ci} outside ±{m:.0%} of {_fmt(p)}, {how}")
         return Decision("inconclusive", f"{ci} too wide to decide against ±{m:.0%} of {_fmt(p)} and the {band_txt}")
     if rule == "ordering":
         if lo > null + h:
@@ -408,15 +420,19 @@ def decide(claim, ev, rules: "dict | None" = None) -> Decision:
 
 
 def _select(claim, evs: pd.DataFrame):
-    """The evidence row that decides a claim: ``decided_by`` (``key=value``) picks it among several."""
+    """The evidence row that decides a claim: ``decided_by`` picks it among several.
+
+    ``decided_by`` is ``key=value`` or several joined by ``;`` (all must match),
+    with keys ``size``, ``style``, ``mode``.
+    """
     cid = claim["claim_id"]
-    if claim["decided_by"]:
-        key, _, value = claim["decided_by"].partition("=")
-        if key not in ("size", "style", "mode"):
-            raise ValueError(f"claim {cid}: decided_by must be size=, style= or mode=, got {claim['decided_by']!r}")
-        pick = evs[evs[key] == value]
-    else:
-        pick = evs
+    pick = evs
+    for term in filter(None, (t.strip() for t in claim["decided_by"].split(";"))):
+        key, sep, value = term.partition("=")
+        if key not in ("size", "style", "mode") or not sep:
+            raise ValueError(f"claim {cid}: decided_by terms must be size=, style= or mode=..., "
+                             f"joined by ';'; got {claim['decided_by']!r}")
+        pick = pick[pick[key] == value]
     if len(pick) != 1:
         raise ValueError(f"claim {cid}: {len(pick)} evidence rows match decided_by={claim['decided_by']!r}; need exactly 1")
     return pick.iloc[0]
@@ -562,7 +578,9 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "independently).",
         "- A/A control: every speed comparison also times AES against an identical second AES instance in the "
         "same interleaved run; its interval is this machine's noise band, never narrower than "
-        f"±{float(rules['noise_floor_pct']):g} %. A speed effect counts only beyond it.",
+        f"±{float(rules['noise_floor_pct']):g} %. A speed effect counts only beyond it; a claimed effect "
+        "inside the band, or a band wider than "
+        f"±{float(rules['max_noise_pct']):g} % (the machine was too noisy), gives *inconclusive*.",
         f"- Operations shorter than {float(rules['min_trial_seconds']) * 1e3:g} ms are timed in batches of k calls "
         "per trial (k fixed per case after the warm-up), and the empty-call overhead is reported apart.",
         "",

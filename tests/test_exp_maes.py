@@ -15,7 +15,6 @@ from scipy import stats as st
 import cipherlab
 from cipherlab.experiments import maes as m
 from cipherlab.paper import published
-from cipherlab.timing import measure
 from cipherlab import verdicts as V
 from cipherlab.paths import CONFIG_DIR
 

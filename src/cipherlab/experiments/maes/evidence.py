@@ -120,14 +120,14 @@ def table2_evidence(s: pd.DataFrame, profile: str, seed: int = 0) -> list[Eviden
     return rows
 
 
-def _image(f: Frames, key: bytes, options: dict, profile: str) -> list[Evidence]:
+def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> list[Evidence]:
     rows = []
     d = f.entropy_diff
     for mode in dict.fromkeys(d["mode"]):
         sub = d[(d["mode"] == mode) & d["cipher"].str.startswith("maes")]
         size = f"{int(sub['bytes'].iloc[0])} B image"
         far = sub.loc[sub["difference_bits"].abs().idxmax()]
-        cond = dict(size=size, style="", mode=mode, profile=profile, unit="bits", section="maes-table4")
+        cond = dict(size=size, style=style, mode=mode, profile=profile, unit="bits", section="maes-table4")
         rows.append(Evidence("002-t4-entropy-kept", estimate=float(far["difference_bits"]), low=float(far["low_bits"]),
                              high=float(far["high_bits"]), n=int(far["bytes"]),
                              detail=f"H({far['cipher']}) - H(aes), same image and mode", **cond))
@@ -138,11 +138,12 @@ def _image(f: Frames, key: bytes, options: dict, profile: str) -> list[Evidence]
         e = f.entropy[(f.entropy["mode"] == mode) & f.entropy["cipher"].str.startswith("maes")]
         worst = e.loc[e["p_value"].idxmin()]
         rows.append(Evidence("002-fig8-uniform", p_value=float(worst["p_value"]), n=int(worst["bytes"]), size=size,
-                             mode=mode, profile=profile, section="maes-fig8",
+                             style=style, mode=mode, profile=profile, section="maes-fig8",
                              detail=f"chi-square of {worst['cipher']} bytes, chi2 = {worst['chi2']:.0f}, 255 df"))
     lk = f.leaks[(f.leaks["mode"] == "ecb") & f.leaks["cipher"].str.startswith("maes")]
     kept, lost = float(lk["p_equal_if_plain_equal"].min()), float(lk["p_equal_if_plain_differs"].max())
-    rows.append(Evidence("002-ext-ecb-repeats", holds=bool(kept == 1.0 and lost == 0.0), mode="ecb", profile=profile,
+    rows.append(Evidence("002-ext-ecb-repeats", holds=bool(kept == 1.0 and lost == 0.0), size=size, style=style,
+                         mode="ecb", profile=profile,
                          section="maes-fig8", detail=f"P(equal | plain equal) >= {kept:.3f}, "
                                                      f"P(equal | plain differs) <= {lost:.3f}"))
     per = f.dependency.groupby("cipher")["bytes_changed"].mean()
@@ -169,12 +170,12 @@ def _image(f: Frames, key: bytes, options: dict, profile: str) -> list[Evidence]
 
 
 def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[str], original_style: str,
-                  optimized_style: str, profile: str, seed: int = 0) -> list[Evidence]:
+                  optimized_style: str, profile: str, image_style: str = "table", seed: int = 0) -> list[Evidence]:
     """Evidence for every claim of paper 002 that is testable here, from this run's frames.
 
     ``impls`` are the timed styles (config ``impls``); ``original_style`` and
     ``optimized_style`` map the paper's "original" and "optimized" AES onto
-    two of them.
+    two of them; ``image_style`` is the style the image was encrypted in (config ``image_impl``).
     """
     impls = check_impls(impls)
     check_paper_styles(original_style, optimized_style, impls)
@@ -183,7 +184,7 @@ def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[
         raise ValueError(f"impls must include a style with separate steps for Table II, got {list(impls)}")
     return (table1_evidence(frames.keyexp, profile, seed) + table2_evidence(frames.stage, profile, seed)
             + _speed(frames, impls, original_style, optimized_style, profile, seed)
-            + _image(frames, key, options, profile))
+            + _image(frames, key, options, profile, image_style))
 
 
 def evidence_frame_for_display(rows: Sequence[Evidence]) -> pd.DataFrame:

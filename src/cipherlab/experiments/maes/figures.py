@@ -80,7 +80,7 @@ def speedup_figure(speedups: pd.DataFrame, title: str):
     df = speedups.reset_index(drop=True)
     labels = [f"{c} vs aes ({i})\n{o}" for c, i, o in zip(df["cipher"], df["impl"], df["operation"])]
     y = np.arange(len(df))
-    fig, ax = plt.subplots(figsize=(7.0, 0.45 * len(df) + 1.2))
+    fig, ax = plt.subplots(figsize=(9.0, 0.45 * len(df) + 1.2))
     for yi, lo, hi in zip(y, df["control_low_pct"], df["control_high_pct"]):
         ax.fill_betweenx([yi - 0.3, yi + 0.3], lo, hi, color="#bbbbbb", lw=0,
                          label="A/A band (AES vs AES)" if yi == 0 else None)
@@ -93,6 +93,6 @@ def speedup_figure(speedups: pd.DataFrame, title: str):
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_xlabel("speed-up, % = (T_AES / T_MAES - 1) x 100")
     ax.set_title(title)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig

@@ -1,0 +1,124 @@
+"""Constants, input checks and published-value look-ups shared by the MAES chapter's modules."""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ...modes import IMPLS as CORE_IMPLS
+from ...paper import published
+
+PAPER = "002"
+CHAPTER = "maes"
+
+#: Cipher names of the core, in the order the paper's tables list them.
+CIPHERS = ("aes", "maes-1", "maes-2")
+#: Implementation styles a config may list (``impls``); the core decides which ciphers each one serves.
+STYLES = tuple(CORE_IMPLS)
+#: Styles used when a caller names none (the config's ``impls`` is what the chapter uses).
+DEFAULT_IMPLS = ("reference", "table")
+#: Modes the image experiment runs (the paper does not say which it used).
+IMAGE_MODES = ("ecb", "cbc")
+#: IV sources of MAES: SHA3-256 chain, or the AES key expansion extended.
+IV_SOURCES = ("sha3", "keyexp")
+#: Roles of a timed case: the measured cipher, the A/A control (a second, identical
+#: AES instance, or a second copy of the same stage), the one-state dispatch probe of Table II.
+ROLES = ("main", "control", "dispatch")
+
+#: Row labels of the paper's tables, per cipher, as printed (keys of ``data/paper``).
+TABLE1_ROWS = {
+    "aes": "AES (original algorithm)",
+    "maes-1": "Approach 1: One IV vector generation for all rounds",
+    "maes-2": "Approach 2: One IV vector generation for each round",
+}
+TABLE1_COLUMNS = {"sha3": "Time (sha3)", "keyexp": "Time (key expansion)"}
+TABLE2_ROWS = {
+    "aes": "Original AES",
+    "maes-1": "Approach 1: One IV vector generation for all round",
+    "maes-2": "Approach 2: One IV vectors generation for each round",
+}
+#: Table III rows: AES per paper label ("original" / "optimized"), the approaches in one style only.
+TABLE3_ROWS = {
+    ("aes", "original"): "Original AES",
+    ("aes", "optimized"): "Original AES (optimized implementation)",
+    ("maes-1", None): "Approach 1: One IV vector generation for all round",
+    ("maes-2", None): "Approach 2: One IV vectors generation for each round",
+}
+TABLE4_ROWS = {
+    "aes": "Original AES (Original implementation)",
+    "maes-1": "Approach 1: One IV vector generation for all round",
+    "maes-2": "Approach 2: One IV vectors generation for each round",
+}
+OPERATION_COLUMNS = {"encrypt": "Encryption", "decrypt": "Decryption"}
+
+SECURITY_WARNING = (
+    "MAES is not a secure cipher: without MixColumns each ciphertext byte depends on a single "
+    "plaintext byte, so MAES-ECB is a table lookup per byte position. Research use only."
+)
+
+
+def check_choice(name: str, value, allowed: Sequence) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
+
+
+def check_choices(name: str, values: Iterable, allowed: Sequence) -> tuple:
+    if isinstance(values, str):
+        raise ValueError(f"{name} must be a list of {tuple(allowed)}, got the string {values!r}")
+    values = tuple(values)
+    if not values:
+        raise ValueError(f"{name} must hold at least one of {tuple(allowed)}")
+    for v in values:
+        check_choice(name, v, allowed)
+    if len(set(values)) != len(values):
+        raise ValueError(f"{name} must not repeat a value, got {list(values)}")
+    return values
+
+
+def check_impls(impls: Iterable) -> tuple:
+    """The implementation styles of the config key ``impls``, checked against the core's styles."""
+    return check_choices("impls", impls, STYLES)
+
+
+def check_paper_styles(original_style: str, optimized_style: str, impls: Sequence[str]) -> None:
+    """The paper's "original" and "optimized" AES must be styles the chapter times."""
+    for name, value in (("original_style", original_style), ("optimized_style", optimized_style)):
+        check_choice(name, value, tuple(impls))
+
+
+def parse_hex(value: str, name: str, lengths: Sequence[int]) -> bytes:
+    """Bytes from a hex string of one of ``lengths`` bytes (a config key or IV).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` when the string is not hex or has another length.
+    """
+    try:
+        raw = bytes.fromhex(str(value))
+    except ValueError:
+        raise ValueError(f"{name} must be a hex string, got {value!r}") from None
+    if len(raw) not in lengths:
+        raise ValueError(f"{name} must be {' or '.join(map(str, lengths))} bytes of hex, got {len(raw)} bytes")
+    return raw
+
+
+def maes_options(iv_source: str = "sha3", sha3: str = "sha3_256", sha3_chain: str = "iv") -> dict:
+    """The MAES options every experiment passes to :func:`cipherlab.new` (checked here)."""
+    check_choice("iv_source", iv_source, IV_SOURCES)
+    from ...maes import SHA3_CHAINS, SHA3_VARIANTS
+
+    check_choice("sha3", sha3, SHA3_VARIANTS)
+    check_choice("sha3_chain", sha3_chain, SHA3_CHAINS)
+    return {"iv_source": iv_source, "sha3": sha3, "sha3_chain": sha3_chain}
+
+
+def published_map(table: str) -> dict[tuple[str, str], float]:
+    """``(row, column) -> number`` of one of the paper's transcribed tables."""
+    df = published(PAPER, table)
+    return {(r, c): n for r, c, n in zip(df["row"], df["column"], df["number"])}
+
+
+def published_number(table: str, row: str, column: str) -> float:
+    """One transcribed number of paper 002 (NaN when the cell is not numeric)."""
+    return float(published_map(table).get((row, column), np.nan))

@@ -10,7 +10,10 @@ import pytest
 
 from cipherlab import paper
 from cipherlab._cipher import InsecureCipherWarning
+from cipherlab import verdicts
 from cipherlab.experiments import aes2sbox as X
+from cipherlab.experiments import aes2sbox_evidence as E
+from cipherlab.experiments import aes2sbox_speed as S
 from cipherlab.sboxes import second_sbox
 
 FIPS_KEY = "2b7e151628aed2a6abf7158809cf4f3c"
@@ -172,12 +175,14 @@ def test_avalanche_distribution_rejects_bad_counts():
 
 # --- speed ----------------------------------------------------------------------
 
-def _fake_raw(old_ms, new_ms, protocol="000", operation="encrypt", impl="table"):
+def _fake_raw(old_ms, new_ms, control_ms=None, protocol="000", operation="encrypt", impl="table"):
     rows = []
-    for cipher, ms in (("aes", old_ms), ("aes-2sbox", new_ms)):
+    series = [("aes", "main", old_ms), ("aes-2sbox", "main", new_ms),
+              ("aes", "control", old_ms if control_ms is None else control_ms)]
+    for cipher, instance, ms in series:
         for t, v in enumerate(ms):
-            rows.append({"cipher": cipher, "impl": impl, "mode": "ecb", "operation": operation, "bytes": 100,
-                         "trial": t, "seconds": v / 1e3, "run_id": "r", "protocol": protocol})
+            rows.append({"cipher": cipher, "instance": instance, "impl": impl, "mode": "ecb", "operation": operation,
+                         "bytes": 100, "trial": t, "seconds": v / 1e3, "calls": 1, "run_id": "r", "protocol": protocol})
     return pd.DataFrame(rows)
 
 
@@ -185,7 +190,7 @@ def test_welch_side_by_side_uses_the_trials_in_ms():
     from scipy import stats
 
     old, new = [10.0, 12.0, 11.0, 13.0], [5.0, 6.0, 5.5, 7.0]
-    side = X.welch_side_by_side(_fake_raw(old, new), "000", "encrypt", "table")
+    side = S.welch_side_by_side(_fake_raw(old, new), "000", "encrypt", "table")
     assert side.loc["Mean", "ours AES-Rijndael"] == pytest.approx(np.mean(old))
     assert side.loc["Variance", "ours AES-2SBox"] == pytest.approx(np.var(new, ddof=1))
     assert side.loc["t Stat", "ours AES-Rijndael"] == pytest.approx(stats.ttest_ind(old, new, equal_var=False).statistic)
@@ -193,38 +198,70 @@ def test_welch_side_by_side_uses_the_trials_in_ms():
         "row == 'Mean' and column == 'AES-Rijndael'")["value"].item()
 
 
-def test_speedup_table_follows_the_papers_formula():
-    old, new = [10.0, 12.0, 11.0, 13.0], [5.0, 6.0, 5.5, 7.0]
-    sp = X.speedup_table(_fake_raw(old, new), ["000"], n_resamples=500)
-    row = sp.iloc[0]
-    assert row["ours_speedup_pct"] == pytest.approx((np.mean(old) / np.mean(new) - 1) * 100)
-    assert row["ci_low_pct"] <= row["ours_speedup_pct"] <= row["ci_high_pct"]
-    assert row["published_speedup_pct"] == paper.published("000", "Table 5").query(
+def test_speed_table_uses_the_declared_statistic_and_shows_the_control():
+    from cipherlab import stats, verdicts
+
+    rng = np.random.default_rng(1)
+    old = list(10.0 + rng.random(40))
+    new = list(5.0 + rng.random(40))
+    ctl = list(10.0 + rng.random(40))
+    sp = S.speed_table(_fake_raw(old, new, ctl), papers=["000"], profile="quick").iloc[0]
+    rules = verdicts.load_rules()
+    want = stats.speedup_ci(old, new, statistic=rules["speed_statistic"], confidence=float(rules["confidence"]),
+                            n_resamples=int(rules["bootstrap_resamples"]))
+    assert sp["ours_pct"] == pytest.approx(want.estimate) and sp["low_pct"] == pytest.approx(want.low)
+    assert sp["aa_low_pct"] < 0 < sp["aa_high_pct"] < sp["low_pct"]      # the A/A band sits around 0
+    assert sp["mean_speedup_pct"] == pytest.approx((np.mean(old) / np.mean(new) - 1) * 100)  # the papers' formula
+    assert sp["published_pct"] == paper.published("000", "Table 5").query(
         "row == 'Encryption' and column == 'ETPE%'")["value"].item()
+    assert sp["status"] == "timed" and sp["size"] == "100 B"
 
 
-def test_speed_cases_round_trip_and_label():
+def test_skipped_pairs_are_listed_not_dropped():
+    raw = _fake_raw([10.0, 11.0, 12.0], [5.0, 6.0, 7.0])
+    skipped = pd.DataFrame([{"protocol": "000", "file": "f", "cipher": "aes-2sbox", "impl": "aesni",
+                             "reason": "exists for cipher 'aes' only"}])
+    sp = S.speed_table(raw, skipped, papers=["000"], profile="quick")
+    row = sp[sp["style"] == "aesni"]
+    assert len(row) == 2 and row["status"].str.contains("not timed.*aes' only").all() and row["ours_pct"].isna().all()
+
+
+def test_speed_cases_time_a_control_instance_and_skip_what_cannot_be_built():
     data = bytes(range(256)) * 3 + b"odd"
-    cases = X.speed_cases(data, key=FIPS_KEY, impls=("reference", "aesni"), labels={"protocol": "000"})
-    got = {(c["cipher"], c["impl"], c["operation"]) for c in cases}
-    assert got == {("aes", "reference", "encrypt"), ("aes", "reference", "decrypt"),
-                   ("aes", "aesni", "encrypt"), ("aes", "aesni", "decrypt"),
-                   ("aes-2sbox", "reference", "encrypt"), ("aes-2sbox", "reference", "decrypt")}
+    skipped = []
+    cases = S.speed_cases(data, key=FIPS_KEY, impls=("reference", "aesni"), labels={"protocol": "000"},
+                          skipped=skipped)
+    got = {(c["cipher"], c["instance"], c["impl"], c["operation"]) for c in cases}
+    want = {(c, i, "reference", o) for c, i in (("aes", "main"), ("aes", "control"), ("aes-2sbox", "main"))
+            for o in S.OPERATIONS}
+    assert want <= got
+    # aesni is PyCryptodome's AES today: AES-2SBox cannot be built in it, so it is listed, and no control is timed
+    if any(c["cipher"] == "aes-2sbox" and c["impl"] == "aesni" for c in cases):
+        assert not skipped
+    else:
+        assert [(s["cipher"], s["impl"]) for s in skipped] == [("aes-2sbox", "aesni")]
+        assert not any(c["instance"] == "control" and c["impl"] == "aesni" for c in cases)
     dec = next(c for c in cases if c["cipher"] == "aes-2sbox" and c["operation"] == "decrypt")
     assert dec["fn"]().tobytes() == data and dec["bytes"] == len(data) and dec["protocol"] == "000"
+    ctl = next(c for c in cases if c["instance"] == "control" and c["operation"] == "encrypt")
+    main = next(c for c in cases if c["instance"] == "main" and c["cipher"] == "aes" and c["impl"] == "reference"
+                and c["operation"] == "encrypt")
+    assert ctl["fn"]().tobytes() == main["fn"]().tobytes() and ctl["fn"] is not main["fn"]
     with pytest.raises(ValueError, match="impls"):
-        X.speed_cases(data, key=FIPS_KEY, impls=("fast",))
+        S.speed_cases(data, key=FIPS_KEY, impls=("fast",))
+    with pytest.raises(ValueError, match="impls"):
+        S.speed_cases(data, key=FIPS_KEY, impls=())
 
 
-def test_run_protocols_gives_tidy_trials():
-    raw, first = X.run_protocols({"001": {"file": "f", "trials": 2, "warmup": 0}}, lambda name: b"a" * 100,
-                                 key=FIPS_KEY, impls=("table",), progress=False)
-    assert list(raw.columns[:8]) == ["cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id"]
-    assert len(raw) == 2 * 2 * 2 and set(raw["protocol"]) == {"001"} and (raw["seconds"] > 0).all()
-    assert len(first) == 4 and (first["first_call_seconds"] > 0).all()
-    assert set(zip(first["cipher"], first["operation"])) == {(c, o) for c in X.CIPHERS for o in X.OPERATIONS}
+def test_run_protocols_gives_tidy_batched_trials():
+    raw, first, skipped = S.run_protocols({"001": {"file": "f", "trials": 2, "warmup": 0}}, lambda name: b"a" * 100,
+                                          key=FIPS_KEY, impls=("table",), progress=False, min_trial_seconds=1e-3)
+    assert len(raw) == 3 * 2 * 2 and set(raw["protocol"]) == {"001"} and (raw["seconds"] > 0).all()
+    assert (raw["calls"] > 1).all()       # a 100-byte call is far shorter than 1 ms: batched
+    assert set(zip(raw["cipher"], raw["instance"])) == {("aes", "main"), ("aes", "control"), ("aes-2sbox", "main")}
+    assert len(first) == 6 and (first["first_call_seconds"] > 0).all() and skipped.empty
     with pytest.raises(ValueError, match="trials"):
-        X.run_protocols({"001": {"file": "f", "warmup": 0}}, lambda name: b"", key=FIPS_KEY)
+        S.run_protocols({"001": {"file": "f", "warmup": 0}}, lambda name: b"", key=FIPS_KEY, impls=("table",))
 
 
 def test_bad_paper_is_rejected():
@@ -232,64 +269,106 @@ def test_bad_paper_is_rejected():
         X.published_sboxes("002")
 
 
-# --- verdicts -------------------------------------------------------------------
+# --- evidence and the engine's verdicts ----------------------------------------------
 
-def test_verdicts_follow_the_data():
-    from cipherlab.verdicts import VERDICTS
-
-    faster = _fake_raw([10.0, 12.0, 11.0, 13.0, 12.5], [5.0, 6.0, 5.5, 7.0, 6.2])
-    same = _fake_raw([10.0, 12.0, 11.0, 13.0, 12.5], [10.1, 12.2, 10.9, 13.1, 12.4], operation="decrypt")
-    sp = X.speedup_table(pd.concat([faster, same]), ["000"], n_resamples=500)
+def _chapter_evidence(raw):
     dist = X.avalanche_distribution(n_plaintexts=4, key=FIPS_KEY)
-    rows = X.verdict_rows(speedups=sp, audit=X.audit_published_stats(["000"]),
-                          construction=X.construction_match_table(["000"]),
-                          sbox_diffs=X.sbox_diff_table("000"), pairs=X.avalanche_pairs(["000"], key=FIPS_KEY),
-                          summary=X.avalanche_summary(dist))
-    by_claim = {r.claim: r for r in rows}
-    assert all(r.verdict in VERDICTS for r in rows)
-    enc = by_claim["encryption speedup of AES-2SBox over AES (table style)"]
-    dec = by_claim["decryption speedup of AES-2SBox over AES (table style)"]
-    assert enc.verdict == "not reproduced" and "faster" in enc.reason   # ~95 % faster, not 22.986 %
-    assert dec.verdict == "not reproduced" and "holds 0" in dec.reason
-    assert by_claim["significant encryption time difference at 0.05 (table style, Table 3)"].verdict == "reproduced"
-    assert by_claim["significant decryption time difference at 0.05 (table style, Table 4)"].verdict == "not reproduced"
-    assert by_claim["the avalanche of AES-2SBox is slightly below the 50% expected"].verdict == "contradicted"
-    assert any(r.claim.startswith("Table 2") and r.verdict == "reproduced" for r in rows)
+    return E.chapter_evidence(audit=X.audit_published_stats(), pairs=X.avalanche_pairs(key=FIPS_KEY), dist=dist,
+                              summary=X.avalanche_summary(dist), speed_raw=raw, construction="xor-index",
+                              profile="quick", avalanche_impl="table", key_label="FIPS key")
 
 
-def test_median_speedup_is_robust_to_one_preempted_trial():
-    old = [10.0, 10.2, 9.9, 10.1, 10.0, 10.3] * 4
-    new = [5.0, 5.1, 4.9, 5.0, 5.1, 5.2] * 4
-    new[7] = 500.0                                      # one trial pre-empted by other work
-    est, lo, hi = X.median_speedup_ci(old, new, n_resamples=500)
-    assert est == pytest.approx((np.median(old) / np.median(new) - 1) * 100)
-    assert lo <= est <= hi and lo > 0
-    sp = X.speedup_table(_fake_raw(old, new), ["000"], n_resamples=500).iloc[0]
-    assert sp["ours_speedup_pct"] < 0 < sp["median_speedup_pct"]   # the mean is fooled, the median is not
-    with pytest.raises(ValueError, match="at least 2"):
-        X.median_speedup_ci([1.0], [1.0, 2.0])
-    with pytest.raises(ValueError, match="q must"):
-        X.quantile_speedup_ci(old, new, 1.5)
+def _decide(rows):
+    ev = verdicts.evidence_frame(rows).assign(chapter="aes2sbox")
+    claims = verdicts.load_claims()
+    return verdicts.decide_all(claims[claims["claim_id"].isin(ev["claim_id"])], ev).set_index("claim_id")
 
 
-def test_lower_quartile_survives_a_third_of_trials_preempted():
-    rng = np.random.default_rng(0)
-    old = 1.0 + 0.01 * rng.random(30)
-    new = 0.5 + 0.01 * rng.random(30)
-    new[:10] += 10.0                                    # a third of the new cipher's trials disturbed
-    est, lo, hi = X.quantile_speedup_ci(old, new, 0.25, n_resamples=1000)
-    assert est == pytest.approx((np.quantile(old, 0.25) / np.quantile(new, 0.25) - 1) * 100)
-    assert 90 < lo <= est <= hi < 110
+def _fake_protocols(old, new, ctl, impl="reference"):
+    return pd.concat([_fake_raw(old, new, ctl, protocol=p, operation=o, impl=impl)
+                      for p in X.PAPERS for o in X.OPERATIONS], ignore_index=True)
 
 
-def test_wide_interval_holding_zero_does_not_reproduce():
-    from types import SimpleNamespace
+def test_evidence_covers_every_claim_of_papers_000_and_001():
+    raw = _fake_protocols([10.0, 11.0, 12.0], [5.0, 6.0, 7.0], [10.0, 11.0, 12.0])
+    rows = _chapter_evidence(raw)
+    claims = verdicts.load_claims()
+    mine = claims[claims["paper"].isin(X.PAPERS) & (claims["scope"] == "claim")]
+    covered = {r.claim_id for r in rows}
+    # the one claim of 000/001 decided elsewhere: the key-free attack of the security chapter
+    assert set(mine["claim_id"]) - covered == {f"{p}-security-slightly-weakened" for p in X.PAPERS}
+    assert covered <= set(mine["claim_id"])
+    speed = [r for r in rows if r.section == S.SPEED_SECTION]
+    assert speed and all(r.control_low is not None for r in speed)    # the A/A band beside every comparison
+    assert all(r.size and r.style and r.profile for r in speed)
 
-    row = SimpleNamespace(published_speedup_pct="22.986", median_speedup_pct=20.0, median_ci_low_pct=-10.0,
-                          median_ci_high_pct=90.0, ours_speedup_pct=21.0, ci_low_pct=5.0, ci_high_pct=40.0,
-                          q25_speedup_pct=10.0, q25_ci_low_pct=8.0, q25_ci_high_pct=12.0)
-    assert X._speedup_verdict(row, "q25")[0] == "not reproduced" and "faster" in X._speedup_verdict(row, "q25")[1]
-    assert X._speedup_verdict(row, "median")[0] == "not reproduced"
-    assert X._speedup_verdict(row, "mean")[0] == "reproduced"
-    row.median_ci_low_pct, row.median_ci_high_pct = -30.0, -5.0
-    assert X._speedup_verdict(row, "median")[0] == "contradicted"
+
+def test_avalanche_claim_has_one_verdict_in_the_whole_registry():
+    from cipherlab.experiments.security import evidence as SE
+
+    claims = verdicts.load_claims()
+    aval = claims[claims["claim_id"].str.contains("avalanche") & (claims["scope"] == "claim")]
+    assert set(aval["claim_id"]) == {f"{p}-avalanche-slightly-below-50" for p in X.PAPERS}
+    assert "avalanche" not in " ".join(SE.PAPER_CIPHERS)    # the security chapter adds no avalanche claim
+
+
+def test_structural_claims_follow_the_data():
+    raw = _fake_protocols([10.0, 11.0, 12.0], [5.0, 6.0, 7.0], [10.0, 11.0, 12.0])
+    out = _decide(_chapter_evidence(raw))
+    v = out["verdict"]
+    assert v["000-t1-second-sbox"] == v["000-t2-inverse-sbox"] == "reproduced"   # one documented misprint
+    assert v["000-construction"] == "contradicted"                               # the prose's reading: 0 of 256
+    assert v["000-aval-pair1-count"] == "contradicted"                           # 31 printed, 32 differ
+    assert v["001-aval-pair1-count"] == "reproduced"                             # 32 printed
+    assert v["000-aval-pair1-ciphertexts"] == "contradicted"                     # 7 bytes, at most 1 reachable
+    assert v["000-affine-invertible-no-fixed-points"] == "contradicted"          # some key bytes give fixed points
+    assert v["000-avalanche-slightly-below-50"] == "not reproduced"              # below 50 %, far more than slightly
+    assert v["000-t3-welch-consistent"] == "reproduced"
+
+
+def test_an_undocumented_differing_cell_fails_the_table_claim(monkeypatch):
+    monkeypatch.setattr(E, "documented_misprints",
+                        lambda p: pd.DataFrame(columns=["table", "row", "column", "corrected", "reason"]))
+    rows = E.sbox_evidence("000", "xor-index", profile="quick")
+    by = {r.claim_id: r for r in rows}
+    assert by["000-t1-second-sbox"].holds is False and "row 1 column 7" in by["000-t1-second-sbox"].detail
+    assert by["000-t2-inverse-sbox"].holds is True
+
+
+def test_documented_misprints_are_read_from_data():
+    mis = E.documented_misprints("000")
+    assert list(mis[["table", "row", "column", "corrected"]].itertuples(index=False, name=None)) == [
+        ("Table 1", "1", "7", "BF")]
+    assert (second_sbox(0x7F, "xor-index")[0][0x17] == 0xBF)
+
+
+def test_speed_verdicts_are_decided_beyond_the_aa_band():
+    rng = np.random.default_rng(3)
+    n = 60
+    base = 10.0 + 0.05 * rng.random(n)
+    # AES-2SBox 3 % faster, but the A/A control moves by as much: no decision beyond the noise
+    noisy_ctl = 10.0 * (1 + 0.06 * rng.random(n))
+    out = _decide(S.speed_evidence_rows(_fake_protocols(list(base), list(base / 1.03), list(noisy_ctl)),
+                                        profile="quick"))
+    assert out.loc["000-t5-enc-speedup", "verdict"] in ("contradicted", "inconclusive")
+    assert out.loc["000-t3-enc-significant", "verdict"] != "reproduced"
+    # twice as fast, quiet control: the decryption speedup of 000 (109.79 %) is reproduced, the significance too
+    quiet = 10.0 + 0.01 * rng.random(n)
+    out = _decide(S.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet)),
+                                        profile="quick"))
+    assert out.loc["000-t5-dec-speedup", "verdict"] == "reproduced"
+    assert out.loc["000-t4-dec-significant", "verdict"] == "reproduced"
+    assert out.loc["000-t5-enc-speedup", "style"] == "reference"
+
+
+def test_four_trials_never_decide_significance():
+    """4 vs 4 trials: the smallest Mann-Whitney p is 0.029, but the interval and band are too wide to decide."""
+    raw = _fake_protocols([10.0, 13.0, 11.0, 16.0], [9.0, 8.5, 9.5, 8.8], [12.0, 10.5, 15.0, 10.2])
+    out = _decide(S.speed_evidence_rows(raw, profile="quick"))
+    assert out.loc["000-t4-dec-significant", "verdict"] == "inconclusive"
+
+
+def test_decided_by_names_a_style_that_is_timed():
+    claims = verdicts.load_claims()
+    speed = claims[claims["claim_id"].str.contains("-t5-.*-speedup|-significant")]
+    assert len(speed) == 8 and (speed["decided_by"] == "style=reference").all()

@@ -7,12 +7,13 @@ import warnings
 from importlib import resources
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cipherlab
-from cipherlab.experiments.security import attack, diffusion, randomness, summary
+from cipherlab.experiments.security import attack, diffusion, evidence, randomness, summary
 from cipherlab.experiments.security import sbox_properties as sp
 from cipherlab.sboxes import rijndael_sbox, second_sbox
 
@@ -308,7 +309,40 @@ def test_measure_is_deterministic():
     a, b = chapter.measure(**kw), chapter.measure(**kw)
     for name in ("dependency", "avalanche", "attack", "randomness", "summary"):
         assert a[name].equals(b[name]), name
-    assert len(chapter.verdict_rows(a)) == 7
+    rows = evidence.evidence_rows(a, profile="quick")
+    assert [r.claim_id for r in rows] == [r.claim_id for r in evidence.evidence_rows(b, profile="quick")]
+
+
+def test_security_evidence_is_findings_and_one_decided_claim():
+    from cipherlab import verdicts
+    from cipherlab.experiments.security import chapter
+
+    res = chapter.measure(seed=5, dependency_keys=1, dependency_plaintexts=8, avalanche_keys=1,
+                          avalanche_plaintexts=4, rounds_keys=1, rounds_plaintexts=4, image_stride=16,
+                          text_bytes=512, randomness_bytes=2048, n_sequences=2, apen_m=3, serial_m=4,
+                          sbox_spread=False)
+    rows = evidence.evidence_rows(res, profile="quick")
+    ev = verdicts.evidence_frame(rows).assign(chapter="security")
+    claims = verdicts.load_claims()
+    mine = claims[claims["claim_id"].isin(ev["claim_id"])]
+    # every extension registered for this chapter has evidence, and nothing else but "slightly weakened"
+    sec = claims[claims["claim_id"].str.contains("-sec-")]
+    assert set(sec["claim_id"]) <= set(ev["claim_id"]) and (sec["scope"] == "extension").all()
+    assert set(mine.loc[mine["scope"] == "claim", "claim_id"]) == {"000-security-slightly-weakened",
+                                                                     "001-security-slightly-weakened"}
+    out = verdicts.decide_all(mine, ev).set_index("claim_id")
+    assert (out.loc[sec["claim_id"], "verdict"] == "finding").all()
+    assert out.loc["000-security-slightly-weakened", "verdict"] == "contradicted"   # the codebook attack reads it
+    assert out.loc["000-sec-diffusion", "ours"].startswith("1 ")                  # one input byte per output byte
+
+
+def test_randomness_sentences_count_what_the_table_holds():
+    t = pd.DataFrame({"cipher": ["x"] * 3 + ["y"] * 3, "mode": ["ecb"] * 6, "input": ["zeros"] * 6,
+                      "test": ["frequency", "serial_1", "serial_2"] * 2, "sequences": 4,
+                      "passed": [True, False, True, False, False, False], "byte_entropy": 4.0})
+    assert evidence.randomness_method_text(t).startswith("2 SP 800-22 tests giving 3 P-values")
+    text = evidence.randomness_findings_text(t, ciphers=("x", "y"))
+    assert "x ECB, zeros input: passes 2 of 3 tests" in text and "y ECB, zeros input: passes 0 of 3" in text
 
 
 @pytest.mark.parametrize("options", [{"iv_source": "keyexp"}, {"iv_source": "sha3"}])

@@ -1,7 +1,10 @@
-"""The security chapter end to end: every measurement, as tidy frames, and the verdicts.
+"""The security chapter end to end: every measurement, as tidy frames.
 
-The notebook calls :func:`measure` with its parameters, then
-:func:`verdict_rows` and :func:`save_all`; nothing else happens there.
+The notebook calls :func:`measure` with its parameters, then :func:`save_all`
+and :func:`cipherlab.experiments.security.evidence.evidence_rows` (the
+evidence the decision engine turns into findings, and into the verdict of
+"the security side has slightly weakened" of papers 000/001); nothing else
+happens there.
 """
 
 from __future__ import annotations
@@ -10,19 +13,12 @@ import numpy as np
 import pandas as pd
 
 from cipherlab import inputs as _inputs
-from cipherlab.paper import published
 from cipherlab.stats import byte_entropy
-from cipherlab.verdicts import Verdict
 
 from . import attack, diffusion, randomness, summary
 from ._cipher import CIPHERS, new_cipher
 from .sbox_properties import (difference_distribution_table, linear_approximation_table,
                               sbox_property_table)
-
-WHERE_DIFFUSION = "Security chapter: 2. Diffusion"
-WHERE_ATTACK = "Security chapter: 3. Reading encrypted data without the key"
-WHERE_ENTROPY = "Security chapter: 3 (attack) and 4 (randomness)"
-
 
 def _stride_image(image: np.ndarray, stride: int) -> np.ndarray:
     if not isinstance(stride, int) or stride < 1:
@@ -139,91 +135,6 @@ def measure(*, seed: int, ciphers=CIPHERS, xor_byte: int = 0x7F, dependency_keys
                                            out["avalanche_summary"], out["rounds"], out["attack"],
                                            out["randomness"])
     return out
-
-
-def _attack_line(table: pd.DataFrame, ciphers) -> str:
-    t = table[table.cipher.isin(ciphers)]
-    return (f"{int(t.queries.max())} chosen blocks per key recover "
-            f"{100 * t.match_fraction.min():.1f}% of the image and text bytes in ECB and CBC")
-
-
-def verdict_rows(results: dict) -> list[Verdict]:
-    """The chapter's verdicts on the security claims of papers 000/001 and 002."""
-    at, av = results["attack"], results["avalanche_summary"].set_index("cipher")
-    dep = results["dependency"]
-    ent = results["image_entropy"].set_index("cipher")
-    rows = []
-
-    # per output byte: how many input bytes it depends on
-    local = dep.groupby(["cipher", "output_byte"])["depends"].sum().groupby("cipher").max()
-
-    p73 = published("000", "Section 7.3 (prose)").set_index("row")
-    pct = p73.loc['avalanche, plaintext "11" to "10"', "value"]
-    bits = p73.loc['avalanche changed bits, plaintext "11" to "10"', "value"]
-    t6 = published("000", "Table 6")
-    ct = t6[t6.column == "Ciphertext"].set_index("row")["value"]
-    diff_bytes = int(sum(a != b for a, b in zip(bytes.fromhex(ct.loc["1"]), bytes.fromhex(ct.loc["2"]))))
-    rows.append(Verdict(
-        "000", "Avalanche of AES-2SBox for a one-bit plaintext change (Table 6)",
-        f"{pct}% ({bits} bits)",
-        f"at most 8 of 128 bits can change (each output byte depends on "
-        f"{int(local['aes-2sbox'])} input byte); mean "
-        f"{av.loc['aes-2sbox', 'avalanche_mean_percent']:.2f}% over random plaintexts",
-        "not reproduced",
-        "the cipher as the papers describe it has no MixColumns, so a changed input byte changes "
-        f"exactly one output byte; the published ciphertexts of rows 1 and 2 differ in {diff_bytes} "
-        "bytes, so the authors' program did something the papers do not describe",
-        WHERE_DIFFUSION))
-    a001 = published("001", "Table 5 (avalanche)")
-    a001 = a001[(a001.row == "1") & (a001.column == "Avalanche Effect")]
-    rows.append(Verdict(
-        "001", "Avalanche of AES-2SBox for a one-bit plaintext change (Table 5)",
-        f"{a001['value'].iloc[0]}%",
-        f"at most 6.25% (8 bits); mean {av.loc['aes-2sbox', 'avalanche_mean_percent']:.2f}%",
-        "not reproduced",
-        "same structural bound as for paper 000: one input byte reaches one output byte",
-        WHERE_DIFFUSION))
-    for paper in ("000", "001"):
-        rows.append(Verdict(
-            paper, "With two S-boxes and no MixColumns, 'the security side has slightly weakened'",
-            "slightly weakened (qualitative)",
-            _attack_line(at, ["aes-2sbox"]) + "; AES: "
-            f"{100 * at[at.cipher == 'aes'].match_fraction_decoded.max():.2f}% of decoded bytes "
-            "(chance 0.39%)",
-            "contradicted",
-            "AES-2SBox is 16 independent byte substitutions per key: a 257-block codebook "
-            "decrypts anything under that key without it",
-            WHERE_ATTACK))
-
-    rows.append(Verdict(
-        "002", "MAES keeps 'the security level equivalent to AES' / 'maintains the complexity of AES'",
-        "equivalent to AES (qualitative)",
-        _attack_line(at, ["maes-1", "maes-2"]),
-        "contradicted",
-        "the IV XOR that replaces MixColumns acts byte by byte, so every output byte depends on "
-        f"{int(local['maes-2'])} input byte; AES needs 2 MixColumns (3 rounds) for full diffusion",
-        WHERE_ATTACK))
-    ks = published("002", "Key space (prose)").set_index(["row", "column"])
-    klen = int(ks.loc[("AES-128", "Key length"), "number"])
-    rows.append(Verdict(
-        "002", "Key space makes the brute-force attack infeasible, so MAES is reliable in practice",
-        f"2^{klen} keys (AES-128)",
-        f"no key search needed: {int(at.queries.max())} chosen blocks",
-        "contradicted",
-        "the key space is as stated, but the codebook attack never looks for the key",
-        WHERE_ATTACK))
-    t4 = published("002", "Table IV")
-    t4 = t4[t4.row.str.startswith("Approach 2")]
-    rows.append(Verdict(
-        "002", "Histogram and entropy of the encrypted image show that no data can be leaked",
-        f"entropy {t4['value'].iloc[0]} bits/byte (Approach 2)",
-        f"entropy {ent.loc['maes-2', 'byte_entropy']:.4f} bits/byte (ECB, our image) and the "
-        f"image recovered {100 * at[(at.cipher == 'maes-2') & (at.target == 'image')].match_fraction.min():.1f}% "
-        "without the key",
-        "contradicted",
-        "byte entropy of ciphertext says nothing about what an attacker can recover",
-        WHERE_ENTROPY))
-    return rows
 
 
 def save_all(results: dict, profile) -> dict:

@@ -1,4 +1,4 @@
-"""The S-boxes under study, the chapter's summary table and its verdict rows."""
+"""The S-boxes under study and the chapter's summary table."""
 
 from __future__ import annotations
 
@@ -104,8 +104,8 @@ def summary_table(sbox_table: pd.DataFrame, dependency: pd.DataFrame, avalanche:
             m = rd[rd["mode"] == mode]
             failed = int((~m["passed"]).sum())
             ent = m.groupby("input")["byte_entropy"].first().min()
-            # one failing cell in 18 happens by chance (each test has a 1% false alarm
-            # rate per sequence); a broken cipher fails nearly all of them
+            # one failing cell happens by chance (each test has a 1% false alarm
+            # rate per sequence); a broken cipher fails most of them
             rows.append((cipher, f"SP 800-22 on low-entropy input, {mode.upper()}",
                          f"{failed} of {len(m)} test x input cells below the pass proportion; "
                          f"min byte entropy {ent:.3f}",

@@ -1,0 +1,197 @@
+"""Evidence for the claims of papers 000 and 001 (``data/paper/claims.csv``), from the AES-2SBox chapter's tables.
+
+This module only states what this run measured, as
+:class:`cipherlab.verdicts.Evidence`; the decision engine
+(:func:`cipherlab.verdicts.decide_all`) alone turns it into verdicts.
+
+* S-boxes: :func:`documented_misprints`, :func:`sbox_evidence` (Tables 1-2,
+  the prose's construction, "invertible with no fixed points").
+* The papers' own statistics: :func:`audit_evidence` (Tables 3-5 and the
+  avalanche bit counts).
+* Avalanche: :func:`avalanche_evidence` (the printed pairs, and "slightly
+  below 50 %", the one verdict of that claim).
+* Speed: :func:`cipherlab.experiments.aes2sbox_speed.speed_evidence_rows`.
+* All of the chapter's evidence: :func:`chapter_evidence`.
+
+The security chapter decides ``<paper>-security-slightly-weakened``
+(:mod:`cipherlab.experiments.security.evidence`).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+from cipherlab import paper as _paper
+from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
+from cipherlab.verdicts import Evidence
+
+from . import aes2sbox as A
+from . import aes2sbox_speed as S
+
+__all__ = ["documented_misprints", "sbox_differences", "sbox_evidence", "audit_evidence", "avalanche_evidence",
+           "chapter_evidence", "SECTIONS"]
+
+#: MyST labels of the chapter's sections that hold the evidence.
+SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": S.SPEED_SECTION, "audit": "aes2sbox-audit",
+            "pairs": "aes2sbox-avalanche-pairs", "avalanche": "aes2sbox-avalanche"}
+
+
+def documented_misprints(paper: str) -> pd.DataFrame:
+    """The cells of a paper's S-box tables documented as misprints (``data/paper/<paper>_misprints.csv``).
+
+    Returns ``table, row, column, corrected, reason`` (row and column as hex digits).
+    """
+    A._check_paper(paper)
+    df = _paper.published(paper)
+    df = df[df["table"].str.endswith("(misprints)")]
+    out = pd.DataFrame({
+        "table": df["table"].str.replace(" (misprints)", "", regex=False),
+        "row": df["row"].str.replace("row ", "", regex=False),
+        "column": df["column"].str.replace("column ", "", regex=False),
+        "corrected": df["value"].str.upper(), "reason": df["note"]})
+    return out.reset_index(drop=True)
+
+
+def sbox_differences(paper: str, construction: str) -> pd.DataFrame:
+    """Every cell of Tables 1-2 where ``construction`` differs from print, marked ``documented`` or not.
+
+    A cell is ``documented`` when ``data/paper/<paper>_misprints.csv`` lists it
+    with a corrected value equal to ours.
+    """
+    diffs = A.sbox_diff_table(paper, construction)
+    mis = documented_misprints(paper)
+    known = {(r.table, r.row, r.column, r.corrected) for r in mis.itertuples()}
+    diffs["documented"] = [(r.table, r.row, r.column, r.ours) in known for r in diffs.itertuples()]
+    diffs.insert(1, "construction", construction)
+    return diffs
+
+
+def _table_holds(paper: str, table: str, construction: str) -> tuple[bool, str, int]:
+    """Whether ``construction`` gives the printed ``table`` at every cell but exactly the documented misprints."""
+    d = sbox_differences(paper, construction)
+    d = d[d["table"] == table]
+    mis = documented_misprints(paper)
+    mis = mis[mis["table"] == table]
+    undocumented = d[~d["documented"]]
+    unused = len(mis) - int(d["documented"].sum())
+    holds = undocumented.empty and unused == 0
+    cells = "; ".join(f"row {r.row} column {r.column}: printed {r.published}, ours {r.ours}"
+                      f"{' (documented misprint)' if r.documented else ''}" for r in d.head(4).itertuples())
+    more = f" and {len(d) - 4} more" if len(d) > 4 else ""
+    what = (f"{len(d)} of 256 cells differ ({cells}{more})" if len(d) else "every cell matches")
+    if unused:
+        what += f"; {unused} documented misprint(s) where ours agrees with print"
+    return holds, what, len(d)
+
+
+def sbox_evidence(paper: str, construction: str, *, profile: str) -> list[Evidence]:
+    """Tables 1-2 (under ``construction``), the prose's literal construction, and the affine step's claim."""
+    A._check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
+    key_byte = A.published_key_byte(paper)
+    cond = dict(profile=str(profile), section=SECTIONS["sboxes"])
+    rows = []
+    for claim, which in (("t1-second-sbox", "sbox"), ("t2-inverse-sbox", "inverse")):
+        holds, what, _ = _table_holds(paper, A.TABLES[paper][which], construction)
+        rows.append(Evidence(f"{paper}-{claim}", holds=holds, n=256, style=construction, **cond,
+                             detail=f"second_sbox({key_byte:02X}, {construction}): {what}"))
+    holds, what, _ = _table_holds(paper, A.TABLES[paper]["sbox"], "xor-sbox")
+    rows.append(Evidence(f"{paper}-construction", holds=holds, n=256, style="xor-sbox", **cond,
+                         detail=f"the prose read literally (XOR the S-box values, then affine): {what}"))
+    ident = np.arange(256)
+    fixed_bytes, not_perm = [], []
+    for b in range(256):
+        s2, inv = second_sbox(b, construction)
+        if len(np.unique(s2)) != 256 or not np.array_equal(inv[s2], ident):
+            not_perm.append(b)
+        if np.any(s2 == ident):
+            fixed_bytes.append(b)
+    s7f = second_sbox(key_byte, construction)[0]
+    detail = (f"{construction}: invertible for {256 - len(not_perm)} of 256 key bytes; fixed points for "
+              f"{len(fixed_bytes)} of 256 key bytes"
+              + (f" (e.g. {', '.join(f'{b:02X}' for b in fixed_bytes[:4])})" if fixed_bytes else "")
+              + f"; at the papers' {key_byte:02X}: {int(np.sum(s7f == ident))} fixed points")
+    rows.append(Evidence(f"{paper}-affine-invertible-no-fixed-points", holds=not (fixed_bytes or not_perm),
+                         n=256, size="key bytes 00..FF", style=construction, detail=detail, **cond))
+    return rows
+
+
+def audit_evidence(audit: pd.DataFrame, papers: Iterable[str] = A.PAPERS, *, profile: str) -> list[Evidence]:
+    """The papers' statistics recomputed from their own printed numbers (:func:`aes2sbox.audit_published_stats`)."""
+    rows = []
+    cond = dict(profile=str(profile), section=SECTIONS["audit"])
+    for paper in papers:
+        sub = audit[audit["paper"] == paper]
+        for t, op in (("t3", "encrypt"), ("t4", "decrypt")):
+            tab = sub[sub["table"] == A.TABLES[paper][op]]
+            excel = tab[~tab["method"].str.contains("unrounded|scipy.stats.ttest_ind_from_stats")]
+            bad = excel[~excel["consistent"]]
+            detail = (f"{len(excel) - len(bad)} of {len(excel)} quantities agree as printed (df rounded, as Excel)"
+                      + ("" if bad.empty else "; " + "; ".join(
+                          f"{q}: printed {p}, recomputed {v:.6g}" for q, p, v in
+                          zip(bad["quantity"], bad["published"], bad["recomputed"]))))
+            rows.append(Evidence(f"{paper}-{t}-welch-consistent", holds=bool(bad.empty), n=len(excel),
+                                 detail=detail, **cond))
+        sp = sub[sub["table"] == A.TABLES[paper]["speedup"]]
+        rows.append(Evidence(f"{paper}-t5-speedup-consistent", holds=bool(sp["consistent"].all()), n=len(sp),
+                             detail="; ".join(f"{q}: printed {p}, recomputed {v:.3f}" for q, p, v in
+                                              zip(sp["quantity"], sp["published"], sp["recomputed"])), **cond))
+        av = sub[(sub["table"] == A.TABLES[paper]["avalanche"]) & sub["quantity"].str.endswith("changed bits")]
+        for k, r in enumerate(av.sort_values("quantity").itertuples(), start=1):
+            rows.append(Evidence(f"{paper}-aval-pair{k}-count", holds=bool(r.consistent),
+                                 estimate=float(r.recomputed), unit="bits",
+                                 detail=f"{r.quantity}: printed {r.published}; the printed ciphertexts differ in "
+                                        f"{r.recomputed:.0f} bits", **cond))
+    return rows
+
+
+def avalanche_evidence(pairs: pd.DataFrame, dist: pd.DataFrame, summary: pd.DataFrame, *, profile: str,
+                       style: str, key_label: str = "", confidence: float = 0.95) -> list[Evidence]:
+    """The printed avalanche pairs against the structural bound, and the mean avalanche of AES-2SBox.
+
+    A plaintext change confined to ``b`` bytes reaches at most
+    ``b * max_changed_bytes`` ciphertext bytes (``max_changed_bytes`` is 1 for
+    AES-2SBox, seen over every single-bit flip of ``dist``; it follows from the
+    round having no step that mixes bytes).  The mean avalanche gets a
+    Student-t interval over the flips (each flip's percentage of changed bits).
+    """
+    s = summary.set_index("cipher").loc["aes-2sbox"]
+    rows = []
+    sub = pairs[pairs["cipher"] == "aes-2sbox"].sort_values(["paper", "pair"])
+    for r in sub.itertuples():
+        bound = int(s["max_changed_bytes"]) * int(r.input_bytes)
+        printed = int(r.published_changed_bytes)
+        rows.append(Evidence(
+            f"{r.paper}-aval-pair{r.pair}-ciphertexts", holds=printed <= bound, estimate=float(printed), unit="bytes",
+            profile=str(profile), style=style, mode="ecb", section=SECTIONS["pairs"],
+            detail=(f"the printed ciphertexts differ in {printed} bytes; the plaintexts differ in {r.input_bytes} "
+                    f"byte(s), which reach at most {bound} ciphertext byte(s) for any key (seen over "
+                    f"{int(s['flips'])} flips); under the {key_label or 'chosen key'} ours change {r.changed_bits} "
+                    f"bits in {r.changed_bytes} byte(s)")))
+    pct = 100.0 * dist.loc[dist["cipher"] == "aes-2sbox", "changed_bits"].to_numpy(dtype=np.float64) / A.BLOCK_BITS
+    n = pct.size
+    mean = float(pct.mean())
+    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1) * pct.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    keys = int(dist["key_index"].nunique())
+    for paper in sorted(set(sub["paper"])):
+        rows.append(Evidence(
+            f"{paper}-avalanche-slightly-below-50", estimate=mean, low=mean - half, high=mean + half, n=n, unit="%",
+            size=f"{n} flips", style=style, mode="ecb", profile=str(profile), section=SECTIONS["avalanche"],
+            detail=(f"mean changed bits over {n} single-bit flips ({keys} keys), {confidence:.0%} Student-t interval; "
+                    f"at most {int(s['max_bits'])} bits in {int(s['max_changed_bytes'])} byte per flip")))
+    return rows
+
+
+def chapter_evidence(*, audit: pd.DataFrame, pairs: pd.DataFrame, dist: pd.DataFrame, summary: pd.DataFrame,
+                     speed_raw: pd.DataFrame, construction: str, profile: str, avalanche_impl: str,
+                     key_label: str = "", seed: int = 0) -> list[Evidence]:
+    """Every evidence row of the AES-2SBox chapter (all claims of 000 and 001 but ``*-security-slightly-weakened``)."""
+    rows: list[Evidence] = []
+    for paper in A.PAPERS:
+        rows += sbox_evidence(paper, construction, profile=profile)
+    rows += audit_evidence(audit, profile=profile)
+    rows += avalanche_evidence(pairs, dist, summary, profile=profile, style=avalanche_impl, key_label=key_label)
+    rows += S.speed_evidence_rows(speed_raw, profile=profile, seed=seed)
+    return rows

@@ -201,6 +201,13 @@ def test_extensions_get_findings_and_are_not_counted():
     assert out.set_index("claim_id").loc["ext", "verdict"] == V.FINDING
     counts = V.verdict_counts(out)
     assert counts.loc["all", "total"] == 1
+    two = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, **AA),
+                            V.Evidence("ext", holds=True, style="table"),
+                            V.Evidence("ext", holds=False, style="reference")]).assign(chapter="c")
+    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="",
+                                   decided_by="style=table")])
+    other = V.decide_all(claims, two, RULES).set_index("claim_id").loc["ext", "other"]
+    assert other == "reference: does not hold"     # a finding carries no verdict word, not even beside it
 
 
 def test_speed_evidence_uses_the_declared_statistic_and_the_control():

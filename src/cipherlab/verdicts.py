@@ -493,8 +493,11 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
         others = []
         if ev is not None:
             for _, o in evs.drop(index=ev.name).iterrows():
-                d = decide(claim, o, rules)
-                others.append(f"{o['style'] or o['mode'] or o['size']}: {_ours(o)} → {d.verdict}")
+                label = ", ".join(x for x in (o["style"], o["mode"], o["size"]) if x) or "another condition"
+                if claim["scope"] == "extension":
+                    others.append(f"{label}: {_ours(o)}")
+                else:
+                    others.append(f"{label}: {_ours(o)} → {decide(claim, o, rules).verdict}")
         pub = claim["published"] + (f" {claim['unit']}" if claim["unit"] and claim["published"] else "")
         out.append({
             "claim_id": claim["claim_id"], "paper": claim["paper"], "where": claim["where"],

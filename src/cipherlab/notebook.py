@@ -31,6 +31,21 @@ def error_cells(nb) -> list[int]:
             and any(o.get("output_type") == "error" for o in c.get("outputs", []))]
 
 
+def _parent_bound_kernel_manager():
+    """An AsyncKernelManager whose kernels run under :mod:`cipherlab._kernel` (they die with us)."""
+    from jupyter_client import AsyncKernelManager
+
+    class ParentBoundKernelManager(AsyncKernelManager):
+        def format_kernel_cmd(self, extra_arguments=None):
+            cmd = super().format_kernel_cmd(extra_arguments)
+            if "ipykernel_launcher" in cmd:
+                i = cmd.index("ipykernel_launcher")
+                cmd[i:i + 1] = ["cipherlab._kernel", "--parent", str(os.getpid())]
+            return cmd
+
+    return ParentBoundKernelManager
+
+
 def declared_parameters(nb) -> list[str]:
     """Names the notebook's ``parameters`` cell assigns (its defaults for a person running by hand)."""
     names: list[str] = []
@@ -98,7 +113,8 @@ def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", p
     with atomic_path(dst) as tmp:
         try:
             pm.execute_notebook(str(src), str(tmp), parameters=parameters, cwd=str(cwd or src.parent),
-                                progress_bar=progress, log_output=True, kernel_name="python3")
+                                progress_bar=progress, log_output=True, kernel_name="python3",
+                                kernel_manager_class=_parent_bound_kernel_manager())
         except pm.PapermillExecutionError as exc:
             tmp.replace(failed)
             raise RuntimeError(f"{src} failed in cell {exc.cell_index}: {exc.ename}: {exc.evalue}; "

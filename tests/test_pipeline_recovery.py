@@ -46,8 +46,9 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory, quick_pipeline):
+def tree(tmp_path_factory):
     """A copy of the tree after the quick run: sources, outputs and Snakemake's metadata, mtimes kept."""
+    run_quick_pipeline()  # once per session, in the checkout (shared with test_pipeline.py)
     root = tmp_path_factory.mktemp("tree")
     for name in ("Snakefile", "pyproject.toml"):
         shutil.copy2(paths.ROOT / name, root / name)

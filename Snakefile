@@ -51,12 +51,13 @@ BOOK_NOTEBOOKS = ["verdicts", "environment", *CHAPTERS] + [
 localrules: all
 
 
-# The default run asks for every declared output of every rule (raw files, their
-# provenance, tables, figures, executed notebooks, the book), so a file that goes
-# missing is rebuilt together with what depends on it.
+# The default run asks for every declared output of every rule (generated inputs,
+# raw files, their provenance, tables, figures, executed notebooks, the book), so a
+# file that goes missing is rebuilt together with what depends on it.
 rule all:
     input:
         lambda w: declared_outputs(exclude=("all",)),
+        [rel(P.input_file(n)) for n in sorted(INPUTS)],  # the generated inputs (a wildcard rule)
 
 
 # A killed run (SIGKILL) can leave `.part` files of atomic writes behind: remove them.

@@ -97,3 +97,18 @@ def test_a_deleted_output_is_rebuilt_with_its_dependants(tree, kind):
     assert set(jobs) == expected, f"deleting {rel}: planned {sorted(jobs)}, expected {sorted(expected)}"
     assert all(n == 1 for n in jobs.values()), jobs
     assert plan(tree) == {}, f"restoring {rel} did not make the tree up to date again"
+
+
+def test_the_next_run_removes_stale_part_files(tree):
+    """A killed run's `.part` files are deleted when the next run starts (runs last: it re-runs a job)."""
+    parts = [tree / _rel(Q.table("maes_entropy")).replace("maes_entropy.csv", ".maes_entropy.csv.k1ll3d.part"),
+             tree / _rel(Q.raw_csv("maes_bulk")).replace("maes_bulk.csv", ".maes_bulk.csv.k1ll3d.part")]
+    for p in parts:
+        p.write_text("half-written")
+    env = dict(os.environ, CIPHERLAB_ROOT=str(tree))
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--forcerun", "selfcheck",
+                           "--until", "selfcheck", "--config", "profile=quick"],
+                          cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert not any(p.exists() for p in parts)

@@ -13,12 +13,13 @@ CORES  ?= all
 # Pipeline shell commands call `python -m cipherlab...`: make them find the venv's python.
 export PATH := $(BIN):$(PATH)
 
-.PHONY: reproduce test venv plan clean-quick help
+.PHONY: reproduce test venv plan unlock clean-quick help
 
 help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
 	@echo "make test                           run the tests (includes a quick pipeline run)"
 	@echo "make plan [QUICK=1]                 show what the pipeline would run"
+	@echo "make unlock [QUICK=1]               remove the lock a killed run left behind"
 	@echo "make clean-quick                    delete every output of the quick profile"
 
 venv: $(STAMP)
@@ -30,13 +31,26 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
+# Snakemake's directory lock stays behind when a run is killed (SIGKILL, power loss):
+# on failure with a lock present, say what to do.
+LOCK_HINT := echo; \
+	echo "The working directory is locked (.snakemake/locks): another Snakemake run is active here,"; \
+	echo "or an earlier run was killed. If no other run is active, remove the stale lock with"; \
+	echo "    make unlock$(if $(QUICK), QUICK=1)"; \
+	echo "then run make reproduce$(if $(QUICK), QUICK=1) again (it re-runs incomplete jobs)."
+
 reproduce: venv
-	$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds
+	@echo "$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds"
+	@$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds \
+	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
 	@echo "Book: file://$(CURDIR)/build/$(PROFILE)/book/_build/html/index.html"
 
 plan: venv
 	$(BIN)/snakemake -n --config profile=$(PROFILE)
+
+unlock: venv
+	$(BIN)/snakemake --unlock --config profile=$(PROFILE)
 
 test: venv
 	$(BIN)/python -m pytest

@@ -13,10 +13,16 @@
 import json
 import os
 
+from snakemake.utils import validate
+
 from cipherlab import paths
-from cipherlab.config import input_specs, load_config
+from cipherlab.config import CONFIG_SCHEMA, input_specs, load_config, read_config
+from cipherlab.results import remove_stale_parts
 
 PROFILE = config.get("profile", "full")
+# Every section and value of the profile is checked before any job (the schema
+# names the bad key); load_config applies the same schema for library users.
+validate(read_config(PROFILE), str(CONFIG_SCHEMA))
 CFG = load_config(PROFILE)
 P = paths.Profile(PROFILE)
 INPUTS = input_specs(CFG)
@@ -46,10 +52,18 @@ BOOK_NOTEBOOKS = ["verdicts", "environment", *CHAPTERS] + [
 localrules: all
 
 
+# The default run asks for every declared output of every rule (generated inputs,
+# raw files, their provenance, tables, figures, executed notebooks, the book), so a
+# file that goes missing is rebuilt together with what depends on it.
 rule all:
     input:
-        SELFCHECK,
-        rel(P.html / "index.html"),
+        lambda w: declared_outputs(exclude=("all",)),
+        [rel(P.input_file(n)) for n in sorted(INPUTS)],  # the generated inputs (a wildcard rule)
+
+
+# A killed run (SIGKILL) can leave `.part` files of atomic writes behind: remove them.
+onstart:
+    remove_stale_parts(P)
 
 
 rule input_file:
@@ -141,6 +155,8 @@ rule book:
                        if p.is_file() and "_build" not in p.parts),
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
         rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
+        # everything the pages show: every other rule's outputs (tables, figures, raw files)
+        shown=lambda w: declared_outputs(exclude=("all", "book")),
     output:
         rel(P.html / "index.html"),
     log:

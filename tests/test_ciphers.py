@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import cipherlab
-import reference as naive
+import naive
 from cipherlab import InsecureCipherWarning
 from cipherlab.aes import expand_key, inv_mix_columns_blocks, mix_columns_blocks
 from cipherlab.aes_2sbox import inv_sub_bytes_xor_blocks, sub_bytes_xor_blocks

@@ -17,7 +17,7 @@ from cipherlab.experiments.security import attack, diffusion, evidence, randomne
 from cipherlab.experiments.security import sbox_properties as sp
 from cipherlab.sboxes import rijndael_sbox, second_sbox
 
-from naive_sbox import ddt_naive, degree_naive, lat_entry_naive, rijndael_sbox_naive
+from naive import ddt_naive, degree_naive, lat_entry_naive, rijndael_sbox_naive
 
 RIJNDAEL = np.array(rijndael_sbox_naive())
 

@@ -293,10 +293,10 @@ def test_shipped_configs_load(profile):
 
 
 @pytest.mark.parametrize("cfg,match", [
-    ({"seed": 1}, "'profile' must be one of"),
-    ({"profile": "quick"}, "'seed' must be an integer"),
-    ({"profile": "quick", "seed": "1"}, "'seed' must be an integer"),
-    ({"profile": "quick", "seed": 1, "maes": [1]}, "section 'maes' must be a mapping"),
+    ({"seed": 1}, "profile: 'profile' is a required property"),
+    ({"profile": "quick"}, "seed: 'seed' is a required property"),
+    ({"profile": "quick", "seed": "1"}, "seed: '1' is not of type 'integer'"),
+    ({"profile": "quick", "seed": 1, "maes": [1]}, r"maes: \[1\] is not of type 'object'"),
 ])
 def test_config_validation_errors(cfg, match):
     with pytest.raises(ValueError, match=match):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import reference as naive
+import naive
 from cipherlab import paper
 from cipherlab.sboxes import (SECOND_SBOX_CONSTRUCTIONS, gf_inverse, gf_mul, rijndael_inverse_sbox,
                               rijndael_sbox, second_sbox)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import cipherlab
-from reference import aesavs_cbc_mct
+from naive import aesavs_cbc_mct
 
 STYLES = ("reference", "table")
 KINDS = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")

@@ -98,6 +98,15 @@ def chapter_code(section):
     return [rel(p) for p in files]
 
 
+def declared_outputs(exclude=()):
+    """Every output file of every rule without wildcards, except the rules in ``exclude``.
+
+    Evaluated when the DAG is built (input functions), when every rule is defined.
+    """
+    return sorted({str(f) for r in workflow.rules if r.name not in exclude and not r.has_wildcards()
+                   for f in r.output})
+
+
 def section_parameters(section):
     return notebook_parameters(CFG, section)
 

@@ -9,16 +9,28 @@
     cipherlab selfcheck          # known-answer and round-trip checks of every cipher
 
 Bad arguments give a one-line ``cipherlab: error: ...`` on stderr and exit
-status 2; a failing operation (wrong padding, unreadable file) exits 1.  No
-traceback reaches the user.  The research ciphers (``aes-2sbox``, ``maes-1``,
+status 2; a failing operation (wrong padding, unreadable file, a write that
+fails: full disk, closed pipe, missing directory) exits 1.  No traceback
+reaches the user.
+
+``-o FILE`` never clobbers what it should not (:func:`write_output`): a
+regular file is replaced atomically (temporary file, ``fsync``, rename) and
+keeps its permission bits; a new file is created ``0600`` (the output may be
+plaintext), like ``openssl enc`` and ``gpg``; symlinks are followed and the
+file they point to is written; a character or block device, FIFO or socket is
+written in place, never replaced.  The research ciphers (``aes-2sbox``, ``maes-1``,
 ``maes-2``, round-reduced ``aes``) print a loud warning on stderr.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
 import json
+import os
+import stat
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 from typing import Any, Sequence
@@ -115,14 +127,104 @@ def _read(path: str) -> bytes:
     return Path(path).read_bytes()
 
 
-def _write(path: str, data: bytes) -> None:
-    if path == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    from .results import write_bytes  # atomic: a failed run leaves no partial file
+#: Bytes per write(2) call; each call's result is checked.
+_CHUNK = 1 << 20
 
-    write_bytes(path, data)
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte to ``fd``, checking each ``write()``; ``OSError`` on failure or no progress."""
+    view = memoryview(data)
+    done = 0
+    while done < len(view):
+        n = os.write(fd, view[done:done + _CHUNK])
+        if n <= 0:
+            raise OSError(errno.EIO, f"write made no progress after {done} of {len(view)} bytes")
+        done += n
+
+
+def _fsync(fd: int, special: bool) -> None:
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        # devices, pipes and sockets may not support fsync; a regular file must
+        if not (special and exc.errno in (errno.EINVAL, errno.ENOTSUP, errno.EROFS, errno.EBADF)):
+            raise
+
+
+def _write_stdout(data: bytes) -> None:
+    sys.stdout.flush()
+    fd = sys.stdout.fileno()
+    try:
+        _write_all(fd, data)
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            _fsync(fd, special=False)
+    except BrokenPipeError:
+        # the reader went away: say so, and keep the interpreter's exit flush quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+        raise OSError(errno.EPIPE, "the reader closed the pipe before all output was written") from None
+
+
+def write_output(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` (``"-"``: stdout) without clobbering what should not be.
+
+    * a symlink is resolved, and the file it points to is written;
+    * a character or block device, FIFO or socket is opened and written in
+      place (never replaced by a regular file);
+    * a regular file is replaced atomically: a temporary ``.part`` file in the
+      same directory, ``fsync``, rename, ``fsync`` of the directory; it keeps
+      the old file's permission bits (and owner, when allowed);
+    * a new file is created with mode ``0600``;
+    * a directory that does not exist is an error (nothing is created).
+
+    Every ``write()`` and ``fsync()`` is checked; ``OSError`` on failure.
+    """
+    if path == "-":
+        _write_stdout(data)
+        return
+    target = os.path.realpath(path)
+    parent = os.path.dirname(target)
+    if not os.path.isdir(parent):
+        raise FileNotFoundError(errno.ENOENT, f"the output directory {parent!r} does not exist")
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, f"{target!r} is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        fd = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            _write_all(fd, data)
+            _fsync(fd, special=True)
+        finally:
+            os.close(fd)
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part", dir=parent)  # 0600
+    try:
+        if st is not None:
+            os.fchmod(fd, stat.S_IMODE(st.st_mode))
+            try:
+                os.fchown(fd, st.st_uid, st.st_gid)
+            except PermissionError:
+                pass
+        _write_all(fd, data)
+        _fsync(fd, special=False)
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, target)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        raise
+    dfd = os.open(parent, os.O_RDONLY)
+    try:
+        _fsync(dfd, special=True)
+    finally:
+        os.close(dfd)
 
 
 def _warn_insecure(message: str) -> None:
@@ -161,7 +263,7 @@ def run_cipher(args: argparse.Namespace) -> int:
         print(f"cipherlab: error: {args.command} failed: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     try:
-        _write(args.output, bytes(out))
+        write_output(args.output, bytes(out))
     except OSError as exc:
         print(f"cipherlab: error: --output: cannot write {args.output!r}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILURE

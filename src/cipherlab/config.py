@@ -3,33 +3,61 @@ from __future__ import annotations
 
 from typing import Any
 
+import jsonschema
 import yaml
 
-from .paths import PROFILES, check_profile, config_file
+from .paths import WORKFLOW_DIR, check_profile, config_file
 
 CHAPTER_SECTIONS = ("aes2sbox", "maes", "aead", "security")
+#: The one schema of the profiles; the Snakefile applies it too, with Snakemake's validate().
+CONFIG_SCHEMA = WORKFLOW_DIR / "schemas" / "config.schema.yaml"
+
+
+def read_config(profile: str) -> dict[str, Any]:
+    """The parsed YAML of a profile, not yet validated."""
+    check_profile(profile)
+    with open(config_file(profile), encoding="utf-8") as fh:
+        return yaml.safe_load(fh) or {}
 
 
 def load_config(profile: str) -> dict[str, Any]:
-    """The configuration of a profile, checked for the keys every rule relies on."""
-    check_profile(profile)
+    """The configuration of a profile, validated against :data:`CONFIG_SCHEMA`.
+
+    Raises
+    ------
+    ValueError
+        Naming each key that is missing or has a bad value, e.g.
+        ``config/quick.yaml: aead.trials: -1 is less than the minimum of 2``.
+    """
     path = config_file(profile)
-    with open(path, encoding="utf-8") as fh:
-        cfg = yaml.safe_load(fh) or {}
-    validate(cfg, str(path))
+    cfg = read_config(profile)
+    validate(cfg, str(path.relative_to(path.parent.parent)))
     if cfg["profile"] != profile:
         raise ValueError(f"{path}: profile is {cfg['profile']!r}, expected {profile!r}")
     return cfg
 
 
-def validate(cfg: dict[str, Any], where: str = "config") -> None:
-    if cfg.get("profile") not in PROFILES:
-        raise ValueError(f"{where}: 'profile' must be one of {PROFILES}, got {cfg.get('profile')!r}")
-    if not isinstance(cfg.get("seed"), int):
-        raise ValueError(f"{where}: 'seed' must be an integer")
-    for section in CHAPTER_SECTIONS:
-        if not isinstance(cfg.get(section, {}), dict):
-            raise ValueError(f"{where}: section {section!r} must be a mapping")
+def schema() -> dict[str, Any]:
+    with open(CONFIG_SCHEMA, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def _key(error: jsonschema.ValidationError) -> str:
+    key = ".".join(str(p) for p in error.absolute_path)
+    if error.validator == "required":  # name the missing key itself
+        missing = error.message.split("'")[1] if "'" in error.message else ""
+        key = f"{key}.{missing}" if key else missing
+    return key or "(top level)"
+
+
+def validate(cfg: Any, where: str = "config") -> None:
+    """Check a profile's configuration against the schema; ``ValueError`` naming every bad key."""
+    validator_cls = jsonschema.validators.validator_for(schema())
+    errors = sorted(validator_cls(schema()).iter_errors(cfg), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    if errors:
+        lines = [f"{_key(e)}: {e.message}" for e in errors]
+        raise ValueError(f"{where}: invalid configuration ({len(errors)} problem(s); "
+                         f"schema {CONFIG_SCHEMA.relative_to(WORKFLOW_DIR.parent)}):\n  " + "\n  ".join(lines))
 
 
 def input_specs(cfg: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -9,6 +9,7 @@ never takes a half-run notebook as complete.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import sys
@@ -30,6 +31,49 @@ def error_cells(nb) -> list[int]:
             and any(o.get("output_type") == "error" for o in c.get("outputs", []))]
 
 
+def _parent_bound_kernel_manager():
+    """An AsyncKernelManager whose kernels run under :mod:`cipherlab._kernel` (they die with us)."""
+    from jupyter_client import AsyncKernelManager
+
+    class ParentBoundKernelManager(AsyncKernelManager):
+        def format_kernel_cmd(self, extra_arguments=None):
+            cmd = super().format_kernel_cmd(extra_arguments)
+            if "ipykernel_launcher" in cmd:
+                i = cmd.index("ipykernel_launcher")
+                cmd[i:i + 1] = ["cipherlab._kernel", "--parent", str(os.getpid())]
+            return cmd
+
+    return ParentBoundKernelManager
+
+
+def declared_parameters(nb) -> list[str]:
+    """Names the notebook's ``parameters`` cell assigns (its defaults for a person running by hand)."""
+    names: list[str] = []
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
+            try:
+                tree = ast.parse(cell.source)
+            except SyntaxError as exc:
+                raise ValueError(f"the parameters cell does not parse: {exc}") from None
+            for node in tree.body:
+                targets = node.targets if isinstance(node, ast.Assign) else (
+                    [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name) and n.id not in names:
+                            names.append(n.id)
+    return names
+
+
+def check_parameters(nb, parameters: dict[str, Any], src: "str | os.PathLike[str]") -> None:
+    """Every parameter the notebook declares must be injected: the pipeline never runs on a
+    notebook's built-in defaults (they are the quick profile's, for a person running by hand)."""
+    missing = [n for n in declared_parameters(nb) if n not in parameters]
+    if missing:
+        raise ValueError(f"{src}: parameter(s) {missing} of the 'parameters' cell are not given "
+                         f"(add them to the notebook's config section); given: {sorted(parameters)}")
+
+
 def _tidy_for_book(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
@@ -42,8 +86,13 @@ def _tidy_for_book(path: Path) -> None:
 
 
 def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", parameters: dict[str, Any],
-                 *, cwd: "str | os.PathLike[str] | None" = None, progress: bool = False) -> Path:
+                 *, cwd: "str | os.PathLike[str] | None" = None, progress: bool = False,
+                 require_all: bool = True) -> Path:
     """Execute ``src`` with ``parameters`` into ``dst`` (atomically).
+
+    With ``require_all`` (the default, what the pipeline uses) every name the
+    ``parameters`` cell assigns must be in ``parameters``; a missing one is a
+    ``ValueError`` before the kernel starts.
 
     Raises
     ------
@@ -58,11 +107,14 @@ def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", p
     nb = nbformat.read(src, as_version=4)
     if not any("parameters" in c.metadata.get("tags", []) for c in nb.cells):
         raise ValueError(f"{src} has no cell tagged 'parameters'")
+    if require_all:
+        check_parameters(nb, parameters, src)
     failed = dst.with_suffix(".failed.ipynb")
     with atomic_path(dst) as tmp:
         try:
             pm.execute_notebook(str(src), str(tmp), parameters=parameters, cwd=str(cwd or src.parent),
-                                progress_bar=progress, log_output=True, kernel_name="python3")
+                                progress_bar=progress, log_output=True, kernel_name="python3",
+                                kernel_manager_class=_parent_bound_kernel_manager())
         except pm.PapermillExecutionError as exc:
             tmp.replace(failed)
             raise RuntimeError(f"{src} failed in cell {exc.cell_index}: {exc.ename}: {exc.evalue}; "

@@ -137,3 +137,24 @@ def save_table(df: pd.DataFrame, name: str, profile: "str | Profile") -> Path:
 
 def read_table(name: str, profile: "str | Profile") -> pd.DataFrame:
     return pd.read_csv(as_profile(profile).table(name), keep_default_na=False, na_values=[""])
+
+
+def remove_stale_parts(profile: "str | Profile") -> list[Path]:
+    """Delete the ``.part`` files a killed run left in a profile's output trees.
+
+    :func:`atomic_path` writes ``.<name>.<random>.part`` beside its target and
+    renames it on success; a process killed with SIGKILL cannot remove it.
+    The pipeline calls this when a run starts (Snakemake holds its directory
+    lock then, so no other run of this tree is writing).  Returns the paths
+    removed.
+    """
+    prof = as_profile(profile)
+    removed = []
+    for root in (prof.inputs, prof.raw, prof.tables, prof.figures, prof.build):
+        if not Path(root).is_dir():
+            continue
+        for part in Path(root).rglob(".*.part"):
+            if part.is_file() and not part.is_symlink():
+                part.unlink()
+                removed.append(part)
+    return removed

@@ -2,6 +2,11 @@
 
 * ``fips197``: FIPS-197 Appendix C (AES-128/192/256, one block).
 * ``sp800_38a``: NIST SP 800-38A Appendix F, ECB/CBC/CTR for all key sizes.
+* ``aes_2sbox``, ``maes_1``, ``maes_2``: known answers of the research ciphers
+  for every key size, mode and option, multi-block messages; generated once by
+  ``tests/make_vectors.py`` from the naive implementation ``tests/naive.py``
+  (shares no code with the kernels).  Each case is one message:
+  ``new(key, cipher, mode, iv=iv, padding=padding, **options)``.
 
 All hex strings are lower case; a missing ``iv`` is ``None``.
 """

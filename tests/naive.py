@@ -1,33 +1,43 @@
-"""Naive pure-Python reference implementations used by the tests.
+"""Naive pure-Python implementations the tests (and the frozen vectors) check against.
 
-Written from the specifications (FIPS-197, papers 000/001/002) without any
-code from ``cipherlab``, so that agreement is evidence, not tautology. Slow on
-purpose: clarity over speed.
+Written byte by byte from the specifications (FIPS-197; papers 000/001 for
+AES-2SBox, 002 for MAES; SP 800-38A for the modes; PKCS#7) and sharing **no
+code** with ``cipherlab``: agreement is evidence, not tautology.  Slow on
+purpose: clarity over speed.  ``tests/make_vectors.py`` generates the frozen
+known-answer files in ``src/cipherlab/vectors/`` from this module.
+
+Also the loop-by-loop references of the S-box property tests (DDT, LAT,
+algebraic degree), checked against the vectorised versions in
+``cipherlab.experiments.security``.
 """
 from __future__ import annotations
 
 import hashlib
 
+# -- GF(2^8) ------------------------------------------------------------------
 
-def _gmul(a: int, b: int) -> int:
+
+def gf_mul(a: int, b: int) -> int:
+    """Multiply in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (0x11B), shift and add."""
     p = 0
-    for _ in range(8):
+    while b:
         if b & 1:
             p ^= a
-        hi = a & 0x80
-        a = (a << 1) & 0xFF
-        if hi:
-            a ^= 0x1B
+        a <<= 1
+        if a & 0x100:
+            a ^= 0x11B
         b >>= 1
     return p
 
 
-def _ginv(a: int) -> int:
-    # a^254 = a^-1 in GF(2^8)
-    r = 1
-    for _ in range(254):
-        r = _gmul(r, a)
-    return r if a else 0
+def gf_inverse(a: int) -> int:
+    """Multiplicative inverse by exhaustive search (0 maps to 0)."""
+    if a == 0:
+        return 0
+    return next(b for b in range(1, 256) if gf_mul(a, b) == 1)
+
+
+# -- S-boxes and the block ciphers ----------------------------------------------
 
 
 def _bit(x, i):
@@ -50,7 +60,7 @@ def _inv_affine(b: int) -> int:
     return out
 
 
-SBOX = [_affine(_ginv(x)) for x in range(256)]
+SBOX = [_affine(gf_inverse(x)) for x in range(256)]
 INV_SBOX = [0] * 256
 for _x in range(256):
     INV_SBOX[SBOX[_x]] = _x
@@ -78,7 +88,7 @@ def key_words(key: bytes, n_words: int) -> list[list[int]]:
             t = t[1:] + t[:1]
             t = [SBOX[b] for b in t]
             t[0] ^= rcon
-            rcon = _gmul(rcon, 2)
+            rcon = gf_mul(rcon, 2)
         elif nk > 6 and i % nk == 4:
             t = [SBOX[b] for b in t]
         w.append([a ^ b for a, b in zip(w[i - nk], t)])
@@ -107,7 +117,7 @@ def _mix_columns(s, m=((2, 3, 1, 1), (1, 2, 3, 1), (1, 1, 2, 3), (3, 1, 1, 2))):
         for r in range(4):
             v = 0
             for k in range(4):
-                v ^= _gmul(m[r][k], col[k])
+                v ^= gf_mul(m[r][k], col[k])
             out[r + 4 * c] = v
     return out
 
@@ -214,3 +224,97 @@ def aesavs_cbc_mct(encrypt_block_fn, decrypt_block_fn, key: bytes, iv: bytes, te
         iv = last
         text = before
     return records
+
+
+def rijndael_sbox_naive() -> list[int]:
+    """FIPS-197 section 5.1.1: the inverse in GF(2^8), then the affine map with c = 0x63."""
+    return list(SBOX)
+
+
+# -- modes of operation (one complete message per call, as cipherlab.new) --------
+
+
+def pkcs7_pad(data: bytes) -> bytes:
+    n = 16 - len(data) % 16
+    return bytes(data) + bytes([n]) * n
+
+
+def _xor(a, b) -> bytes:
+    return bytes(x ^ y for x, y in zip(a, b))
+
+
+def _blocks(data: bytes):
+    return [bytes(data[i:i + 16]) for i in range(0, len(data), 16)]
+
+
+def encrypt(key: bytes, data: bytes, cipher="aes", mode="ecb", iv=None, padding=True, **options) -> bytes:
+    """One message: ECB/CBC (PKCS#7 unless ``padding=False``) or CTR (``iv`` is the
+    initial 128-bit big-endian counter block, wrapping modulo 2^128)."""
+    if mode == "ctr":
+        counter = int.from_bytes(iv, "big")
+        out = b""
+        for i in range(0, len(data), 16):
+            pad = encrypt_block(key, counter.to_bytes(16, "big"), cipher, **options)
+            out += _xor(data[i:i + 16], pad)
+            counter = (counter + 1) % (1 << 128)
+        return out
+    if padding:
+        data = pkcs7_pad(data)
+    out, prev = b"", iv
+    for block in _blocks(data):
+        if mode == "cbc":
+            block = _xor(block, prev)
+        prev = encrypt_block(key, block, cipher, **options)
+        out += prev
+    return out
+
+
+def decrypt(key: bytes, data: bytes, cipher="aes", mode="ecb", iv=None, padding=True, **options) -> bytes:
+    """The inverse of :func:`encrypt`."""
+    if mode == "ctr":
+        return encrypt(key, data, cipher, mode, iv, padding, **options)
+    out, prev = b"", iv
+    for block in _blocks(data):
+        plain = decrypt_block(key, block, cipher, **options)
+        if mode == "cbc":
+            plain, prev = _xor(plain, prev), block
+        out += plain
+    if padding:
+        n = out[-1]
+        if not 1 <= n <= 16 or out[-n:] != bytes([n]) * n:
+            raise ValueError("bad padding")
+        out = out[:-n]
+    return out
+
+
+# -- S-box properties, loop by loop (the security chapter's references) ----------
+
+
+def dot(a: int, b: int) -> int:
+    return bin(a & b).count("1") & 1
+
+
+def ddt_naive(s):
+    t = [[0] * 256 for _ in range(256)]
+    for a in range(256):
+        for x in range(256):
+            t[a][s[x] ^ s[x ^ a]] += 1
+    return t
+
+
+def lat_entry_naive(s, a: int, b: int) -> int:
+    return sum(1 for x in range(256) if dot(a, x) == dot(b, s[x])) - 128
+
+
+def degree_naive(s) -> int:
+    """Degree via the ANF computed monomial by monomial (subset sums)."""
+    best = 0
+    for j in range(8):
+        for u in range(256):
+            coef = 0
+            for x in range(256):
+                if x & ~u == 0:  # x is a subset of u
+                    coef ^= (s[x] >> j) & 1
+            if coef:
+                best = max(best, bin(u).count("1"))
+    return best

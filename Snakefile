@@ -120,14 +120,13 @@ rule verdicts:
         table=table("verdicts"),
     params:
         section="book",
-        chapters=json.dumps(CHAPTERS),
     log:
         log_path("verdicts"),
     threads: 1
     resources:
         mem_mb=2000,
     shell:
-        NOTEBOOK_SHELL + " --set chapters='{params.chapters}'"
+        NOTEBOOK_SHELL
 
 
 rule environment:

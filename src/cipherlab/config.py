@@ -76,6 +76,11 @@ def input_specs(cfg: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return specs
 
 
+def book_parameters(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Parameters of the book's own pages (verdicts, environment): the profile, its seed and the chapters."""
+    return {"profile": cfg["profile"], "seed": cfg["seed"], "chapters": list(CHAPTER_SECTIONS)}
+
+
 def notebook_parameters(cfg: dict[str, Any], section: str, **extra: Any) -> dict[str, Any]:
     """Parameters passed to a chapter's notebooks: the section (minus ``inputs``), profile and seed."""
     if section not in CHAPTER_SECTIONS:

@@ -18,7 +18,7 @@ from typing import Any
 
 import nbformat
 
-from .config import CHAPTER_SECTIONS, load_config, notebook_parameters
+from .config import CHAPTER_SECTIONS, book_parameters, load_config, notebook_parameters
 from .results import atomic_path
 
 #: Cell tags jupyter-book honours: the injected-parameters cell is removed from the book.
@@ -140,7 +140,7 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     cfg = load_config(a.profile)
     if a.section == "book":
-        params = {"profile": cfg["profile"], "seed": cfg["seed"]}
+        params = book_parameters(cfg)
     else:
         params = notebook_parameters(cfg, a.section)
     for item in a.set:

@@ -73,44 +73,67 @@ FORGERY_CONTROL = ("gcm", "random_tag")
 
 def forgery_cases(data_by_size: Mapping[int, bytes], *, modes: Sequence[str] = MODES, n_tags: int,
                   aad: bytes, seed: int, kinds: Sequence[str] = FORGERY_KINDS, key_bytes: int = 16,
-                  control: "tuple[str, str] | None" = FORGERY_CONTROL) -> list[dict]:
-    """Timing cases of ``decrypt_and_verify`` with genuine and forged tags.
+                  control: "tuple[str, str] | None" = FORGERY_CONTROL) -> tuple[list[dict], list[dict]]:
+    """Timing cases of ``decrypt_and_verify`` with genuine and forged tags, and their outcome logs.
 
-    Each case cycles through ``n_tags`` tags of its kind (seeded, the same as
-    :func:`forgery_outcomes` checks).  ``control`` (mode, kind) adds an
-    identical second instance of that case, labelled ``instance="control"``.
+    Each case cycles through ``n_tags`` seeded tags of its kind (the same tags
+    :func:`forgery_outcomes` checks) and records, per tag index, whether the
+    tag was rejected: a deterministic outcome, whatever the number of calls the
+    timing makes.  ``control`` (mode, kind) adds an identical second instance of
+    that case, labelled ``instance="control"``.
     """
     if control is not None and (control[0] not in modes or control[1] not in kinds):
         raise ValueError(f"control must be a (mode, kind) of modes {tuple(modes)} and kinds {tuple(kinds)}, "
                          f"got {control!r}")
     setup = _forgery_setup(data_by_size, modes, aad, seed, key_bytes)
     runs = [(m, k, "main") for m in modes for k in kinds] + ([(*control, "control")] if control else [])
-    cases = []
+    cases, logs = [], []
     for mode, kind, instance in runs:
         _check_choice("kind", kind, FORGERY_KINDS)
         for nbytes in data_by_size:
             key, nonce, ct, tag = setup[(mode, int(nbytes))]
             tags = forged_tags(tag, kind, n_tags, seed, mode, nbytes)
-            state = [0]
+            state, log = [0], {}
 
-            def fn(key=key, mode=mode, nonce=nonce, ct=ct, tags=tags, state=state):
+            def fn(key=key, mode=mode, nonce=nonce, ct=ct, tags=tags, state=state, log=log):
+                i = state[0] % len(tags)
                 state[0] += 1
-                return _verify(key, mode, nonce, aad, ct, tags[state[0] % len(tags)])
+                log[i] = _verify(key, mode, nonce, aad, ct, tags[i])
             cases.append({"cipher": "aes", "impl": IMPL, "mode": mode, "operation": f"verify_{kind}",
                           "bytes": int(nbytes), "instance": instance, "kind": kind, "fn": fn})
-    return cases
+            logs.append(log)
+    return cases, logs
 
 
 def measure_forgery(data_by_size: Mapping[int, bytes], *, trials: int, warmup: int, aad: bytes, seed: int,
                     modes: Sequence[str] = MODES, kinds: Sequence[str] = FORGERY_KINDS,
-                    min_trial_seconds: float = 0.0, progress: bool = True) -> pd.DataFrame:
-    """Tag-check times of ``decrypt_and_verify``, one row per trial (and case), with an A/A control.
+                    min_trial_seconds: float = 0.0, progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tag-check times of ``decrypt_and_verify`` (with an A/A control) and whether each tag was rejected.
 
-    Whether each tag is rejected is not a timing: :func:`forgery_outcomes` records it.
+    Each case tries ``trials`` seeded tags (every one at least once, since a
+    case makes at least ``trials`` calls).
+
+    Returns
+    -------
+    times : DataFrame
+        One row per trial and case (per-call ``seconds``, ``calls``, ``kind``, ``instance``).
+    outcomes : DataFrame
+        ``bytes, mode, kind, tag_index, rejected`` for the main instance: the
+        same frame :func:`forgery_outcomes` computes untimed.
     """
-    cases = forgery_cases(data_by_size, modes=modes, n_tags=trials, aad=aad, seed=seed, kinds=kinds)
-    return _timing.measure(cases, trials=trials, warmup=warmup, seed=seed, progress=progress, desc="forgery",
-                           min_trial_seconds=min_trial_seconds)
+    cases, logs = forgery_cases(data_by_size, modes=modes, n_tags=trials, aad=aad, seed=seed, kinds=kinds)
+    times = _timing.measure(cases, trials=trials, warmup=warmup, seed=seed, progress=progress, desc="forgery",
+                            min_trial_seconds=min_trial_seconds)
+    rows = []
+    for case, log in zip(cases, logs):
+        if case["instance"] != "main":
+            continue
+        if sorted(log) != list(range(trials)):
+            raise RuntimeError(f"{case['mode']} {case['kind']} at {case['bytes']} B: not every tag was tried")
+        rows += [(case["bytes"], case["mode"], case["kind"], i, log[i]) for i in range(trials)]
+    outcomes = pd.DataFrame(rows, columns=["bytes", "mode", "kind", "tag_index", "rejected"])
+    outcomes = outcomes.sort_values(["bytes", "mode", "kind", "tag_index"], kind="stable").reset_index(drop=True)
+    return times, outcomes
 
 
 def forgery_outcomes(data_by_size: Mapping[int, bytes], *, n_tags: int, aad: bytes, seed: int,
@@ -134,7 +157,8 @@ def forgery_outcomes(data_by_size: Mapping[int, bytes], *, n_tags: int, aad: byt
                 _check_choice("kind", kind, FORGERY_KINDS)
                 for i, t in enumerate(forged_tags(tag, kind, n_tags, seed, mode, nbytes)):
                     rows.append((int(nbytes), mode, kind, i, _verify(key, mode, nonce, aad, ct, t)))
-    return pd.DataFrame(rows, columns=["bytes", "mode", "kind", "tag_index", "rejected"])
+    out = pd.DataFrame(rows, columns=["bytes", "mode", "kind", "tag_index", "rejected"])
+    return out.sort_values(["bytes", "mode", "kind", "tag_index"], kind="stable").reset_index(drop=True)
 
 
 def forgery_table(times: pd.DataFrame, outcomes: pd.DataFrame) -> pd.DataFrame:

@@ -43,20 +43,6 @@ class RankingRule:
 
 
 _RANK_WORDS = {1: "Highest", 2: "Medium", 3: "Lowest"}
-_PAPER_RANK_KEYWORDS = ((1, ("highest", "fastest", "best in", "best performance")),
-                        (3, ("lowest", "slowest", "least", "acceptable")),
-                        (2, ("medium", "balanced", "good performance")))
-
-
-def paper_rank(wording: str) -> "int | None":
-    """Rank position (1 best .. 3 worst) a published wording expresses, or None."""
-    w = wording.casefold()
-    for rank, keys in _PAPER_RANK_KEYWORDS:
-        if any(k in w for k in keys):
-            return rank
-    return None
-
-
 def _loglog_slope(sizes: np.ndarray, values: np.ndarray) -> float:
     if len(sizes) < 2:
         return float("nan")
@@ -174,8 +160,31 @@ def ranking_table(summary: pd.DataFrame, group: str, rule: RankingRule = Ranking
     return pd.DataFrame(rows, columns=["table", "row", "column", "ours", "rank", "detail"])
 
 
+#: The claim of ``data/paper/claims.csv`` that tests each worded cell of Tables 1, 2 and 4
+#: (Table 3's printed body repeats Table 2 and is tested there).
+WORDING_CLAIMS = {
+    ("Table 1", "Fastest Mode"): "003-t1-gcm-fastest-{op}", ("Table 1", "Slowest Mode"): "003-t1-eax-slowest-{op}",
+    ("Table 1", "Overall Time"): "003-t1-converge", ("Table 1", "Gradual Behavior"): "003-t1-semilinear",
+    ("Table 2", "Throughput Encryption"): "003-t2-tp-order-enc", ("Table 2", "Throughput Decryption"): "003-t2-tp-order-dec",
+    ("Table 2", "Trend with Increasing Volume"): "003-t2-trend-words",
+    ("Table 4", "Encryption performance"): "003-t4-order-enc", ("Table 4", "Decryption Performance"): "003-t4-order-dec",
+    ("Table 4", "general evaluation"): "003-t4-general-words",
+}
+
+
+def _wording_claim(table: str, row: str, column: str) -> str:
+    if table == "Table 2" and row == "Throughput Encryption" and column == "GCM Mode":
+        return "003-t2-tp-order-enc, 003-t2-gcm-most-stable"
+    key = (table, column) if table == "Table 4" else (table, row)
+    op = "enc" if "Encryption" in column else "dec"
+    return WORDING_CLAIMS.get(key, "").format(op=op)
+
+
 def ranking_beside_paper(ours: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
-    """Our wording beside the paper's, with agreement where the paper states a rank.
+    """Our wording beside the paper's, and the claim of ``claims.csv`` that tests each cell.
+
+    Descriptive: whether a wording holds is decided by :mod:`cipherlab.verdicts`
+    on that claim's evidence, never here.
 
     Parameters
     ----------
@@ -187,15 +196,13 @@ def ranking_beside_paper(ours: pd.DataFrame, published: pd.DataFrame) -> pd.Data
     Returns
     -------
     DataFrame
-        ``table, row, column, published, ours, agrees`` where ``agrees`` is
-        ``yes``/``no``/``n/a`` (n/a: the wording states no rank we can test).
+        ``table, row, column, published, ours, claim_id`` (``claim_id`` empty for Table 3's printed copy).
     """
     out = []
-    pub = published.copy()
-    for _, p in pub.iterrows():
+    for _, p in published.iterrows():
         row, column = p["row"], p["column"]
-        key_col = column.replace(" Mode", "")
         cand = ours[(ours["table"] == p["table"])]
+        text = ""
         if p["table"] == "Table 3":
             # The printed body repeats Table 2's mode wording; set our cipher-time ranking beside it.
             op = "Encryption" if "Encryption" in row else "Decryption"
@@ -203,51 +210,29 @@ def ranking_beside_paper(ours: pd.DataFrame, published: pd.DataFrame) -> pd.Data
             slow = cand[(cand["row"] == "Slowest") & (cand["column"] == op)]["ours"]
             text = (f"(printed body repeats Table 2) our cipher {op.lower()} times: fastest {fast.iloc[0]}, "
                     f"slowest {slow.iloc[0]}" if len(fast) and len(slow) else "(printed body repeats Table 2)")
-            out.append((p["table"], row, column, p["value"], text, "n/a"))
-            continue
-        if p["table"] in ("Table 1",):
+        elif p["table"] == "Table 1":
             hit = cand[(cand["row"].str.casefold() == row.replace(" Mode", "").casefold()) & (cand["column"] == column)]
+            text = hit["ours"].iloc[0] if len(hit) else ""
         elif p["table"] == "Table 4":
             op = {"Encryption performance": "Throughput Encryption",
                   "Decryption Performance": "Throughput Decryption"}.get(column)
-            hit = cand[(cand["row"] == op) & (cand["column"] == row)] if op else cand.iloc[0:0]
             if op is None:  # "general evaluation": mean of the encryption and decryption ranks
                 ranks = cand[(cand["column"] == row) & cand["rank"].notna()]["rank"]
                 all_ranks = cand[cand["rank"].notna()].groupby("column")["rank"].mean()
-                overall = int(all_ranks.rank(method="min")[row]) if row in all_ranks.index else None
-                agrees = "n/a"
-                pr = paper_rank(p["value"])
-                if pr is not None and overall is not None:
-                    agrees = "yes" if pr == overall else "no"
-                out.append((p["table"], row, column, p["value"],
-                            f"overall rank {overall} (mean rank {ranks.mean():.1f})", agrees))
-                continue
-        else:  # Tables 2 and 3 print modes as columns
-            hit = cand[(cand["row"] == row) & (cand["column"] == key_col)]
-        if hit.empty:
-            out.append((p["table"], row, column, p["value"], "", "n/a"))
-            continue
-        h = hit.iloc[0]
-        agrees = "n/a"
-        if p["table"] == "Table 1" and row in ("Fastest Mode", "Slowest Mode"):
-            named = re.findall(r"GCM|CCM|EAX", p["value"])
-            agrees = "yes" if named and h["detail"] == named[0].lower() and "every size" in h["ours"] else "no"
-        elif p["table"] == "Table 1" and row == "Overall Time":
-            agrees = "yes" if "convergent" in h["ours"] else "no"
-        elif p["table"] == "Table 1" and row == "Gradual Behavior":
-            agrees = "yes" if all(x.endswith("=linear") for x in h["detail"].split(";")) else "no"
-        elif pd.notna(h["rank"]):
-            pr = paper_rank(p["value"])
-            if pr is not None:
-                agrees = "yes" if pr == int(h["rank"]) else "no"
-                if agrees == "yes" and "most stable" in p["value"].casefold() and "Most Stable" not in h["ours"]:
-                    agrees = "rank yes, stability no"
-        out.append((p["table"], row, column, p["value"], h["ours"], agrees))
-    return pd.DataFrame(out, columns=["table", "row", "column", "published", "ours", "agrees"])
+                if row in all_ranks.index:
+                    text = f"overall rank {int(all_ranks.rank(method='min')[row])} (mean rank {ranks.mean():.1f})"
+            else:
+                hit = cand[(cand["row"] == op) & (cand["column"] == row)]
+                text = hit["ours"].iloc[0] if len(hit) else ""
+        else:  # Table 2 prints modes as columns
+            hit = cand[(cand["row"] == row) & (cand["column"] == column.replace(" Mode", ""))]
+            text = hit["ours"].iloc[0] if len(hit) else ""
+        out.append((p["table"], row, column, p["value"], text, _wording_claim(p["table"], row, column)))
+    return pd.DataFrame(out, columns=["table", "row", "column", "published", "ours", "claim_id"])
 
 
 # ---------------------------------------------------------------------------
-# Machine comparison and verdicts
+# Machine comparison and the prose numbers
 # ---------------------------------------------------------------------------
 
 def _nearest_size(summary: pd.DataFrame, mb: float) -> int:

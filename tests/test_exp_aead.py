@@ -440,6 +440,10 @@ def test_evidence_covers_every_claim_once_with_conditions_and_controls():
             assert e.control_low is not None and e.size.endswith(" B")
     speed = [e for e in evs if e.claim_id in {**aead.ORDER_CLAIMS, **aead.RATIO_CLAIMS, **aead.TABLE_ORDER_CLAIMS}]
     assert speed and all(e.control_low is not None for e in speed)
+    # every comparison of timings (speeds and spreads alike) carries its A/A band
+    rules = aead.paper_claims().set_index("claim_id")["rule"]
+    timed = [e for e in evs if e.holds is None and e.unit == "%" and rules[e.claim_id] in ("ordering", "within_margin")]
+    assert len(timed) >= len(speed) + 3 and all(e.control_low is not None for e in timed)
     decided = _decide(evs)
     assert decided.index.is_unique and set(decided.index) == set(aead.paper_claims()["claim_id"])
 

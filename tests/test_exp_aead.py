@@ -270,6 +270,10 @@ def test_short_calls_are_timed_in_batches():
                           min_trial_seconds=0.002, progress=False)
     assert (p["calls"] > 1).all()
     assert (p["seconds"] < 0.002).all()
+    # calls that already last a trial are timed singly, without the batching probes
+    long = aead.measure_aead({1000: _data()[1000]}, [("aes", "gcm")], trials=2, warmup=1, aad=AAD, seed=1,
+                             min_trial_seconds=1e-9, progress=False)
+    assert (long["calls"] == 1).all() and len(long) == 2 * 2
 
 
 def test_forged_tags_are_seeded_and_differ_from_the_genuine_tag():

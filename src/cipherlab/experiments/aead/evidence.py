@@ -426,6 +426,7 @@ def _extensions(flips, wyche, rewrite, fg, profile: str, seed: int) -> list[_v.E
     fails = int((wyche["status"] == "FAIL").sum())
     ran = wyche[wyche["outcome"] != "unsupported parameters"]
     out.append(_v.Evidence("003-x-wycheproof", holds=fails == 0, n=len(ran), mode="gcm, ccm, eax",
+                           size="Wycheproof vectors (" + ", ".join(sorted(f"{b} B" for b in _key_sizes(wyche))) + " keys)",
                            detail=f"{len(ran)} Wycheproof cases run, {fails} failures, "
                                   f"{len(wyche) - len(ran)} with parameters PyCryptodome refuses",
                            style=IMPL, profile=profile, section=SECTIONS["wycheproof"]))
@@ -439,6 +440,10 @@ def _extensions(flips, wyche, rewrite, fg, profile: str, seed: int) -> list[_v.E
                                  mode=m, profile=profile, section=SECTIONS["forgery"],
                                  detail="speed of rejecting a random tag over accepting the genuine one"))
     return out
+
+
+def _key_sizes(wyche: pd.DataFrame) -> list[int]:
+    return sorted({int(b) // 8 for b in wyche["key_bits"]}) if "key_bits" in wyche.columns else []
 
 
 def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFrame, outcomes: pd.DataFrame,

@@ -1,0 +1,498 @@
+"""Paper 003: evidence for every claim in ``data/paper/claims.csv`` (the engine decides, never this module).
+
+Each claim of paper 003 is measured under one condition, stated on its
+evidence row (size, library, mode, profile):
+
+* **orderings** ("GCM is fastest", "CCM slightly outperforms EAX") are the
+  declared speed statistic's speedup of the faster case over the slower, with
+  its bootstrap interval and the A/A band of the same run
+  (:func:`cipherlab.verdicts.speed_evidence`).  A claim over several pairs or
+  sizes ("always", "at all sizes") is decided on its **weakest** comparison,
+  the one whose interval reaches lowest: it holds everywhere only if it holds there;
+* **ratios** (the testable forms of the paper's absolute speeds) are the same
+  speedup at the largest size, against the percentage the paper's two quoted
+  numbers imply (:data:`RATIO_CLAIMS` derives it from ``data/paper/``);
+* **spreads** ("Fail Std. rises with size", "CCM fluctuates most", "most
+  stable") are ratios of standard deviations with a percentile bootstrap
+  (:func:`scipy.stats.bootstrap`, the confidence and resamples of
+  ``config/verdicts.yaml``);
+* **structural** statements (100 % detection, the bound of eqs. 2-4) say
+  whether they hold; our extensions (bit flipping, Wycheproof) get findings.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from fractions import Fraction
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+from ... import paper as _paper
+from ... import verdicts as _v
+from .forgery import FORGERY_CONTROL
+from .measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL
+
+#: MyST labels of the chapter's sections holding the evidence.
+SECTIONS = {"phase1": "aead-phase1", "phase2": "aead-phase2", "ratios": "aead-ratios",
+            "forgery": "aead-forgery", "bound": "aead-bound", "wycheproof": "aead-wycheproof",
+            "bitflip": "aead-bitflip", "absolute": "aead-absolute"}
+
+_OPS = {"enc": "encrypt", "dec": "decrypt"}
+
+#: Orderings: claim -> (phase, operation, [(faster, slower), ...], sizes), with
+#: phase 1 pairs of modes (AES), phase 2 pairs of ciphers (EAX), "forgery" pairs
+#: of modes checking random tags.  sizes: "all" (the claim says always / at every
+#: size) or "largest" (an overall ranking, decided where fixed costs matter least).
+ORDER_CLAIMS = {
+    "003-t1-gcm-fastest-enc": (1, "encrypt", [("gcm", "ccm"), ("gcm", "eax")], "all"),
+    "003-t1-gcm-fastest-dec": (1, "decrypt", [("gcm", "ccm"), ("gcm", "eax")], "all"),
+    "003-t1-eax-slowest-enc": (1, "encrypt", [("gcm", "eax"), ("ccm", "eax")], "all"),
+    "003-t1-eax-slowest-dec": (1, "decrypt", [("gcm", "eax"), ("ccm", "eax")], "all"),
+    "003-t2-tp-order-enc": (1, "encrypt", [("gcm", "ccm"), ("ccm", "eax")], "largest"),
+    "003-t2-tp-order-dec": (1, "decrypt", [("gcm", "ccm"), ("ccm", "eax")], "largest"),
+    "003-f7-aes-fastest-enc": (2, "encrypt", [("aes", "blowfish"), ("aes", "cast")], "all"),
+    "003-f7-blowfish-over-cast-enc": (2, "encrypt", [("blowfish", "cast")], "all"),
+    "003-f8-aes-fastest-dec": (2, "decrypt", [("aes", "blowfish"), ("aes", "cast")], "all"),
+    "003-f8-cast-slowest-dec": (2, "decrypt", [("aes", "cast"), ("blowfish", "cast")], "all"),
+    "003-t4-order-enc": (2, "encrypt", [("aes", "blowfish"), ("blowfish", "cast")], "largest"),
+    "003-t4-order-dec": (2, "decrypt", [("aes", "blowfish"), ("blowfish", "cast")], "largest"),
+    "003-s6-gcm-fastest-reject": ("forgery", "verify_random_tag", [("gcm", "ccm"), ("gcm", "eax")], "all"),
+}
+
+#: The published rejection-time order of Tables 5-7 (read from their "Fail Avg.") is decided
+#: at our smallest, middle and largest forgery size.
+TABLE_ORDER_CLAIMS = {"003-t5-order": ("Table 5", 0), "003-t6-order": ("Table 6", 1), "003-t7-order": ("Table 7", 2)}
+
+#: Ratios the paper's quoted numbers imply, as percent speedups of the faster case at the largest size:
+#: claim -> (phase, operation, faster, slower, numerator cells, denominator cells, quantity).
+#: Cells are (table, row, column) of ``data/paper/003_*.csv``; several cells are a printed range
+#: (their mean is used).  quantity "time": published = slower / faster - 1; "rate": faster / slower - 1.
+RATIO_CLAIMS = {
+    "003-f5-gcm-over-eax-enc": (1, "encrypt", "gcm", "eax",
+                                [("Figure 5 (prose)", "GCM", "encryption throughput at 5 MB")],
+                                [("Figure 9 (prose)", "AES", "encryption throughput at 5 MB")], "rate"),
+    "003-f7-aes-over-blowfish-enc": (2, "encrypt", "aes", "blowfish",
+                                     [("Figure 7 (prose)", "Blowfish", "encryption time at 5 MB")],
+                                     [("Figure 7 (prose)", "AES", "encryption time at 5 MB")], "time"),
+    "003-f8-aes-over-cast-dec": (2, "decrypt", "aes", "cast",
+                                 [("Figure 8 (prose)", "CAST", "decryption time at 5 MB")],
+                                 [("Figure 8 (prose)", "AES", "decryption time at 5 MB")], "time"),
+    "003-f9-aes-over-blowfish-enc": (2, "encrypt", "aes", "blowfish",
+                                     [("Figure 9 (prose)", "AES", "encryption throughput at 5 MB")],
+                                     [("Figure 9 (prose)", "Blowfish", "encryption throughput at 1 MB")], "rate"),
+    "003-f9-aes-over-cast-enc": (2, "encrypt", "aes", "cast",
+                                 [("Figure 9 (prose)", "AES", "encryption throughput at 5 MB")],
+                                 [("Figure 9 (prose)", "CAST", "encryption throughput range low"),
+                                  ("Figure 9 (prose)", "CAST", "encryption throughput range high")], "rate"),
+    "003-f10-aes-over-blowfish-dec": (2, "decrypt", "aes", "blowfish",
+                                      [("Figure 10 (prose)", "AES", "decryption throughput at 5 MB")],
+                                      [("Figure 10 (prose)", "Blowfish", "decryption throughput plateau low"),
+                                       ("Figure 10 (prose)", "Blowfish", "decryption throughput plateau high")],
+                                      "rate"),
+    "003-f10-aes-over-cast-dec": (2, "decrypt", "aes", "cast",
+                                  [("Figure 10 (prose)", "AES", "decryption throughput at 5 MB")],
+                                  [("Figure 10 (prose)", "CAST", "decryption throughput plateau low"),
+                                   ("Figure 10 (prose)", "CAST", "decryption throughput plateau high")], "rate"),
+    "003-s52-gcm-over-ccm-reject": ("forgery", "verify_random_tag", "gcm", "ccm",
+                                    [("Section 5.2 (prose)", "GCM", "rejection speed-up vs CCM and EAX at 5MB")],
+                                    [], "times"),
+    "003-s52-gcm-over-eax-reject": ("forgery", "verify_random_tag", "gcm", "eax",
+                                    [("Section 5.2 (prose)", "GCM", "rejection speed-up vs CCM and EAX at 5MB")],
+                                    [], "times"),
+}
+
+
+def published_ratio_pct(claim_id: str) -> float:
+    """The percent speedup a ratio claim's published numbers imply (the source of its ``published``)."""
+    _, _, _, _, num, den, quantity = RATIO_CLAIMS[claim_id]
+
+    def value(cells):
+        vals = []
+        for table, row, column in cells:
+            d = _paper.published(PAPER, table)
+            hit = d[(d["row"] == row) & (d["column"] == column)]
+            if len(hit) != 1:
+                raise ValueError(f"published cell {(table, row, column)} matches {len(hit)} rows")
+            vals.append(float(hit["number"].iloc[0]))
+        return float(np.mean(vals))
+    if quantity == "times":  # the paper states the factor itself ("~2.5 times faster")
+        return (value(num) - 1) * 100
+    return (value(num) / value(den) - 1) * 100
+
+
+# ----------------------------------------------------------------------------- helpers
+def _rules() -> dict:
+    return _v.load_rules()
+
+
+def _times(df: pd.DataFrame, **sel) -> np.ndarray:
+    mask = np.ones(len(df), dtype=bool)
+    for k, v in sel.items():
+        mask &= (df[k] == v).to_numpy()
+    out = df.loc[mask, "seconds"].to_numpy(float)
+    if out.size < 2:
+        raise ValueError(f"need >= 2 trials for {sel}, found {out.size}")
+    return out
+
+
+def _size(a: int, b: "int | None" = None) -> str:
+    return f"{int(a)} B" if b is None or int(a) == int(b) else f"{int(a)} B vs {int(b)} B"
+
+
+def _key(phase) -> str:
+    return "mode" if phase in (1, "forgery") else "cipher"
+
+
+def _fixed(phase, op: str) -> dict:
+    if phase == 1:
+        return {"cipher": "aes", "operation": op}
+    if phase == 2:
+        return {"mode": "eax", "operation": op}
+    return {"cipher": "aes", "operation": op}
+
+
+def _control(phase, op: str, nbytes: int) -> dict:
+    if phase == 1:
+        c, m = PHASE1_CONTROL
+        return {"cipher": c, "mode": m, "operation": op, "bytes": nbytes}
+    if phase == 2:
+        c, m = PHASE2_CONTROL
+        return {"cipher": c, "mode": m, "operation": op, "bytes": nbytes}
+    m, kind = FORGERY_CONTROL
+    return {"mode": m, "kind": kind, "bytes": nbytes}
+
+
+def _mode_of(phase, fast: str, slow: str) -> str:
+    if phase == 2:
+        return "eax"
+    return fast if fast == slow else f"{fast} vs {slow}"
+
+
+def compare(claim_id: str, df: pd.DataFrame, phase, op: str, fast: str, slow: str, nbytes: int, *,
+            profile: str, section: str, seed: int, slow_bytes: "int | None" = None, per_byte: bool = False,
+            detail: str = "") -> _v.Evidence:
+    """Speedup of ``fast`` over ``slow`` (same phase and operation) with the A/A band of the same run.
+
+    ``slow_bytes``/``per_byte``: compare the same case at two sizes, per byte
+    (a throughput gain with size).
+    """
+    key = _key(phase)
+    base = {**_fixed(phase, op), "instance": "main"}
+    new = _times(df, **base, **{key: fast, "bytes": nbytes})
+    sb = nbytes if slow_bytes is None else slow_bytes
+    old = _times(df, **base, **{key: slow, "bytes": sb})
+    if per_byte:
+        new, old = new / nbytes, old / sb
+    ctl = _control(phase, op, max(nbytes, sb))
+    c_old = _times(df, instance="main", **ctl)
+    c_new = _times(df, instance="control", **ctl)
+    return _v.speed_evidence(claim_id, old, new, c_old, c_new, seed=seed, size=_size(nbytes, slow_bytes),
+                             style=IMPL, mode=_mode_of(phase, fast, slow), profile=profile, section=section,
+                             detail=detail or f"{LABELS[fast]} over {LABELS[slow]}, {op}")
+
+
+def weakest(evs: Sequence[_v.Evidence], what: str) -> _v.Evidence:
+    """The comparison whose interval reaches lowest decides a claim over several pairs or sizes."""
+    evs = list(evs)
+    pick = min(evs, key=lambda e: (e.low, e.estimate))
+    beyond = sum(e.low > _v.noise_half_width(dataclasses.asdict(e), _rules()["noise_floor_pct"]) for e in evs)
+    note = f"{pick.detail}; weakest of {len(evs)} {what} ({beyond} of {len(evs)} beyond their A/A band)"
+    return dataclasses.replace(pick, detail=note) if len(evs) > 1 else pick
+
+
+def _ratio_interval(a: np.ndarray, b: np.ndarray, fn, seed: int) -> tuple[float, float, float]:
+    """``(fn(a) / fn(b) - 1) * 100`` with a percentile bootstrap interval (samples resampled independently)."""
+    rules = _rules()
+
+    def stat(x, y, axis=-1):
+        return (fn(x, axis) / fn(y, axis) - 1.0) * 100.0
+    est = float(stat(a, b))
+    res = _st.bootstrap((a, b), stat, paired=False, vectorized=True, method="percentile",
+                        confidence_level=float(rules["confidence"]), n_resamples=int(rules["bootstrap_resamples"]),
+                        rng=np.random.default_rng(seed))
+    return est, float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def _std(x, axis=-1):
+    return np.std(x, axis=axis, ddof=1)
+
+
+def _cv(x, axis=-1):
+    return np.std(x, axis=axis, ddof=1) / np.mean(x, axis=axis)
+
+
+def spread(claim_id: str, a: np.ndarray, b: np.ndarray, control: "tuple[np.ndarray, np.ndarray]", *, cv: bool,
+           seed: int, **cond) -> _v.Evidence:
+    """Evidence that sample ``a`` spreads more than ``b``: std (or CV) ratio in percent, minus 100.
+
+    ``control`` is the A/A pair (the main and the control instance of one case,
+    timed side by side): the same ratio between them is the band that two
+    identical cases' spreads differ by on this machine.
+    """
+    fn = _cv if cv else _std
+    est, lo, hi = _ratio_interval(a, b, fn, seed)
+    _, c_lo, c_hi = _ratio_interval(control[1], control[0], fn, seed)
+    return _v.Evidence(claim_id, estimate=est, low=lo, high=hi, n=int(min(a.size, b.size)), control_low=c_lo,
+                       control_high=c_hi, unit="%", style=IMPL, **cond)
+
+
+# ----------------------------------------------------------------------------- the claims
+def _orderings(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
+    out = []
+    for cid, (phase, op, pairs, sizes) in ORDER_CLAIMS.items():
+        df = {1: p1, 2: p2, "forgery": fg}[phase]
+        all_sizes = sorted(df["bytes"].unique())
+        use = all_sizes if sizes == "all" else [all_sizes[-1]]
+        section = SECTIONS["forgery" if phase == "forgery" else f"phase{phase}"]
+        evs = [compare(cid, df, phase, op, f, s, int(nb), profile=profile, section=section, seed=seed)
+               for f, s in pairs for nb in use]
+        out.append(weakest(evs, "pairs x sizes"))
+    fsizes = sorted(fg["bytes"].unique())
+    for cid, (table, i) in TABLE_ORDER_CLAIMS.items():
+        pub = _paper.published(PAPER, table)
+        order = list(pub[pub["column"] == "Fail Avg."].sort_values("number")["row"].str.lower())
+        nb = int(fsizes[min(i, len(fsizes) - 1)])
+        evs = [compare(cid, fg, "forgery", "verify_random_tag", f, s, nb, profile=profile,
+                       section=SECTIONS["forgery"], seed=seed) for f, s in zip(order, order[1:])]
+        out.append(weakest(evs, "adjacent pairs of the published order"))
+    return out
+
+
+def _ratios(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
+    out = []
+    for cid, (phase, op, fast, slow, *_rest) in RATIO_CLAIMS.items():
+        df = {1: p1, 2: p2, "forgery": fg}[phase]
+        nb = int(df["bytes"].max())
+        section = SECTIONS["forgery" if phase == "forgery" else "ratios"]
+        out.append(compare(cid, df, phase, op, fast, slow, nb, profile=profile, section=section, seed=seed,
+                           detail=f"{LABELS[fast]} over {LABELS[slow]}, {op}, at our largest size "
+                                  f"(published: {published_ratio_pct(cid):.0f} %)"))
+    return out
+
+
+def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
+    """Throughput gain from the smallest to the largest size (per-byte time), and time's growth exponent."""
+    out = []
+    for cid, phase, op, names in (("003-f5-tp-rises-enc", 1, "encrypt", ("gcm", "ccm", "eax")),
+                                  ("003-f6-tp-rises-dec", 1, "decrypt", ("gcm", "ccm", "eax")),
+                                  ("003-f9-aes-tp-climbs-enc", 2, "encrypt", ("aes",)),
+                                  ("003-f9-cast-flat-enc", 2, "encrypt", ("cast",))):
+        df = p1 if phase == 1 else p2
+        small, large = int(df["bytes"].min()), int(df["bytes"].max())
+        evs = [compare(cid, df, phase, op, k, k, large, slow_bytes=small, per_byte=True, profile=profile,
+                       section=SECTIONS[f"phase{phase}"], seed=seed,
+                       detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B, {op}") for k in names]
+        out.append(weakest(evs, "modes") if cid != "003-f9-cast-flat-enc" else evs[0])
+    # Semi-linear growth: time ~ size^b, b from the end points, interval mapped from the speedup's.
+    cands = []
+    small, large = int(p1["bytes"].min()), int(p1["bytes"].max())
+    for mode in ("gcm", "ccm", "eax"):
+        for op in ("encrypt", "decrypt"):
+            e = compare("003-t1-semilinear", p1, 1, op, mode, mode, small, slow_bytes=large, profile=profile,
+                        section=SECTIONS["phase1"], seed=seed)
+            scale = math.log(large / small)
+            b = [math.log1p(x / 100) / scale for x in (e.estimate, e.low, e.high)]
+            cands.append(dataclasses.replace(e, estimate=b[0], low=b[1], high=b[2], unit="", control_low=None,
+                                             control_high=None, mode=mode,
+                                             detail=f"exponent b of time ~ size^b, AES-{LABELS[mode]} {op}, "
+                                                    f"from {small} B to {large} B"))
+    worst = max(cands, key=lambda e: max(abs(e.low - 1), abs(e.high - 1)))
+    out.append(dataclasses.replace(worst, detail=worst.detail + f"; farthest from 1 of {len(cands)} mode x operation"))
+    return out
+
+
+def _convergence(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
+    """Encryption against decryption time at the largest size: the group where they differ most decides."""
+    out = []
+    for cid, phase, names in (("003-t1-converge", 1, ("gcm", "ccm", "eax")),
+                              ("003-f8-enc-dec-similar", 2, ("aes", "blowfish", "cast"))):
+        df = p1 if phase == 1 else p2
+        nb = int(df["bytes"].max())
+        key = _key(phase)
+        evs = []
+        for k in names:
+            base = {("cipher" if phase == 1 else "mode"): ("aes" if phase == 1 else "eax"), key: k, "bytes": nb,
+                    "instance": "main"}
+            enc, dec = _times(df, operation="encrypt", **base), _times(df, operation="decrypt", **base)
+            ctl = _control(phase, "decrypt", nb)
+            evs.append(_v.speed_evidence(cid, enc, dec, _times(df, instance="main", **ctl),
+                                         _times(df, instance="control", **ctl), seed=seed, size=_size(nb),
+                                         style=IMPL, mode=k if phase == 1 else "eax", profile=profile,
+                                         section=SECTIONS[f"phase{phase}"],
+                                         detail=f"{LABELS[k]}: decryption over encryption speed"))
+        worst = max(evs, key=lambda e: max(abs(e.low), abs(e.high)))
+        out.append(dataclasses.replace(worst, detail=worst.detail + f"; the largest gap of {len(evs)}"))
+    return out
+
+
+def _spreads(p1, fg, profile: str, seed: int) -> list[_v.Evidence]:
+    out = []
+    rnd = fg[fg["kind"] == "random_tag"]
+    main = rnd[rnd["instance"] == "main"]
+    sizes = sorted(main["bytes"].unique())
+    small, large = int(sizes[0]), int(sizes[-1])
+    m0, k0 = FORGERY_CONTROL
+    ctl = (_times(rnd, instance="main", mode=m0, bytes=large), _times(rnd, instance="control", mode=m0, bytes=large))
+    sec = SECTIONS["forgery"]
+    evs = []
+    for m in ("gcm", "ccm", "eax"):
+        evs.append(spread("003-s52-std-rises", _times(main, mode=m, bytes=large), _times(main, mode=m, bytes=small),
+                          ctl, cv=False, seed=seed, size=_size(large, small), mode=m, profile=profile, section=sec,
+                          detail=f"std of the {LABELS[m]} rejection time at {large} B over at {small} B"))
+    out.append(weakest(evs, "modes"))
+    evs = [spread("003-s52-ccm-fluctuates-most", _times(main, mode="ccm", bytes=large),
+                  _times(main, mode=m, bytes=large), ctl, cv=False, seed=seed, size=_size(large), mode=f"ccm vs {m}",
+                  profile=profile, section=sec, detail=f"std of the CCM rejection time over {LABELS[m]}'s at {large} B")
+           for m in ("gcm", "eax")]
+    out.append(weakest(evs, "modes"))
+    enc = p1[p1["operation"] == "encrypt"]
+    nb = int(enc["bytes"].max())
+    c, m1 = PHASE1_CONTROL
+    ctl = (_times(enc, instance="main", mode=m1, bytes=nb), _times(enc, instance="control", mode=m1, bytes=nb))
+    evs = [spread("003-t2-gcm-most-stable", _times(enc, instance="main", mode=m, bytes=nb),
+                  _times(enc, instance="main", mode="gcm", bytes=nb), ctl, cv=True, seed=seed, size=_size(nb),
+                  mode=f"{m} vs gcm", profile=profile, section=SECTIONS["phase1"],
+                  detail=f"coefficient of variation of AES-{LABELS[m]} encryption over AES-GCM's")
+           for m in ("ccm", "eax")]
+    out.append(weakest(evs, "modes"))
+    return out
+
+
+def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
+    out = []
+    forged = outcomes[outcomes["kind"] != "valid"]
+    n, k = len(forged), int(forged["rejected"].sum())
+    ci = _st.binomtest(k, n).proportion_ci(confidence_level=float(_rules()["confidence"]), method="exact")
+    sizes = sorted(outcomes["bytes"].unique())
+    cond = dict(size=", ".join(f"{int(s)} B" for s in sizes), style=IMPL, mode="gcm, ccm, eax", profile=profile,
+                section=SECTIONS["forgery"])
+    out.append(_v.Evidence("003-t5-7-fail-rate", estimate=100.0 * k / n, low=100 * ci.low, high=100 * ci.high, n=n,
+                           holds=k == n, unit="%", detail=f"{k} of {n} random and bit-flipped tags rejected",
+                           **cond))
+    pub = _paper.published(PAPER, "Section 3 (forgery bound)").set_index("column")["number"]
+    q, t = int(pub["q"]), int(pub["t"])
+    bound = forgery_bound(q, t)
+    bcond = dict(size="", style="exact arithmetic", mode="", profile=profile, section=SECTIONS["bound"])
+    out.append(_v.Evidence("003-s3-bound-eq2-4", estimate=math.log2(bound), holds=bound == Fraction(q, 2**t) < 1,
+                           unit="log2", detail=f"min(1, q / 2^t) for q = {q}, t = {t} is 2^{math.log2(bound):.2f}",
+                           **bcond))
+    out.append(_v.Evidence("003-s52-approx-2-128", estimate=float(-t), holds=Fraction(2**t) <= 1, unit="log2",
+                           detail=f"a probability is at most 1, so it cannot be 2^{t}; the bound for one "
+                                  f"guess of a {t}-bit tag is 2^-{t}", **bcond))
+    accepted = n - k
+    upper = 1 - (1 - float(_rules()["confidence"])) ** (1 / n) if accepted == 0 else float(ci.high)
+    out.append(_v.Evidence("003-s6-consistent-bound", estimate=100.0 * accepted / n, low=0.0, high=100 * upper,
+                           n=n, holds=accepted == 0 or upper >= 2.0**-t, unit="%",
+                           detail=f"{accepted} of {n} forgeries accepted: the bound 2^-{t} lies in the interval, "
+                                  f"whose upper end is 2^{math.log2(upper):.1f}, so these trials cannot tell a "
+                                  f"{t}-bit tag from a much shorter one", **cond))
+    per_mode = forged.groupby("mode")["rejected"].all()
+    out.append(_v.Evidence("003-s52-no-strength-difference", holds=bool(per_mode.all()), n=n,
+                           detail="every mode uses 128-bit tags (the library default) and rejected every forgery: "
+                                  + ", ".join(f"{LABELS[m]} {'all' if v else 'not all'}" for m, v in per_mode.items()),
+                           **cond))
+    return out
+
+
+def forgery_bound(q: int, t: int) -> Fraction:
+    """Equations 2-4: the bound min(1, q / 2^t) on q forgery attempts against a t-bit tag, exactly."""
+    if not (isinstance(q, int) and q >= 1 and isinstance(t, int) and 1 <= t <= 1024):
+        raise ValueError(f"q must be an integer >= 1 and t an integer in 1..1024, got q={q!r}, t={t!r}")
+    return min(Fraction(1), Fraction(q, 2**t))
+
+
+def _extensions(flips, wyche, rewrite, fg, profile: str, seed: int) -> list[_v.Evidence]:
+    out = []
+    a = flips[flips["family"] == "aead"]
+    cond = dict(style=IMPL, profile=profile, section=SECTIONS["bitflip"])
+    out.append(_v.Evidence("003-x-bitflip-aead", estimate=100.0 * a["accepted"].mean(), n=len(a),
+                           holds=not a["accepted"].any(), unit="%", mode="gcm, ccm, eax", size="48 B message",
+                           detail=f"{int(a['accepted'].sum())} of {len(a)} single-bit flips of ciphertext, tag, "
+                                  f"nonce or AAD accepted", **cond))
+    u = flips[(flips["family"] == "unauthenticated") & flips["mode"].isin(["ctr", "cbc"])]
+    out.append(_v.Evidence("003-x-bitflip-unauth", estimate=100.0 * u["accepted"].mean(), n=len(u),
+                           holds=bool(u["accepted"].all()), unit="%", mode="ctr, cbc", size="48 B message",
+                           detail=f"{int(u['accepted'].sum())} of {len(u)} flips of CTR / bare CBC accepted "
+                                  f"(PyCryptodome and cipherlab)", **{**cond, "style": "pycryptodome, table"}))
+    ctr = rewrite[rewrite["mode"] == "ctr"]
+    ae = rewrite[rewrite["mode"] != "ctr"]
+    out.append(_v.Evidence("003-x-ctr-rewrite", holds=bool(ctr["equals_target"].all() and not ae["accepted"].any()),
+                           n=len(rewrite), mode="ctr, gcm, ccm, eax", size="48 B message",
+                           detail="CTR decrypts the attacker's field exactly; every AEAD mode rejects the same edit",
+                           **cond))
+    fails = int((wyche["status"] == "FAIL").sum())
+    ran = wyche[wyche["outcome"] != "unsupported parameters"]
+    out.append(_v.Evidence("003-x-wycheproof", holds=fails == 0, n=len(ran), mode="gcm, ccm, eax",
+                           size="Wycheproof vectors (" + ", ".join(sorted(f"{b} B" for b in _key_sizes(wyche))) + " keys)",
+                           detail=f"{len(ran)} Wycheproof cases run, {fails} failures, "
+                                  f"{len(wyche) - len(ran)} with parameters PyCryptodome refuses",
+                           style=IMPL, profile=profile, section=SECTIONS["wycheproof"]))
+    nb = int(fg["bytes"].max())
+    m, kind = FORGERY_CONTROL
+    base = {"instance": "main", "mode": m, "bytes": nb}
+    valid, forged = _times(fg, kind="valid", **base), _times(fg, kind=kind, **base)
+    ctl = _control("forgery", "", nb)
+    out.append(_v.speed_evidence("003-x-reject-costs-decrypt", valid, forged, _times(fg, instance="main", **ctl),
+                                 _times(fg, instance="control", **ctl), seed=seed, size=_size(nb), style=IMPL,
+                                 mode=m, profile=profile, section=SECTIONS["forgery"],
+                                 detail="speed of rejecting a random tag over accepting the genuine one"))
+    return out
+
+
+def _key_sizes(wyche: pd.DataFrame) -> list[int]:
+    return sorted({int(b) // 8 for b in wyche["key_bits"]}) if "key_bits" in wyche.columns else []
+
+
+def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFrame, outcomes: pd.DataFrame,
+            flips: pd.DataFrame, wyche: pd.DataFrame, rewrite: pd.DataFrame, *, profile: str,
+            seed: int = 0) -> list[_v.Evidence]:
+    """Evidence for every testable claim and extension of paper 003 in ``claims.csv`` (one row each)."""
+    for name, df in (("phase1", phase1), ("phase2", phase2), ("forgery_times", forgery_times)):
+        if "instance" not in df.columns or not (df["instance"] == "control").any():
+            raise ValueError(f"{name} has no A/A control trials (instance='control'): re-run the measuring notebook")
+    return (_orderings(phase1, phase2, forgery_times, profile, seed) + _ratios(phase1, phase2, forgery_times,
+            profile, seed) + _growth(phase1, phase2, profile, seed) + _convergence(phase1, phase2, profile, seed)
+            + _spreads(phase1, forgery_times, profile, seed) + _structural(outcomes, profile)
+            + _extensions(flips, wyche, rewrite, forgery_times, profile, seed))
+
+
+def paper_claims(claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
+    """Paper 003's rows of ``claims.csv`` (claims and extensions)."""
+    claims = _v.load_claims() if claims is None else claims
+    return claims[claims["paper"] == PAPER].reset_index(drop=True)
+
+
+def section_table(decided: pd.DataFrame, section: str) -> str:
+    """The decided verdicts of one section's claims, as HTML (published, ours, A/A band, condition, rule)."""
+    return _v.verdict_html(decided[decided["section"] == section])
+
+
+def reading_markdown(decided: pd.DataFrame) -> str:
+    """"Reading the results", rendered from the decided verdicts: counts, then each claim by verdict."""
+    claims = decided[decided["verdict"] != _v.FINDING]
+    counts = claims["verdict"].value_counts()
+    lines = [f"Of paper 003's {len(claims)} claims, this run finds "
+             + ", ".join(f"{counts.get(v, 0)} {v}" for v in _v.VERDICTS) + "."]
+    for verdict in (*_v.VERDICTS, _v.FINDING):
+        d = decided[decided["verdict"] == verdict]
+        if d.empty:
+            continue
+        title = "Our extensions (findings, not counted)" if verdict == _v.FINDING else verdict.capitalize()
+        lines.append(f"\n**{title}:**\n")
+        for r in d.itertuples():
+            cond = ", ".join(x for x in (r.size, r.mode) if x)
+            ours = f" ours {r.ours}" + (f" at {cond}" if cond else "") if r.ours != "—" else ""
+            lines.append(f"* `{r.claim_id}` ({r.where}): \"{r.claim}\" —{ours}; {r.reason}.")
+    return "\n".join(lines)
+
+
+def claim_coverage(evidence: Sequence[_v.Evidence], claims: "pd.DataFrame | None" = None) -> Mapping[str, list]:
+    """Claims of paper 003 with no evidence (other than ``not_testable``) and evidence for unknown claims."""
+    mine = paper_claims(claims)
+    need = set(mine.loc[mine["rule"] != "not_testable", "claim_id"])
+    have = [e.claim_id for e in evidence]
+    return {"missing": sorted(need - set(have)), "unknown": sorted(set(have) - set(mine["claim_id"])),
+            "duplicated": sorted({c for c in have if have.count(c) > 1})}

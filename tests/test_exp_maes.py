@@ -352,7 +352,8 @@ def test_evidence_covers_every_claim_of_the_paper(small_frames):
     rows = _evidence(small_frames)
     ev = V.evidence_frame(rows)
     claims = V.load_claims()
-    mine = claims[claims["paper"] == m.PAPER]
+    paper = claims[claims["paper"] == m.PAPER]
+    mine = V.claims_of_chapter("maes", paper)
     assert set(ev["claim_id"]) <= set(claims["claim_id"])  # no unknown id
     testable = set(mine.loc[mine["rule"] != "not_testable", "claim_id"])
     assert set(ev["claim_id"]) == testable  # every testable claim has evidence, and nothing else does

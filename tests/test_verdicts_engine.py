@@ -261,3 +261,11 @@ def test_verdict_html_escapes_shows_the_condition_and_links_the_section():
     html = V.verdict_html(V.decide_all(claims, ev, RULES))
     assert "a &lt; b" in html and 'href="aes2sbox.html#sec-label"' in html
     assert "60416 B, table, quick" in html and V.VERDICT_COLOURS["reproduced"] in html
+
+
+def test_every_claim_names_the_section_of_a_chapter_that_writes_its_evidence():
+    from cipherlab.config import CHAPTER_SECTIONS
+    claims = V.load_claims()
+    owners = claims["section"].str.partition("-")[0]
+    assert set(owners) <= set(CHAPTER_SECTIONS), sorted(set(owners) - set(CHAPTER_SECTIONS))
+    assert sum(len(V.claims_of_chapter(c, claims)) for c in CHAPTER_SECTIONS) == len(claims)

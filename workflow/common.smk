@@ -89,12 +89,13 @@ SHARED_ANALYSIS_CODE = ("timing", "stats", "plotting", "paper", "verdicts", "res
 
 
 def chapter_code(section):
-    """The chapter's library code (src/cipherlab/experiments/<section>.py or its package)
-    plus the shared analysis modules, so that editing either re-runs the chapter."""
+    """The chapter's library code (src/cipherlab/experiments/<section>.py or its package),
+    the shared analysis modules and the verdict rules, so that editing any of them re-runs the chapter."""
     base = paths.SRC_DIR / "experiments"
     files = [base / f"{section}.py"] if (base / f"{section}.py").exists() else sorted(
         p for p in (base / section).rglob("*.py") if "__pycache__" not in p.parts)
     files += [paths.SRC_DIR / f"{m}.py" for m in SHARED_ANALYSIS_CODE]
+    files.append(paths.VERDICT_RULES_FILE)   # the speed protocol (statistic, batching) every chapter follows
     return [rel(p) for p in files]
 
 

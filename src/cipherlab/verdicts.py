@@ -160,6 +160,12 @@ def load_claims(path=None) -> pd.DataFrame:
     return df
 
 
+def claims_of_chapter(chapter: str, claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
+    """The claims whose evidence a chapter produces: their ``section`` label starts with ``<chapter>-``."""
+    claims = load_claims() if claims is None else claims
+    return claims[claims["section"].str.startswith(f"{chapter}-")].reset_index(drop=True)
+
+
 # ----------------------------------------------------------------------------- evidence
 @dataclass(frozen=True)
 class Evidence:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ...maes import maes_ivs
-from ...verdicts import Evidence, evidence_frame, load_claims
+from ...verdicts import Evidence, claims_of_chapter, evidence_frame, load_claims
 from .common import PAPER, check_impls, check_paper_styles
 from .measure import stage_impls
 from .tables import speed_case
@@ -39,8 +39,8 @@ class Frames:
 
 
 def paper_claim_ids() -> list[str]:
-    """Every claim id of paper 002 (claims and extensions)."""
-    c = load_claims()
+    """Every claim id of paper 002 whose evidence this chapter writes (claims and extensions)."""
+    c = claims_of_chapter("maes")
     return sorted(c.loc[c["paper"] == PAPER, "claim_id"])
 
 

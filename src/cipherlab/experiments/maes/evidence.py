@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ...maes import maes_ivs
-from ...verdicts import Evidence, claims_of_chapter, evidence_frame, load_claims
+from ...verdicts import Evidence, claims_of_chapter, evidence_frame
 from .common import PAPER, check_impls, check_paper_styles
 from .measure import stage_impls
 from .tables import speed_case

@@ -531,24 +531,35 @@ def verdict_counts(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def verdict_html(rows: pd.DataFrame) -> str:
-    """Verdict rows as an HTML table: condition on every row, the verdict coloured, linked to its section."""
-    head = "".join(f"<th>{h}</th>" for h in ("claim", "where", "published", "ours", "A/A control",
-                                              "measured at", "rule", "verdict", "reason"))
+    """Verdict rows as a four-column HTML table that fits the page.
+
+    Claim (id, quote, place in the paper) | published | ours, with the A/A
+    control and the condition measured | verdict, linked to the section that
+    holds the evidence, with the rule and the reason.
+    """
+    esc = html.escape
+    head = "".join(f'<th style="text-align:left;padding:0.3em 0.5em">{h}</th>'
+                   for h in ("claim", "published", "ours", "verdict"))
     body = []
     for r in rows.itertuples():
         cond = ", ".join(x for x in (r.size, r.style, r.mode, r.profile) if x) or "—"
         link = f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
+        control = f"<br><small>A/A control {esc(str(r.control))}</small>" if r.control != "—" else ""
+        other = f"<br><small>other conditions: {esc(r.other)}</small>" if r.other else ""
         cells = [
-            f"<b>{html.escape(r.claim_id)}</b><br>{html.escape(str(r.claim))}",
-            html.escape(str(r.where)), html.escape(str(r.published)), html.escape(str(r.ours)),
-            html.escape(str(r.control)), html.escape(cond), html.escape(r.rule),
-            f'<a href="{html.escape(link)}"><b>{html.escape(r.verdict)}</b></a>',
-            html.escape(str(r.reason)) + (f"<br><small>other conditions: {html.escape(r.other)}</small>" if r.other else ""),
+            f"<b>{esc(r.claim_id)}</b><br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
+            esc(str(r.published)),
+            f"{esc(str(r.ours))}{control}<br><small>measured at: {esc(cond)}</small>",
+            f'<a href="{esc(link)}"><b>{esc(r.verdict)}</b></a><br><small>{esc(r.rule)}: {esc(str(r.reason))}</small>'
+            f"{other}",
         ]
-        style = f' style="background:{VERDICT_COLOURS.get(r.verdict, "#fff")}"'
-        body.append("<tr>" + "".join(f"<td{style if i == 7 else ''}>{c}</td>" for i, c in enumerate(cells)) + "</tr>")
-    return (f'<table class="table" style="font-size:0.85em"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+        colour = VERDICT_COLOURS.get(r.verdict, "#fff")
+        tds = "".join(f'<td style="padding:0.3em 0.5em;vertical-align:top;word-break:break-word;'
+                      f'{"background:" + colour + ";" if i == 3 else ""}width:{w}">{c}</td>'
+                      for i, (c, w) in enumerate(zip(cells, ("34%", "12%", "24%", "30%"))))
+        body.append(f"<tr>{tds}</tr>")
+    return (f'<table class="table cipherlab-verdicts" style="font-size:0.85em;table-layout:fixed;width:100%">'
+            f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 
 #: What each rule decides, in words, with ``{margin}``/``{alpha}`` filled from the rules file.

@@ -131,6 +131,7 @@ InactiveLimit=0
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$DBD_PORT
+AccountingStoreFlags=job_comment
 JobCompType=jobcomp/none
 NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$node $cpus_line State=UNKNOWN
 PartitionName=$PARTITION Nodes=$node Default=YES MaxTime=INFINITE State=UP

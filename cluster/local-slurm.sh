@@ -182,8 +182,8 @@ up() {
     fi
     [ "$(id -u)" = 0 ] || die "run as root: the daemons run as root and packages come from apt-get"
     install_packages
-    if [ -e "$STATE" ]; then
-        [ -f "$STATE/.local-slurm" ] || die "$STATE exists and was not made by this script"
+    if [ -e "$STATE" ] && [ -n "$(ls -A "$STATE")" ]; then
+        [ -f "$STATE/.local-slurm" ] || die "$STATE is not empty and was not made by this script"
         rm -rf "$STATE"
     fi
     mkdir -p "$STATE"/{etc,munge,mysql,run,log,pids,spool/ctld,spool/d}

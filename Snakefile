@@ -80,7 +80,7 @@ rule input_file:
     resources:
         mem_mb=2000,
     shell:
-        "python -m cipherlab.inputs " + PROFILE + " {wildcards.name} {output} > {log} 2>&1"
+        PYTHON + " -m cipherlab.inputs " + PROFILE + " {wildcards.name} {output} > {log} 2>&1"
 
 
 # The cipher core: editing any of it re-runs the selfcheck, and so every timing after it.
@@ -103,7 +103,7 @@ rule selfcheck:
         mem_mb=2000,
     shell:
         # A missing or failing selfcheck stops every timing rule; say why on the console.
-        "python -m cipherlab.selfcheck --out {output} > {log} 2>&1"
+        PYTHON + " -m cipherlab.selfcheck --out {output} > {log} 2>&1"
         " || {{ echo 'selfcheck FAILED (see {log}):' >&2; tail -n 15 {log} >&2; exit 1; }}"
 
 
@@ -164,7 +164,7 @@ rule book:
     resources:
         mem_mb=4000,
     shell:
-        "python -m cipherlab.book " + PROFILE + " > {log} 2>&1"
+        PYTHON + " -m cipherlab.book " + PROFILE + " > {log} 2>&1"
 
 
 # The pipeline test asks which tables are timing tables (declared with timing_table()).

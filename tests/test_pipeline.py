@@ -31,10 +31,8 @@ SNAKEMAKE_TIMEOUT = 900  # seconds; the quick profile takes a few minutes on 2 c
 
 
 def _env() -> dict[str, str]:
-    # The rules call `python -m cipherlab...`: make that the interpreter running the tests.
-    env = dict(os.environ)
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    return env
+    # No PATH set-up: the rules call the interpreter running Snakemake (workflow/common.smk).
+    return dict(os.environ)
 
 
 def snakemake(*args: str, check: bool = True) -> subprocess.CompletedProcess:

@@ -18,6 +18,8 @@
 #       threads: TIMING_THREADS        # timing jobs get the whole machine
 #       shell: NOTEBOOK_SHELL
 import os
+import shlex
+import sys
 
 from cipherlab import paths
 from cipherlab.config import input_specs, notebook_parameters
@@ -120,7 +122,11 @@ try:
 except Exception:
     TIMING_THREADS = os.cpu_count() or 1
 
+# Rules call the interpreter running Snakemake (on a cluster node too: the Slurm job
+# runs this same interpreter), never the first `python` on a PATH that may lack the venv.
+PYTHON = shlex.quote(sys.executable).replace("{", "{{").replace("}", "}}")
+
 NOTEBOOK_SHELL = (
-    "python -m cipherlab.notebook {input.notebook} {output.notebook} "
+    PYTHON + " -m cipherlab.notebook {input.notebook} {output.notebook} "
     "--profile " + PROFILE + " --section {params.section} > {log} 2>&1"
 )

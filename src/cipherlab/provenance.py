@@ -5,6 +5,7 @@ import datetime as _dt
 import os
 import platform
 import secrets
+import socket
 import subprocess
 from functools import lru_cache
 from importlib import metadata as _md
@@ -86,6 +87,19 @@ def numba_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
+def node() -> dict[str, str]:
+    """Where this process runs: the host name, and the Slurm job id inside a Slurm job.
+
+    Timings from different nodes are not comparable; the record says which node took them.
+    """
+    out = {"hostname": socket.gethostname()}
+    for key, var in (("slurm_job_id", "SLURM_JOB_ID"), ("slurm_cluster", "SLURM_CLUSTER_NAME"),
+                     ("slurm_partition", "SLURM_JOB_PARTITION")):
+        if os.environ.get(var):
+            out[key] = os.environ[var]
+    return out
+
+
 def environment_summary() -> dict[str, Any]:
     """What machine and software this run used (no timestamps: see :func:`run_metadata`)."""
     return {
@@ -125,6 +139,7 @@ def run_metadata(*, profile: str, seed: "int | None" = None, config: "dict | Non
         "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "seed": seed,
         "config": config or {},
+        "node": node(),
         **environment_summary(),
     }
     meta.update(extra)

@@ -10,7 +10,8 @@ STAMP  := $(VENV)/.installed
 PROFILE := $(if $(QUICK),quick,full)
 CORES  ?= all
 
-# Pipeline shell commands call `python -m cipherlab...`: make them find the venv's python.
+# The rules call the interpreter running Snakemake; the venv first on PATH also serves
+# anything a user runs through make (jupyter-book, the cipherlab command).
 export PATH := $(BIN):$(PATH)
 
 .PHONY: reproduce test venv plan unlock clean-quick help

@@ -55,7 +55,7 @@ def _rules() -> list[str]:
     proc = subprocess.run([*_snakemake_cmd(), "--list-rules", "--config", "profile=quick"], cwd=ROOT,
                           env=_minimal_env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return [ln.split()[0] for ln in proc.stdout.splitlines() if ln.strip()]
+    return [ln.split()[0] for ln in proc.stdout.splitlines() if ln.strip() and not ln[0].isspace()]  # docstrings wrap
 
 
 # --- jobs that run on any node ---------------------------------------------------------------------

@@ -17,12 +17,14 @@ A second S-box of any other shape raises ``ValueError`` (none exists today).
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
 
 from cipherlab import _aesni_kernels as H
 from cipherlab import _kernels as K
+from cipherlab._numba import max_threads
 from cipherlab.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr"]
@@ -88,33 +90,50 @@ def plan(spec, decrypt: bool) -> HwPlan:
     return HwPlan(rk, mix, nib, pre)
 
 
-def _serial(data: np.ndarray, threads: int) -> bool:
-    return threads == 1 or data.shape[0] < PARALLEL_MIN_BYTES
+_POOL: list = []
 
 
-def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int, run) -> None:
-    """ECB over whole blocks; ``run(kernel, *args)`` runs a parallel kernel on ``threads``."""
-    if _serial(inp, threads):
-        H.ecb_range(inp, out, 0, inp.shape[0] // 16, decrypt, *p)
-    else:
-        run(H.ecb, inp, out, decrypt, *p)
+def _pool() -> ThreadPoolExecutor:
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=max(1, max_threads() - 1), thread_name_prefix="cipherlab-aesni"))
+    return _POOL[0]
+
+
+def _ranges(kernel, n_bytes: int, threads: int, args_for) -> None:
+    """Run ``kernel(*args_for(start, stop))`` over ``threads`` block ranges; this thread takes the first.
+
+    The kernels release the GIL (``nogil``), so the ranges run in parallel.
+    Small inputs and ``threads == 1`` run serially here.
+    """
+    n_blocks = (n_bytes + 15) // 16
+    if threads == 1 or n_bytes < PARALLEL_MIN_BYTES:
+        kernel(*args_for(0, n_blocks))
+        return
+    step = -(-n_blocks // threads)
+    step += -step % 4  # whole groups of four blocks in flight
+    bounds = [(s, min(n_blocks, s + step)) for s in range(0, n_blocks, step)]
+    futures = [_pool().submit(kernel, *args_for(a, b)) for a, b in bounds[1:]]
+    kernel(*args_for(*bounds[0]))
+    for f in futures:
+        f.result()
+
+
+def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
+    """ECB over whole blocks on ``threads`` threads (in place allowed)."""
+    _ranges(H.ecb_range, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, *p))
 
 
 def cbc_encrypt(inp, out, iv: tuple, p: HwPlan) -> None:
+    """CBC encryption (sequential); ``iv`` a block (see :func:`block`)."""
     H.cbc_encrypt(inp, out, iv, *p)
 
 
-def cbc_decrypt(inp, out, iv: tuple, p: HwPlan, threads: int, run) -> None:
-    if _serial(inp, threads):
-        H.cbc_decrypt_range(inp, out, iv, 0, inp.shape[0] // 16, *p)
-    else:
-        run(H.cbc_decrypt, inp, out, iv, *p)
+def cbc_decrypt(inp, out, iv: tuple, p: HwPlan, threads: int) -> None:
+    """CBC decryption on ``threads`` threads (``inp`` and ``out`` distinct)."""
+    _ranges(H.cbc_decrypt_range, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, *p))
 
 
-def ctr(inp, out, counter: bytes, p: HwPlan, threads: int, run) -> None:
+def ctr(inp, out, counter: bytes, p: HwPlan, threads: int) -> None:
     """CTR from the 16-byte big-endian initial ``counter``, wrapping modulo 2^128."""
     hi, lo = np.uint64(int.from_bytes(counter[:8], "big")), np.uint64(int.from_bytes(counter[8:], "big"))
-    if _serial(inp, threads):
-        H.ctr_range(inp, out, hi, lo, 0, (inp.shape[0] + 15) // 16, *p)
-    else:
-        run(H.ctr, inp, out, hi, lo, *p)
+    _ranges(H.ctr_range, inp.shape[0], threads, lambda a, b: (inp, out, hi, lo, a, b, *p))

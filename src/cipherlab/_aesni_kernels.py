@@ -26,16 +26,19 @@ arguments are ``None`` (Numba prunes the other branches at compile time):
 
 The final round is always ``aesenclast`` / ``aesdeclast``. Mode loops keep
 four blocks in flight (more spills: 15 round keys + states > 16 xmm).
+The mode kernels work on a range of blocks and release the GIL;
+:mod:`cipherlab._aesni` runs ranges on threads (a Numba ``prange`` cannot take
+the tuple arguments).
 """
 from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import prange, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from cipherlab._numba import jit, pjit
+from cipherlab._numba import jit
 
 _I8 = ir.IntType(8)
 _I32 = ir.IntType(32)
@@ -43,10 +46,6 @@ _I64 = ir.IntType(64)
 _V = ir.VectorType(_I64, 2)
 _V8 = ir.VectorType(_I8, 16)
 _BLOCK = types.UniTuple(types.uint64, 2)
-
-#: Blocks per parallel work item (64 KiB).
-CHUNK_BLOCKS = 4096
-
 
 # --------------------------------------------------------------------------
 # intrinsics
@@ -101,6 +100,20 @@ def pshufb(typingctx, table, idx):
 
 
 @intrinsic
+def nibble_map(typingctx, s, lo, hi):
+    """Byte-wise ``x -> lo[x & 15] ^ hi[x >> 4]`` (two ``pshufb``), all in one xmm register."""
+    def codegen(context, builder, sig, args):
+        v, tlo, thi = (builder.bitcast(_vec(builder, a), _V8) for a in args)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_V8, [_V8, _V8]), "llvm.x86.ssse3.pshuf.b.128")
+        mask = ir.Constant(_V8, [0x0F] * 16)
+        low = builder.and_(v, mask)
+        high = builder.and_(builder.lshr(v, ir.Constant(_V8, [4] * 16)), mask)
+        out = builder.xor(builder.call(fn, [tlo, low]), builder.call(fn, [thi, high]))
+        return _tup(context, builder, builder.bitcast(out, _V))
+    return _BLOCK(_BLOCK, _BLOCK, _BLOCK), codegen
+
+
+@intrinsic
 def load16(typingctx, arr, off):
     """The 16 bytes at ``arr[off:]`` (uint8 array, unaligned) as a block."""
     def codegen(context, builder, sig, args):
@@ -135,21 +148,14 @@ def bswap64(typingctx, x):
 # --------------------------------------------------------------------------
 
 _ZERO = np.uint64(0)
-_LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
-_FOUR = np.uint64(4)
 
 
-@jit(inline="always")
-def _xor(a, b):
-    return (a[0] ^ b[0], a[1] ^ b[1])
-
-
-@jit(inline="always")
-def _nibble_map(s, nib):
-    """Byte-wise affine map ``x -> lo[x & 15] ^ hi[x >> 4]``; ``nib = (lo, hi)``."""
-    lo = (s[0] & _LOW_NIBBLES, s[1] & _LOW_NIBBLES)
-    hi = ((s[0] >> _FOUR) & _LOW_NIBBLES, (s[1] >> _FOUR) & _LOW_NIBBLES)
-    return _xor(pshufb(nib[0], lo), pshufb(nib[1], hi))
+@intrinsic
+def _xor(typingctx, a, b):
+    """``a ^ b`` as one vector XOR (lane-wise Python XOR would go through general registers)."""
+    def codegen(context, builder, sig, args):
+        return _tup(context, builder, builder.xor(_vec(builder, args[0]), _vec(builder, args[1])))
+    return _BLOCK(_BLOCK, _BLOCK), codegen
 
 
 @jit
@@ -162,7 +168,7 @@ def _enc_round(s, k, mix, nib, pre):
     if pre is not None:
         # one more SubBytes, byte-wise: aesenclast shifts the rows, pre unshifts them
         s = pshufb(aesenclast(s, (_ZERO, _ZERO)), pre)
-    return _xor(_nibble_map(s, nib), k)
+    return _xor(nibble_map(s, nib[0], nib[1]), k)
 
 
 @jit
@@ -171,7 +177,7 @@ def _dec_round(s, k, mix, nib, pre):
         return aesdec(s, k)
     if nib is None:
         return aesdeclast(s, k)
-    s = _nibble_map(aesdeclast(s, k), nib)
+    s = nibble_map(aesdeclast(s, k), nib[0], nib[1])
     if pre is not None:
         # one more InvSubBytes, byte-wise: aesdeclast unshifts the rows, pre shifts them back
         s = pshufb(aesdeclast(s, (_ZERO, _ZERO)), pre)
@@ -179,59 +185,116 @@ def _dec_round(s, k, mix, nib, pre):
 
 
 @jit
-def encrypt1(s, rk, mix, nib, pre):
-    """Encrypt one block with round keys ``rk`` (a tuple of ``rounds + 1`` blocks)."""
-    s = _xor(s, rk[0])
-    for r in range(1, len(rk) - 1):
-        s = _enc_round(s, rk[r], mix, nib, pre)
-    return aesenclast(s, rk[len(rk) - 1])
+def _enc_round4(x, k, mix, nib, pre):
+    return (_enc_round(x[0], k, mix, nib, pre), _enc_round(x[1], k, mix, nib, pre),
+            _enc_round(x[2], k, mix, nib, pre), _enc_round(x[3], k, mix, nib, pre))
 
 
 @jit
-def decrypt1(s, rk, mix, nib, pre):
-    """Decrypt one block; ``rk`` holds the decryption keys in use order."""
-    s = _xor(s, rk[0])
-    for r in range(1, len(rk) - 1):
-        s = _dec_round(s, rk[r], mix, nib, pre)
-    return aesdeclast(s, rk[len(rk) - 1])
+def _dec_round4(x, k, mix, nib, pre):
+    return (_dec_round(x[0], k, mix, nib, pre), _dec_round(x[1], k, mix, nib, pre),
+            _dec_round(x[2], k, mix, nib, pre), _dec_round(x[3], k, mix, nib, pre))
 
 
-@jit
-def _encrypt4(a, b, c, d, rk, mix, nib, pre):
+@jit(inline="always")
+def encrypt4(x, rk, mix, nib, pre):
+    """Four blocks through all rounds (encryption); ``rk`` holds ``rounds + 1`` keys in use order.
+
+    The middle rounds are written out, one guarded line each: ``len(rk)`` is a
+    compile-time constant, so LLVM keeps exactly the rounds in use, unrolled.
+    (A loop over ``rk`` whose body is large is not unrolled, and a tuple
+    indexed by a loop variable becomes a jump table: 15x slower.)
+    """
+    n = len(rk)
     k = rk[0]
-    a = _xor(a, k)
-    b = _xor(b, k)
-    c = _xor(c, k)
-    d = _xor(d, k)
-    for r in range(1, len(rk) - 1):
-        k = rk[r]
-        a = _enc_round(a, k, mix, nib, pre)
-        b = _enc_round(b, k, mix, nib, pre)
-        c = _enc_round(c, k, mix, nib, pre)
-        d = _enc_round(d, k, mix, nib, pre)
-    k = rk[len(rk) - 1]
-    return aesenclast(a, k), aesenclast(b, k), aesenclast(c, k), aesenclast(d, k)
+    x = (_xor(x[0], k), _xor(x[1], k), _xor(x[2], k), _xor(x[3], k))
+    if n > 2:
+        x = _enc_round4(x, rk[min(1, n - 1)], mix, nib, pre)
+    if n > 3:
+        x = _enc_round4(x, rk[min(2, n - 1)], mix, nib, pre)
+    if n > 4:
+        x = _enc_round4(x, rk[min(3, n - 1)], mix, nib, pre)
+    if n > 5:
+        x = _enc_round4(x, rk[min(4, n - 1)], mix, nib, pre)
+    if n > 6:
+        x = _enc_round4(x, rk[min(5, n - 1)], mix, nib, pre)
+    if n > 7:
+        x = _enc_round4(x, rk[min(6, n - 1)], mix, nib, pre)
+    if n > 8:
+        x = _enc_round4(x, rk[min(7, n - 1)], mix, nib, pre)
+    if n > 9:
+        x = _enc_round4(x, rk[min(8, n - 1)], mix, nib, pre)
+    if n > 10:
+        x = _enc_round4(x, rk[min(9, n - 1)], mix, nib, pre)
+    if n > 11:
+        x = _enc_round4(x, rk[min(10, n - 1)], mix, nib, pre)
+    if n > 12:
+        x = _enc_round4(x, rk[min(11, n - 1)], mix, nib, pre)
+    if n > 13:
+        x = _enc_round4(x, rk[min(12, n - 1)], mix, nib, pre)
+    if n > 14:
+        x = _enc_round4(x, rk[min(13, n - 1)], mix, nib, pre)
+    k = rk[n - 1]
+    return aesenclast(x[0], k), aesenclast(x[1], k), aesenclast(x[2], k), aesenclast(x[3], k)
 
 
-@jit
-def _decrypt4(a, b, c, d, rk, mix, nib, pre):
+@jit(inline="always")
+def decrypt4(x, rk, mix, nib, pre):
+    """Four blocks through all rounds (decryption); ``rk`` holds ``rounds + 1`` keys in use order.
+
+    The middle rounds are written out, one guarded line each: ``len(rk)`` is a
+    compile-time constant, so LLVM keeps exactly the rounds in use, unrolled.
+    (A loop over ``rk`` whose body is large is not unrolled, and a tuple
+    indexed by a loop variable becomes a jump table: 15x slower.)
+    """
+    n = len(rk)
     k = rk[0]
-    a = _xor(a, k)
-    b = _xor(b, k)
-    c = _xor(c, k)
-    d = _xor(d, k)
-    for r in range(1, len(rk) - 1):
-        k = rk[r]
-        a = _dec_round(a, k, mix, nib, pre)
-        b = _dec_round(b, k, mix, nib, pre)
-        c = _dec_round(c, k, mix, nib, pre)
-        d = _dec_round(d, k, mix, nib, pre)
-    k = rk[len(rk) - 1]
-    return aesdeclast(a, k), aesdeclast(b, k), aesdeclast(c, k), aesdeclast(d, k)
+    x = (_xor(x[0], k), _xor(x[1], k), _xor(x[2], k), _xor(x[3], k))
+    if n > 2:
+        x = _dec_round4(x, rk[min(1, n - 1)], mix, nib, pre)
+    if n > 3:
+        x = _dec_round4(x, rk[min(2, n - 1)], mix, nib, pre)
+    if n > 4:
+        x = _dec_round4(x, rk[min(3, n - 1)], mix, nib, pre)
+    if n > 5:
+        x = _dec_round4(x, rk[min(4, n - 1)], mix, nib, pre)
+    if n > 6:
+        x = _dec_round4(x, rk[min(5, n - 1)], mix, nib, pre)
+    if n > 7:
+        x = _dec_round4(x, rk[min(6, n - 1)], mix, nib, pre)
+    if n > 8:
+        x = _dec_round4(x, rk[min(7, n - 1)], mix, nib, pre)
+    if n > 9:
+        x = _dec_round4(x, rk[min(8, n - 1)], mix, nib, pre)
+    if n > 10:
+        x = _dec_round4(x, rk[min(9, n - 1)], mix, nib, pre)
+    if n > 11:
+        x = _dec_round4(x, rk[min(10, n - 1)], mix, nib, pre)
+    if n > 12:
+        x = _dec_round4(x, rk[min(11, n - 1)], mix, nib, pre)
+    if n > 13:
+        x = _dec_round4(x, rk[min(12, n - 1)], mix, nib, pre)
+    if n > 14:
+        x = _dec_round4(x, rk[min(13, n - 1)], mix, nib, pre)
+    k = rk[n - 1]
+    return aesdeclast(x[0], k), aesdeclast(x[1], k), aesdeclast(x[2], k), aesdeclast(x[3], k)
+
+
+@jit(inline="always")
+def cipher4(x, rk, decrypt, mix, nib, pre):
+    if decrypt:
+        return decrypt4(x, rk, mix, nib, pre)
+    return encrypt4(x, rk, mix, nib, pre)
+
+
+@jit(inline="always")
+def cipher1(s, rk, decrypt, mix, nib, pre):
+    """One block (the tails of the mode loops): the four-block code with copies."""
+    return cipher4((s, s, s, s), rk, decrypt, mix, nib, pre)[0]
 
 
 # --------------------------------------------------------------------------
-# modes: a serial kernel over a block range, and a parallel one over chunks
+# modes: serial kernels over a block range (the caller runs ranges on threads)
 # --------------------------------------------------------------------------
 
 
@@ -242,10 +305,7 @@ def ecb_range(inp, out, start, stop, decrypt, rk, mix, nib, pre):
     while b + 4 <= stop:
         o = 16 * b
         x0, x1, x2, x3 = load16(inp, o), load16(inp, o + 16), load16(inp, o + 32), load16(inp, o + 48)
-        if decrypt:
-            y0, y1, y2, y3 = _decrypt4(x0, x1, x2, x3, rk, mix, nib, pre)
-        else:
-            y0, y1, y2, y3 = _encrypt4(x0, x1, x2, x3, rk, mix, nib, pre)
+        y0, y1, y2, y3 = cipher4((x0, x1, x2, x3), rk, decrypt, mix, nib, pre)
         store16(out, o, y0)
         store16(out, o + 16, y1)
         store16(out, o + 32, y2)
@@ -253,17 +313,8 @@ def ecb_range(inp, out, start, stop, decrypt, rk, mix, nib, pre):
         b += 4
     while b < stop:
         x = load16(inp, 16 * b)
-        store16(out, 16 * b, decrypt1(x, rk, mix, nib, pre) if decrypt else encrypt1(x, rk, mix, nib, pre))
+        store16(out, 16 * b, cipher1(x, rk, decrypt, mix, nib, pre))
         b += 1
-
-
-@pjit
-def ecb(inp, out, decrypt, rk, mix, nib, pre):
-    """ECB over whole blocks, parallel over chunks."""
-    n_blocks = inp.shape[0] // 16
-    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
-    for c in prange(n_chunks):
-        ecb_range(inp, out, c * CHUNK_BLOCKS, min(n_blocks, (c + 1) * CHUNK_BLOCKS), decrypt, rk, mix, nib, pre)
 
 
 @jit
@@ -271,7 +322,7 @@ def cbc_encrypt(inp, out, iv, rk, mix, nib, pre):
     """CBC encryption (sequential); ``iv`` is a block (in place allowed)."""
     s = iv
     for b in range(inp.shape[0] // 16):
-        s = encrypt1(_xor(load16(inp, 16 * b), s), rk, mix, nib, pre)
+        s = cipher1(_xor(load16(inp, 16 * b), s), rk, False, mix, nib, pre)
         store16(out, 16 * b, s)
 
 
@@ -283,7 +334,7 @@ def cbc_decrypt_range(inp, out, iv, start, stop, rk, mix, nib, pre):
         o = 16 * b
         x0, x1, x2, x3 = load16(inp, o), load16(inp, o + 16), load16(inp, o + 32), load16(inp, o + 48)
         p = iv if b == 0 else load16(inp, o - 16)
-        y0, y1, y2, y3 = _decrypt4(x0, x1, x2, x3, rk, mix, nib, pre)
+        y0, y1, y2, y3 = cipher4((x0, x1, x2, x3), rk, True, mix, nib, pre)
         store16(out, o, _xor(y0, p))
         store16(out, o + 16, _xor(y1, x0))
         store16(out, o + 32, _xor(y2, x1))
@@ -292,17 +343,8 @@ def cbc_decrypt_range(inp, out, iv, start, stop, rk, mix, nib, pre):
     while b < stop:
         o = 16 * b
         p = iv if b == 0 else load16(inp, o - 16)
-        store16(out, o, _xor(decrypt1(load16(inp, o), rk, mix, nib, pre), p))
+        store16(out, o, _xor(cipher1(load16(inp, o), rk, True, mix, nib, pre), p))
         b += 1
-
-
-@pjit
-def cbc_decrypt(inp, out, iv, rk, mix, nib, pre):
-    """CBC decryption, parallel over chunks: ``P_i = D(C_i) ^ C_(i-1)``."""
-    n_blocks = inp.shape[0] // 16
-    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
-    for c in prange(n_chunks):
-        cbc_decrypt_range(inp, out, iv, c * CHUNK_BLOCKS, min(n_blocks, (c + 1) * CHUNK_BLOCKS), rk, mix, nib, pre)
 
 
 @jit(inline="always")
@@ -320,8 +362,8 @@ def ctr_range(inp, out, hi, lo, start, stop, rk, mix, nib, pre):
     b = start
     while b + 4 <= stop and 16 * (b + 4) <= n:
         o = 16 * b
-        k0, k1, k2, k3 = _encrypt4(_counter(hi, lo, b), _counter(hi, lo, b + 1), _counter(hi, lo, b + 2),
-                                   _counter(hi, lo, b + 3), rk, mix, nib, pre)
+        k0, k1, k2, k3 = cipher4((_counter(hi, lo, b), _counter(hi, lo, b + 1), _counter(hi, lo, b + 2),
+                                   _counter(hi, lo, b + 3)), rk, False, mix, nib, pre)
         store16(out, o, _xor(load16(inp, o), k0))
         store16(out, o + 16, _xor(load16(inp, o + 16), k1))
         store16(out, o + 32, _xor(load16(inp, o + 32), k2))
@@ -329,7 +371,7 @@ def ctr_range(inp, out, hi, lo, start, stop, rk, mix, nib, pre):
         b += 4
     while b < stop:
         o = 16 * b
-        ks = encrypt1(_counter(hi, lo, b), rk, mix, nib, pre)
+        ks = cipher1(_counter(hi, lo, b), rk, False, mix, nib, pre)
         if o + 16 <= n:
             store16(out, o, _xor(load16(inp, o), ks))
         else:
@@ -338,12 +380,3 @@ def ctr_range(inp, out, hi, lo, start, stop, rk, mix, nib, pre):
             for i in range(n - o):
                 out[o + i] = inp[o + i] ^ tail[i]
         b += 1
-
-
-@pjit
-def ctr(inp, out, hi, lo, rk, mix, nib, pre):
-    """CTR over any length, parallel over chunks."""
-    n_blocks = (inp.shape[0] + 15) // 16
-    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
-    for c in prange(n_chunks):
-        ctr_range(inp, out, hi, lo, c * CHUNK_BLOCKS, min(n_blocks, (c + 1) * CHUNK_BLOCKS), rk, mix, nib, pre)

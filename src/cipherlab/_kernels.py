@@ -362,46 +362,57 @@ def cbc_decrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, i
 
 
 @jit
-def _counter_block(counter, b, dst):
-    """Write ``counter + b`` (128-bit big-endian, wrapping) into ``dst``."""
-    mask = np.int64(0xFFFFFFFF)
-    carry = np.int64(0)
-    add_lo = np.int64(b) & mask
-    add_hi = (np.int64(b) >> 32) & mask
-    for w in range(3, -1, -1):
-        word = (np.int64(counter[4 * w]) << 24) | (np.int64(counter[4 * w + 1]) << 16) | (np.int64(counter[4 * w + 2]) << 8) | np.int64(counter[4 * w + 3])
-        word += carry
-        if w == 3:
-            word += add_lo
-        elif w == 2:
-            word += add_hi
-        carry = word >> 32
-        word &= mask
-        dst[4 * w] = word >> 24
-        dst[4 * w + 1] = (word >> 16) & 0xFF
-        dst[4 * w + 2] = (word >> 8) & 0xFF
-        dst[4 * w + 3] = word & 0xFF
+def _put_counter(dst, o, hi, lo):
+    """Write the 128-bit big-endian counter ``(hi, lo)`` to ``dst[o:o + 16]``."""
+    u = _U(o)
+    for i in range(8):
+        sh = _U(56 - 8 * i)
+        dst[u + _U(i)] = (hi >> sh) & _M8
+        dst[u + _U(8 + i)] = (lo >> sh) & _M8
 
 
 @pjit
 def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs):
-    """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel."""
+    """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel.
+
+    The counter is two unsigned 64-bit halves, stepped once per block (no
+    per-block 128-bit addition); each counter block is written straight into
+    the output, encrypted in place and XORed with the input.
+    """
     n = inp.shape[0]
     n_blocks = (n + 15) // 16
     n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
+    hi0 = _U(0)
+    lo0 = _U(0)
+    for i in range(8):
+        hi0 = (hi0 << _U8) | _U(counter[i])
+        lo0 = (lo0 << _U8) | _U(counter[8 + i])
     for c in prange(n_chunks):
         st = np.empty(16, dtype=np.uint8)
         ks = np.empty(16, dtype=np.uint8)
+        start = c * CHUNK_BLOCKS
         stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
-        for b in range(c * CHUNK_BLOCKS, stop):
-            _counter_block(counter, b, ks)
-            if params[0] == STYLE_TABLE:
-                _table_rounds(ks, 0, ks, 0, 0, tables, round_tables, rk32)
-            else:
-                _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+        lo = lo0 + _U(start)  # unsigned: uint64 + int64 would be float64
+        hi = hi0 + _U(1) if lo < lo0 else hi0
+        for b in range(start, stop):
             o = 16 * b
-            for i in range(min(16, n - o)):
-                out[o + i] = inp[o + i] ^ ks[i]
+            full = o + 16 <= n
+            dst = out if full else ks
+            do = o if full else 0
+            _put_counter(dst, do, hi, lo)
+            if params[0] == STYLE_TABLE:
+                _table_rounds(dst, do, dst, do, 0, tables, round_tables, rk32)
+            else:
+                _block(dst, do, dst, do, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+            if full:
+                for i in range(16):
+                    out[o + i] ^= inp[o + i]
+            else:
+                for i in range(n - o):
+                    out[o + i] = inp[o + i] ^ ks[i]
+            lo += _U(1)
+            if lo == _U(0):
+                hi += _U(1)
 
 
 # --------------------------------------------------------------------------

@@ -5,7 +5,7 @@ Numba compiles for the CPU model and feature list of its target
 target lacks ``+aes``, LLVM does not raise a Python error for an AES-NI
 intrinsic: it aborts the whole interpreter ("Cannot select: intrinsic").
 So :func:`check_aesni` decides from the target description alone and raises
-a clear :class:`RuntimeError` naming the missing feature; nothing in
+a clear ``ValueError`` (for ``impl``) naming the missing feature; nothing in
 :mod:`cipherlab._aesni_kernels` is ever compiled without it passing.
 
 When the target is a named CPU model with no explicit feature list, the model
@@ -99,7 +99,7 @@ def has_aesni() -> bool:
 
 
 def check_aesni() -> None:
-    """Raise ``RuntimeError`` naming the missing feature unless AES-NI kernels can be compiled."""
+    """Raise ``ValueError`` naming the missing feature unless AES-NI kernels can be compiled."""
     reason = aesni_status()
     if reason:
-        raise RuntimeError(f"impl 'aesni' is not available: {reason}. Use impl 'table', 'reference' or 'auto'.")
+        raise ValueError(f"impl 'aesni' is not available: {reason}. Use impl 'table', 'reference' or 'auto'.")

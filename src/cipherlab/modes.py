@@ -382,7 +382,7 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
         ``pycryptodome``: PyCryptodome's AES as an outside reference (``aes``
         with standard rounds only); ``auto``: ``aesni`` where the CPU (and the
         JIT target) has AES-NI, else ``table``. ``aesni`` without AES-NI raises
-        ``RuntimeError`` naming the missing feature.
+        ``ValueError`` naming the missing feature.
     padding : bool, default True
         PKCS#7 for ECB and CBC; ``False`` for block-exact data. Ignored by CTR.
     threads : int, optional

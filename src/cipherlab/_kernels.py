@@ -202,6 +202,33 @@ _M8 = np.uint64(0xFF)
 _T1 = np.uint64(256)
 _T2 = np.uint64(512)
 _T3 = np.uint64(768)
+_U32 = np.uint64(32)
+_M32 = np.uint64(0xFFFFFFFF)
+
+
+@jit(inline="always")
+def _table_core(s0, s1, s2, s3, decrypt, tables, round_tables, rk32):
+    """The rounds of the table style on the four column words (``k_0`` already added)."""
+    for r in range(round_tables.shape[0]):
+        t0 = _U(round_tables[r])
+        t1 = t0 + _T1
+        t2 = t0 + _T2
+        t3 = t0 + _T3
+        if decrypt:
+            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
+            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
+            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
+            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
+        else:
+            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
+            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
+            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
+            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
+        s0 = u0
+        s1 = u1
+        s2 = u2
+        s3 = u3
+    return s0, s1, s2, s3
 
 
 @jit
@@ -223,25 +250,7 @@ def _table_rounds(inp, ip, out, op, decrypt, tables, round_tables, rk32):
     s1 = ((_U(inp[i0 + _U(4)]) << _U24) | (_U(inp[i0 + _U(5)]) << _U16) | (_U(inp[i0 + _U(6)]) << _U8) | _U(inp[i0 + _U(7)])) ^ _U(rk32[0, 1])
     s2 = ((_U(inp[i0 + _U(8)]) << _U24) | (_U(inp[i0 + _U(9)]) << _U16) | (_U(inp[i0 + _U(10)]) << _U8) | _U(inp[i0 + _U(11)])) ^ _U(rk32[0, 2])
     s3 = ((_U(inp[i0 + _U(12)]) << _U24) | (_U(inp[i0 + _U(13)]) << _U16) | (_U(inp[i0 + _U(14)]) << _U8) | _U(inp[i0 + _U(15)])) ^ _U(rk32[0, 3])
-    for r in range(round_tables.shape[0]):
-        t0 = _U(round_tables[r])
-        t1 = t0 + _T1
-        t2 = t0 + _T2
-        t3 = t0 + _T3
-        if decrypt:
-            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
-            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
-            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
-            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
-        else:
-            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
-            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
-            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
-            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
-        s0 = u0
-        s1 = u1
-        s2 = u2
-        s3 = u3
+    s0, s1, s2, s3 = _table_core(s0, s1, s2, s3, decrypt, tables, round_tables, rk32)
     out[o0 + _U(0)] = s0 >> _U24
     out[o0 + _U(1)] = (s0 >> _U16) & _M8
     out[o0 + _U(2)] = (s0 >> _U8) & _M8
@@ -362,6 +371,27 @@ def cbc_decrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, i
 
 
 @jit
+def _store_words(dst, o, s0, s1, s2, s3):
+    """The four column words, big-endian, to ``dst[o:o + 16]`` (``o`` unsigned)."""
+    dst[o] = s0 >> _U24
+    dst[o + _U(1)] = (s0 >> _U16) & _M8
+    dst[o + _U(2)] = (s0 >> _U8) & _M8
+    dst[o + _U(3)] = s0 & _M8
+    dst[o + _U(4)] = s1 >> _U24
+    dst[o + _U(5)] = (s1 >> _U16) & _M8
+    dst[o + _U(6)] = (s1 >> _U8) & _M8
+    dst[o + _U(7)] = s1 & _M8
+    dst[o + _U(8)] = s2 >> _U24
+    dst[o + _U(9)] = (s2 >> _U16) & _M8
+    dst[o + _U(10)] = (s2 >> _U8) & _M8
+    dst[o + _U(11)] = s2 & _M8
+    dst[o + _U(12)] = s3 >> _U24
+    dst[o + _U(13)] = (s3 >> _U16) & _M8
+    dst[o + _U(14)] = (s3 >> _U8) & _M8
+    dst[o + _U(15)] = s3 & _M8
+
+
+@jit
 def _put_counter(dst, o, hi, lo):
     """Write the 128-bit big-endian counter ``(hi, lo)`` to ``dst[o:o + 16]``."""
     u = _U(o)
@@ -376,8 +406,8 @@ def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs)
     """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel.
 
     The counter is two unsigned 64-bit halves, stepped once per block (no
-    per-block 128-bit addition); each counter block is written straight into
-    the output, encrypted in place and XORed with the input.
+    per-block 128-bit addition); the table style takes its four words straight
+    into the rounds, without writing the counter block out as bytes.
     """
     n = inp.shape[0]
     n_blocks = (n + 15) // 16
@@ -397,16 +427,18 @@ def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs)
         for b in range(start, stop):
             o = 16 * b
             full = o + 16 <= n
-            dst = out if full else ks
-            do = o if full else 0
-            _put_counter(dst, do, hi, lo)
             if params[0] == STYLE_TABLE:
-                _table_rounds(dst, do, dst, do, 0, tables, round_tables, rk32)
+                k0, k1, k2, k3 = _table_core((hi >> _U32) ^ _U(rk32[0, 0]), (hi & _M32) ^ _U(rk32[0, 1]),
+                                             (lo >> _U32) ^ _U(rk32[0, 2]), (lo & _M32) ^ _U(rk32[0, 3]),
+                                             0, tables, round_tables, rk32)
+                _store_words(ks, _U(0), k0, k1, k2, k3)
             else:
-                _block(dst, do, dst, do, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+                _put_counter(ks, 0, hi, lo)
+                _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
             if full:
+                uo = _U(o)
                 for i in range(16):
-                    out[o + i] ^= inp[o + i]
+                    out[uo + _U(i)] = inp[uo + _U(i)] ^ ks[i]
             else:
                 for i in range(n - o):
                     out[o + i] = inp[o + i] ^ ks[i]

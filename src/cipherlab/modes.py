@@ -12,6 +12,12 @@ Semantics (differences from PyCryptodome are deliberate and simple):
   wrapping modulo 2^128.
 * ECB, CTR and CBC decryption run in parallel over blocks (``threads``); CBC
   encryption is sequential.
+* The input is never copied (PKCS#7 pads the last block in the output array),
+  so a call on ``bytes`` peaks at about twice the message: the output array
+  and the returned ``bytes``.
+* Styles (``impl``): ``reference``, ``table`` and ``aesni`` are cipherlab's
+  own kernels for every cipher; ``pycryptodome`` is the outside reference
+  (AES only); ``auto`` resolves to ``aesni`` where available, else ``table``.
 """
 from __future__ import annotations
 

@@ -1,42 +1,80 @@
 """bench and selfcheck run and report; no timing is asserted (timings are noise here)."""
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
 from cipherlab import bench, selfcheck
+from cipherlab.cpu import has_aesni
+
+needs_aesni = pytest.mark.skipif(not has_aesni(), reason="no AES-NI on this CPU / JIT target")
 
 
+@needs_aesni
 def test_run_bench_small_frame():
-    frame = bench.run_bench(size=4096, ciphers=("aes", "maes-2"), impls=("table",), threads=(1,), repeats=1)
-    assert set(frame.columns) >= {"cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s",
-                                  "compile_seconds"}
-    ours = frame[frame.impl == "table"]
-    assert len(ours) == 2 * 2 * 2  # ciphers x modes x operations
-    assert set(frame.impl) == {"table", "pycryptodome-sw", "pycryptodome-aesni"}
+    frame = bench.run_bench(size=4096, ciphers=("aes", "maes-2"), impls=("table", "aesni"), threads=(1,), repeats=1)
+    assert list(frame.columns) == bench.COLUMNS
+    ours = frame[frame.impl != "pycryptodome"]
+    assert len(ours) == 2 * 2 * 2 * 2  # ciphers x styles x modes x operations
+    assert set(frame.impl) == {"table", "aesni", "pycryptodome"}
+    assert set(frame[frame.impl == "pycryptodome"]["mode"]) == {"ecb", "ctr"}
     assert (frame.mb_per_s > 0).all() and (frame.bytes == 4096).all()
     ratios = bench.target_ratios(frame)
-    assert list(ratios.required) == [1.5, 1.7]
+    assert ratios.ratio.notna().sum() >= 5 and set(ratios.required) == {1.0, 1.5, 1.7, 0.95}
 
 
-def test_run_bench_rejects_bad_size():
-    with pytest.raises(ValueError, match="size must be a positive multiple of 16"):
-        bench.run_bench(size=100)
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(size=100), "size must be a positive multiple of 16"),
+    (dict(size=0), "size must be a positive multiple of 16"),
+    (dict(size=4096, repeats=0), "repeats must be an integer >= 1"),
+    (dict(size=4096, repeats=-1), "repeats must be an integer >= 1"),
+    (dict(size=4096, impls=("pycryptodome",)), "impls must be a subset"),
+])
+def test_run_bench_rejects_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        bench.run_bench(**kwargs)
 
 
-def test_bench_main_prints_table(capsys):
-    assert bench.main(["--size-mib", "0.01", "--repeats", "1", "--cipher", "aes", "--impl", "table"]) == 0
-    out = capsys.readouterr().out
-    assert "pycryptodome-sw" in out and "encrypt 1T" in out and "target >= 1.5x" in out
+@pytest.mark.parametrize("argv, match", [
+    (["--repeats", "0"], "--repeats: must be an integer >= 1"),
+    (["--repeats", "-1"], "--repeats: must be an integer >= 1"),
+    (["--size-mib", "nan"], "--size-mib: must be a finite number > 0"),
+    (["--size-mib", "inf"], "--size-mib: must be a finite number > 0"),
+    (["--size-mib", "-1"], "--size-mib: must be a finite number > 0"),
+    (["--size-mib", "1e-9"], "--size-mib: must be at least 16 bytes"),
+])
+def test_bench_main_rejects_bad_arguments(capsys, argv, match):
+    with pytest.raises(SystemExit) as exc:
+        bench.main(argv)
+    assert exc.value.code == 2
+    assert match in capsys.readouterr().err
 
 
+@needs_aesni
+def test_bench_main_prints_table_and_writes_csv_with_provenance(capsys, tmp_path):
+    out = tmp_path / "bench.csv"
+    assert bench.main(["--size-mib", "0.01", "--repeats", "1", "--cipher", "aes", "--impl", "table",
+                       "--impl", "aesni", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "pycryptodome" in text and "encrypt 1T" in text and "enc 1T / pycryptodome" in text
+    assert "aesni AES CTR / PyCryptodome CTR" in text and "target >= 1.5x" in text
+    written = pd.read_csv(out)
+    assert set(written.impl) == {"table", "aesni", "pycryptodome"} and written.run_id.nunique() == 1
+    meta = json.loads((tmp_path / "bench.csv.meta.json").read_text())
+    assert meta["run_id"] == written.run_id[0] and meta["profile"] == "bench" and "cpu_model" in meta
+
+
+@needs_aesni
 def test_selfcheck_subset_and_main(tmp_path):
-    frame = selfcheck.run_selfcheck(ciphers=("aes-2sbox",), impls=("reference", "table"))
+    frame = selfcheck.run_selfcheck(ciphers=("aes-2sbox",), impls=("reference", "table", "aesni"))
     assert list(frame.columns) == ["cipher", "impl", "mode", "check", "passed", "detail"]
     assert frame.passed.all() and set(frame.cipher) == {"aes-2sbox"}
     assert any(frame.check.str.startswith("reference == table"))
+    assert any(frame.check.str.startswith("reference == aesni"))
     out = tmp_path / "selfcheck.csv"
-    assert selfcheck.main(["--out", str(out), "--cipher", "aes", "--impl", "table"]) == 0
+    assert selfcheck.main(["--out", str(out), "--cipher", "aes", "--impl", "aesni"]) == 0
     written = pd.read_csv(out)
     assert written.passed.all() and any(written.check.str.startswith("FIPS-197"))
 
@@ -46,12 +84,17 @@ def test_selfcheck_reports_a_broken_cipher(monkeypatch):
 
     real_new = sc.new
 
-    def broken_new(*args, **kwargs):
-        obj = real_new(*args, **kwargs)
-        obj.encrypt = lambda data: b"\x00" * 16
-        return obj
+    class Broken:
+        def __init__(self, obj):
+            self._obj = obj
 
-    monkeypatch.setattr(sc, "new", broken_new)
+        def __getattr__(self, name):
+            return getattr(self._obj, name)
+
+        def encrypt(self, data):
+            return b"\x00" * 16
+
+    monkeypatch.setattr(sc, "new", lambda *a, **k: Broken(real_new(*a, **k)))
     frame = sc.run_selfcheck(ciphers=("aes",), impls=("table",))
     assert not frame.passed.all()
     assert sc.main(["--cipher", "aes", "--impl", "table"]) == 1

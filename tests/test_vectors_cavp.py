@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 import cipherlab
+from cipherlab.cpu import has_aesni
 from naive import aesavs_cbc_mct
 
-STYLES = ("reference", "table")
+STYLES = ("reference", "table") + ("aesni",) * has_aesni()
 KINDS = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")
 SIZES = (128, 192, 256)
 

@@ -202,6 +202,33 @@ _M8 = np.uint64(0xFF)
 _T1 = np.uint64(256)
 _T2 = np.uint64(512)
 _T3 = np.uint64(768)
+_U32 = np.uint64(32)
+_M32 = np.uint64(0xFFFFFFFF)
+
+
+@jit(inline="always")
+def _table_core(s0, s1, s2, s3, decrypt, tables, round_tables, rk32):
+    """The rounds of the table style on the four column words (``k_0`` already added)."""
+    for r in range(round_tables.shape[0]):
+        t0 = _U(round_tables[r])
+        t1 = t0 + _T1
+        t2 = t0 + _T2
+        t3 = t0 + _T3
+        if decrypt:
+            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
+            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
+            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
+            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
+        else:
+            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
+            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
+            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
+            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
+        s0 = u0
+        s1 = u1
+        s2 = u2
+        s3 = u3
+    return s0, s1, s2, s3
 
 
 @jit
@@ -223,25 +250,7 @@ def _table_rounds(inp, ip, out, op, decrypt, tables, round_tables, rk32):
     s1 = ((_U(inp[i0 + _U(4)]) << _U24) | (_U(inp[i0 + _U(5)]) << _U16) | (_U(inp[i0 + _U(6)]) << _U8) | _U(inp[i0 + _U(7)])) ^ _U(rk32[0, 1])
     s2 = ((_U(inp[i0 + _U(8)]) << _U24) | (_U(inp[i0 + _U(9)]) << _U16) | (_U(inp[i0 + _U(10)]) << _U8) | _U(inp[i0 + _U(11)])) ^ _U(rk32[0, 2])
     s3 = ((_U(inp[i0 + _U(12)]) << _U24) | (_U(inp[i0 + _U(13)]) << _U16) | (_U(inp[i0 + _U(14)]) << _U8) | _U(inp[i0 + _U(15)])) ^ _U(rk32[0, 3])
-    for r in range(round_tables.shape[0]):
-        t0 = _U(round_tables[r])
-        t1 = t0 + _T1
-        t2 = t0 + _T2
-        t3 = t0 + _T3
-        if decrypt:
-            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
-            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
-            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
-            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
-        else:
-            u0 = _U(rk32[r + 1, 0]) ^ _U(tables[t0 + (s0 >> _U24)]) ^ _U(tables[t1 + ((s1 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s2 >> _U8) & _M8)]) ^ _U(tables[t3 + (s3 & _M8)])
-            u1 = _U(rk32[r + 1, 1]) ^ _U(tables[t0 + (s1 >> _U24)]) ^ _U(tables[t1 + ((s2 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s3 >> _U8) & _M8)]) ^ _U(tables[t3 + (s0 & _M8)])
-            u2 = _U(rk32[r + 1, 2]) ^ _U(tables[t0 + (s2 >> _U24)]) ^ _U(tables[t1 + ((s3 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s0 >> _U8) & _M8)]) ^ _U(tables[t3 + (s1 & _M8)])
-            u3 = _U(rk32[r + 1, 3]) ^ _U(tables[t0 + (s3 >> _U24)]) ^ _U(tables[t1 + ((s0 >> _U16) & _M8)]) ^ _U(tables[t2 + ((s1 >> _U8) & _M8)]) ^ _U(tables[t3 + (s2 & _M8)])
-        s0 = u0
-        s1 = u1
-        s2 = u2
-        s3 = u3
+    s0, s1, s2, s3 = _table_core(s0, s1, s2, s3, decrypt, tables, round_tables, rk32)
     out[o0 + _U(0)] = s0 >> _U24
     out[o0 + _U(1)] = (s0 >> _U16) & _M8
     out[o0 + _U(2)] = (s0 >> _U8) & _M8
@@ -362,46 +371,80 @@ def cbc_decrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, i
 
 
 @jit
-def _counter_block(counter, b, dst):
-    """Write ``counter + b`` (128-bit big-endian, wrapping) into ``dst``."""
-    mask = np.int64(0xFFFFFFFF)
-    carry = np.int64(0)
-    add_lo = np.int64(b) & mask
-    add_hi = (np.int64(b) >> 32) & mask
-    for w in range(3, -1, -1):
-        word = (np.int64(counter[4 * w]) << 24) | (np.int64(counter[4 * w + 1]) << 16) | (np.int64(counter[4 * w + 2]) << 8) | np.int64(counter[4 * w + 3])
-        word += carry
-        if w == 3:
-            word += add_lo
-        elif w == 2:
-            word += add_hi
-        carry = word >> 32
-        word &= mask
-        dst[4 * w] = word >> 24
-        dst[4 * w + 1] = (word >> 16) & 0xFF
-        dst[4 * w + 2] = (word >> 8) & 0xFF
-        dst[4 * w + 3] = word & 0xFF
+def _store_words(dst, o, s0, s1, s2, s3):
+    """The four column words, big-endian, to ``dst[o:o + 16]`` (``o`` unsigned)."""
+    dst[o] = s0 >> _U24
+    dst[o + _U(1)] = (s0 >> _U16) & _M8
+    dst[o + _U(2)] = (s0 >> _U8) & _M8
+    dst[o + _U(3)] = s0 & _M8
+    dst[o + _U(4)] = s1 >> _U24
+    dst[o + _U(5)] = (s1 >> _U16) & _M8
+    dst[o + _U(6)] = (s1 >> _U8) & _M8
+    dst[o + _U(7)] = s1 & _M8
+    dst[o + _U(8)] = s2 >> _U24
+    dst[o + _U(9)] = (s2 >> _U16) & _M8
+    dst[o + _U(10)] = (s2 >> _U8) & _M8
+    dst[o + _U(11)] = s2 & _M8
+    dst[o + _U(12)] = s3 >> _U24
+    dst[o + _U(13)] = (s3 >> _U16) & _M8
+    dst[o + _U(14)] = (s3 >> _U8) & _M8
+    dst[o + _U(15)] = s3 & _M8
+
+
+@jit
+def _put_counter(dst, o, hi, lo):
+    """Write the 128-bit big-endian counter ``(hi, lo)`` to ``dst[o:o + 16]``."""
+    u = _U(o)
+    for i in range(8):
+        sh = _U(56 - 8 * i)
+        dst[u + _U(i)] = (hi >> sh) & _M8
+        dst[u + _U(8 + i)] = (lo >> sh) & _M8
 
 
 @pjit
 def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs):
-    """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel."""
+    """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel.
+
+    The counter is two unsigned 64-bit halves, stepped once per block (no
+    per-block 128-bit addition); the table style takes its four words straight
+    into the rounds, without writing the counter block out as bytes.
+    """
     n = inp.shape[0]
     n_blocks = (n + 15) // 16
     n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
+    hi0 = _U(0)
+    lo0 = _U(0)
+    for i in range(8):
+        hi0 = (hi0 << _U8) | _U(counter[i])
+        lo0 = (lo0 << _U8) | _U(counter[8 + i])
     for c in prange(n_chunks):
         st = np.empty(16, dtype=np.uint8)
         ks = np.empty(16, dtype=np.uint8)
+        start = c * CHUNK_BLOCKS
         stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
-        for b in range(c * CHUNK_BLOCKS, stop):
-            _counter_block(counter, b, ks)
-            if params[0] == STYLE_TABLE:
-                _table_rounds(ks, 0, ks, 0, 0, tables, round_tables, rk32)
-            else:
-                _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+        lo = lo0 + _U(start)  # unsigned: uint64 + int64 would be float64
+        hi = hi0 + _U(1) if lo < lo0 else hi0
+        for b in range(start, stop):
             o = 16 * b
-            for i in range(min(16, n - o)):
-                out[o + i] = inp[o + i] ^ ks[i]
+            full = o + 16 <= n
+            if params[0] == STYLE_TABLE:
+                k0, k1, k2, k3 = _table_core((hi >> _U32) ^ _U(rk32[0, 0]), (hi & _M32) ^ _U(rk32[0, 1]),
+                                             (lo >> _U32) ^ _U(rk32[0, 2]), (lo & _M32) ^ _U(rk32[0, 3]),
+                                             0, tables, round_tables, rk32)
+                _store_words(ks, _U(0), k0, k1, k2, k3)
+            else:
+                _put_counter(ks, 0, hi, lo)
+                _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+            if full:
+                uo = _U(o)
+                for i in range(16):
+                    out[uo + _U(i)] = inp[uo + _U(i)] ^ ks[i]
+            else:
+                for i in range(n - o):
+                    out[o + i] = inp[o + i] ^ ks[i]
+            lo += _U(1)
+            if lo == _U(0):
+                hi += _U(1)
 
 
 # --------------------------------------------------------------------------

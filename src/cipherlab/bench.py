@@ -1,59 +1,78 @@
 """``cipherlab bench``: MB/s of every cipher x style, beside PyCryptodome.
 
 One run on the same random data (default 8 MiB): encrypt and decrypt in ECB
-and CTR for each cipher and software style, on 1 thread and on all threads,
-plus PyCryptodome AES ECB with ``use_aesni=False`` (its C software AES) and
-with AES-NI. Each figure is the best of ``repeats`` calls after a warm-up, the repeats
-interleaved across all cases;
-JIT compile time is measured apart (the warm-up calls on a cold cache) and
-never enters a throughput figure. MB/s is 10^6 bytes per second.
+and CTR for each cipher and style (``reference``, ``table``, ``aesni`` where
+the CPU has AES-NI), on 1 thread and on all threads, plus PyCryptodome's AES
+(``pycryptodome``: its C code, AES-NI where available, one thread) in ECB and
+CTR. Each figure is the best of ``repeats`` calls after a warm-up, the
+repeats interleaved across all cases; JIT compile time is measured apart (the
+warm-up calls: cold compile or cache load) and never enters a throughput
+figure. MB/s is 10^6 bytes per second. ``--out`` writes the rows as CSV with a
+``run_id`` column and the run's provenance beside it (``<out>.meta.json``).
 
 This is a benchmark, not a test: numbers on a shared machine are noisy.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from cipherlab._cipher import InsecureCipherWarning
 from cipherlab._numba import max_threads
-from cipherlab.modes import CIPHERS, new
+from cipherlab.modes import CIPHERS, available_impls, new
 
-__all__ = ["run_bench", "main", "target_ratios"]
+__all__ = ["run_bench", "main", "target_ratios", "format_table", "BENCH_IMPLS"]
 
 MiB = 1 << 20
 BENCH_MODES = ("ecb", "ctr")
-BENCH_IMPLS = ("table", "reference")
+#: cipherlab's styles; PyCryptodome is always measured beside them.
+BENCH_IMPLS = ("reference", "table", "aesni")
+REFERENCE = "pycryptodome"
+COLUMNS = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s", "compile_seconds"]
 
 
-def _best_seconds(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter_ns()
-        fn()
-        best = min(best, (time.perf_counter_ns() - t0) / 1e9)
-    return best
+def _pycryptodome_cases(key: bytes, iv: bytes, raw: bytes, modes) -> list:
+    from Crypto.Cipher import AES as PyAES
+
+    cases = []
+    for mode in modes:
+        for op in ("encrypt", "decrypt"):
+            if mode == "ecb":
+                obj = PyAES.new(key, PyAES.MODE_ECB)
+                fn = getattr(obj, op)
+            else:  # a fresh object per message, as cipherlab's CTR starts at iv on every call
+                def fn(data, op=op):
+                    return getattr(PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv), op)(data)
+            fn(raw[:65536])
+            cases.append((dict(cipher="aes", impl=REFERENCE, mode=mode, operation=op, threads=1,
+                               compile_seconds=float("nan")), lambda fn=fn: fn(raw)))
+    return cases
 
 
-def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=BENCH_IMPLS, modes=BENCH_MODES,
+def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=None, modes=BENCH_MODES,
               threads=None, key_bytes: int = 16, repeats: int = 3, seed: int = 0) -> pd.DataFrame:
     """Measure throughput; returns one row per (cipher, impl, mode, operation, threads).
 
     Parameters
     ----------
     size : int
-        Bytes of random data (a whole number of 16-byte blocks).
-    ciphers, impls, modes : sequences of str
+        Bytes of random data (a positive multiple of 16).
+    ciphers, modes : sequences of str
+    impls : sequence of str, optional
+        cipherlab styles (default: those of :data:`BENCH_IMPLS` available here).
+        PyCryptodome's AES (``impl == "pycryptodome"``) is always added.
     threads : sequence of int, optional
         Thread counts (default ``(1, all)``).
     key_bytes : {16, 24, 32}
     repeats : int
-        Calls per figure; the best (least disturbed) is reported.
+        Calls per figure (>= 1); the best (least disturbed) is reported.
     seed : int
         Seeds the data and key.
 
@@ -61,13 +80,17 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=BENCH_IMPLS, modes=BEN
     -------
     pandas.DataFrame
         ``cipher, impl, mode, operation, threads, bytes, seconds, mb_per_s,
-        compile_seconds`` (``compile_seconds`` is the first, warm-up call:
-        JIT compile or cache load plus a 64 KiB run; NaN where there is none).
+        compile_seconds`` (``compile_seconds`` is the first, warm-up call on
+        64 KiB: JIT compile or cache load; NaN for PyCryptodome).
     """
-    if size <= 0 or size % 16:
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size <= 0 or size % 16:
         raise ValueError(f"size must be a positive multiple of 16 bytes, got {size!r}")
-    if repeats < 1:
-        raise ValueError(f"repeats must be >= 1, got {repeats!r}")
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
+        raise ValueError(f"repeats must be an integer >= 1, got {repeats!r}")
+    impls = tuple(i for i in BENCH_IMPLS if i in available_impls()) if impls is None else tuple(impls)
+    bad = [i for i in impls if i not in BENCH_IMPLS]
+    if bad:
+        raise ValueError(f"impls must be a subset of {BENCH_IMPLS} (PyCryptodome is always measured), got {bad}")
     threads = tuple(sorted({1, max_threads()})) if threads is None else tuple(threads)
     rng = np.random.default_rng(seed)
     data = rng.integers(0, 256, size, dtype=np.uint8)
@@ -90,81 +113,123 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=BENCH_IMPLS, modes=BEN
                             compile_s = (time.perf_counter_ns() - t0) / 1e9
                             cases.append((dict(cipher=cipher, impl=impl, mode=mode, operation=op, threads=n_threads,
                                                compile_seconds=compile_s), lambda fn=fn: fn(data)))
-    from Crypto.Cipher import AES as PyAES
-
-    raw = data.tobytes()
-    for label, aesni in (("pycryptodome-sw", False), ("pycryptodome-aesni", True)):
-        c = PyAES.new(key, PyAES.MODE_ECB, use_aesni=aesni)
-        for op in ("encrypt", "decrypt"):
-            fn = c.encrypt if op == "encrypt" else c.decrypt
-            fn(raw[:65536])
-            cases.append((dict(cipher="aes", impl=label, mode="ecb", operation=op, threads=1,
-                               compile_seconds=float("nan")), lambda fn=fn: fn(raw)))
+    if "aes" in ciphers:
+        cases += _pycryptodome_cases(key, iv, data.tobytes(), modes)
     # Repeats are interleaved across all cases so that a burst of load from
     # other processes hits every case alike instead of a few of them.
     best = [float("inf")] * len(cases)
     for _ in range(repeats):
         for i, (_, call) in enumerate(cases):
-            best[i] = min(best[i], _best_seconds(call, 1))
+            t0 = time.perf_counter_ns()
+            call()
+            best[i] = min(best[i], (time.perf_counter_ns() - t0) / 1e9)
     rows = [dict(fields, bytes=size, seconds=s, mb_per_s=size / s / 1e6) for (fields, _), s in zip(cases, best)]
-    columns = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s", "compile_seconds"]
-    return pd.DataFrame(rows)[columns]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _mbps(frame, cipher, impl, mode, threads, operation="encrypt") -> float:
+    sel = frame[(frame.cipher == cipher) & (frame.impl == impl) & (frame["mode"] == mode)
+                & (frame.operation == operation) & (frame.threads == threads)]
+    return float(sel.mb_per_s.iloc[0]) if len(sel) else float("nan")
 
 
 def target_ratios(frame: pd.DataFrame) -> pd.DataFrame:
-    """The issue's two targets as ratios from one bench frame."""
-    def mbps(impl, threads):
-        sel = frame[(frame.cipher == "aes") & (frame.impl == impl) & (frame["mode"] == "ecb")
-                    & (frame.operation == "encrypt") & (frame.threads == threads)]
-        return float(sel.mb_per_s.iloc[0]) if len(sel) else float("nan")
-
-    all_threads = int(frame.threads.max())
-    one = mbps("table", 1)
-    return pd.DataFrame([
-        dict(target="table AES ECB encrypt, 1 thread / PyCryptodome software AES", ratio=one / mbps("pycryptodome-sw", 1), required=1.5),
-        dict(target=f"table AES ECB encrypt, {all_threads} threads / 1 thread", ratio=mbps("table", all_threads) / one, required=1.7),
-    ]).assign(met=lambda d: d.ratio >= d.required)
+    """The issue's targets as ratios from one bench frame (NaN where a case was not run)."""
+    top = int(frame.threads.max())
+    m = lambda *a: _mbps(frame, *a)  # noqa: E731
+    aesni = m("aes", "aesni", "ecb", 1)
+    rows = [
+        ("aesni AES ECB encrypt / PyCryptodome ECB", aesni / m("aes", REFERENCE, "ecb", 1), 1.0),
+        ("aesni AES ECB decrypt / PyCryptodome ECB",
+         m("aes", "aesni", "ecb", 1, "decrypt") / m("aes", REFERENCE, "ecb", 1, "decrypt"), 1.0),
+        ("aesni AES CTR / PyCryptodome CTR", m("aes", "aesni", "ctr", 1) / m("aes", REFERENCE, "ctr", 1), 1.5),
+        (f"aesni AES ECB, {top} threads / 1 thread", m("aes", "aesni", "ecb", top) / aesni, 1.7),
+        ("aesni MAES-1 ECB / AES ECB", m("maes-1", "aesni", "ecb", 1) / aesni, 0.95),
+        ("aesni MAES-2 ECB / AES ECB", m("maes-2", "aesni", "ecb", 1) / aesni, 0.95),
+        ("table AES CTR / table AES ECB", m("aes", "table", "ctr", 1) / m("aes", "table", "ecb", 1), 0.95),
+        (f"table AES ECB, {top} threads / 1 thread", m("aes", "table", "ecb", top) / m("aes", "table", "ecb", 1), 1.7),
+    ]
+    out = pd.DataFrame(rows, columns=["target", "ratio", "required"])
+    return out.assign(met=out.ratio >= out.required)
 
 
 def format_table(frame: pd.DataFrame) -> str:
-    """The printed table: MB/s per thread count, encrypt and decrypt side by side."""
+    """MB/s per thread count, encrypt and decrypt side by side, and each row's ratio to PyCryptodome."""
     pivot = frame.pivot_table(index=["cipher", "impl", "mode"], columns=["operation", "threads"],
                               values="mb_per_s", sort=False)
     pivot.columns = [f"{op} {t}T" for op, t in pivot.columns]
-    return pivot.round(1).to_string()
+    ref = frame[(frame.impl == REFERENCE) & (frame.operation == "encrypt")].set_index("mode").mb_per_s
+    pivot[f"enc 1T / {REFERENCE}"] = [pivot.loc[idx, "encrypt 1T"] / ref.get(idx[2], math.nan) for idx in pivot.index]
+    return pivot.round(2).to_string()
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits: int) -> Path:
+    """The rows as CSV (with ``run_id``) and the provenance record beside it (``<out>.meta.json``)."""
+    from cipherlab.provenance import run_metadata
+    from cipherlab.results import write_csv, write_json
+
+    meta = run_metadata(profile="bench", seed=0, config=dict(size=size, repeats=repeats, key_bits=key_bits))
+    path = write_csv(frame.assign(run_id=meta["run_id"]), out)
+    write_json(meta, path.with_name(path.name + ".meta.json"))
+    return path
 
 
 def main(argv=None) -> int:
     """``cipherlab bench [--size-mib N] [--repeats N] [--cipher C] [--impl I] [--out CSV]``."""
     p = argparse.ArgumentParser(prog="cipherlab bench", description=__doc__.splitlines()[0])
-    p.add_argument("--size-mib", type=float, default=8.0, help="MiB of random data (default 8)")
-    p.add_argument("--repeats", type=int, default=3, help="calls per figure, best reported (default 3)")
+    p.add_argument("--size-mib", type=_positive_float, default=8.0, help="MiB of random data (default 8)")
+    p.add_argument("--repeats", type=_positive_int, default=3, help="calls per figure, best reported (default 3)")
     p.add_argument("--key-bits", type=int, choices=(128, 192, 256), default=128)
     p.add_argument("--cipher", action="append", choices=CIPHERS, help="restrict to a cipher (repeatable)")
-    p.add_argument("--impl", action="append", choices=BENCH_IMPLS, help="restrict to a style (repeatable)")
-    p.add_argument("--out", help="also write the raw rows to this CSV")
+    p.add_argument("--impl", action="append", choices=BENCH_IMPLS,
+                   help="restrict to a cipherlab style (repeatable); PyCryptodome is always measured")
+    p.add_argument("--out", help="also write the raw rows to this CSV (and <out>.meta.json)")
     args = p.parse_args(argv)
     size = int(args.size_mib * MiB) // 16 * 16
     if size <= 0:
-        p.error("--size-mib must be positive")
+        p.error(f"argument --size-mib: must be at least 16 bytes (1.6e-05 MiB), got {args.size_mib}")
+    if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
+        from cipherlab.cpu import aesni_status
+
+        p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")
     t0 = time.perf_counter()
-    frame = run_bench(size, ciphers=args.cipher or CIPHERS, impls=args.impl or BENCH_IMPLS,
-                      key_bytes=args.key_bits // 8, repeats=args.repeats)
+    frame = run_bench(size, ciphers=args.cipher or CIPHERS, impls=args.impl, key_bytes=args.key_bits // 8,
+                      repeats=args.repeats)
     print(f"cipherlab bench: {size / MiB:g} MiB random data, AES-{args.key_bits} key, best of {args.repeats}, "
           f"MB/s (10^6 B/s); threads: 1 and {max_threads()}")
     print(format_table(frame))
-    compile_total = frame.groupby(["cipher", "impl"]).compile_seconds.max().sum()
-    print(f"\nwarm-up (JIT compile or cache load + 64 KiB) excluded from the figures: "
-          f"first call {frame.compile_seconds.max():.2f} s, sum of per-cipher maxima {compile_total:.2f} s")
-    if "aes" in set(frame.cipher) and "table" in set(frame.impl):
+    ours = frame[frame.impl != REFERENCE]
+    if len(ours):
+        first = ours.groupby(["cipher", "impl"]).compile_seconds.max()
+        print("\nwarm-up (JIT compile or cache load + 64 KiB, excluded from the figures), slowest call per "
+              "cipher x style: " + ", ".join(f"{c}/{i} {s:.2f} s" for (c, i), s in first.items()))
+    if "aes" in set(frame.cipher):
         print()
-        for r in target_ratios(frame).itertuples():
+        for r in target_ratios(frame).dropna().itertuples():
             print(f"{r.target}: {r.ratio:.2f}x (target >= {r.required}x) {'met' if r.met else 'MISSED'}")
     print(f"\nwall time {time.perf_counter() - t0:.1f} s")
     if args.out:
-        from cipherlab.results import write_csv
-
-        write_csv(frame, args.out)
+        write_results(frame, args.out, size=size, repeats=args.repeats, key_bits=args.key_bits)
     return 0
 
 

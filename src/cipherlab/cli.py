@@ -43,7 +43,7 @@ EXIT_FAILURE = 1
 # cipherlab.new() remains the judge of what is valid.
 CIPHER_CHOICES = ("aes", "aes-2sbox", "maes-1", "maes-2")
 MODE_CHOICES = ("ecb", "cbc", "ctr")
-IMPL_CHOICES = ("reference", "table", "aesni")
+IMPL_CHOICES = ("reference", "table", "aesni", "pycryptodome", "auto")
 
 
 class UsageError(Exception):

@@ -12,6 +12,12 @@ Semantics (differences from PyCryptodome are deliberate and simple):
   wrapping modulo 2^128.
 * ECB, CTR and CBC decryption run in parallel over blocks (``threads``); CBC
   encryption is sequential.
+* The input is never copied (PKCS#7 pads the last block in the output array),
+  so a call on ``bytes`` peaks at about twice the message: the output array
+  and the returned ``bytes``.
+* Styles (``impl``): ``reference``, ``table`` and ``aesni`` are cipherlab's
+  own kernels for every cipher; ``pycryptodome`` is the outside reference
+  (AES only); ``auto`` resolves to ``aesni`` where available, else ``table``.
 """
 from __future__ import annotations
 
@@ -20,19 +26,24 @@ import warnings
 import numba
 import numpy as np
 
+from cipherlab import _aesni as HW
 from cipherlab import _kernels as K
 from cipherlab._cipher import AES_ROUNDS, InsecureCipherWarning, bytes_param, check_key, check_rounds
 from cipherlab._numba import max_threads
 from cipherlab.aes import AES
 from cipherlab.aes_2sbox import AES2SBox
+from cipherlab.cpu import check_aesni, has_aesni
 from cipherlab.maes import MAES
 
 __all__ = ["new", "Cipher", "CIPHERS", "MODES", "IMPLS", "CIPHER_OPTIONS", "pkcs7_pad", "pkcs7_unpad",
+           "resolve_impl", "available_impls",
            "InsecureCipherWarning"]
 
 CIPHERS = ("aes", "aes-2sbox", "maes-1", "maes-2")
 MODES = ("ecb", "cbc", "ctr")
-IMPLS = ("reference", "table", "aesni")
+#: Implementation styles: cipherlab's three (byte-wise, T-tables, AES-NI kernels) and
+#: PyCryptodome's AES as the outside reference (``aes`` with standard rounds only).
+IMPLS = ("reference", "table", "aesni", "pycryptodome")
 BLOCK = 16
 CIPHER_OPTIONS = {
     "aes": AES.options,
@@ -78,10 +89,11 @@ def _as_array(data, name="data") -> tuple[np.ndarray, type]:
 
 
 def _same_kind(out: np.ndarray, kind: type):
+    # one copy at most: the caller's output array is the only other buffer
     if kind is np.ndarray:
         return out
     if kind is bytearray:
-        return bytearray(out.tobytes())
+        return bytearray(out)
     if kind is memoryview:
         return memoryview(out.tobytes())
     return out.tobytes()
@@ -102,50 +114,116 @@ def _choice(name, value, allowed):
     return value
 
 
+def resolve_impl(impl: str) -> str:
+    """``"auto"`` becomes the fastest style available here (``aesni``, else ``table``); others pass through."""
+    _choice("impl", impl, IMPLS + ("auto",))
+    if impl == "auto":
+        return "aesni" if has_aesni() else "table"
+    return impl
+
+
+def available_impls() -> tuple[str, ...]:
+    """The styles that can run in this process (``aesni`` needs AES-NI on the JIT target)."""
+    return tuple(i for i in IMPLS if i != "aesni" or has_aesni())
+
+
 class Cipher:
-    """A keyed cipher in one mode; create it with :func:`new`.
+    """A keyed cipher in one mode; create it with :func:`new` (same arguments, same checks).
+
+    All attributes are read-only: a cipher object never changes after creation
+    (make a new one for another key, mode or option).
 
     Attributes
     ----------
     cipher, mode, impl : str
+        ``impl`` is the style in use (``"auto"`` resolved).
     key_size : int (bits)
     rounds : int
     iv : bytes or None
     padding : bool
     threads : int
     options : dict
-        The cipher options in effect (defaults filled in).
+        The cipher options in effect (defaults filled in; a copy).
     secure : bool
         ``False`` for research ciphers and round-reduced AES.
     """
 
-    def __init__(self, key, cipher, mode, iv, impl, padding, threads, options):
-        self.cipher = cipher
-        self.mode = mode
-        self.impl = impl
-        self.padding = bool(padding) if mode != "ctr" else False
-        self.threads = threads
+    def __init__(self, key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table",
+                 padding: bool = True, threads: int | None = None, options: dict | None = None):
+        _choice("cipher", cipher, CIPHERS)
+        _choice("mode", mode, MODES)
+        impl = resolve_impl(impl)
+        if not isinstance(padding, (bool, np.bool_)):
+            raise ValueError(f"padding must be True or False, got {padding!r}")
+        threads = _check_threads(threads)
+        options = {} if options is None else dict(options)
+        allowed = CIPHER_OPTIONS[cipher]
+        unknown = sorted(set(options) - set(allowed))
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown} for cipher {cipher!r}; allowed options: {allowed}")
         key = check_key(key)
-        self.key_size = 8 * len(key)
+        check_rounds(options.get("rounds"), len(key))
+        if impl == "pycryptodome":
+            if cipher != "aes":
+                raise ValueError(f"impl 'pycryptodome' (the reference library) exists for cipher 'aes' only, got cipher "
+                                 f"{cipher!r}; use impl 'aesni', 'table' or 'reference'")
+            if options.get("rounds") not in (None, AES_ROUNDS[len(key)]):
+                raise ValueError("rounds: impl 'pycryptodome' runs the standard number of rounds only; "
+                                 "use impl 'aesni', 'table' or 'reference'")
+        if impl == "aesni":
+            check_aesni()  # before anything is compiled: a missing +aes would abort the interpreter
+        if mode == "ecb":
+            if iv is not None:
+                raise ValueError("iv must be None for mode 'ecb' (ECB takes no IV)")
+        else:
+            if iv is None:
+                raise ValueError(f"iv is required for mode {mode!r}: 16 bytes "
+                                 f"({'the IV' if mode == 'cbc' else 'the initial counter block'})")
+            iv = bytes_param(iv, "iv", "16 bytes (bytes-like or a 1-D uint8 array)")
+            if len(iv) != BLOCK:
+                raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
         if cipher == "aes":
             spec = AES(key, **options)
         elif cipher == "aes-2sbox":
             spec = AES2SBox(key, **options)
         else:
             spec = MAES(key, approach=int(cipher[-1]), **options)
-        self._spec = spec
-        self.rounds = spec.rounds
-        self.secure = spec.secure
-        self.options = {name: getattr(spec, name) for name in spec.options}
-        self.iv = iv
+        self._cipher, self._mode, self._impl, self._iv = cipher, mode, impl, iv
+        self._padding = bool(padding) if mode != "ctr" else False
+        self._threads = threads
+        self._key_size = 8 * len(key)
+        self._rounds, self._secure = spec.rounds, spec.secure
+        self._options = {name: getattr(spec, name) for name in spec.options}
         self._iv_array = None if iv is None else np.frombuffer(iv, dtype=np.uint8)
-        if impl == "aesni":
+        if impl == "pycryptodome":
             from Crypto.Cipher import AES as _PyAES
             self._py_aes = _PyAES
             self._key = key
+        elif impl == "aesni":
+            self._enc = HW.plan(spec, decrypt=False)
+            self._dec = HW.plan(spec, decrypt=True)
+            self._iv_block = None if iv is None else HW.block(iv)
         else:
             self._enc = spec.schedule(impl, decrypt=False)
             self._dec = spec.schedule(impl, decrypt=True)
+        self._frozen = True
+
+    def __setattr__(self, name, value):
+        if getattr(self, "_frozen", False):
+            raise AttributeError(f"Cipher attributes are read-only (tried to set {name!r}); "
+                                 f"create a new object with cipherlab.new(...)")
+        object.__setattr__(self, name, value)
+
+    cipher = property(lambda self: self._cipher)
+    mode = property(lambda self: self._mode)
+    impl = property(lambda self: self._impl)
+    iv = property(lambda self: self._iv)
+    padding = property(lambda self: self._padding)
+    threads = property(lambda self: self._threads)
+    key_size = property(lambda self: self._key_size)
+    rounds = property(lambda self: self._rounds)
+    secure = property(lambda self: self._secure)
+    options = property(lambda self: dict(self._options))
 
     def __repr__(self):
         return (f"<cipherlab.Cipher {self.cipher}-{self.key_size} {self.mode} impl={self.impl} "
@@ -154,45 +232,54 @@ class Cipher:
     # -- kernels --------------------------------------------------------
     def _run(self, kernel, *args):
         previous = numba.get_num_threads()
-        numba.set_num_threads(self.threads)
+        numba.set_num_threads(self._threads)
         try:
             kernel(*args)
         finally:
             numba.set_num_threads(previous)
 
-    def _ecb(self, data: np.ndarray, decrypt: bool) -> np.ndarray:
-        out = np.empty_like(data)
-        sched = self._dec if decrypt else self._enc
-        if data.shape[0] < _PARALLEL_MIN_BYTES:
-            K.ecb_serial(data, out, *sched)
-        else:
-            self._run(K.ecb, data, out, *sched)
-        return out
-
     def _pycryptodome(self, data: np.ndarray, decrypt: bool) -> np.ndarray:
-        if self.mode == "ecb":
-            c = self._py_aes.new(self._key, self._py_aes.MODE_ECB)
-        elif self.mode == "cbc":
-            c = self._py_aes.new(self._key, self._py_aes.MODE_CBC, iv=self.iv)
+        aes = self._py_aes
+        if self._mode == "ecb":
+            c = aes.new(self._key, aes.MODE_ECB)
+        elif self._mode == "cbc":
+            c = aes.new(self._key, aes.MODE_CBC, iv=self._iv)
         else:
-            c = self._py_aes.new(self._key, self._py_aes.MODE_CTR, nonce=b"", initial_value=self.iv)
-        raw = c.decrypt(data.tobytes()) if decrypt else c.encrypt(data.tobytes())
-        return np.frombuffer(raw, dtype=np.uint8).copy()
+            c = aes.new(self._key, aes.MODE_CTR, nonce=b"", initial_value=self._iv)
+        raw = c.decrypt(memoryview(data)) if decrypt else c.encrypt(memoryview(data))
+        return np.frombuffer(raw, dtype=np.uint8)
 
-    def _process(self, data: np.ndarray, decrypt: bool) -> np.ndarray:
-        if self.impl == "aesni":
-            return self._pycryptodome(data, decrypt)
-        if self.mode == "ecb":
-            return self._ecb(data, decrypt)
-        out = np.empty_like(data)
-        if self.mode == "ctr":
-            if data.shape[0]:
-                self._run(K.ctr, data, out, self._iv_array, *self._enc)
+    def _blocks(self, inp: np.ndarray, out: np.ndarray, decrypt: bool, iv=None) -> None:
+        """ECB or CBC over whole blocks from ``inp`` into ``out`` (same length; in place allowed
+        except for CBC decryption); ``iv`` overrides the object's IV (a 16-byte array)."""
+        if inp.shape[0] == 0:
+            return
+        iv = self._iv_array if iv is None else iv
+        sched = self._dec if decrypt else self._enc
+        if self._impl == "aesni":
+            if self._mode == "ecb":
+                HW.ecb(inp, out, sched, decrypt, self._threads)
+            elif decrypt:
+                HW.cbc_decrypt(inp, out, HW.block(iv), sched, self._threads)
+            else:
+                HW.cbc_encrypt(inp, out, HW.block(iv), sched)
+        elif self._mode == "ecb":
+            if inp.shape[0] < _PARALLEL_MIN_BYTES:
+                K.ecb_serial(inp, out, *sched)
+            else:
+                self._run(K.ecb, inp, out, *sched)
         elif decrypt:
-            self._run(K.cbc_decrypt, data, out, self._iv_array, *self._dec)
+            self._run(K.cbc_decrypt, inp, out, iv, *sched)
         else:
-            K.cbc_encrypt(data, out, self._iv_array, *self._enc)
-        return out
+            K.cbc_encrypt(inp, out, iv, *sched)
+
+    def _ctr(self, inp: np.ndarray, out: np.ndarray) -> None:
+        if inp.shape[0] == 0:
+            return
+        if self._impl == "aesni":
+            HW.ctr(inp, out, self._iv, self._enc, self._threads)
+        else:
+            self._run(K.ctr, inp, out, self._iv_array, *self._enc)
 
     # -- public ---------------------------------------------------------
     def encrypt(self, data):
@@ -209,13 +296,29 @@ class Cipher:
         Same kind as ``data`` (a memoryview comes back as a memoryview of bytes).
         """
         arr, kind = _as_array(data)
-        if self.mode != "ctr":
-            if self.padding:
-                arr = pkcs7_pad(arr)
-            elif arr.shape[0] % BLOCK:
-                raise ValueError(f"data must be a whole number of 16-byte blocks when padding=False "
-                                 f"(got {arr.shape[0]} bytes); use padding=True or the ctr mode")
-        return _same_kind(self._process(arr, decrypt=False), kind)
+        n = arr.shape[0]
+        if self._mode != "ctr" and not self._padding and n % BLOCK:
+            raise ValueError(f"data must be a whole number of 16-byte blocks when padding=False "
+                             f"(got {n} bytes); use padding=True or the ctr mode")
+        if self._impl == "pycryptodome":
+            raw = arr if self._mode == "ctr" or not self._padding else pkcs7_pad(arr)
+            return _same_kind(self._pycryptodome(raw, decrypt=False), kind)
+        if self._mode == "ctr":
+            out = np.empty(n, dtype=np.uint8)
+            self._ctr(arr, out)
+            return _same_kind(out, kind)
+        full = n - n % BLOCK
+        out = np.empty(full + BLOCK if self._padding else full, dtype=np.uint8)
+        # the whole blocks straight from the input, then the padded last block in place:
+        # no padded copy of the input
+        self._blocks(arr[:full], out[:full], decrypt=False)
+        if self._padding:
+            last = out[full:]
+            last[: n - full] = arr[full:]
+            last[n - full:] = BLOCK - (n - full)
+            iv = None if full == 0 or self._mode == "ecb" else out[full - BLOCK:full]
+            self._blocks(last, last, decrypt=False, iv=iv)
+        return _same_kind(out, kind)
 
     def decrypt(self, data):
         """Decrypt one complete message (the inverse of :meth:`encrypt`).
@@ -224,11 +327,18 @@ class Cipher:
         (ECB/CBC) or for bad PKCS#7 padding.
         """
         arr, kind = _as_array(data)
-        if self.mode != "ctr" and (arr.shape[0] % BLOCK or (self.padding and arr.shape[0] == 0)):
-            raise ValueError(f"data must be a {'non-empty ' if self.padding else ''}whole number of 16-byte blocks "
-                             f"to decrypt in {self.mode} mode (got {arr.shape[0]} bytes)")
-        out = self._process(arr, decrypt=True)
-        if self.mode != "ctr" and self.padding:
+        if self._mode != "ctr" and (arr.shape[0] % BLOCK or (self._padding and arr.shape[0] == 0)):
+            raise ValueError(f"data must be a {'non-empty ' if self._padding else ''}whole number of 16-byte blocks "
+                             f"to decrypt in {self._mode} mode (got {arr.shape[0]} bytes)")
+        if self._impl == "pycryptodome":
+            out = self._pycryptodome(arr, decrypt=True)
+        else:
+            out = np.empty(arr.shape[0], dtype=np.uint8)
+            if self._mode == "ctr":
+                self._ctr(arr, out)
+            else:
+                self._blocks(arr, out, decrypt=True)
+        if self._mode != "ctr" and self._padding:
             out = pkcs7_unpad(out)
         return _same_kind(out, kind)
 
@@ -236,12 +346,15 @@ class Cipher:
         arr, kind = _as_array(block, "block")
         if arr.shape[0] != BLOCK:
             raise ValueError(f"block must be exactly 16 bytes, got {arr.shape[0]}")
-        if self.impl == "aesni":
+        if self._impl == "pycryptodome":
             c = self._py_aes.new(self._key, self._py_aes.MODE_ECB)
             raw = c.decrypt(arr.tobytes()) if decrypt else c.encrypt(arr.tobytes())
             return _same_kind(np.frombuffer(raw, dtype=np.uint8).copy(), kind)
         out = np.empty(BLOCK, dtype=np.uint8)
-        K.ecb_serial(arr, out, *(self._dec if decrypt else self._enc))
+        if self._impl == "aesni":
+            HW.ecb(arr, out, self._dec if decrypt else self._enc, decrypt, 1)
+        else:
+            K.ecb_serial(arr, out, *(self._dec if decrypt else self._enc))
         return _same_kind(out, kind)
 
     def encrypt_block(self, block):
@@ -268,10 +381,14 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     iv : bytes-like of 16 bytes
         Required for CBC (the IV) and CTR (the initial counter block); not
         allowed for ECB.
-    impl : {"reference", "table", "aesni"}
+    impl : {"reference", "table", "aesni", "pycryptodome", "auto"}
         ``reference``: byte-oriented FIPS-197 steps; ``table``: T-tables
-        (fused tables for the variants); ``aesni``: PyCryptodome's AES
-        (hardware AES-NI where available), ``aes`` only, standard rounds.
+        (fused tables for the variants); ``aesni``: cipherlab's hardware
+        kernels (AES-NI instructions), every cipher and option;
+        ``pycryptodome``: PyCryptodome's AES as an outside reference (``aes``
+        with standard rounds only); ``auto``: ``aesni`` where the CPU (and the
+        JIT target) has AES-NI, else ``table``. ``aesni`` without AES-NI raises
+        ``ValueError`` naming the missing feature.
     padding : bool, default True
         PKCS#7 for ECB and CBC; ``False`` for block-exact data. Ignored by CTR.
     threads : int, optional
@@ -286,36 +403,9 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     -------
     Cipher
     """
-    _choice("cipher", cipher, CIPHERS)
-    _choice("mode", mode, MODES)
-    _choice("impl", impl, IMPLS)
-    if not isinstance(padding, (bool, np.bool_)):
-        raise ValueError(f"padding must be True or False, got {padding!r}")
-    threads = _check_threads(threads)
-    allowed = CIPHER_OPTIONS[cipher]
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        raise ValueError(f"unknown option(s) {unknown} for cipher {cipher!r}; allowed options: {allowed}")
-    key = check_key(key)
-    check_rounds(options.get("rounds"), len(key))
-    if impl == "aesni":
-        if cipher != "aes":
-            raise ValueError(f"impl 'aesni' is PyCryptodome's AES and exists for cipher 'aes' only, got cipher {cipher!r}; "
-                             f"use impl 'reference' or 'table'")
-        if options.get("rounds") not in (None, AES_ROUNDS[len(key)]):
-            raise ValueError("rounds: impl 'aesni' runs the standard number of rounds only; use impl 'reference' or 'table'")
-    if mode == "ecb":
-        if iv is not None:
-            raise ValueError("iv must be None for mode 'ecb' (ECB takes no IV)")
-    else:
-        if iv is None:
-            raise ValueError(f"iv is required for mode {mode!r}: 16 bytes ({'the IV' if mode == 'cbc' else 'the initial counter block'})")
-        iv = bytes_param(iv, "iv", "16 bytes (bytes-like or a 1-D uint8 array)")
-        if len(iv) != BLOCK:
-            raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
     obj = Cipher(key, cipher, mode, iv, impl, padding, threads, options)
     if not obj.secure:
         what = (f"{cipher!r} is a research cipher" if cipher != "aes"
-                else f"AES reduced to {obj.rounds} of {AES_ROUNDS[len(key)]} rounds is a research cipher")
+                else f"AES reduced to {obj.rounds} of {AES_ROUNDS[obj.key_size // 8]} rounds is a research cipher")
         warnings.warn(f"{what}, NOT secure: do not use it to protect data.", InsecureCipherWarning, stacklevel=2)
     return obj

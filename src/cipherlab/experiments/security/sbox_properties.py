@@ -4,7 +4,7 @@ No maintained PyPI package fits: ``sboxU`` on PyPI is an empty wheel, and
 ``sboxanalyzer`` (0.0.2) needs a full SageMath distribution
 (``passagemath-standard``) and targets MILP/SAT modelling. These NumPy
 versions are tested against the known Rijndael values and against naive
-loop implementations (``tests/naive_sbox.py``).
+loop implementations (``tests/naive.py``).
 
 Every function takes an S-box as a length-256 integer array (``S[x]`` is the
 output for input ``x``) and works on whole tables with NumPy, so the

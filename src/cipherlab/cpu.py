@@ -1,0 +1,105 @@
+"""Can the JIT emit AES-NI here? Answered before anything is compiled.
+
+Numba compiles for the CPU model and feature list of its target
+(``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES``, default: the host). If that
+target lacks ``+aes``, LLVM does not raise a Python error for an AES-NI
+intrinsic: it aborts the whole interpreter ("Cannot select: intrinsic").
+So :func:`check_aesni` decides from the target description alone and raises
+a clear ``ValueError`` (for ``impl``) naming the missing feature; nothing in
+:mod:`cipherlab._aesni_kernels` is ever compiled without it passing.
+
+When the target is a named CPU model with no explicit feature list, the model
+alone decides; the only safe way to ask LLVM is to compile a probe in a child
+process (once per process, about a second).
+"""
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from functools import lru_cache
+
+import llvmlite.binding as llvm
+import numba
+
+__all__ = ["AESNI_FEATURES", "aesni_status", "check_aesni", "has_aesni", "jit_target"]
+
+#: LLVM features the hardware kernels use: AES-NI and SSSE3 (``pshufb``).
+AESNI_FEATURES = ("aes", "ssse3")
+_X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
+
+_PROBE = """
+import numpy as np
+from cipherlab._aesni_kernels import aesenc
+from numba import njit, uint64
+@njit(cache=False)
+def probe(a):
+    return aesenc((a, a), (a, a))[0]
+probe(uint64(1))
+"""
+
+
+def jit_target() -> tuple[str, str]:
+    """``(cpu_name, features)`` Numba compiles for (the host unless overridden)."""
+    name = numba.config.CPU_NAME or llvm.get_host_cpu_name()
+    features = numba.config.CPU_FEATURES
+    if features is None:
+        from numba.core.codegen import get_host_cpu_features
+
+        features = get_host_cpu_features()
+    return str(name), str(features)
+
+
+def _parse(features: str) -> dict[str, bool]:
+    out: dict[str, bool] = {}
+    for item in features.split(","):
+        item = item.strip()
+        if len(item) > 1 and item[0] in "+-":
+            out[item[1:]] = item[0] == "+"  # the last mention wins, as in LLVM
+    return out
+
+
+@lru_cache(maxsize=1)
+def _probe_named_cpu(name: str, features: str) -> str:
+    env = dict(os.environ, NUMBA_CPU_NAME=name, NUMBA_CPU_FEATURES=features)
+    try:
+        run = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"could not probe CPU model {name!r} for AES-NI ({exc})"
+    if run.returncode:
+        return f"the JIT target CPU model {name!r} (NUMBA_CPU_NAME) has no AES-NI: a probe compile failed"
+    return ""
+
+
+def aesni_status() -> str:
+    """``""`` if the hardware kernels can be compiled here, else the reason why not."""
+    if platform.machine().lower() not in _X86:
+        return f"AES-NI is an x86 instruction set; this machine is {platform.machine()!r}"
+    host = llvm.get_host_cpu_features()
+    missing_host = [f for f in AESNI_FEATURES if not host.get(f, False)]
+    if missing_host:
+        return f"the CPU lacks the feature(s) {missing_host} (AES-NI needs 'aes', the AES-2SBox map 'ssse3')"
+    name, features = jit_target()
+    declared = _parse(features)
+    off = [f for f in AESNI_FEATURES if declared.get(f) is False]
+    if off:
+        return f"the JIT target disables {['-' + f for f in off]} (NUMBA_CPU_FEATURES={features!r})"
+    if all(declared.get(f) for f in AESNI_FEATURES):
+        return ""
+    if name.lower() in ("generic", "x86-64", ""):
+        return (f"the JIT target CPU model {name!r} (NUMBA_CPU_NAME) has no AES-NI and NUMBA_CPU_FEATURES "
+                f"does not add '+aes,+ssse3'")
+    return _probe_named_cpu(name, features)
+
+
+def has_aesni() -> bool:
+    """True if ``impl="aesni"`` can run in this process."""
+    return not aesni_status()
+
+
+def check_aesni() -> None:
+    """Raise ``ValueError`` naming the missing feature unless AES-NI kernels can be compiled."""
+    reason = aesni_status()
+    if reason:
+        raise ValueError(f"impl 'aesni' is not available: {reason}. Use impl 'table', 'reference' or 'auto'.")

@@ -39,7 +39,7 @@ PARALLEL_MIN_BYTES = 1 << 16
 
 
 class HwPlan(NamedTuple):
-    rk: tuple
+    rk: tuple       # see _round_keys: the kernels compile once per form (and per full round count)
     mix: object
     nib: object
     pre: object
@@ -77,12 +77,29 @@ def _second_sbox_map(table: np.ndarray, decrypt: bool):
     return nib, block(pre.tobytes())
 
 
+#: Round counts that get a kernel of their own with every key in a register (AES-128/192/256).
+FULL_ROUNDS = (10, 12, 14)
+
+
+def _round_keys(blocks: list) -> tuple:
+    """The kernels' round-key argument: a plain tuple for the full round counts, else the padded form."""
+    rounds = len(blocks) - 1
+    if rounds in FULL_ROUNDS:
+        return tuple(blocks)
+    middle = blocks[1:-1]
+    if len(middle) > H.MIDDLE_SLOTS:
+        raise ValueError(f"impl 'aesni': at most {H.MIDDLE_SLOTS + 1} rounds, got {rounds}")
+    zero = (np.uint64(0), np.uint64(0))
+    return (blocks[0], tuple(middle) + (zero,) * (H.MIDDLE_SLOTS - len(middle)), np.int64(len(middle)), blocks[-1])
+
+
 def plan(spec, decrypt: bool) -> HwPlan:
     """Kernel arguments of cipher ``spec`` (an ``AES``, ``AES2SBox`` or ``MAES``) for one direction."""
     sched = spec.schedule("table", decrypt)
     keys = np.ascontiguousarray(sched.rk32.astype(">u4")).view(np.uint8).reshape(-1, 16)
     lanes = keys.view("<u8").reshape(-1, 2)
-    rk = tuple((a, b) for a, b in lanes)
+    blocks = [(a, b) for a, b in lanes]
+    rk = _round_keys(blocks)
     mix = True if spec.mix_kind == K.MIX_COLUMNS else None
     nib = pre = None
     if spec.mix_kind == K.MIX_SECOND_SBOX:
@@ -118,22 +135,34 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for) -> None:
         f.result()
 
 
+def _readonly(inp: np.ndarray) -> np.ndarray:
+    """``inp`` as a read-only view: read-only and writable arrays are two Numba types, and one compile serves both."""
+    if not inp.flags.writeable:
+        return inp
+    view = inp.view()
+    view.flags.writeable = False
+    return view
+
+
 def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
     """ECB over whole blocks on ``threads`` threads (in place allowed)."""
+    inp = _readonly(inp)
     _ranges(H.ecb_range, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, *p))
 
 
 def cbc_encrypt(inp, out, iv: tuple, p: HwPlan) -> None:
     """CBC encryption (sequential); ``iv`` a block (see :func:`block`)."""
-    H.cbc_encrypt(inp, out, iv, *p)
+    H.cbc_encrypt(_readonly(inp), out, iv, *p)
 
 
 def cbc_decrypt(inp, out, iv: tuple, p: HwPlan, threads: int) -> None:
     """CBC decryption on ``threads`` threads (``inp`` and ``out`` distinct)."""
+    inp = _readonly(inp)
     _ranges(H.cbc_decrypt_range, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, *p))
 
 
 def ctr(inp, out, counter: bytes, p: HwPlan, threads: int) -> None:
     """CTR from the 16-byte big-endian initial ``counter``, wrapping modulo 2^128."""
     hi, lo = np.uint64(int.from_bytes(counter[:8], "big")), np.uint64(int.from_bytes(counter[8:], "big"))
+    inp = _readonly(inp)
     _ranges(H.ctr_range, inp.shape[0], threads, lambda a, b: (inp, out, hi, lo, a, b, *p))

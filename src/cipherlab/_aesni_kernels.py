@@ -6,9 +6,11 @@ target without ``+aes`` LLVM aborts the interpreter instead of raising.
 A 128-bit block is a tuple of two ``uint64`` (little-endian lanes: lane 0 is
 bytes 0..7 of the block in memory); the intrinsics turn it into LLVM's
 ``<2 x i64>`` and back, and LLVM removes those conversions, so the state
-lives in xmm registers. Round keys arrive as a tuple of such blocks, so the
-number of rounds is part of the type: each round count compiles its own,
-fully unrolled specialisation (unrolled rounds are ~4x faster).
+lives in xmm registers. Round keys arrive in one of two forms (see
+:func:`encrypt4`): a tuple of blocks for the full round counts, compiled per
+count with every key in a register, or a padded tuple with a runtime count
+for round-reduced variants, one compile for them all.  Rounds are always
+unrolled (~4x faster than a loop).
 
 Every cipher is one of three round shapes, chosen by which optional
 arguments are ``None`` (Numba prunes the other branches at compile time):
@@ -36,7 +38,7 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from cipherlab._numba import jit
 
@@ -148,6 +150,8 @@ def bswap64(typingctx, x):
 # --------------------------------------------------------------------------
 
 _ZERO = np.uint64(0)
+#: Middle-round key slots: AES-256 has 13 middle rounds, the most of any cipher here.
+MIDDLE_SLOTS = 13
 
 
 @intrinsic
@@ -196,8 +200,20 @@ def _dec_round4(x, k, mix, nib, pre):
             _dec_round(x[2], k, mix, nib, pre), _dec_round(x[3], k, mix, nib, pre))
 
 
-@jit(inline="always")
-def encrypt4(x, rk, mix, nib, pre):
+# Two forms of the round keys, one kernel each per round shape:
+#
+# * a tuple of ``rounds + 1`` blocks, for the full round counts (10, 12, 14):
+#   ``len(rk)`` is a compile-time constant, so LLVM keeps exactly the rounds in
+#   use and every key in a register (the fast path, ~11 GB/s here);
+# * ``(k0, middle, n_middle, k_last)`` with a fixed 13-slot ``middle`` tuple and
+#   a runtime count, for round-reduced variants: one compile serves every round
+#   count (the unrolled rounds are guarded by the count; ~40 % slower, since
+#   the padded keys no longer fit the registers).
+#
+# :func:`encrypt4` / :func:`decrypt4` pick the form from the type of ``rk`` at
+# compile time (:func:`numba.extending.overload`).
+
+def _encrypt4_fixed(x, rk, mix, nib, pre):
     """Four blocks through all rounds (encryption); ``rk`` holds ``rounds + 1`` keys in use order.
 
     The middle rounds are written out, one guarded line each: ``len(rk)`` is a
@@ -238,8 +254,7 @@ def encrypt4(x, rk, mix, nib, pre):
     return aesenclast(x[0], k), aesenclast(x[1], k), aesenclast(x[2], k), aesenclast(x[3], k)
 
 
-@jit(inline="always")
-def decrypt4(x, rk, mix, nib, pre):
+def _decrypt4_fixed(x, rk, mix, nib, pre):
     """Four blocks through all rounds (decryption); ``rk`` holds ``rounds + 1`` keys in use order.
 
     The middle rounds are written out, one guarded line each: ``len(rk)`` is a
@@ -278,6 +293,106 @@ def decrypt4(x, rk, mix, nib, pre):
         x = _dec_round4(x, rk[min(13, n - 1)], mix, nib, pre)
     k = rk[n - 1]
     return aesdeclast(x[0], k), aesdeclast(x[1], k), aesdeclast(x[2], k), aesdeclast(x[3], k)
+
+
+def _encrypt4_counted(x, rk, mix, nib, pre):
+    """Four blocks through all rounds (encryption); ``rk`` is ``(k0, middle, n_middle, k_last)`` (module docstring).
+
+    The middle rounds are written out, one guarded line each, with constant
+    tuple indices, so LLVM unrolls them and keeps the state in registers; the
+    round count is a runtime value, so every round count shares one compiled
+    kernel per round shape.  (A loop over the keys, or a tuple indexed by a
+    variable, becomes a jump table: 15x slower.)
+    """
+    k0, mid, nmid, klast = rk
+    x = (_xor(x[0], k0), _xor(x[1], k0), _xor(x[2], k0), _xor(x[3], k0))
+    if nmid > 0:
+        x = _enc_round4(x, mid[0], mix, nib, pre)
+    if nmid > 1:
+        x = _enc_round4(x, mid[1], mix, nib, pre)
+    if nmid > 2:
+        x = _enc_round4(x, mid[2], mix, nib, pre)
+    if nmid > 3:
+        x = _enc_round4(x, mid[3], mix, nib, pre)
+    if nmid > 4:
+        x = _enc_round4(x, mid[4], mix, nib, pre)
+    if nmid > 5:
+        x = _enc_round4(x, mid[5], mix, nib, pre)
+    if nmid > 6:
+        x = _enc_round4(x, mid[6], mix, nib, pre)
+    if nmid > 7:
+        x = _enc_round4(x, mid[7], mix, nib, pre)
+    if nmid > 8:
+        x = _enc_round4(x, mid[8], mix, nib, pre)
+    if nmid > 9:
+        x = _enc_round4(x, mid[9], mix, nib, pre)
+    if nmid > 10:
+        x = _enc_round4(x, mid[10], mix, nib, pre)
+    if nmid > 11:
+        x = _enc_round4(x, mid[11], mix, nib, pre)
+    if nmid > 12:
+        x = _enc_round4(x, mid[12], mix, nib, pre)
+    return aesenclast(x[0], klast), aesenclast(x[1], klast), aesenclast(x[2], klast), aesenclast(x[3], klast)
+
+
+def _decrypt4_counted(x, rk, mix, nib, pre):
+    """Four blocks through all rounds (decryption); ``rk`` is ``(k0, middle, n_middle, k_last)`` (module docstring).
+
+    The middle rounds are written out, one guarded line each, with constant
+    tuple indices, so LLVM unrolls them and keeps the state in registers; the
+    round count is a runtime value, so every round count shares one compiled
+    kernel per round shape.  (A loop over the keys, or a tuple indexed by a
+    variable, becomes a jump table: 15x slower.)
+    """
+    k0, mid, nmid, klast = rk
+    x = (_xor(x[0], k0), _xor(x[1], k0), _xor(x[2], k0), _xor(x[3], k0))
+    if nmid > 0:
+        x = _dec_round4(x, mid[0], mix, nib, pre)
+    if nmid > 1:
+        x = _dec_round4(x, mid[1], mix, nib, pre)
+    if nmid > 2:
+        x = _dec_round4(x, mid[2], mix, nib, pre)
+    if nmid > 3:
+        x = _dec_round4(x, mid[3], mix, nib, pre)
+    if nmid > 4:
+        x = _dec_round4(x, mid[4], mix, nib, pre)
+    if nmid > 5:
+        x = _dec_round4(x, mid[5], mix, nib, pre)
+    if nmid > 6:
+        x = _dec_round4(x, mid[6], mix, nib, pre)
+    if nmid > 7:
+        x = _dec_round4(x, mid[7], mix, nib, pre)
+    if nmid > 8:
+        x = _dec_round4(x, mid[8], mix, nib, pre)
+    if nmid > 9:
+        x = _dec_round4(x, mid[9], mix, nib, pre)
+    if nmid > 10:
+        x = _dec_round4(x, mid[10], mix, nib, pre)
+    if nmid > 11:
+        x = _dec_round4(x, mid[11], mix, nib, pre)
+    if nmid > 12:
+        x = _dec_round4(x, mid[12], mix, nib, pre)
+    return aesdeclast(x[0], klast), aesdeclast(x[1], klast), aesdeclast(x[2], klast), aesdeclast(x[3], klast)
+
+
+def encrypt4(x, rk, mix, nib, pre):
+    """Four blocks through all rounds (encryption); either form of ``rk`` (see above)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+def decrypt4(x, rk, mix, nib, pre):
+    """Four blocks through all rounds (decryption); either form of ``rk`` (see above)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+@overload(encrypt4)
+def _encrypt4_overload(x, rk, mix, nib, pre):
+    return _encrypt4_fixed if isinstance(rk, types.UniTuple) else _encrypt4_counted
+
+
+@overload(decrypt4)
+def _decrypt4_overload(x, rk, mix, nib, pre):
+    return _decrypt4_fixed if isinstance(rk, types.UniTuple) else _decrypt4_counted
 
 
 @jit(inline="always")

@@ -116,6 +116,12 @@ def test_pvalue(expect, p, expected):
     assert decide(c, p_value=p) == expected
 
 
+def test_a_claim_without_evidence_links_to_its_chapter_section():
+    claims = _load([claim(rule="not_testable", published="", margin="", note="unnamed CPU", section="aead-absolute")])
+    out = V.decide_all(claims, V.evidence_frame([]).assign(chapter=[]), RULES)
+    assert out.loc[0, "chapter"] == "aead" and 'href="aead.html#aead-absolute"' in V.verdict_html(out)
+
+
 def test_holds_and_not_testable():
     assert decide(claim(rule="holds", published="", margin=""), holds=True) == "reproduced"
     assert decide(claim(rule="holds", published="", margin=""), holds=False) == "contradicted"

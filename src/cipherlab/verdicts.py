@@ -513,7 +513,8 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "size": "" if ev is None else ev["size"], "style": "" if ev is None else ev["style"],
             "mode": "" if ev is None else ev["mode"], "profile": "" if ev is None else ev["profile"],
             "verdict": verdict, "reason": decision.reason,
-            "chapter": "" if ev is None else ev["chapter"], "section": claim["section"] or ("" if ev is None else ev["section"]),
+            "chapter": claim["section"].partition("-")[0] if claim["section"] else ("" if ev is None else ev["chapter"]),
+            "section": claim["section"] or ("" if ev is None else ev["section"]),
             "other": "; ".join(others),
         })
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))

@@ -599,3 +599,11 @@ def test_every_view_fits_the_page_and_shows_no_nan_or_truncation():
     assert "321.2 / " in str(tables["beside"])
     # every ranking cell names its claim's verdict, or a dash where no claim tests it
     assert str(tables["ranking"]).count("</tr>") == len(ranking) + 1
+
+
+def test_every_verdict_links_to_a_section_of_this_chapter():
+    ev = V.evidence_frame(_evidence()).assign(chapter="aead")
+    d = aead.decide(ev)
+    assert set(d["claim_id"]) == set(aead.paper_claims()["claim_id"])
+    assert (d["chapter"] == "aead").all() and d["section"].str.startswith("aead-").all()
+    assert ".html#" in aead.section_table(d, "aead-absolute") and 'href=".html' not in V.verdict_html(d)

@@ -12,7 +12,7 @@ The chapter's library, one module per part (the notebooks only call, display and
 """
 from .bitflip import (AEAD_LOCATIONS, PLAIN_LOCATIONS, UNAUTH_MODES, acceptance_table, bitflip_aead,
                       bitflip_unauthenticated, ctr_field_rewrite)
-from .evidence import (ORDER_CLAIMS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect,
+from .evidence import (ORDER_CLAIMS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect, decide,
                        compare, forgery_bound, paper_claims, published_ratio_pct, reading_markdown, section_table,
                        weakest)
 from . import views

@@ -7,6 +7,7 @@ metadata.  They compute nothing the saved tables do not hold.
 """
 from __future__ import annotations
 
+import html
 from typing import Any, Mapping
 
 import pandas as pd
@@ -172,12 +173,14 @@ def acceptance_table(accept: pd.DataFrame) -> Table:
 
 
 def rewrite_table(rewrite: pd.DataFrame) -> Table:
-    """:func:`.bitflip.ctr_field_rewrite`: what each receiver returned (the message and target in the caption)."""
+    """:func:`.bitflip.ctr_field_rewrite`: what each receiver returned (the message and target above the table)."""
     first = rewrite.iloc[0]
     view = pd.DataFrame({"implementation": rewrite["impl"], "mode": [_label(x) for x in rewrite["mode"]],
                          "receiver returned": rewrite["tampered"], "accepted": rewrite["accepted"],
                          "equals the attacker's text": rewrite["equals_target"]})
-    return show_table(view, caption=f"sent: {first['original']} · attacker's text: {first['target']}")
+    sent = (f"<p>sent: <code>{html.escape(first['original'])}</code><br>"
+            f"attacker's text: <code>{html.escape(first['target'])}</code></p>")
+    return Table(sent + str(show_table(view)))
 
 
 def counts_table(counts: pd.DataFrame) -> Table:

@@ -175,9 +175,9 @@ def acceptance_table(accept: pd.DataFrame) -> Table:
 def rewrite_table(rewrite: pd.DataFrame) -> Table:
     """:func:`.bitflip.ctr_field_rewrite`: what each receiver returned (the message and target above the table)."""
     first = rewrite.iloc[0]
-    view = pd.DataFrame({"implementation": rewrite["impl"], "mode": [_label(x) for x in rewrite["mode"]],
-                         "receiver returned": rewrite["tampered"], "accepted": rewrite["accepted"],
-                         "equals the attacker's text": rewrite["equals_target"]})
+    view = pd.DataFrame({"receiver": [f"{i} {_label(m).upper()}" for i, m in zip(rewrite["impl"], rewrite["mode"])],
+                         "accepted": rewrite["accepted"], "is the attacker's text": rewrite["equals_target"],
+                         "returned": rewrite["tampered"]})
     sent = (f"<p>sent: <code>{html.escape(first['original'])}</code><br>"
             f"attacker's text: <code>{html.escape(first['target'])}</code></p>")
     return Table(sent + str(show_table(view)))

@@ -498,3 +498,112 @@ def test_reading_the_results_is_rendered_from_the_verdicts():
     assert f"{counts.get('reproduced', 0)} reproduced" in text
     flipped = d.assign(verdict="contradicted")
     assert "0 reproduced" in aead.reading_markdown(flipped)
+
+
+# --- the page: published values on the figures, tables that fit and hide nothing ------------------
+
+def _paper_sizes():
+    return paper.published("003", "Pseudocode 3 (setup)")["number"].tolist()
+
+
+def test_prose_marks_read_points_ranges_and_plateaus():
+    prose = paper.published("003", "Figure 9 (prose)")
+    m = aead.prose_marks(prose, _paper_sizes(), "cipher", "encrypt", "throughput")
+    pts = {(r.key, r.mb_low, r.low) for r in m.itertuples() if r.mb_low == r.mb_high}
+    assert pts == {("aes", 0.1, 95.0), ("aes", 5.0, 400.0), ("blowfish", 0.1, 45.0), ("blowfish", 1.0, 60.0)}
+    cast = m[m["key"] == "cast"].iloc[0]  # "ranging from ~45 to 50 MB/Sec across all file sizes"
+    assert (cast["mb_low"], cast["mb_high"], cast["low"], cast["high"]) == (0.1, 5.0, 45.0, 50.0)
+    # a plateau is the larger half of the paper's sizes; decryption marks stay off the encryption figure
+    m10 = aead.prose_marks(paper.published("003", "Figure 10 (prose)"), _paper_sizes(), "cipher", "decrypt",
+                           "throughput")
+    plateau = m10[(m10["key"] == "blowfish") & (m10["mb_low"] != m10["mb_high"])].iloc[0]
+    assert (plateau["mb_low"], plateau["mb_high"], plateau["low"], plateau["high"]) == (1.0, 5.0, 60.0, 65.0)
+    assert aead.prose_marks(paper.published("003", "Figure 10 (prose)"), _paper_sizes(), "cipher", "encrypt",
+                            "throughput").empty
+    # phase-1 prose (GCM, Figure 5) belongs to the mode figures only
+    m5 = aead.prose_marks(paper.published("003", "Figure 5 (prose)"), _paper_sizes(), "mode", "encrypt", "throughput")
+    assert m5[["key", "qualifier", "low"]].values.tolist() == [["gcm", "lower bound", 1000.0]]
+    with pytest.raises(ValueError, match="group"):
+        aead.prose_marks(prose, _paper_sizes(), "cipers", "encrypt", "throughput")
+    with pytest.raises(ValueError, match="paper_sizes_mb"):
+        aead.prose_marks(prose, [], "cipher", "encrypt", "throughput")
+
+
+def test_figures_draw_the_published_values():
+    import matplotlib.pyplot as plt
+
+    s2 = aead.summarise(_raw(2, PAPER_ORDER, sizes=(1000, 4000)), 1e6)
+    marks = aead.prose_marks(paper.published("003", "Figure 7 (prose)"), _paper_sizes(), "cipher", "encrypt", "time")
+    fig = aead.plot_size_curves(s2, "cipher", "encrypt", "time", "t", published=marks)
+    drawn = {(float(x), float(y)) for ln in fig.axes[0].lines for x, y in zip(*ln.get_data())}
+    assert (5.0, 0.013 * 1e3) in drawn and (5.0, 0.096 * 1e3) in drawn  # seconds drawn in ms, at 5 MB
+    plt.close(fig)
+    outcomes = aead.forgery_outcomes({1000: b"a" * 1000}, n_tags=3, aad=AAD, seed=1)
+    ftab = aead.forgery_table(_raw("forgery", PAPER_ORDER, sizes=(1000,)), outcomes)
+    pub = paper.published("003", "Table 7")
+    fig = aead.plot_forgery_times(ftab, 1000, "t", published=pub, published_label="paper")
+    drawn = {float(y) for ln in fig.axes[0].lines for y in ln.get_ydata()}
+    means = pub[pub["column"] == "Fail Avg."]["number"].tolist()
+    assert len(means) == 3 and set(means) <= drawn
+    assert fig.axes[0].get_yscale() == "log"  # 5 MB means beside 1 kB times
+    plt.close(fig)
+    fig = aead.plot_forgery_times(ftab, 1000, "t")
+    assert fig.axes[0].get_yscale() == "linear" and not set(means) & {float(y) for ln in fig.axes[0].lines
+                                                                      for y in ln.get_ydata()}
+    plt.close(fig)
+
+
+def _header_counts(markup: str) -> list[int]:
+    """Columns of each table, the folded ones (inside <details>) marked negative."""
+    import re
+
+    out, folded = [], markup.split("<details>")
+    for i, part in enumerate(folded):
+        for t in re.findall(r"<thead>(.*?)</thead>", part):
+            out.append(t.count("<th") * (-1 if i else 1))
+    return out
+
+
+def test_every_view_fits_the_page_and_shows_no_nan_or_truncation():
+    s1 = aead.summarise(_raw(1, PAPER_ORDER), 1e6)
+    s2 = aead.summarise(_raw(2, PAPER_ORDER), 1e6)
+    outcomes = aead.forgery_outcomes({n: b"a" * n for n in SIZES}, n_tags=3, aad=AAD, seed=1)
+    ftab = aead.forgery_table(_raw("forgery", PAPER_ORDER), outcomes)
+    pub_forgery = pd.concat([paper.published("003", f"Table {i}") for i in (5, 6, 7)], ignore_index=True)
+    beside = aead.forgery_beside_paper(ftab, pub_forgery, dict(zip(("Table 5", "Table 6", "Table 7"), SIZES)))
+    prose = pd.concat([paper.published("003", f"Figure {i} (prose)") for i in (5, 7, 8, 9, 10)])
+    ranking = aead.ranking_beside_paper(
+        pd.concat([aead.ranking_table(s1, "mode"), aead.ranking_table(s2, "cipher")], ignore_index=True),
+        pd.concat([paper.published("003", f"Table {i}") for i in (1, 2, 3, 4)], ignore_index=True))
+    decided = _decide(_evidence()).reset_index()
+    bound = aead.forgery_bound_table(log2_q_max=40)
+    flips = pd.concat([aead.bitflip_aead(MSG, AAD, seed=1), aead.bitflip_unauthenticated(MSG, seed=1)])
+    v = aead.views
+    tables = {
+        "summary": v.summary_table(s1, "mode"), "ratios": v.ratios_table(aead.throughput_ratios(s1, s2)),
+        "ranking": v.ranking_table(ranking, decided), "prose": v.prose_table(aead.prose_comparison(s1, s2, prose)),
+        "beside": v.forgery_beside_table(beside), "times": v.forgery_times_table(ftab),
+        "bound": v.bound_table(bound), "observe": v.trials_table(aead.trials_to_observe([32, 128], 450)),
+        "accept": v.acceptance_table(aead.acceptance_table(flips)),
+        "rewrite": v.rewrite_table(aead.ctr_field_rewrite(MSG, b"amount=0100", b"amount=9999", seed=1)),
+        "counts": v.counts_table(V.verdict_counts(decided)), "inputs": v.inputs_table({1000: b"a" * 1000}),
+    }
+    for name, t in tables.items():
+        markup = str(t)
+        shown = [n for n in _header_counts(markup) if n > 0]
+        assert shown and max(shown) <= 8, (name, shown)
+        for bad in (">nan<", ">NaN<", ">None<", "...<", "e+", "PosixPath"):
+            assert bad not in markup, (name, bad)
+    # the bound prints powers of two, the beside-paper table both numbers of each pair
+    assert "2^−128" in str(tables["bound"]) and ">1<" in str(tables["bound"])
+    assert "321.2 / " in str(tables["beside"])
+    # every ranking cell names its claim's verdict, or a dash where no claim tests it
+    assert str(tables["ranking"]).count("</tr>") == len(ranking) + 1
+
+
+def test_every_verdict_links_to_a_section_of_this_chapter():
+    ev = V.evidence_frame(_evidence()).assign(chapter="aead")
+    d = aead.decide(ev)
+    assert set(d["claim_id"]) == set(aead.paper_claims()["claim_id"])
+    assert (d["chapter"] == "aead").all() and d["section"].str.startswith("aead-").all()
+    assert ".html#" in aead.section_table(d, "aead-absolute") and 'href=".html' not in V.verdict_html(d)

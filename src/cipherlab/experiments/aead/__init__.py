@@ -7,14 +7,16 @@ The chapter's library, one module per part (the notebooks only call, display and
 * :mod:`.forgery`: tag-forgery trials (Tables 5-7) and the forgery bound (eqs. 1-4);
 * :mod:`.wycheproof`, :mod:`.bitflip`: our extensions;
 * :mod:`.figures`: the paper's figures from our data;
-* :mod:`.evidence`: evidence for every claim of paper 003 (``cipherlab.verdicts`` decides).
+* :mod:`.evidence`: evidence for every claim of paper 003 (``cipherlab.verdicts`` decides);
+* :mod:`.views`: the chapter's tables as the page shows them (through ``cipherlab.display.show_table``).
 """
 from .bitflip import (AEAD_LOCATIONS, PLAIN_LOCATIONS, UNAUTH_MODES, acceptance_table, bitflip_aead,
                       bitflip_unauthenticated, ctr_field_rewrite)
-from .evidence import (ORDER_CLAIMS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect,
+from .evidence import (ORDER_CLAIMS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect, decide,
                        compare, forgery_bound, paper_claims, published_ratio_pct, reading_markdown, section_table,
                        weakest)
-from .figures import plot_forgery_bound, plot_forgery_times, plot_size_curves
+from . import views
+from .figures import plot_forgery_bound, plot_forgery_times, plot_size_curves, prose_marks
 from .forgery import (FORGERY_CONTROL, FORGERY_KINDS, forged_tags, forgery_beside_paper, forgery_bound_table,
                       forgery_cases, forgery_outcome_table, forgery_outcomes, forgery_table, measure_forgery,
                       trials_to_observe)

@@ -465,6 +465,18 @@ def paper_claims(claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
     return claims[claims["paper"] == PAPER].reset_index(drop=True)
 
 
+def decide(evidence: pd.DataFrame) -> pd.DataFrame:
+    """The verdicts of this chapter's claims (``cipherlab.verdicts.decide_all``) on ``evidence``.
+
+    A claim decided without evidence (``not_testable``) gets no chapter from
+    the engine, so its verdict would link to ``.html#<section>``; its section
+    label is this chapter's, so the chapter is filled in.
+    """
+    decided = _v.decide_all(_v.claims_of_chapter("aead"), evidence)
+    decided.loc[decided["chapter"].fillna("") == "", "chapter"] = "aead"
+    return decided
+
+
 def section_table(decided: pd.DataFrame, section: str) -> str:
     """The decided verdicts of one section's claims, as HTML (published, ours, A/A band, condition, rule)."""
     return _v.verdict_html(decided[decided["section"] == section])

@@ -1,7 +1,8 @@
 """Paper 003's figures, rebuilt from our measurements (return matplotlib figures; the notebook saves them)."""
 from __future__ import annotations
 
-from typing import Sequence
+import re
+from typing import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -15,14 +16,89 @@ from .measure import CIPHERS, LABELS, MODES, _check_choice
 
 _COLOURS = {"gcm": "#1f77b4", "ccm": "#ff7f0e", "eax": "#2ca02c",
             "aes": "#1f77b4", "blowfish": "#9467bd", "cast": "#8c564b"}
+#: Marker of a published point by its qualifier (the ``note`` of ``003_prose_throughput.csv`` up to ":").
+_QUALIFIER_MARKERS = {"approximate": "X", "lower bound": "^"}
 
 
-def plot_size_curves(summary: pd.DataFrame, group: str, operation: str, quantity: str, title: str):
+def prose_marks(prose: pd.DataFrame, paper_sizes_mb: Sequence[float], group: str, operation: str,
+                quantity: str) -> pd.DataFrame:
+    """The paper's prose numbers that belong on one size figure, as marks to draw.
+
+    Parameters
+    ----------
+    prose : DataFrame
+        Rows of ``data/paper/003_prose_throughput.csv`` (:func:`cipherlab.paper.published`).
+    paper_sizes_mb : sequence of float
+        The paper's file sizes (``003_setup.csv``): a quoted range "across all
+        file sizes" spans all of them, a "plateau" the larger half (as
+        :func:`.tables.prose_comparison` reads it).
+
+    Returns
+    -------
+    DataFrame
+        ``key, qualifier, mb_low, mb_high, low, high, label``: a point when
+        ``mb_low == mb_high`` and ``low == high``, else a range; values in the
+        quoted unit (seconds or MB/s).
+    """
+    _check_choice("group", group, ("mode", "cipher"))
+    _check_choice("quantity", quantity, ("time", "throughput"))
+    _check_choice("operation", operation, ("encrypt", "decrypt"))
+    sizes = sorted(float(x) for x in paper_sizes_mb)
+    if not sizes:
+        raise ValueError("paper_sizes_mb must name at least one size")
+    word = "encryption" if operation == "encrypt" else "decryption"
+    keys = MODES if group == "mode" else CIPHERS
+    rows, ranges = [], {}
+    for _, p in prose.iterrows():
+        m = re.match(rf"{word} {quantity} (at ([\d.]+) MB|(range|plateau) (low|high))$", str(p["column"]))
+        key = str(p["row"]).lower()
+        if not m or key not in keys:
+            continue
+        value = float(p["value"])
+        qualifier = str(p["note"]).split(":")[0]
+        if m.group(2):
+            mb = float(m.group(2))
+            rows.append((key, qualifier, mb, mb, value, value, f"{p['table']}: {p['row']} {p['value']} {p['unit']}"))
+        else:
+            span = sizes if m.group(3) == "range" else [s for s in sizes if s >= float(np.median(sizes))]
+            r = ranges.setdefault((key, m.group(3)), {"qualifier": qualifier, "mb": span, "table": p["table"],
+                                                      "row": p["row"], "unit": p["unit"]})
+            r[m.group(4)] = value
+    for (key, _), r in ranges.items():
+        lo, hi = r.get("low", r.get("high")), r.get("high", r.get("low"))
+        rows.append((key, r["qualifier"], r["mb"][0], r["mb"][-1], lo, hi,
+                     f"{r['table']}: {r['row']} {lo:g}-{hi:g} {r['unit']}"))
+    return pd.DataFrame(rows, columns=["key", "qualifier", "mb_low", "mb_high", "low", "high", "label"])
+
+
+def _draw_prose_marks(ax, marks: pd.DataFrame, scale: float) -> list:
+    for r in marks.itertuples():
+        colour = _COLOURS[r.key]
+        if r.mb_low == r.mb_high and r.low == r.high:
+            ax.plot([r.mb_low], [r.low * scale], marker=_QUALIFIER_MARKERS.get(r.qualifier, "s"), markersize=10,
+                    color=colour, markeredgecolor="black", linestyle="none")
+        else:
+            ax.fill_between([r.mb_low, r.mb_high], [r.low * scale] * 2, [r.high * scale] * 2, facecolor="none",
+                            edgecolor=colour, hatch="xx", linewidth=1)
+    used = [q for q in _QUALIFIER_MARKERS if q in set(marks["qualifier"])]
+    handles = [plt.Line2D([], [], marker=_QUALIFIER_MARKERS[q], color="grey", markeredgecolor="black",
+                          linestyle="none", markersize=9, label=f"paper's prose, {q}") for q in used]
+    if (marks["mb_low"] != marks["mb_high"]).any():
+        handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="none", edgecolor="grey", hatch="xx",
+                                     label="paper's prose, range"))
+    return handles
+
+
+def plot_size_curves(summary: pd.DataFrame, group: str, operation: str, quantity: str, title: str,
+                     published: "pd.DataFrame | None" = None):
     """Median with interquartile band against file size, one line per mode or cipher.
 
     Parameters
     ----------
     quantity : {"time", "throughput"}
+    published : DataFrame, optional
+        From :func:`prose_marks`: the paper's quoted values, drawn in the same
+        colour (a cross: approximate, a triangle: "over", hatched: a range).
     """
     _check_choice("group", group, ("mode", "cipher"))
     _check_choice("quantity", quantity, ("time", "throughput"))
@@ -36,19 +112,35 @@ def plot_size_curves(summary: pd.DataFrame, group: str, operation: str, quantity
         ax.plot(p["mb"], p[f"median_{col}"] * scale, marker="o", color=_COLOURS[k], label=LABELS[k])
         ax.fill_between(p["mb"], p[f"q1_{col}"] * scale, p[f"q3_{col}"] * scale, color=_COLOURS[k], alpha=0.25,
                         linewidth=0)
+    handles = [] if published is None or published.empty else _draw_prose_marks(ax, published, scale)
     ax.set_xlabel("file size (MB = 10^6 bytes)")
     ax.set_ylabel("time (ms)" if quantity == "time" else "throughput (MB/s)")
+    ax.set_xscale("log")
     if quantity == "time":
-        ax.set_xscale("log")
         ax.set_yscale("log")
     ax.set_title(title)
-    ax.legend(title="median, IQR band")
+    ax.legend(handles=ax.get_legend_handles_labels()[0] + handles, title="ours: median, IQR band",
+              fontsize=8)
     fig.tight_layout()
     return fig
 
 
-def plot_forgery_times(table: pd.DataFrame, nbytes: int, title: str):
-    """Median ``decrypt_and_verify`` time with IQR error bars (and the mean) per mode and tag kind at one size."""
+def plot_forgery_times(table: pd.DataFrame, nbytes: int, title: str, published: "pd.DataFrame | None" = None,
+                       published_label: str = "paper"):
+    """Median ``decrypt_and_verify`` time with IQR error bars (and the mean) per mode and tag kind at one size.
+
+    Parameters
+    ----------
+    published : DataFrame, optional
+        One of the paper's Tables 5-7 (:func:`cipherlab.paper.published`):
+        its mean ("Fail Avg.") and standard deviation ("Fail Std.") of the
+        forged-tag check per mode are drawn as a red star with +-1 std bars
+        beside our bars.  The y axis turns logarithmic when the paper's and our
+        values differ by more than a factor 30 (another machine, or the quick
+        profile's smaller files).
+    published_label : str
+        Legend text of the paper's mark (e.g. "paper, Table 5 (0.1 MB)").
+    """
     d = table[table["bytes"] == nbytes]
     fig, ax = plt.subplots()
     kinds = [k for k in ("random_tag", "flipped_tag", "valid") if k in set(d["kind"])]
@@ -68,10 +160,26 @@ def plot_forgery_times(table: pd.DataFrame, nbytes: int, title: str):
                    label=kind.replace("_", " ") if j == 0 else None)
             ax.plot([x], [r["mean_us"].iloc[0]], marker="D", color="white", markeredgecolor="black",
                     linestyle="none", label="mean" if (i, j) == (0, 0) else None)
+    values = list(d["q3_us"]) + list(d["median_us"])
+    if published is not None and not published.empty:
+        for j, mode in enumerate(("eax", "gcm", "ccm")):
+            p = published[published["row"] == LABELS[mode]].set_index("column")["value"]
+            if "Fail Avg." not in p.index:
+                continue
+            mean = float(p["Fail Avg."])
+            std = float(p["Fail Std."]) if "Fail Std." in p.index else 0.0
+            x = j + 0.45
+            ax.errorbar([x], [mean], yerr=[[min(std, 0.999 * mean)], [std]], marker="*", markersize=13,
+                        color="#d62728", markeredgecolor="black", capsize=4, linestyle="none",
+                        label=published_label + ": mean, +-1 std" if j == 0 else None)
+            values.append(mean)
+        positive = [v for v in values if v > 0]
+        if positive and max(positive) / min(positive) > 30:
+            ax.set_yscale("log")
     ax.set_xticks(range(3), [LABELS[m] for m in ("eax", "gcm", "ccm")])
     ax.set_ylabel("decrypt_and_verify time (us): median, IQR; mean")
     ax.set_title(title)
-    ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 

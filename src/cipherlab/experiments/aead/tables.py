@@ -12,6 +12,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
+from ...display import format_number
 from .measure import CIPHERS, LABELS, MODES, _check_choice
 
 # ---------------------------------------------------------------------------
@@ -294,10 +295,10 @@ def _prose_targets(summary1: pd.DataFrame, summary2: pd.DataFrame, column: str, 
     d = summ[(summ["cipher"] == cipher) & (summ["mode"] == mode) & (summ["operation"] == op)].sort_values("bytes")
     if m.group(4):
         nb = _nearest_size(summ, float(m.group(4)))
-        return f"{float(d[d['bytes'] == nb][col].iloc[0]):.3g}", f"{nb} B"
+        return format_number(float(d[d['bytes'] == nb][col].iloc[0]), 3), f"{nb} B"
     if m.group(3) == "plateau":  # the larger half of the sizes
         d = d[d["bytes"] >= d["bytes"].median()]
-    return f"{float(d[col].min()):.3g} to {float(d[col].max()):.3g}", \
+    return f"{format_number(float(d[col].min()), 3)} to {format_number(float(d[col].max()), 3)}", \
         f"{int(d['bytes'].min())} B to {int(d['bytes'].max())} B"
 
 

@@ -1,0 +1,193 @@
+"""Paper 003: how the chapter's tables read on the page (every one through :func:`cipherlab.display.show_table`).
+
+The saved tables (``results/tables/...``) keep their machine-readable
+columns; these views only choose, join and name columns for a reader, so a
+table fits the page, and write the few sentences a cell prints from the run's
+metadata.  They compute nothing the saved tables do not hold.
+"""
+from __future__ import annotations
+
+import html
+from typing import Any, Mapping
+
+import pandas as pd
+
+from ...display import Table, format_number, show_table
+from .measure import LABELS
+
+_QUALIFIER_SIGNS = {"approximate": "≈ ", "lower bound": "> "}
+
+
+def _label(x: Any) -> str:
+    return LABELS.get(x, str(x))
+
+
+def _pair(a: Any, b: Any, digits: int = 4) -> str:
+    return f"{format_number(_number(a), digits)} / {format_number(_number(b), digits)}"
+
+
+def _number(x: Any) -> Any:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return x
+
+
+def _size(nbytes: Any) -> str:
+    n = int(nbytes)
+    return f"{n / 1e6:g} MB" if n >= 100_000 else f"{n / 1e3:g} kB" if n >= 1000 else f"{n} B"
+
+
+def run_markdown(profile: str, meta1: Mapping[str, Any], meta2: Mapping[str, Any], phase1: pd.DataFrame) -> str:
+    """One sentence on what ran: trials, warm-ups, run id, the empty-call overhead and batch sizes."""
+    return (f"Profile `{profile}`: {meta1['trials']} trials per case in phase 1 and {meta2['trials']} in phase 2, "
+            f"after {meta1['warmup']} warm-up rounds per case; run `{meta1['run_id']}`. Empty-call overhead "
+            f"{float(meta1['call_overhead_s']) * 1e9:.0f} ns per call; phase 1 timed batches of "
+            f"{int(phase1['calls'].min())} to {int(phase1['calls'].max())} calls per trial.")
+
+
+def inputs_table(data: Mapping[int, bytes]) -> Table:
+    """The input files the measuring notebook read: size and bytes."""
+    return show_table(pd.DataFrame({"file size": [_size(n) for n in data], "bytes read": [len(d) for d in data.values()]}))
+
+
+def summary_table(summary: pd.DataFrame, group: str) -> Table:
+    """A :func:`.measure.summarise` frame: median time and throughput with IQR per case (full table folded)."""
+    d = summary
+    view = pd.DataFrame({
+        "mode" if group == "mode" else "cipher": [_label(x) for x in d[group]],
+        "operation": d["operation"], "size": [_size(n) for n in d["bytes"]], "trials": d["n"],
+        "median ms": d["median_s"] * 1e3,
+        "IQR ms": [f"{a * 1e3:.4g} to {b * 1e3:.4g}" for a, b in zip(d["q1_s"], d["q3_s"])],
+        "median MB/s": d["median_mb_per_s"],
+    })
+    return show_table(view, digits=4)
+
+
+def ratios_table(ratios: pd.DataFrame) -> Table:
+    """:func:`.tables.throughput_ratios` for a reader."""
+    view = pd.DataFrame({
+        "comparison": ratios["comparison"], "operation": ratios["operation"],
+        "size": [_size(n) for n in ratios["bytes"]], "name": [_label(x) for x in ratios["name"]],
+        "median MB/s": ratios["median_mb_per_s"], "relative to": [_label(x) for x in ratios["reference"]],
+        "ratio": ratios["ratio_to_reference"]})
+    return show_table(view, formats={"ratio": "{:.3f}"})
+
+
+def ranking_table(ranking: pd.DataFrame, decided: pd.DataFrame) -> Table:
+    """:func:`.tables.ranking_beside_paper` with each cell's claim and that claim's verdict."""
+    verdict_of = decided.set_index("claim_id")["verdict"]
+    verdicts = [", ".join(verdict_of[c] for c in ids.split(", ")) if ids else "—" for ids in ranking["claim_id"]]
+    view = pd.DataFrame({"table": ranking["table"], "cell": ranking["row"] + " · " + ranking["column"],
+                         "published": ranking["published"], "ours": ranking["ours"].replace("", "—"),
+                         "claim": ranking["claim_id"].replace("", "—"), "verdict": verdicts})
+    return show_table(view)
+
+
+def prose_table(prose_cmp: pd.DataFrame) -> Table:
+    """:func:`.tables.prose_comparison`: what the prose quotes, the published value with its qualifier, ours."""
+    view = pd.DataFrame({
+        "where": prose_cmp["table"],
+        "quoted": prose_cmp["row"] + ", " + prose_cmp["column"],
+        "published": [f"{_QUALIFIER_SIGNS.get(q, q + ': ')}{v} {u}"
+                      for q, v, u in zip(prose_cmp["qualifier"], prose_cmp["published"], prose_cmp["unit"])],
+        "ours": prose_cmp["ours"] + " " + prose_cmp["unit"],
+        "measured at": prose_cmp["measured_at"]})
+    return show_table(view, caption="≈ approximate, > lower bound, as the paper words it")
+
+
+def forgery_beside_table(beside: pd.DataFrame) -> Table:
+    """:func:`.forgery.forgery_beside_paper`, each statistic as "paper / ours"."""
+    view = pd.DataFrame({
+        "table": beside["table"], "ours at": [_size(n) for n in beside["bytes"]], "mode": beside["mode"],
+        "fail rate % (paper / ours)": [_pair(a, b) for a, b in zip(beside["paper_fail_rate_pct"],
+                                                                   beside["ours_fail_rate_pct"])],
+        "mean µs (paper / ours)": [_pair(a, b) for a, b in zip(beside["paper_mean_us"], beside["ours_mean_us"])],
+        "std µs (paper / ours)": [_pair(a, b) for a, b in zip(beside["paper_std_us"], beside["ours_std_us"])],
+        "median µs (ours)": beside["ours_median_us"]})
+    return show_table(view)
+
+
+def forgery_times_table(ftab: pd.DataFrame) -> Table:
+    """:func:`.forgery.forgery_table`: detection rate and check times per size, mode and tag kind."""
+    view = pd.DataFrame({
+        "size": [_size(n) for n in ftab["bytes"]], "mode": [_label(x) for x in ftab["mode"]],
+        "tag": ftab["kind"].str.replace("_", " "), "fail rate %": ftab["fail_rate_pct"],
+        "mean ± std µs": [f"{format_number(m)} ± {format_number(s)}" for m, s in zip(ftab["mean_us"], ftab["std_us"])],
+        "median µs": ftab["median_us"], "median vs valid": ftab["median_vs_valid"]})
+    trials = sorted(set(int(n) for n in ftab["trials"]))
+    return show_table(view, formats={"median vs valid": "{:.3f}"},
+                      caption=f"timed trials per case: {', '.join(map(str, trials))}")
+
+
+def wycheproof_table(wsum: pd.DataFrame) -> Table:
+    """:func:`.wycheproof.wycheproof_summary` with readable headers."""
+    view = wsum.rename(columns={"result": "expected", "unsupported_parameters": "unsupported parameters"})
+    view = view.assign(mode=[_label(x) for x in view["mode"]])
+    return show_table(view)
+
+
+def unsupported_table(unsupported: pd.DataFrame) -> Table:
+    """:func:`.wycheproof.wycheproof_unsupported` with readable headers."""
+    view = unsupported.rename(columns={"result": "expected", "iv_bits": "nonce bits", "tag_bits": "tag bits"})
+    return show_table(view.assign(mode=[_label(x) for x in view["mode"]]))
+
+
+def _power_of_two(log2: int) -> str:
+    return "1" if log2 == 0 else f"2^{int(log2)}".replace("-", "−")
+
+
+def bound_table(bound: pd.DataFrame, log2_qs=(0, 10, 20, 30, 40)) -> Table:
+    """:func:`.forgery.forgery_bound_table` at a few q: the bound as a power of two, per mode and tag length."""
+    qs = [q for q in log2_qs if q in set(bound["log2_q"])]
+    wide = bound[bound["log2_q"].isin(qs)].pivot_table(index=["mode", "tag_bits", "standard"], columns="log2_q",
+                                                       values="log2_bound").reset_index()
+    view = pd.DataFrame({"mode": [_label(x) for x in wide["mode"]], "tag bits": wide["tag_bits"],
+                         "standard": wide["standard"]})
+    for q in qs:
+        view[f"q = {_power_of_two(q)}"] = [_power_of_two(v) for v in wide[q]]
+    return show_table(view)
+
+
+def trials_table(observe: pd.DataFrame) -> Table:
+    """:func:`.forgery.trials_to_observe`: attempts needed per tag length beside what our trials can show."""
+    view = pd.DataFrame({
+        "tag bits": observe["tag_bits"],
+        "P one guess": [_power_of_two(-t) for t in observe["tag_bits"]],
+        "attempts per success": [_power_of_two(t) for t in observe["log2_expected_trials"]],
+        "attempts to see one (95 %)": [f"2^{x:.2f}" for x in observe["log2_trials_for_confidence"]],
+        "our forgeries (accepted)": [f"{n} ({a})" for n, a in zip(observe["observed_trials"],
+                                                                observe["observed_accepts"])],
+        "our 95 % upper bound on P": observe["p_upper_from_observed"],
+        "could we tell?": observe["observed_can_reject_tag"]})
+    return show_table(view, digits=3)
+
+
+def acceptance_table(accept: pd.DataFrame) -> Table:
+    """:func:`.bitflip.acceptance_table` with readable headers."""
+    view = pd.DataFrame({"family": accept["family"], "implementation": accept["impl"],
+                         "mode": [_label(x) for x in accept["mode"]], "flipped": accept["location"],
+                         "flips": accept["flips"], "accepted": accept["accepted"],
+                         "accepted %": accept["acceptance_pct"]})
+    return show_table(view, formats={"accepted %": "{:.1f}"})
+
+
+def rewrite_table(rewrite: pd.DataFrame) -> Table:
+    """:func:`.bitflip.ctr_field_rewrite`: what each receiver returned (the message and target above the table)."""
+    first = rewrite.iloc[0]
+    view = pd.DataFrame({"receiver": [f"{i} {_label(m).upper()}" for i, m in zip(rewrite["impl"], rewrite["mode"])],
+                         "accepted": rewrite["accepted"], "is the attacker's text": rewrite["equals_target"],
+                         "returned": rewrite["tampered"]})
+    sent = (f"<p>sent: <code>{html.escape(first['original'])}</code><br>"
+            f"attacker's text: <code>{html.escape(first['target'])}</code></p>")
+    return Table(sent + str(show_table(view)))
+
+
+def counts_table(counts: pd.DataFrame) -> Table:
+    """:func:`cipherlab.verdicts.verdict_counts` for paper 003."""
+    return show_table(counts)
+
+
+def machine_table(machine: pd.DataFrame) -> Table:
+    """:func:`.tables.machine_comparison`."""
+    return show_table(machine)

@@ -261,11 +261,11 @@ def test_evidence_round_trips_through_its_table(tmp_path, monkeypatch):
 
 
 def test_verdict_html_escapes_shows_the_condition_and_links_the_section():
-    claims = _load([claim(quote="a < b", section="sec-label")])
+    claims = _load([claim(quote="a < b", section="aes2sbox-speed")])
     ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="60416 B", style="table",
                                       profile="quick", **AA)]).assign(chapter="aes2sbox")
     html = V.verdict_html(V.decide_all(claims, ev, RULES))
-    assert "a &lt; b" in html and 'href="aes2sbox.html#sec-label"' in html
+    assert "a &lt; b" in html and 'href="aes2sbox.html#aes2sbox-speed"' in html
     assert "60416 B, table, quick" in html and V.VERDICT_COLOURS["reproduced"] in html
 
 

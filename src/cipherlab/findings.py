@@ -457,6 +457,6 @@ def load_coverage(path=None) -> pd.DataFrame:
 
 
 def coverage_view(coverage: pd.DataFrame, paper: str) -> pd.DataFrame:
-    """One paper's coverage rows for the page, with the ``where`` label as a page link text."""
-    rows = coverage[coverage["paper"] == paper]
-    return rows[["item", "rebuilt", "where", "note"]].reset_index(drop=True)
+    """One paper's coverage rows for the page (item names kept on one line)."""
+    rows = coverage[coverage["paper"] == paper][["item", "rebuilt", "where", "note"]]
+    return rows.assign(item=rows["item"].str.replace(" ", "\u00a0", regex=False)).reset_index(drop=True)

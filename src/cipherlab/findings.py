@@ -378,14 +378,6 @@ def bitflip_sentence(bitflip: "pd.DataFrame | None") -> str:
 # --------------------------------------------------------------------------- the page
 
 
-#: Sections of the page: title, the papers it covers, the cipher names of the security tables.
-SECTIONS = (
-    ("AES-2SBox (papers 000 and 001)", ("000", "001"), ("aes-2sbox",)),
-    ("MAES (paper 002)", ("002",), ("maes-1", "maes-2")),
-    ("Block-cipher modes (paper 003)", ("003",), ()),
-)
-
-
 def overview_markdown(tables: Mapping[str, pd.DataFrame]) -> str:
     """One sentence over all papers: how many claims, and their verdicts."""
     verdicts = _table(tables, "verdicts")

@@ -17,6 +17,7 @@ from snakemake.utils import validate
 
 from cipherlab import paths
 from cipherlab.config import CONFIG_SCHEMA, input_specs, load_config, read_config
+from cipherlab.findings import FIGURE as FINDINGS_FIGURE, tables_for as findings_tables
 from cipherlab.results import remove_stale_parts
 
 PROFILE = config.get("profile", "full")
@@ -43,9 +44,9 @@ for _chapter in CHAPTERS:
     include: f"workflow/{_chapter}.smk"
 
 
-# Pages of the book: the verdicts, the chapters, the environment, and in an
-# appendix each chapter's measuring notebook (<chapter>_measure) when it has one.
-BOOK_NOTEBOOKS = ["verdicts", "environment", *CHAPTERS] + [
+# Pages of the book: the findings (front page), the verdicts, the chapters, the environment, and in
+# an appendix each chapter's measuring notebook (<chapter>_measure) when it has one.
+BOOK_NOTEBOOKS = ["findings", "verdicts", "environment", *CHAPTERS] + [
     f"{c}_measure" for c in CHAPTERS if (paths.NOTEBOOKS_DIR / f"{c}_measure.ipynb").exists()
 ]
 
@@ -122,6 +123,27 @@ rule verdicts:
         section="book",
     log:
         log_path("verdicts"),
+    threads: 1
+    resources:
+        mem_mb=2000,
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule findings:
+    """The front page: what this run found per paper, written from the run's tables (cipherlab.findings)."""
+    input:
+        notebook="notebooks/findings.ipynb",
+        code=[rel(paths.SRC_DIR / f"{m}.py") for m in ("findings", "display")],
+        coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
+        tables=[table(n) for n in findings_tables(CHAPTERS)],
+        figure=[figure(FINDINGS_FIGURE[1])] if FINDINGS_FIGURE[0] in CHAPTERS else [],
+    output:
+        notebook=executed("findings"),
+    params:
+        section="book",
+    log:
+        log_path("findings"),
     threads: 1
     resources:
         mem_mb=2000,

@@ -163,7 +163,7 @@ def test_mathjax_is_local(book):
 
 
 def test_front_page_and_banner(book):
-    html = (book / "intro.html").read_text(encoding="utf-8")
+    html = (book / "findings.html").read_text(encoding="utf-8")
     intro = page_text(html)
     assert "built by the quick profile" in intro, "the run banner (profile) is missing"
     assert "make reproduce" in intro
@@ -181,11 +181,11 @@ def test_verdict_and_environment_pages(book):
 # --- in the browser ------------------------------------------------------------------------------
 
 def test_front_page_loads_in_chromium(book, chromium, tmp_path):
-    dom = browse(chromium, book / "intro.html")
+    dom = browse(chromium, book / "findings.html")
     assert "<title>" in dom and "cipherlab" in dom
     assert "Verdicts" in dom
     shot = tmp_path / "front.png"
-    browse(chromium, book / "intro.html", f"--screenshot={shot}")
+    browse(chromium, book / "findings.html", f"--screenshot={shot}")
     assert shot.is_file() and shot.stat().st_size > 20_000
 
 

@@ -3,7 +3,7 @@
 ``python -m cipherlab.book PROFILE`` copies ``book/`` into
 ``build/<profile>/book/``, adds the executed notebooks of that profile, keeps
 only the table-of-contents entries whose pages exist, writes the run banner
-(``_run.md``) that the front page includes, and builds the HTML with
+(``_run.md``) that the front page (the findings notebook) includes, and builds the HTML with
 jupyter-book 1.x (offline, ``execute_notebooks: off``).
 """
 from __future__ import annotations
@@ -15,10 +15,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
-from .paths import BOOK_DIR, Profile
-from .provenance import git_commit, new_run_id
+from .paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
+from .provenance import environment_summary, git_commit, new_run_id
 from .results import write_text
 from .verdicts import rules_markdown
 
@@ -55,20 +56,32 @@ def _unlink_missing_pages(root: Path) -> None:
 
     The front page names every chapter; while a chapter has no executed
     notebook (it has not landed, or the run skipped it) its link would be a
-    broken reference, so it becomes "<name> (not built in this run)".
+    broken reference, so it becomes "<name> (not built in this run)".  Static
+    pages and the markdown cells of the staged notebooks are both rewritten.
     """
+    import nbformat
+
+    def repl(m: "re.Match[str]") -> str:
+        title, target = m.group(1), m.group(2).strip()
+        if _page_exists(root, target):
+            return m.group(0)
+        return f"*{title or target}* (not built in this run)"
+
     for md in sorted(root.glob("*.md")):
         text = md.read_text(encoding="utf-8")
-
-        def repl(m: "re.Match[str]") -> str:
-            title, target = m.group(1), m.group(2).strip()
-            if _page_exists(root, target):
-                return m.group(0)
-            return f"*{title or target}* (not built in this run)"
-
         new = _DOC_ROLE.sub(repl, text)
         if new != text:
             md.write_text(new, encoding="utf-8")
+    for path in sorted(root.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        changed = False
+        for cell in nb.cells:
+            if cell.cell_type == "markdown" and _DOC_ROLE.search(cell.source):
+                new = _DOC_ROLE.sub(repl, cell.source)
+                changed |= new != cell.source
+                cell.source = new
+        if changed:
+            nbformat.write(nb, path)
 
 
 def measurement_runs(profile: str) -> list[str]:
@@ -110,6 +123,58 @@ def run_banner(profile: str) -> str:
 #: The banner on every page of a quick-profile book.
 QUICK_ANNOUNCEMENT = ("Quick profile: tiny samples for testing, not the papers' protocols. "
                       "Its numbers and verdicts are not results; <code>make reproduce</code> builds the full book.")
+
+
+#: Where the Environment page looks for the CSV of ``cipherlab bench --out`` (provenance in ``<csv>.meta.json``).
+BENCH_CSV = DATA_DIR / "bench" / "bench.csv"
+#: The columns of the bench table's short view, when they are there.
+BENCH_SHORT = ("cipher", "impl", "mode", "operation", "threads", "mb_per_s")
+#: Provenance fields of the bench run shown on the Environment page.
+BENCH_META = ("run_id", "date_utc", "cpu_model", "cpu_aes_ni", "logical_cores", "git_commit", "config")
+
+
+def machine_table(profile: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The Environment page's two tables: this run's machine and software (name, value), and package versions."""
+    import datetime as dt
+
+    env = environment_summary()
+    packages = env.pop("packages")
+    run = {"profile": profile, "seed": seed,
+           "date_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    machine = pd.DataFrame({"name": list({**run, **env}), "value": [str(v) for v in {**run, **env}.values()]})
+    versions = pd.DataFrame({"package": list(packages), "version": [str(v) for v in packages.values()]})
+    return machine, versions
+
+
+def config_html(profile: str) -> str:
+    """The profile's config file, folded, with its path relative to the repository."""
+    import html
+
+    path = config_file(profile)
+    return (f"<details><summary>{html.escape(str(path.relative_to(ROOT)))} (as the pipeline read it)</summary>"
+            f"<pre>{html.escape(path.read_text(encoding='utf-8'))}</pre></details>")
+
+
+def bench_results(path: "str | os.PathLike[str] | None" = None) -> "tuple[pd.DataFrame, pd.DataFrame] | None":
+    """The ``cipherlab bench`` rows and their provenance (name, value), or None when no bench CSV is there."""
+    import json
+
+    path = Path(path or BENCH_CSV)
+    if not path.is_file():
+        return None
+    rows = pd.read_csv(path)
+    meta_path = path.with_name(path.name + ".meta.json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+    prov = pd.DataFrame({"name": [k for k in BENCH_META if k in meta],
+                         "value": [json.dumps(meta[k], sort_keys=True) if isinstance(meta[k], dict) else str(meta[k])
+                                   for k in BENCH_META if k in meta]})
+    return rows, prov
+
+
+def bench_short(rows: pd.DataFrame) -> list[str]:
+    """The short view of the bench table: the usual columns, or the first ones when they were renamed."""
+    short = [c for c in BENCH_SHORT if c in rows.columns]
+    return short if len(short) >= 3 else list(map(str, rows.columns[:6]))
 
 
 def stage(profile: str) -> Path:

@@ -21,7 +21,7 @@ import nbformat
 from .config import CHAPTER_SECTIONS, book_parameters, load_config, notebook_parameters
 from .results import atomic_path
 
-#: Cell tags jupyter-book honours: the injected-parameters cell is removed from the book.
+#: jupyter-book removes a cell with this tag from the page.
 REMOVE_TAG = "remove-cell"
 
 
@@ -74,14 +74,37 @@ def check_parameters(nb, parameters: dict[str, Any], src: "str | os.PathLike[str
                          f"(add them to the notebook's config section); given: {sorted(parameters)}")
 
 
-def _tidy_for_book(path: Path) -> None:
-    nb = nbformat.read(path, as_version=4)
+#: The parameters cell stays on the page, folded (jupyter-book's toggle), showing the values that ran.
+HIDE_TAG = "hide-input"
+
+
+def tidy_for_book(nb) -> None:
+    """Make the executed copy show the values that ran (in place).
+
+    The ``parameters`` cell's source becomes that of papermill's
+    ``injected-parameters`` cell, which is then dropped: a page never shows a
+    default (``seed = 0``) beside results of another seed.  The cell stays
+    folded (``hide-input``).  Without an injected cell (no parameters given)
+    the defaults did run, and the cell keeps them.
+    """
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     for cell in nb.cells:
         tags = cell.metadata.setdefault("tags", [])
-        if "injected-parameters" in tags and REMOVE_TAG not in tags:
-            tags.append(REMOVE_TAG)
-        if "parameters" in tags and "hide-cell" not in tags:
-            tags.append("hide-cell")
+        if "parameters" in tags:
+            if injected:
+                cell.source = "\n".join(line for line in injected[-1].source.splitlines()
+                                        if line.strip() != "# Parameters")
+            for old in ("hide-cell", REMOVE_TAG):
+                if old in tags:
+                    tags.remove(old)
+            if HIDE_TAG not in tags:
+                tags.append(HIDE_TAG)
+    nb.cells = [c for c in nb.cells if not any(c is i for i in injected)]
+
+
+def _tidy_for_book(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    tidy_for_book(nb)
     nbformat.write(nb, path)
 
 

@@ -1,0 +1,305 @@
+"""The findings page (cipherlab.findings): sentence templates on small synthetic tables, loud failure
+on a missing table or column, the per-paper coverage table, and the book copy's parameters cell."""
+from __future__ import annotations
+
+import json
+import re
+
+import nbformat
+import pandas as pd
+import pytest
+
+from cipherlab import findings as F
+from cipherlab import paths
+from cipherlab.notebook import tidy_for_book
+
+# --------------------------------------------------------------------------- synthetic tables
+
+
+def verdict_rows(paper: str, verdicts: dict[str, int], kind: str = "value") -> pd.DataFrame:
+    rows = [{"claim_id": f"{paper}-c{v.replace(' ', '')}{i}", "paper": paper, "kind": kind, "verdict": v,
+             "section": "s"} for v, n in verdicts.items() for i in range(n)]
+    return pd.DataFrame(rows, columns=list(F.TABLES["verdicts"][1]))
+
+
+SBOX = pd.DataFrame({"sbox": ["rijndael", "second (xor-index, 7F)", "aes-2sbox round: S2(S(x))"],
+                     "nonlinearity": [112, 0, 104], "differential_uniformity": [4, 256, 6],
+                     "algebraic_degree": [7, 1, 7]})
+
+ATTACK = pd.DataFrame({
+    "cipher": ["aes", "aes-2sbox", "aes-2sbox", "maes-1"],
+    "mode": ["ecb", "ecb", "cbc", "ecb"], "target": ["image", "image", "text", "image"],
+    "queries": [257, 257, 257, 257], "bytes": [1000, 1000, 300, 1000],
+    "bytes_recovered": [3, 1000, 300, 1000], "byte_local": [False, True, True, True]})
+
+SPEED = pd.DataFrame({
+    "paper": ["000"] * 5, "operation": ["encrypt", "decrypt", "encrypt", "decrypt", "encrypt"],
+    "style": ["reference", "reference", "table", "table", "aesni"],
+    "size": ["2048 B"] * 5, "published_pct": [22.986, 109.79, 22.986, 109.79, 22.986],
+    "ours_pct": [18.4, 40.1, 2.8, 0.85, None], "low_pct": [17.1, 36.8, 0.55, -1.65, None],
+    "high_pct": [20.0, 42.6, 6.7, 3.36, None], "aa_low_pct": [-1.9, -5.3, -2.4, -1.2, None],
+    "aa_high_pct": [0.6, -1.5, 3.4, 3.8, None]})
+
+BLOCK = pd.DataFrame({
+    "impl": ["reference", "reference", "table", "table"], "operation": ["encrypt", "decrypt"] * 2,
+    "cipher": ["maes-1"] * 4, "bytes": [16] * 4, "speedup_pct": [2.26, 6.69, 0.98, -0.06],
+    "low_pct": [0.4, -9.7, -0.4, -2.9], "high_pct": [6.3, 14.4, 6.0, 1.7],
+    "control_low_pct": [-14.9, -2.1, -0.8, -2.6], "control_high_pct": [1.7, 8.9, 5.3, 1.5],
+    "published_speedup_pct": [138.7, 716.1, 9.68, 61.3]})
+
+BITFLIP = pd.DataFrame({
+    "family": ["aead", "aead", "unauthenticated", "unauthenticated"], "mode": ["gcm", "ccm", "ctr", "cbc"],
+    "location": ["tag", "ciphertext", "ciphertext", "ciphertext"], "flips": [128, 384, 384, 384],
+    "accepted": [0, 0, 384, 384]})
+
+RANKING = pd.DataFrame({
+    "table": ["Table 1", "Table 1", "Table 1"], "row": ["Fastest Mode", "Fastest Mode", "Slowest Mode"],
+    "column": ["Encryption", "Decryption", "Encryption"],
+    "published": ["GCM mode in both cases", "GCM mode in both cases", "Always EAX mode"],
+    "ours": ["CCM at 2 of 3 sizes", "CCM at 2 of 3 sizes", "EAX at every size"],
+    "claim_id": ["003-fast-enc", "003-fast-dec", "003-slow"]})
+
+
+# --------------------------------------------------------------------------- verdict counts
+
+
+@pytest.mark.parametrize("counts, expected", [
+    ({}, "No claim of paper 000 was decided in this run."),
+    ({"reproduced": 1}, "The one claim of paper 000 we test was reproduced."),
+    ({"contradicted": 4}, "All 4 claims of paper 000 we test were contradicted."),
+    ({"reproduced": 1, "contradicted": 2},
+     "Of the 3 claims of paper 000 we test, 1 was reproduced and 2 contradicted."),
+    ({"reproduced": 8, "not reproduced": 2, "contradicted": 6, "inconclusive": 1},
+     "Of the 17 claims of paper 000 we test, 8 were reproduced, 2 not reproduced, 6 contradicted "
+     "and 1 inconclusive."),
+    ({"not testable": 2, "finding": 1},
+     "All 2 claims of paper 000 we test were not testable. Our own experiments add 1 finding, "
+     "not counted among them."),
+    ({"finding": 3}, "No claim of paper 000 was decided in this run. Our own experiments add 3 findings, "
+                     "not counted among them."),
+])
+def test_verdict_sentence_in_every_count_case(counts, expected):
+    frame = verdict_rows("000", counts)
+    assert F.verdict_sentence(F.verdict_counts(frame, "000"), "000") == expected
+
+
+def test_verdict_counts_ignore_other_papers_and_reject_unknown_verdicts():
+    frame = pd.concat([verdict_rows("000", {"reproduced": 2}), verdict_rows("001", {"contradicted": 5})])
+    assert F.verdict_counts(frame, "000")["reproduced"] == 2
+    assert F.verdict_counts(frame, "000")["contradicted"] == 0
+    with pytest.raises(F.FindingsError, match="unknown verdict"):
+        F.verdict_counts(verdict_rows("000", {"refuted": 1}), "000")
+
+
+def test_overview_counts_claims_not_findings():
+    frame = pd.concat([verdict_rows("000", {"reproduced": 2, "finding": 4}), verdict_rows("003", {"contradicted": 1})])
+    text = F.overview_markdown({"verdicts": frame})
+    assert text.startswith("This run tested 3 claims of 2 papers: 2 reproduced and 1 contradicted.")
+
+
+# --------------------------------------------------------------------------- the templates
+
+
+def test_sbox_sentence_says_affine_from_the_table():
+    text = F.sbox_sentence(SBOX)
+    assert "**The second S-box is affine.**" in text
+    assert "algebraic degree 1, nonlinearity 0 and differential uniformity 256" in text
+    assert "Rijndael's has 7, 112 and 4" in text and "nonlinearity 104" in text
+    nonaffine = SBOX.assign(algebraic_degree=[7, 3, 7])
+    assert "of algebraic degree 3" in F.sbox_sentence(nonaffine) and "affine" not in F.sbox_sentence(nonaffine)
+
+
+def test_attack_sentence_counts_bytes_and_queries():
+    text = F.attack_sentence(ATTACK, ("aes-2sbox",), "AES-2SBox")
+    assert "**AES-2SBox is byte-local.**" in text
+    assert "codebook of 257 blocks" in text and "1300 of 1300 bytes (100 %)" in text
+    assert "image and text in CBC and ECB" in text and "at most 0.3 % of the bytes" in text
+    leaky = ATTACK.assign(byte_local=[False, True, False, True])
+    assert "not byte-local" in F.attack_sentence(leaky, ("aes-2sbox",), "AES-2SBox")
+    with pytest.raises(F.FindingsError, match="no row"):
+        F.attack_sentence(ATTACK, ("serpent",), "Serpent")
+
+
+def test_aes2sbox_speed_sentence_by_style():
+    text = F.aes2sbox_speed_sentence(SPEED, "000")
+    assert "encryption +22.986 % and decryption +109.79 %" in text
+    assert "in the reference style encryption +18.4 % [17.1, 20] and decryption +40.1 % [36.8, 42.6] on 2048 B" in text
+    # the table-style intervals overlap the A/A band; the reference ones do not
+    assert "encryption +2.8 % [0.55, 6.7] (within this machine's A/A noise)" in text
+    assert "+18.4 % [17.1, 20] (within" not in text
+    assert "Not timed in the aesni style." in text
+    timed = SPEED.copy()
+    timed.loc[4, ["ours_pct", "low_pct", "high_pct"]] = [30.0, 28.0, 32.0]
+    assert "in the aesni style encryption +30 %" in F.aes2sbox_speed_sentence(timed, "000")
+    with pytest.raises(F.FindingsError, match="no row for paper 001"):
+        F.aes2sbox_speed_sentence(SPEED, "001")
+
+
+def test_maes_speed_sentence_claimed_against_measured():
+    text = F.maes_speed_sentence(BLOCK, None)
+    assert "In the reference style, encryption claimed +139 %, measured +2.26 %" in text
+    assert "decryption claimed +716 %, measured +6.69 %" in text
+    assert "In the table style" in text and "measured −0.06 %" in text
+    bulk = BLOCK.drop(columns="published_speedup_pct").assign(bytes=65536, speedup_pct=[31.3, 65.9, 0.01, 1.7])
+    assert "On 65536 B (our bulk test): reference style encryption +31.3 %" in F.maes_speed_sentence(BLOCK, bulk)
+
+
+def test_ranking_sentence_names_the_contradicted_rows():
+    verdicts = pd.DataFrame({"claim_id": ["003-fast-enc", "003-fast-dec", "003-slow", "003-other"],
+                             "paper": "003", "kind": ["ordering", "ordering", "ordering", "value"],
+                             "verdict": ["contradicted", "contradicted", "reproduced", "contradicted"],
+                             "section": "s"})
+    text = F.ranking_sentence(verdicts, RANKING)
+    assert "Of the paper's 3 claims ranking" in text and "1 reproduced and 2 contradicted" in text
+    assert ("Table 1, Fastest Mode (encryption and decryption): the paper *GCM mode in both cases*, "
+            "we *CCM at 2 of 3 sizes*") in text
+    assert "Slowest" not in text
+
+
+def test_bitflip_sentence():
+    text = F.bitflip_sentence(BITFLIP)
+    assert "CCM and GCM accepted 0 of 512 single-bit flips of ciphertext and tag" in text
+    assert "accepted CBC 100 % and CTR 100 % of them" in text
+    with pytest.raises(F.FindingsError, match="families"):
+        F.bitflip_sentence(BITFLIP[BITFLIP["family"] == "aead"])
+
+
+def test_sections_and_unbuilt_chapters():
+    verdicts = pd.concat([verdict_rows(p, {"reproduced": 1}) for p in ("000", "001", "002")]
+                         + [verdict_rows("003", {"contradicted": 1}, kind="ordering")])
+    tables = {"verdicts": verdicts, "security_sbox_properties": SBOX, "security_attack": ATTACK,
+              "aes2sbox_speedup": SPEED.assign(paper="000")}
+    text = F.section_markdown(["000"], tables)
+    assert "The one claim of paper 000 we test was reproduced." in text
+    assert "[aes2sbox chapter](aes2sbox.html)" in text and "[security chapter](security.html)" in text
+    # the maes and aead chapters were not built: said, not invented
+    maes = F.section_markdown(["002"], tables)
+    assert "*(The maes chapter was not built in this run.)*" in maes
+    assert "the maes chapter (not built in this run)" in maes
+    assert "not built" in F.section_markdown(["003"], tables)
+    with pytest.raises(ValueError, match="papers must be among"):
+        F.section_markdown(["004"], tables)
+    with pytest.raises(F.FindingsError, match="verdicts table is required"):
+        F.section_markdown(["000"], {})
+
+
+# --------------------------------------------------------------------------- loud failures
+
+
+def test_a_missing_column_is_named():
+    with pytest.raises(F.FindingsError, match=r"security_attack.*lacks column\(s\) \['bytes_recovered'\]"):
+        F.attack_sentence(ATTACK.drop(columns="bytes_recovered"), ("aes-2sbox",), "AES-2SBox")
+    with pytest.raises(F.FindingsError, match="aes2sbox_speedup.*ours_pct"):
+        F.aes2sbox_speed_sentence(SPEED.rename(columns={"ours_pct": "ours"}), "000")
+
+
+def test_a_missing_table_is_named(tmp_path, monkeypatch):
+    prof = paths.Profile("quick")
+    monkeypatch.setattr(type(prof), "tables", property(lambda self: tmp_path))
+    verdict_rows("000", {"reproduced": 1}).to_csv(tmp_path / "verdicts.csv", index=False)
+    assert set(F.load_tables(prof, [])) == {"verdicts"}          # no chapter: only the verdicts
+    with pytest.raises(F.FindingsError, match="table 'security_sbox_properties' .security chapter. is missing"):
+        F.load_tables(prof, ["security"])
+    SBOX.drop(columns="nonlinearity").to_csv(tmp_path / "security_sbox_properties.csv", index=False)
+    ATTACK.to_csv(tmp_path / "security_attack.csv", index=False)
+    with pytest.raises(F.FindingsError, match="lacks column.*nonlinearity"):
+        F.load_tables(prof, ["security"])
+
+
+def test_tables_for_follows_the_chapters():
+    assert F.tables_for([]) == ["verdicts"]
+    assert set(F.tables_for(["aead"])) == {"verdicts", "aead_ranking_vs_paper", "aead_bitflip_acceptance"}
+    assert set(F.tables_for(["aes2sbox", "maes", "aead", "security"])) == set(F.TABLES)
+
+
+# --------------------------------------------------------------------------- coverage
+
+
+def _labels(chapter: str) -> set[str]:
+    nb = nbformat.read(paths.NOTEBOOKS_DIR / f"{chapter}.ipynb", as_version=4)
+    return {m for c in nb.cells if c.cell_type == "markdown"
+            for m in re.findall(r"^\(([\w-]+)\)=\s*$", c.source, flags=re.M)}
+
+
+def test_every_coverage_where_is_a_label_of_its_chapter():
+    cov = F.load_coverage()
+    assert set(cov["paper"]) == {"000", "001", "002", "003"}
+    assert not cov.duplicated(["paper", "item"]).any()
+    for r in cov.itertuples():
+        if r.rebuilt == "no":
+            assert r.where == "" and r.note, f"{r.paper} {r.item}: not rebuilt needs a reason and no place"
+            continue
+        m = re.fullmatch(r"([a-z0-9_]+)\.html#([\w-]+)", r.where)
+        assert m, f"{r.paper} {r.item}: where must be <chapter>.html#<label>, got {r.where!r}"
+        assert m.group(2) in _labels(m.group(1)), f"{r.paper} {r.item}: no label ({m.group(2)})= in {m.group(1)}"
+
+
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
+
+
+def _ref(kind: str, number: str) -> tuple[str, int]:
+    kind = "table" if kind.lower().startswith("tab") else ("eq" if kind.lower().startswith("eq") else "figure")
+    return kind, int(number) if number.isdigit() else _ROMAN[number.upper()]
+
+
+def named_in_text(text: str) -> set[tuple[str, int]]:
+    """Every table, figure and numbered equation a paper's text names."""
+    refs = {_ref(k, n) for k, n in re.findall(r"\b(table|fig\.?|figure)\s*(\d+|[IVX]+)\b", text, flags=re.I)}
+    refs |= {("eq", int(n)) for n in re.findall(r"\\quad\s*\((\d+)\)", text)}
+    return refs
+
+
+def test_named_in_text_parser():
+    text = "see Table 3, TABLE IV, Fig. 12 and figure 8; $$x \\quad (2)$$ and table I11 (garbled)"
+    assert named_in_text(text) == {("table", 3), ("table", 4), ("figure", 12), ("figure", 8), ("eq", 2)}
+
+
+@pytest.mark.skipif(not list(paths.PAPERS_TEXT_DIR.glob("00*_*.txt")), reason="the papers' text is not here")
+@pytest.mark.parametrize("paper", ["000", "001", "002", "003"])
+def test_every_table_and_figure_of_the_paper_has_a_coverage_row(paper):
+    text = next(paths.PAPERS_TEXT_DIR.glob(f"{paper}_*.txt")).read_text(encoding="utf-8")
+    cov = F.load_coverage()
+    rows = set()
+    for item in cov.loc[cov["paper"] == paper, "item"]:
+        m = re.match(r"(Table|Figure|Eq\.)\s*(\d+|[IVX]+)\b", item)
+        assert m, f"coverage item {item!r} is not 'Table N', 'Figure N' or 'Eq. N'"
+        rows.add(_ref(m.group(1), m.group(2)))
+    missing = named_in_text(text) - rows
+    assert not missing, f"paper {paper} names {sorted(missing)} but coverage.csv has no row for them"
+    assert rows - named_in_text(text) == set(), f"coverage rows of paper {paper} the text never names"
+
+
+def test_coverage_is_not_a_transcription():
+    # cipherlab.paper loads <digit><digit><digit>_*.csv as published values; coverage.csv must not match
+    assert not re.match(r"\d{3}_", F.COVERAGE_FILE.name)
+
+
+# --------------------------------------------------------------------------- parameters cell in the book
+
+
+def _executed(injected: "str | None"):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"),
+                nbformat.v4.new_code_cell('profile = "quick"\nseed = 0', metadata={"tags": ["parameters"]})]
+    if injected is not None:
+        nb.cells.append(nbformat.v4.new_code_cell(injected, metadata={"tags": ["injected-parameters"]}))
+    nb.cells.append(nbformat.v4.new_code_cell("print(seed)"))
+    return nb
+
+
+def test_parameters_cell_shows_the_injected_values():
+    nb = _executed('# Parameters\nprofile = "full"\nseed = 20261122\n')
+    tidy_for_book(nb)
+    params = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1 and params[0].source == 'profile = "full"\nseed = 20261122'
+    assert "seed = 0" not in json.dumps(nbformat.writes(nb))
+    assert not any("injected-parameters" in c.metadata.get("tags", []) for c in nb.cells)
+    assert params[0].metadata["tags"] == ["parameters", "hide-input"]
+    assert [c.source for c in nb.cells][-1] == "print(seed)" and len(nb.cells) == 3
+
+
+def test_parameters_cell_without_injection_keeps_the_defaults_that_ran():
+    nb = _executed(None)
+    tidy_for_book(nb)
+    assert nb.cells[1].source == 'profile = "quick"\nseed = 0'
+    assert "hide-input" in nb.cells[1].metadata["tags"]

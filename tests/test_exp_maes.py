@@ -486,6 +486,7 @@ def test_keyspace_view_fits_and_keeps_the_exact_counts():
     assert [2 ** int(k.split("^")[1]) for k in view["keys"]] == [int(k) for k in ks["keys"]]
     html = str(m.show(view, list(view.columns)))
     assert "5.391e18" in html                        # years at 10^12 keys/s for AES-128, not 5391448762278159360.0
+    assert list(view["keys per second"]) == ["1e12"] * 3
     assert str(ks["keys"].iloc[0]) not in html and ".000000" not in html
 
 
@@ -497,6 +498,8 @@ def test_show_shortens_headers_and_needs_a_short_view_when_wide():
         m.show(df, ["nope"])
     html = str(m.show(df, list(df.columns), short=["c0_us", "c1_us"]))
     assert "c1 µs" in html and "<details>" in html and "c1_us" not in html
+    assert [m.pages.short_header(c) for c in ("published_us", "control_low_pct", "iqr_us_per_state")] == [
+        "pub. µs", "A/A low %", "iqr µs/state"]
 
 
 def test_evidence_view_has_one_interval_column(small_frames):
@@ -516,6 +519,10 @@ def test_compile_and_saved_views_have_units_and_no_machine_paths(short_run, tmp_
     saved = {name: tmp_path / f"{name}.csv" for name in short_run}
     table = m.saved_raw_table(short_run, saved)
     assert list(table["rows"]) == [len(df) for df in short_run.values()]
+    by_name = table.set_index("experiment")
+    assert by_name.loc["maes_compile", "cases"] == len(short_run["maes_compile"])  # one first call per case
+    for name in ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk"):   # every case has a first call
+        assert by_name.loc[name, "cases"] == (short_run["maes_compile"]["experiment"] == name).sum()
     assert not table["file"].str.startswith("/").any()
     cv = m.compile_view(pd.DataFrame({"experiment": ["x"], "first_call_seconds": [0.00123]}))
     assert cv["first call ms"].iloc[0] == pytest.approx(1.23)

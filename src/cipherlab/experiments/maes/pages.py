@@ -18,7 +18,7 @@ from cipherlab.verdicts import Evidence
 from .evidence import evidence_frame_for_display
 
 #: Column-name fragments shortened in the book's headers (first match first).
-SHORT_HEADERS = (("published_", "pub. "), ("control_", "A/A "), ("_pct", " %"), ("_us", " µs"),
+SHORT_HEADERS = (("published_", "pub._"), ("control_", "A/A_"), ("_pct", " %"), ("_us", " µs"),
                  ("_per_state", "/state"), ("_bits", " bits"), ("_", " "))
 
 
@@ -83,7 +83,7 @@ def keyspace_view(ks: pd.DataFrame) -> pd.DataFrame:
         "log10 keys": ks["log10_keys"],
         "expected trials": [f"2^{b - 1}" for b in bits],
         "years at the assumed rate": ks["years_at_rate"],
-        "keys per second": ks["keys_per_second"],
+        "keys per second": [f"{v:.3g}".replace("e+", "e") for v in ks["keys_per_second"]],
         "key size named by the paper": ks["published_key_bits"],
         "accepted by": ks["accepted_by"],
     })
@@ -120,11 +120,15 @@ def repo_relative(path: "str | Path") -> str:
         return p.name
 
 
+#: Columns of a raw timing frame that are measured, not labels of the case timed.
+MEASURED_COLUMNS = ("trial", "seconds", "run_id", "calls")
+
+
 def saved_raw_table(frames: Mapping[str, pd.DataFrame], saved: Mapping[str, "str | Path"]) -> pd.DataFrame:
-    """What the measuring notebook wrote: experiment, rows, trials per case, file (relative to the repository)."""
+    """What the measuring notebook wrote: experiment, rows, cases timed (distinct labels), file (repository-relative)."""
     rows = []
     for name, df in frames.items():
-        labels = [c for c in ("cipher", "impl", "mode", "operation", "role", "bytes") if c in df.columns]
+        labels = [c for c in df.columns if c not in MEASURED_COLUMNS]
         cases = int(df.groupby(labels, dropna=False).ngroups) if labels else 1
         rows.append({"experiment": name, "rows": int(len(df)), "cases": cases,
                      "file": repo_relative(saved[name])})

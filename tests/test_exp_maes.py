@@ -471,3 +471,65 @@ def test_repeat_map_counts_equal_channels():
     assert (rm.ravel()[16:] == 3).all() and (rm.ravel()[:16] == 0).all()
     noisy = np.arange(4 * 32 * 3, dtype=np.uint8).reshape(4, 32, 3)
     assert (m.repeat_map(noisy, lag_bytes=48) == 0).all()  # i and i-48 never equal mod 256
+
+
+# --- how the pages show tables ------------------------------------------------
+
+
+def test_keyspace_view_fits_and_keeps_the_exact_counts():
+    ks = m.keyspace_table(keys_per_second=1e12)
+    view = m.keyspace_view(ks)
+    assert len(view.columns) <= 8
+    assert list(view["keys"]) == ["2^128", "2^192", "2^256"]
+    assert list(view["expected trials"]) == ["2^127", "2^191", "2^255"]
+    # the view's power of two is the saved exact count
+    assert [2 ** int(k.split("^")[1]) for k in view["keys"]] == [int(k) for k in ks["keys"]]
+    html = str(m.show(view, list(view.columns)))
+    assert "5.391e18" in html                        # years at 10^12 keys/s for AES-128, not 5391448762278159360.0
+    assert list(view["keys per second"]) == ["1e12"] * 3
+    assert str(ks["keys"].iloc[0]) not in html and ".000000" not in html
+
+
+def test_show_shortens_headers_and_needs_a_short_view_when_wide():
+    df = pd.DataFrame({f"c{i}_us": [float(i)] for i in range(10)})
+    with pytest.raises(ValueError, match="short"):
+        m.show(df, list(df.columns))
+    with pytest.raises(ValueError, match="not in the table"):
+        m.show(df, ["nope"])
+    html = str(m.show(df, list(df.columns), short=["c0_us", "c1_us"]))
+    assert "c1 µs" in html and "<details>" in html and "c1_us" not in html
+    assert [m.pages.short_header(c) for c in ("published_us", "control_low_pct", "iqr_us_per_state")] == [
+        "pub. µs", "A/A low %", "iqr µs/state"]
+
+
+def test_evidence_view_has_one_interval_column(small_frames):
+    rows = m.table2_evidence(small_frames.stage, "quick")
+    view = m.evidence_view(m.evidence_frame_for_display(rows))
+    assert list(view.columns) == ["claim", "style", "size", "estimate", "interval", "A/A band", "unit", "detail"]
+    assert view["interval"].str.match(r"^\[.+, .+\]$").all()
+    assert m.evidence_view(m.evidence_frame_for_display(rows).assign(low=np.nan))["interval"].eq("—").all()
+    assert "<table" in str(m.show_evidence(rows))
+
+
+def test_compile_and_saved_views_have_units_and_no_machine_paths(short_run, tmp_path):
+    comp = m.compile_summary(short_run["maes_compile"])
+    assert list(comp["experiment"]) == ["maes_keyexp", "maes_stage", "maes_block", "maes_bulk"]
+    raw_ms = short_run["maes_compile"].groupby("experiment")["seconds"].max() * 1e3
+    assert np.allclose(comp.set_index("experiment")["slowest first call ms"], raw_ms[comp["experiment"]])
+    saved = {name: tmp_path / f"{name}.csv" for name in short_run}
+    table = m.saved_raw_table(short_run, saved)
+    assert list(table["rows"]) == [len(df) for df in short_run.values()]
+    by_name = table.set_index("experiment")
+    assert by_name.loc["maes_compile", "cases"] == len(short_run["maes_compile"])  # one first call per case
+    for name in ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk"):   # every case has a first call
+        assert by_name.loc[name, "cases"] == (short_run["maes_compile"]["experiment"] == name).sum()
+    assert not table["file"].str.startswith("/").any()
+    cv = m.compile_view(pd.DataFrame({"experiment": ["x"], "first_call_seconds": [0.00123]}))
+    assert cv["first call ms"].iloc[0] == pytest.approx(1.23)
+
+
+def test_options_and_routes_are_text_not_reprs():
+    assert m.options_text(m.maes_options()) == "`iv_source` = sha3, `sha3` = sha3_256, `sha3_chain` = iv"
+    routes = m.routes_frame({"aes": None, "maes-1": np.arange(16)})
+    assert routes.iloc[0, 1] == "every byte (diffused)"
+    assert routes.iloc[1, 1] == " ".join(map(str, range(16)))

@@ -21,6 +21,7 @@ chapter) only call these functions, display and save. Modules:
 * :mod:`.image`: Figure 8, Table IV, byte dependency, key space (deterministic);
 * :mod:`.figures`: the chapter's figures;
 * :mod:`.evidence`: evidence rows for the decision engine (:mod:`cipherlab.verdicts`).
+* :mod:`.pages`: how the pages show their tables (through :func:`cipherlab.display.show_table`).
 
 The implementation styles come from the config (``impls``); the paper's
 "original" AES is the style ``original_style`` (byte-oriented: ``reference``)
@@ -40,3 +41,5 @@ from .measure import (RAW_EXPERIMENTS, bulk_cases, compile_times, measure_all, s
                       table2_cases, table3_cases)
 from .tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summarize, table1,
                      table2, table3, throughput_table)
+from .pages import (compile_summary, compile_view, evidence_view, keyspace_view, options_text, routes_frame,
+                    saved_raw_table, show, show_evidence)

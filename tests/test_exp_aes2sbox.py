@@ -390,9 +390,9 @@ def test_speed_view_shows_published_ours_and_control_and_folds_the_rest():
     sp = S.speed_table(raw, skipped, papers=["000"], profile="quick")
     html = str(V.speed_view(sp))
     short = _short_view(html)
-    assert "published %" in short and "A/A band" in short and "mannwhitney_p" not in short
+    assert "published %" in short and "A/A band" in short and "mannwhitney p" not in short
     assert f"[{sp['aa_low_pct'].iloc[0]:.1f}, {sp['aa_high_pct'].iloc[0]:.1f}]" in short
-    assert "mannwhitney_p" in html and "not timed" in html            # nothing dropped: the full table is folded
+    assert "mannwhitney p" in html and "not timed" in html            # nothing dropped: the full table is folded
     assert "nan" not in html.lower().replace("nanosec", "")
 
 
@@ -414,7 +414,7 @@ def test_audit_view_counts_what_is_reproduced():
     t3 = excel[(excel.paper == "000") & (excel.table == "Table 3")]
     assert f"<td style=\"padding:0.25em 0.7em;border-bottom:1px solid #ddd;vertical-align:top;text-align:right;" \
            f"white-space:nowrap;\">{int(t3['consistent'].sum())}</td>" in _short_view(html)
-    assert f"({len(audit)} rows" in html
+    assert f"{len(audit)} rows)" in html
 
 
 def test_avalanche_pairs_view_keeps_the_counts_in_view():
@@ -422,4 +422,22 @@ def test_avalanche_pairs_view_keeps_the_counts_in_view():
 
     pairs = X.avalanche_pairs(["000"], key=bytes(16))
     short = _short_view(str(V.avalanche_pairs_view(pairs)))
-    assert "changed_bits" in short and "published_bits" in short and "ciphertext_a" not in short
+    assert "changed bits" in short and "published bits" in short and "ciphertext a" not in short
+
+
+def test_fitted_table_folds_every_column_in_groups_that_fit_the_page():
+    from cipherlab.experiments import table_layout as L
+
+    pairs = X.avalanche_pairs(["000"], key=bytes(16))
+    groups = L.column_groups(pairs, ["paper", "pair", "cipher"])
+    assert sorted(sum(groups, [])) == sorted(c for c in pairs.columns if c not in ("paper", "pair", "cipher"))
+    base = sum(L.column_px(pairs, k) for k in ("paper", "pair", "cipher"))
+    assert all(base + sum(L.column_px(pairs, c) for c in g) <= L.PAGE_PX or len(g) == 1 for g in groups)
+    assert len(groups) > 1                                  # four hex ciphertexts do not fit one table
+    html = str(L.fitted_table(pairs, short=["paper", "pair", "changed_bits"], keys=["paper", "pair", "cipher"]))
+    for c in pairs.columns:
+        assert f">{L.label(c)}</th>" in html.split("<details>")[1]
+    with pytest.raises(ValueError, match="keys"):
+        L.column_groups(pairs, ["nope"])
+    with pytest.raises(ValueError, match="not in it"):
+        L.fitted_table(pairs, short=["nope"], keys=["paper"])

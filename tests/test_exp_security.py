@@ -365,8 +365,8 @@ def test_views_keep_the_key_properties_in_the_short_view():
     props = sp.sbox_property_table({"rijndael": rijndael_sbox()})
     html = str(views.sbox_properties_view(props))
     short = html.split("<details>")[0]
-    assert "algebraic_degree" in short and "nonlinearity" in short and "<details>" in html
+    assert "algebraic degree" in short and "nonlinearity" in short and "<details>" in html
     assert ">112<" in short and ">7<" in short           # Rijndael: nonlinearity 112, degree 7
     table, _, _ = attack.attack_table({"t": b"x" * 40}, ciphers=("aes", "maes-1"), seed=1)
     short = str(views.attack_view(table)).split("<details>")[0]
-    assert "match_fraction_decoded" in short and "chance_p_value" in short and "unknown_bytes" not in short
+    assert "match fraction decoded" in short and "chance p value" in short and "unknown bytes" not in short

@@ -2,7 +2,8 @@
 
 The chapter's tables are written whole to ``data/tables/``; these functions
 only choose what a reader sees first (a short view that fits the page) and fold
-the full table below it.  No number is computed here.
+the full table below it (:mod:`cipherlab.experiments.table_layout`).  No number
+is computed here.
 """
 from __future__ import annotations
 
@@ -15,12 +16,7 @@ import pandas as pd
 from cipherlab.display import Table, show_table
 from cipherlab.experiments import aes2sbox as A
 from cipherlab.experiments import aes2sbox_speed as S
-
-
-def _fold(view: Table, full: Table, summary: str) -> Table:
-    """``view`` with ``full`` folded below it (for tables narrow enough to need no short view)."""
-    return Table(f"{view}<details><summary>{html.escape(summary)}</summary>"
-                 f'<div style="overflow-x:auto">{full}</div></details>')
+from cipherlab.experiments.table_layout import fitted_table, folded_groups, narrow_table
 
 
 def sbox_grid_table(grid: pd.DataFrame, caption: str) -> Table:
@@ -32,8 +28,12 @@ def sbox_differences_table(diffs: pd.DataFrame) -> Table:
     """Cells of ours that differ from print: where, both values, whether documented; the cause folded."""
     if diffs.empty:
         return show_table(pd.DataFrame({"result": ["no cell differs from print"]}))
-    return show_table(diffs, short=["paper", "table", "row", "column", "published", "ours", "documented"],
-                      summary="Every column, with the cause")
+    return fitted_table(diffs, short=["paper", "table", "row", "column", "published", "ours", "documented"],
+                        keys=["paper", "table", "row", "column"], summary="Every column, with the cause")
+
+
+def misprints_table(misprints: pd.DataFrame) -> Table:
+    return narrow_table(misprints, caption="Documented misprints (data/paper/<paper>_misprints.csv)")
 
 
 def speed_view(speed: pd.DataFrame) -> Table:
@@ -50,10 +50,11 @@ def speed_view(speed: pd.DataFrame) -> Table:
                                  for a, b in zip(view["aes_ms"], view["aes_2sbox_ms"])]
     short = ["paper", "operation", "style", "published %", "ours %", "ours interval", "A/A band",
              "AES / AES-2SBox ms"]
-    full = speed.copy()
-    return show_table(view[short + [c for c in full.columns if c not in short]], short=short,
-                      formats={"ours %": "{:.1f}"}, summary="The full table, with the papers' mean speedup, "
-                                                            "Welch and Mann-Whitney p and the status")
+    view = view[short[:3] + short[3:] + [c for c in speed.columns if c not in short]]
+    return Table(str(fitted_table(view[short], short=short, keys=short[:3], formats={"ours %": "{:.1f}"}))
+                 + folded_groups(speed, keys=["paper", "operation", "style"],
+                                 summary="The full table, with the papers' mean speedup, Welch and Mann-Whitney p "
+                                         "and the status"))
 
 
 def welch_tables(raw: pd.DataFrame, deciding: str = "reference", alpha: float = 0.05,
@@ -68,7 +69,7 @@ def welch_tables(raw: pd.DataFrame, deciding: str = "reference", alpha: float = 
             first = deciding if deciding in styles else styles[0]
             for impl in [first] + [s for s in styles if s != first]:
                 side = S.welch_side_by_side(raw, paper, operation, impl, alpha=alpha)
-                side = side.replace("", np.nan).rename_axis("statistic").reset_index()
+                side = side.mask(side.eq("")).rename_axis("statistic").reset_index()
                 caption = f"Paper {paper}, {A.TABLES[paper][operation]} ({operation}), ours in the {impl} style"
                 t = show_table(side, caption=caption, digits=6)
                 parts.append(str(t) if impl == first else
@@ -87,18 +88,19 @@ def audit_view(audit: pd.DataFrame) -> Table:
                      "not reproduced": ", ".join(dict.fromkeys(bad["quantity"])) or "—"})
     overview = show_table(pd.DataFrame(rows), caption="Printed numbers reproduced by the papers' own method "
                                                       "(Excel's rounded df; the rows with unrounded df are folded)")
-    full = show_table(audit, formats={"recomputed": lambda v: f"{v:.10g}"})
-    return _fold(overview, full, f"Every recomputed number ({len(audit)} rows, both df conventions)")
+    return Table(str(overview) + folded_groups(audit, keys=["paper", "table", "quantity"],
+                                               formats={"recomputed": lambda v: f"{v:.10g}"},
+                                               summary="Every recomputed number, both df conventions"))
 
 
 def avalanche_pairs_view(pairs: pd.DataFrame) -> Table:
     """The published plaintext pairs: changed bits and bytes, ours beside published; the ciphertexts folded."""
-    view = pairs.replace("", np.nan)
-    return show_table(view, short=["paper", "pair", "cipher", "input_bits", "changed_bits", "published_bits",
-                                   "changed_bytes", "published_changed_bytes"],
-                      summary="With the plaintexts and both ciphertexts, ours and printed")
+    view = pairs.mask(pairs.eq(""))
+    return fitted_table(view, short=["paper", "pair", "cipher", "input_bits", "changed_bits", "published_bits",
+                                     "changed_bytes", "published_changed_bytes"], keys=["paper", "pair", "cipher"],
+                        summary="With the plaintexts and both ciphertexts, ours and printed")
 
 
 def avalanche_summary_view(summary: pd.DataFrame) -> Table:
-    return show_table(summary, short=["cipher", "flips", "mean_bits", "mean_percent", "min_bits", "max_bits",
-                                      "max_changed_bytes", "ideal_mean_bits"], digits=4)
+    return fitted_table(summary, short=["cipher", "flips", "mean_bits", "mean_percent", "min_bits", "max_bits",
+                                        "max_changed_bytes", "ideal_mean_bits"], keys=["cipher"])

@@ -441,3 +441,13 @@ def test_fitted_table_folds_every_column_in_groups_that_fit_the_page():
         L.column_groups(pairs, ["nope"])
     with pytest.raises(ValueError, match="not in it"):
         L.fitted_table(pairs, short=["nope"], keys=["paper"])
+
+
+def test_construction_finding_follows_the_counts():
+    from cipherlab.experiments import aes2sbox_views as V
+
+    match = X.construction_match_table()
+    assert "affine(x XOR 7F)" in V.construction_finding_text(match)
+    flipped = match.assign(matching=match["cells"] - match["matching"])
+    text = V.construction_finding_text(flipped)
+    assert "follow the `xor-sbox` reading" in text and "affine" not in text

@@ -104,3 +104,18 @@ def avalanche_pairs_view(pairs: pd.DataFrame) -> Table:
 def avalanche_summary_view(summary: pd.DataFrame) -> Table:
     return fitted_table(summary, short=["cipher", "flips", "mean_bits", "mean_percent", "min_bits", "max_bits",
                                         "max_changed_bytes", "ideal_mean_bits"], keys=["cipher"])
+
+
+def construction_finding_text(match: pd.DataFrame) -> str:
+    """Which reading of the construction the printed tables follow, written from :func:`aes2sbox.construction_match_table`."""
+    t1 = match[match["table"] == "Table 1"]
+    per = t1.groupby("construction")[["matching", "cells"]].min()
+    best = per["matching"].idxmax()
+    parts = [f"`{c}` in {int(r.matching)} of {int(r.cells)}" for c, r in per.iterrows()]
+    text = "The printed Table 1 (both papers) agrees with the reading " + " and ".join(parts) + " cells. "
+    if best == "xor-index":
+        text += ("The printed tables are therefore `affine(x XOR 7F)`: the Rijndael S-box does not enter them, and "
+                 "the second S-box is an *affine* map of its input.")
+    else:
+        text += f"The printed tables follow the `{best}` reading."
+    return text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.display import Table
+from cipherlab.display import Table, format_number
 from cipherlab.experiments.table_layout import fitted_table, narrow_table
 
 
@@ -21,10 +21,17 @@ def sbox_properties_view(props: pd.DataFrame) -> Table:
 
 
 def sbox_spread_view(spread_summary: pd.DataFrame) -> Table:
-    """The spread of each property over all 256 xor bytes, per construction."""
-    cols = ["property", "construction", "min", "max"]
-    return narrow_table(spread_summary[cols].sort_values(["property", "construction"], kind="stable")
-                        .reset_index(drop=True))
+    """The spread of each property over all 256 xor bytes: one row per property, one column per construction.
+
+    A cell reads ``min`` when every xor byte gives the same value, else ``min .. max``.
+    """
+    def cell(lo, hi) -> str:
+        return format_number(lo) if lo == hi else f"{format_number(lo)} .. {format_number(hi)}"
+
+    s = spread_summary.assign(value=[cell(lo, hi) for lo, hi in zip(spread_summary["min"], spread_summary["max"])])
+    wide = s.pivot(index="property", columns="construction", values="value")
+    wide.columns = [str(c) for c in wide.columns]
+    return narrow_table(wide.reset_index(), caption="Over all 256 xor bytes (min .. max)")
 
 
 def dependency_view(dependency: pd.DataFrame) -> Table:
@@ -52,7 +59,13 @@ def attack_view(attack: pd.DataFrame) -> Table:
     """The key-free attack: queries and recovered fractions against chance; byte counts folded."""
     return fitted_table(attack, short=["cipher", "mode", "target", "queries", "match_fraction",
                                        "match_fraction_decoded", "chance", "chance_p_value"],
-                        keys=["cipher", "mode", "target"], summary="With byte counts, decoded and unknown bytes")
+                        keys=["cipher", "mode", "target"], formats={"chance_p_value": p_value},
+                        summary="With byte counts, decoded and unknown bytes")
+
+
+def p_value(p: float) -> str:
+    """A p-value as printed: one that underflowed to 0 in double precision reads ``< 1e-300``."""
+    return "< 1e-300" if p == 0 else format_number(p)
 
 
 def randomness_overview(randomness: pd.DataFrame) -> Table:
@@ -66,3 +79,31 @@ def randomness_overview(randomness: pd.DataFrame) -> Table:
 def table(df: pd.DataFrame, caption: "str | None" = None) -> Table:
     """A narrow table of the chapter (image entropy, summary) with wrapping headers."""
     return narrow_table(df, caption=caption)
+
+
+def sbox_findings_text(props: pd.DataFrame, xor_byte: int) -> str:
+    """What the S-box table says, as a sentence written from it (no number typed by hand)."""
+    p = props.set_index("sbox")
+    names = {"rijndael": "rijndael", "second": f"second (xor-index, {xor_byte:02X})",
+             "round": f"aes-2sbox round: S2(S(x)) (xor-index, {xor_byte:02X})",
+             "round_other": f"aes-2sbox round: S2(S(x)) (xor-sbox, {xor_byte:02X})"}
+    missing = [n for n in names.values() if n not in p.index]
+    if missing:
+        raise ValueError(f"props lacks the S-boxes {missing}; it has {list(p.index)}")
+    s, r, rd, o = (p.loc[names[k]] for k in ("second", "rijndael", "round", "round_other"))
+    nl, du, deg = (int(s[c]) for c in ("nonlinearity", "differential_uniformity", "algebraic_degree"))
+    text = (f"Under the default reading (xor-index) the second S-box alone has nonlinearity {nl}, algebraic degree "
+            f"{deg} and differential uniformity {du}" + (": it is **affine**. " if deg <= 1 else ". "))
+    same = int(rd["nonlinearity"]) == int(r["nonlinearity"]) and \
+        int(rd["differential_uniformity"]) == int(r["differential_uniformity"])
+    text += (f"The AES-2SBox round byte map `S2(S(x))` has nonlinearity {int(rd['nonlinearity'])} and differential "
+             f"uniformity {int(rd['differential_uniformity'])}, "
+             + ("exactly those of Rijndael's S-box. " if same else
+                f"Rijndael's S-box {int(r['nonlinearity'])} and {int(r['differential_uniformity'])}. "))
+    weaker = int(o["nonlinearity"]) < int(r["nonlinearity"])
+    text += (f"Under the other reading (xor-sbox) the round map `A(S(S(x)) ^ {xor_byte:02X})` has nonlinearity "
+             f"{int(o['nonlinearity'])}, differential uniformity {int(o['differential_uniformity'])} and maximum "
+             f"linear bias {format_number(o['max_linear_bias'])}"
+             + (" (Rijndael's S-box: " f"{int(r['nonlinearity'])}, {int(r['differential_uniformity'])} and "
+                f"{format_number(r['max_linear_bias'])}): *weaker* than Rijndael's S-box." if weaker else "."))
+    return text

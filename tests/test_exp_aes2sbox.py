@@ -372,3 +372,82 @@ def test_decided_by_names_a_style_that_is_timed():
     claims = verdicts.load_claims()
     speed = claims[claims["claim_id"].str.contains("-t5-.*-speedup|-significant")]
     assert len(speed) == 8 and (speed["decided_by"] == "style=reference").all()
+
+
+# ---------------------------------------------------------------- what the page shows
+def _short_view(html: str) -> str:
+    """The part of a rendered table a reader sees before any fold."""
+    return html.split("<details>")[0]
+
+
+def test_speed_view_shows_published_ours_and_control_and_folds_the_rest():
+    from cipherlab.experiments import aes2sbox_views as V
+
+    rng = np.random.default_rng(2)
+    raw = _fake_raw(list(10 + rng.random(30)), list(5 + rng.random(30)), list(10 + rng.random(30)))
+    skipped = pd.DataFrame([{"protocol": "000", "file": "f", "cipher": "aes-2sbox", "impl": "aesni",
+                             "reason": "exists for cipher 'aes' only"}])
+    sp = S.speed_table(raw, skipped, papers=["000"], profile="quick")
+    html = str(V.speed_view(sp))
+    short = _short_view(html)
+    assert "published %" in short and "A/A band" in short and "mannwhitney p" not in short
+    assert f"[{sp['aa_low_pct'].iloc[0]:.1f}, {sp['aa_high_pct'].iloc[0]:.1f}]" in short
+    assert "mannwhitney p" in html and "not timed" in html            # nothing dropped: the full table is folded
+    assert "nan" not in html.lower().replace("nanosec", "")
+
+
+def test_welch_tables_show_missing_cells_as_dashes_and_integers_as_integers():
+    from cipherlab.experiments import aes2sbox_views as V
+
+    raw = _fake_raw([10.0, 12.0, 11.0, 13.0], [5.0, 6.0, 5.5, 7.0], impl="reference")
+    html = str(V.welch_tables(raw, papers=["000"]))
+    assert "NaN" not in html and "4.000000" not in html and "—" in html
+    assert ">4<" in html                                                # four observations, as an integer
+
+
+def test_audit_view_counts_what_is_reproduced():
+    from cipherlab.experiments import aes2sbox_views as V
+
+    audit = X.audit_published_stats()
+    html = str(V.audit_view(audit))
+    excel = audit[~audit["method"].str.contains("unrounded|ttest_ind_from_stats")]
+    t3 = excel[(excel.paper == "000") & (excel.table == "Table 3")]
+    assert f"<td style=\"padding:0.25em 0.7em;border-bottom:1px solid #ddd;vertical-align:top;text-align:right;" \
+           f"white-space:nowrap;\">{int(t3['consistent'].sum())}</td>" in _short_view(html)
+    assert f"{len(audit)} rows)" in html
+
+
+def test_avalanche_pairs_view_keeps_the_counts_in_view():
+    from cipherlab.experiments import aes2sbox_views as V
+
+    pairs = X.avalanche_pairs(["000"], key=bytes(16))
+    short = _short_view(str(V.avalanche_pairs_view(pairs)))
+    assert "changed bits" in short and "published bits" in short and "ciphertext a" not in short
+
+
+def test_fitted_table_folds_every_column_in_groups_that_fit_the_page():
+    from cipherlab.experiments import table_layout as L
+
+    pairs = X.avalanche_pairs(["000"], key=bytes(16))
+    groups = L.column_groups(pairs, ["paper", "pair", "cipher"])
+    assert sorted(sum(groups, [])) == sorted(c for c in pairs.columns if c not in ("paper", "pair", "cipher"))
+    base = sum(L.column_px(pairs, k) for k in ("paper", "pair", "cipher"))
+    assert all(base + sum(L.column_px(pairs, c) for c in g) <= L.PAGE_PX or len(g) == 1 for g in groups)
+    assert len(groups) > 1                                  # four hex ciphertexts do not fit one table
+    html = str(L.fitted_table(pairs, short=["paper", "pair", "changed_bits"], keys=["paper", "pair", "cipher"]))
+    for c in pairs.columns:
+        assert f">{L.label(c)}</th>" in html.split("<details>")[1]
+    with pytest.raises(ValueError, match="keys"):
+        L.column_groups(pairs, ["nope"])
+    with pytest.raises(ValueError, match="not in it"):
+        L.fitted_table(pairs, short=["nope"], keys=["paper"])
+
+
+def test_construction_finding_follows_the_counts():
+    from cipherlab.experiments import aes2sbox_views as V
+
+    match = X.construction_match_table()
+    assert "affine(x XOR 7F)" in V.construction_finding_text(match)
+    flipped = match.assign(matching=match["cells"] - match["matching"])
+    text = V.construction_finding_text(flipped)
+    assert "follow the `xor-sbox` reading" in text and "affine" not in text

@@ -14,8 +14,10 @@ AES2SBOX_TIMING_TABLES = ["aes2sbox_welch", "aes2sbox_speedup", "evidence_aes2sb
 #: The chapter's library code: its module plus the speed and evidence modules beside it
 #: (measuring depends on the speed module only, so editing the evidence never re-times).
 AES2SBOX_CODE = chapter_code("aes2sbox") + [
-    rel(p) for p in sorted((paths.SRC_DIR / "experiments").glob("aes2sbox_*.py"))]
-AES2SBOX_MEASURE_CODE = chapter_code("aes2sbox") + [rel(paths.SRC_DIR / "experiments" / "aes2sbox_speed.py")]
+    rel(p) for p in sorted((paths.SRC_DIR / "experiments").glob("aes2sbox_*.py"))] + [
+    rel(paths.SRC_DIR / "experiments" / "table_layout.py")]   # the page layout of its tables
+AES2SBOX_MEASURE_CODE = chapter_code("aes2sbox") + [rel(paths.SRC_DIR / "experiments" / p)
+                                                 for p in ("aes2sbox_speed.py", "table_layout.py")]
 AES2SBOX_FIGURES = ["aes2sbox_speed_trials", "aes2sbox_avalanche"]
 
 

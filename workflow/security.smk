@@ -21,7 +21,7 @@ rule security:
     """S-box tables, dependency matrices, avalanche/SAC, rounds to full diffusion, the codebook attack (recovered-byte fractions in security_attack.csv), SP 800-22, evidence for the engine (findings, and 000/001's "slightly weakened")."""
     input:
         notebook="notebooks/security.ipynb",
-        code=chapter_code("security"),
+        code=chapter_code("security") + [rel(paths.SRC_DIR / "experiments" / "table_layout.py")],
         selfcheck=SELFCHECK,
         paper=sorted(rel(p) for p in paths.PAPER_DATA_DIR.glob("00[012]_*.csv")) + [rel(paths.CLAIMS_FILE), rel(paths.VERDICT_RULES_FILE)],
     output:

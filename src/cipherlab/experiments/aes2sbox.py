@@ -91,6 +91,21 @@ def _cipher(key: bytes, cipher: str, impl: str, *, mode: str = "ecb", padding: b
     return new(key, cipher=cipher, mode=mode, impl=impl, padding=padding, threads=threads, **options)
 
 
+def insecure_warning_text() -> str:
+    """The ``InsecureCipherWarning`` an AES-2SBox object raises, as one markdown line (no file path)."""
+    import warnings
+
+    from cipherlab.modes import InsecureCipherWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InsecureCipherWarning)
+        _cipher(bytes(16), "aes-2sbox", "table")
+    found = [w for w in caught if issubclass(w.category, InsecureCipherWarning)]
+    if not found:
+        raise RuntimeError("an AES-2SBox object no longer warns with InsecureCipherWarning")
+    return f"**InsecureCipherWarning**: {found[0].message}"
+
+
 def _key_bytes(key) -> bytes:
     if isinstance(key, str):
         try:

@@ -221,7 +221,7 @@ window.addEventListener('load', function () {
   var art = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
   var edge = art.getBoundingClientRect().right + 2, out = [];
   document.querySelectorAll('table').forEach(function (t, i) {
-    if (t.offsetParent === null) return;               // folded (in a closed <details>) or hidden
+    if (t.offsetParent === null || t.closest('details:not([open])')) return;   // hidden, or folded by the reader's choice
     var r = t.getBoundingClientRect();
     if (r.right > edge) out.push(i + ':' + Math.round(r.right - edge) + 'px:' + (t.innerText || '').slice(0, 60));
   });

@@ -114,7 +114,7 @@ rule verdicts:
         notebook="notebooks/verdicts.ipynb",
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
-        code=rel(paths.SRC_DIR / "verdicts.py"),
+        code=[rel(paths.SRC_DIR / "verdicts.py"), rel(paths.SRC_DIR / "claims.py")],
         evidence=[table(f"evidence_{c}") for c in CHAPTERS],
     output:
         notebook=executed("verdicts"),

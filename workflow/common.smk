@@ -87,7 +87,7 @@ def chapter_inputs(section):
 
 
 # Library modules every chapter's numbers pass through: editing one re-runs the chapters.
-SHARED_ANALYSIS_CODE = ("timing", "stats", "plotting", "paper", "verdicts", "results", "inputs")
+SHARED_ANALYSIS_CODE = ("timing", "stats", "plotting", "paper", "claims", "verdicts", "display", "results", "inputs")
 
 
 def chapter_code(section):

@@ -30,6 +30,7 @@ from cipherlab import paper as _paper
 from cipherlab import stats as _stats
 from cipherlab import timing as _timing
 from cipherlab import verdicts as _verdicts
+from cipherlab.experiments.aes2sbox import _check_choice, _key_bytes
 
 __all__ = ["CIPHERS", "PAPERS", "OPERATIONS", "PAPER_LABELS", "INSTANCES", "speed_cases", "run_speed_trials",
            "run_protocols", "welch_side_by_side", "welch_long", "speed_table", "speed_evidence_rows",
@@ -50,21 +51,6 @@ _OPERATION_ROW = {"encrypt": "Encryption", "decrypt": "Decryption"}
 SPEEDUP_CLAIM = "{paper}-t5-{op}-speedup"
 SIGNIFICANCE_CLAIM = "{paper}-{table}-{op}-significant"
 SPEED_SECTION = "aes2sbox-speed"
-
-
-def _check_choice(name: str, value, allowed: Sequence) -> Any:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
-    return value
-
-
-def _key_bytes(key) -> bytes:
-    if isinstance(key, str):
-        try:
-            return bytes.fromhex(key)
-        except ValueError as exc:
-            raise ValueError(f"key must be bytes or a hex string, got {key!r}") from exc
-    return bytes(key)
 
 
 def speed_cases(data, *, key, impls: Sequence[str], operations: Sequence[str] = OPERATIONS, mode: str = "ecb",

@@ -1,0 +1,142 @@
+"""The claims registry (``data/paper/claims.csv``) and the declared verdict rules (``config/verdicts.yaml``).
+
+:func:`load_claims` validates every row (kind, scope, rule and its parameters)
+and fills each claim's published value from the paper's transcription named
+in ``source``, so a published number has one source; :func:`load_rules` reads
+the rules the decision engine (:mod:`cipherlab.verdicts`) applies.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from . import paper as _paper
+from .paths import CLAIMS_FILE, VERDICT_RULES_FILE
+
+KINDS = ("value", "ratio", "ordering", "significance", "structural", "qualitative")
+SCOPES = ("claim", "extension")
+RULES = ("within_margin", "ordering", "equivalent", "significance", "pvalue", "holds", "not_testable")
+CLAIM_COLUMNS = ("claim_id", "paper", "where", "quote", "kind", "scope", "source", "published", "unit",
+                 "null", "rule", "margin", "alpha", "expect", "decided_by", "section", "note")
+
+
+# ----------------------------------------------------------------------------- rules
+@lru_cache(maxsize=None)
+def _rules_cached(path: str) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        rules = yaml.safe_load(fh)
+    _check_rules(rules, path)
+    return rules
+
+
+def load_rules(path=None) -> dict:
+    """The declared rules and their default parameters (``config/verdicts.yaml``)."""
+    return _rules_cached(str(path or VERDICT_RULES_FILE))
+
+
+def _check_rules(rules: dict, path: str) -> None:
+    if not isinstance(rules, dict) or "rules" not in rules:
+        raise ValueError(f"{path}: needs a 'rules' mapping")
+    unknown = set(rules["rules"]) - set(RULES)
+    missing = set(RULES) - set(rules["rules"])
+    if unknown or missing:
+        raise ValueError(f"{path}: rules must be exactly {RULES}; unknown {sorted(unknown)}, missing {sorted(missing)}")
+    for key in ("speed_statistic", "confidence", "bootstrap_resamples", "noise_floor_pct", "max_noise_pct",
+                "min_trial_seconds"):
+        if key not in rules:
+            raise ValueError(f"{path}: missing key {key!r}")
+    if rules["speed_statistic"] not in ("median", "mean", "q25"):
+        raise ValueError(f"{path}: speed_statistic must be one of median, mean, q25; got {rules['speed_statistic']!r}")
+    if not 0 < float(rules["confidence"]) < 1:
+        raise ValueError(f"{path}: confidence must be in (0, 1)")
+
+
+# ----------------------------------------------------------------------------- claims
+def _num(text) -> "float | None":
+    s = str(text).strip()
+    if s == "":
+        return None
+    v = _paper._parse_number(s)
+    return None if math.isnan(v) else float(v)
+
+
+def _published_from_source(paper: str, source: str) -> tuple[str, str]:
+    """``source`` is ``<table>|<row>|<column>`` of the paper's transcription: the value as printed and its unit."""
+    parts = source.split("|")
+    if len(parts) != 3:
+        raise ValueError(f"claims: source must be '<table>|<row>|<column>', got {source!r}")
+    table, row, column = parts
+    df = _paper.published(paper, table)
+    hit = df[(df["row"] == row) & (df["column"] == column)]
+    if len(hit) != 1:
+        raise ValueError(f"claims: source {source!r} of paper {paper} matches {len(hit)} transcribed values, not 1")
+    return str(hit["value"].iloc[0]), str(hit["unit"].iloc[0])
+
+
+def load_claims(path=None) -> pd.DataFrame:
+    """Every claim, one row each, validated; ``published`` filled in from ``source`` where given.
+
+    Adds ``published_value`` (float or NaN), and resolved ``margin``/``alpha``
+    (the claim's own, else the rule's default from ``config/verdicts.yaml``).
+    """
+    path = path or CLAIMS_FILE
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = set(CLAIM_COLUMNS) - set(df.columns)
+    if missing:
+        raise ValueError(f"{path}: missing columns {sorted(missing)}")
+    dup = df["claim_id"][df["claim_id"].duplicated()]
+    if len(dup):
+        raise ValueError(f"{path}: duplicate claim_id {sorted(set(dup))}")
+    rules = load_rules()
+    pub, units, margins, alphas = [], [], [], []
+    for r in df.itertuples(index=False):
+        where = f"{path}: claim {r.claim_id!r}"
+        if not r.claim_id:
+            raise ValueError(f"{path}: a row has an empty claim_id")
+        if r.paper not in _paper.PAPERS:
+            raise ValueError(f"{where}: paper must be one of {_paper.PAPERS}, got {r.paper!r}")
+        if r.kind not in KINDS:
+            raise ValueError(f"{where}: kind must be one of {KINDS}, got {r.kind!r}")
+        if r.scope not in SCOPES:
+            raise ValueError(f"{where}: scope must be one of {SCOPES}, got {r.scope!r}")
+        if r.rule not in RULES:
+            raise ValueError(f"{where}: rule must be one of {RULES}, got {r.rule!r}")
+        if r.rule == "not_testable" and not r.note:
+            raise ValueError(f"{where}: a not_testable claim says why in 'note'")
+        value, unit = r.published, r.unit
+        if r.source:
+            value, src_unit = _published_from_source(r.paper, r.source)
+            if r.published and r.published != value:
+                raise ValueError(f"{where}: published {r.published!r} differs from its source ({value!r})")
+            unit = unit or src_unit
+        pub.append(value)
+        units.append(unit)
+        defaults = rules["rules"][r.rule] or {}
+        margins.append(_num(r.margin) if r.margin else _num(defaults.get("margin", "")))
+        alphas.append(_num(r.alpha) if r.alpha else _num(defaults.get("alpha", "")))
+        if r.rule in ("within_margin", "equivalent") and margins[-1] is None:
+            raise ValueError(f"{where}: rule {r.rule} needs a margin")
+        if r.rule in ("significance", "pvalue") and alphas[-1] is None:
+            raise ValueError(f"{where}: rule {r.rule} needs an alpha")
+        if r.rule == "pvalue" and r.expect not in ("reject", "retain"):
+            raise ValueError(f"{where}: rule pvalue needs expect = reject | retain, got {r.expect!r}")
+        if r.rule == "within_margin" and _num(value) is None:
+            raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
+    df["published"] = pub
+    df["unit"] = units
+    df["published_value"] = [(_num(v) if v != "" else None) for v in pub]
+    df["published_value"] = df["published_value"].astype(float)
+    df["margin_value"] = pd.Series(margins, dtype=float)
+    df["alpha_value"] = pd.Series(alphas, dtype=float)
+    df["null_value"] = [(_num(v) if v != "" else np.nan) for v in df["null"]]
+    return df
+
+
+def claims_of_chapter(chapter: str, claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
+    """The claims whose evidence a chapter produces: their ``section`` label starts with ``<chapter>-``."""
+    claims = load_claims() if claims is None else claims
+    return claims[claims["section"].str.startswith(f"{chapter}-")].reset_index(drop=True)

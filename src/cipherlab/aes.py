@@ -107,25 +107,35 @@ _NO_IV = np.zeros(16, dtype=np.uint8)
 _IDENTITY = np.arange(256, dtype=np.uint8)
 
 
-def apply_step_blocks(state_blocks, step: int, impl: str = "reference", iv=None, table=None) -> np.ndarray:
-    """Apply one round step (``_kernels.STEP_*``) to each 16-byte state; returns a new array."""
+def apply_step_blocks(state_blocks, step: int, impl: str = "reference", iv=None, table=None,
+                      out=None) -> np.ndarray:
+    """Apply one round step (``_kernels.STEP_*``) to each 16-byte state.
+
+    Writes into ``out`` (a ``uint8`` array of the same shape, e.g. one buffer
+    reused across timed calls, so that no allocation or page fault lands in the
+    timed region) or into a new array; returns it.
+    """
     a = _check_step_args(state_blocks, impl)
-    out = np.empty_like(a)
+    if out is None:
+        out = np.empty_like(a)
+    elif not (isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape == a.shape
+              and out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError(f"out must be a writable contiguous uint8 array of shape {a.shape}")
     K.steps(a, out, step, 0 if impl == "reference" else 1,
             _NO_IV if iv is None else iv, _IDENTITY if table is None else table)
     return out
 
 
-def mix_columns_blocks(state_blocks, impl: str = "reference") -> np.ndarray:
+def mix_columns_blocks(state_blocks, impl: str = "reference", out=None) -> np.ndarray:
     """MixColumns on each state of ``state_blocks`` (``uint8[n, 16]``, FIPS byte order).
 
     ``impl="reference"`` is the byte-wise xtime form of the reference cipher;
     ``impl="table"`` the 32-bit word-sliced form (in the T-table cipher
     MixColumns has no separate cost: it is folded into the tables).
     """
-    return apply_step_blocks(state_blocks, K.STEP_MIX_COLUMNS, impl)
+    return apply_step_blocks(state_blocks, K.STEP_MIX_COLUMNS, impl, out=out)
 
 
-def inv_mix_columns_blocks(state_blocks, impl: str = "reference") -> np.ndarray:
+def inv_mix_columns_blocks(state_blocks, impl: str = "reference", out=None) -> np.ndarray:
     """InvMixColumns on each state (reference: GF products by 9, 11, 13, 14; table: word form)."""
-    return apply_step_blocks(state_blocks, K.STEP_INV_MIX_COLUMNS, impl)
+    return apply_step_blocks(state_blocks, K.STEP_INV_MIX_COLUMNS, impl, out=out)

@@ -120,7 +120,7 @@ class MAES(AES):
         return {"ivs": self.round_ivs}
 
 
-def xor_iv_blocks(state_blocks, iv, impl: str = "reference") -> np.ndarray:
+def xor_iv_blocks(state_blocks, iv, impl: str = "reference", out=None) -> np.ndarray:
     """The MAES "permutation stage": XOR each state with a 16-byte ``iv``.
 
     ``impl="reference"`` XORs byte by byte (the paper's Figure 3 loop),
@@ -129,4 +129,4 @@ def xor_iv_blocks(state_blocks, iv, impl: str = "reference") -> np.ndarray:
     iv = np.frombuffer(bytes(iv), dtype=np.uint8) if not isinstance(iv, np.ndarray) else iv
     if iv.dtype != np.uint8 or iv.shape != (16,):
         raise ValueError(f"iv must be 16 bytes, got {iv.shape if isinstance(iv, np.ndarray) else len(iv)}")
-    return apply_step_blocks(state_blocks, K.STEP_XOR_IV, impl, iv=np.ascontiguousarray(iv))
+    return apply_step_blocks(state_blocks, K.STEP_XOR_IV, impl, iv=np.ascontiguousarray(iv), out=out)

@@ -119,10 +119,15 @@ def table2_cases(n_blocks: int = 65536, impls: Sequence[str] = DEFAULT_IMPLS, se
     one = states[:1].copy()
     cases = []
     for impl in styles:
+        # One output buffer per input, reused by every call: a fresh 16 * n_blocks-byte array per
+        # call would put allocation and first-touch page faults in the timed region, and glibc's
+        # moving mmap threshold makes that cost differ from run to run (it once turned the XOR
+        # stage three times slower than InvMixColumns in one run and not in the next).
         def steps(s, impl=impl):
-            return {"mix_columns": lambda: _aes.mix_columns_blocks(s, impl),
-                    "inv_mix_columns": lambda: _aes.inv_mix_columns_blocks(s, impl),
-                    "xor_iv": lambda: _maes.xor_iv_blocks(s, iv, impl)}
+            buf = np.empty_like(s)
+            return {"mix_columns": lambda: _aes.mix_columns_blocks(s, impl, out=buf),
+                    "inv_mix_columns": lambda: _aes.inv_mix_columns_blocks(s, impl, out=buf),
+                    "xor_iv": lambda: _maes.xor_iv_blocks(s, iv, impl, out=buf)}
         for role, s in (("main", states), ("control", twin), ("dispatch", one)):
             for step, fn in steps(s).items():
                 if role == "control" and step == "xor_iv":

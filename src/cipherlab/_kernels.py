@@ -251,22 +251,7 @@ def _table_rounds(inp, ip, out, op, decrypt, tables, round_tables, rk32):
     s2 = ((_U(inp[i0 + _U(8)]) << _U24) | (_U(inp[i0 + _U(9)]) << _U16) | (_U(inp[i0 + _U(10)]) << _U8) | _U(inp[i0 + _U(11)])) ^ _U(rk32[0, 2])
     s3 = ((_U(inp[i0 + _U(12)]) << _U24) | (_U(inp[i0 + _U(13)]) << _U16) | (_U(inp[i0 + _U(14)]) << _U8) | _U(inp[i0 + _U(15)])) ^ _U(rk32[0, 3])
     s0, s1, s2, s3 = _table_core(s0, s1, s2, s3, decrypt, tables, round_tables, rk32)
-    out[o0 + _U(0)] = s0 >> _U24
-    out[o0 + _U(1)] = (s0 >> _U16) & _M8
-    out[o0 + _U(2)] = (s0 >> _U8) & _M8
-    out[o0 + _U(3)] = s0 & _M8
-    out[o0 + _U(4)] = s1 >> _U24
-    out[o0 + _U(5)] = (s1 >> _U16) & _M8
-    out[o0 + _U(6)] = (s1 >> _U8) & _M8
-    out[o0 + _U(7)] = s1 & _M8
-    out[o0 + _U(8)] = s2 >> _U24
-    out[o0 + _U(9)] = (s2 >> _U16) & _M8
-    out[o0 + _U(10)] = (s2 >> _U8) & _M8
-    out[o0 + _U(11)] = s2 & _M8
-    out[o0 + _U(12)] = s3 >> _U24
-    out[o0 + _U(13)] = (s3 >> _U16) & _M8
-    out[o0 + _U(14)] = (s3 >> _U8) & _M8
-    out[o0 + _U(15)] = s3 & _M8
+    _store_words(out, o0, s0, s1, s2, s3)
 
 
 # --------------------------------------------------------------------------

@@ -290,7 +290,7 @@ def test_phase_runners_return_tidy_frames_with_throughput():
     data = _data()
     p1 = aead.measure_phase1(data, trials=3, warmup=1, aad=AAD, seed=1, progress=False)
     assert len(p1) == (3 + 1) * 2 * 2 * 3  # three modes and the AES-GCM A/A control
-    assert list(p1.columns[:8]) == ["cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id"]
+    assert list(p1.columns[:9]) == ["cipher", "impl", "mode", "operation", "bytes", "process", "trial", "seconds", "run_id"]
     p2 = aead.measure_phase2(data, trials=3, warmup=1, aad=AAD, seed=1, progress=False)
     assert set(p2["cipher"]) == set(aead.CIPHERS) and set(p2["mode"]) == {"eax"}
     s = aead.summarise(p2)

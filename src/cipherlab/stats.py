@@ -109,6 +109,13 @@ SPEED_STATISTICS = {
     "mean": lambda x, axis=-1: np.mean(x, axis=axis),
     "q25": lambda x, axis=-1: np.quantile(x, 0.25, axis=axis),
 }
+#: Every statistic :func:`speedup_ci` can compare: the speed statistics and two of spread
+#: (standard deviation, coefficient of variation), for claims that one case varies more.
+RATIO_STATISTICS = {
+    **SPEED_STATISTICS,
+    "std": lambda x, axis=-1: np.std(x, axis=axis, ddof=1),
+    "cv": lambda x, axis=-1: np.std(x, axis=axis, ddof=1) / np.mean(x, axis=axis),
+}
 
 
 def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "median",
@@ -116,17 +123,30 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
                method: str = "percentile") -> Interval:
     """Speedup in percent, ``(stat(old) / stat(new) - 1) * 100``, with a bootstrap interval.
 
-    The one bootstrap of cipherlab: :func:`scipy.stats.bootstrap`, vectorized
-    (all resamples drawn as one array, in batches that bound memory), the two
-    samples resampled independently (trials are not paired), seeded, so the
-    same samples always give the same interval.
+    The one bootstrap of cipherlab, seeded, so the same samples always give
+    the same interval.  The estimate is the statistic of all trials pooled.
+
+    * **One process** (1-D samples, or arrays of one row): the two samples are
+      resampled independently (trials are not paired) by
+      :func:`scipy.stats.bootstrap`, vectorized.
+    * **Several processes** (2-D samples, processes x trials, as
+      :func:`cipherlab.timing.trials_by_process` gives, both with the same
+      processes in the same order): a two-level percentile bootstrap.  Each
+      resample draws the processes with replacement (the same draw for both
+      samples, since both were timed in each process), then the trials within
+      each drawn process, independently for the two samples.  The interval so
+      includes the spread between fresh processes that a bootstrap over one
+      process's trials cannot see.
 
     Parameters
     ----------
     old, new : array_like
-        Per-call times of the baseline and of the candidate (>= 2 each).
-    statistic : {"median", "mean", "q25"}
-        What is compared (:data:`SPEED_STATISTICS`).
+        Per-call times of the baseline and of the candidate (>= 2 each): 1-D,
+        or processes x trials.
+    statistic : {"median", "mean", "q25", "std", "cv"}
+        What is compared (:data:`RATIO_STATISTICS`): a speed statistic, or
+        the spread of the trials (then the result is how much more ``old``
+        spreads than ``new``, in percent).
     confidence : float
         In (0, 1).
     n_resamples : int
@@ -134,30 +154,61 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
     seed : int
         Seeds the resampling.
     method : {"percentile", "BCa", "basic"}
-        Passed to :func:`scipy.stats.bootstrap`.
+        Passed to :func:`scipy.stats.bootstrap` (one process only; several
+        processes take the percentile interval).
     """
-    x, y = _as_sample(old, "old"), _as_sample(new, "new")
-    if statistic not in SPEED_STATISTICS:
-        raise ValueError(f"statistic must be one of {tuple(SPEED_STATISTICS)}, got {statistic!r}")
+    x, y = _as_trials(old, "old"), _as_trials(new, "new")
+    if x.shape[0] != y.shape[0]:
+        raise ValueError(f"old and new must come from the same processes, got {x.shape[0]} and {y.shape[0]} rows")
+    if statistic not in RATIO_STATISTICS:
+        raise ValueError(f"statistic must be one of {tuple(RATIO_STATISTICS)}, got {statistic!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 100:
         raise ValueError(f"n_resamples must be an integer >= 100, got {n_resamples!r}")
     if method not in ("percentile", "BCa", "basic"):
         raise ValueError(f"method must be one of percentile, BCa, basic; got {method!r}")
-    f = SPEED_STATISTICS[statistic]
+    f = RATIO_STATISTICS[statistic]
 
     def stat(o, n, axis=-1):
         return (f(o, axis=axis) / f(n, axis=axis) - 1.0) * 100.0
 
-    estimate = float(stat(x, y))
+    estimate = float(stat(x.ravel(), y.ravel()))
     if np.ptp(x) == 0 and np.ptp(y) == 0:  # constant samples: scipy warns of a degenerate distribution
         return Interval(estimate, estimate, estimate, confidence)
-    batch = max(1, int(2e7 // max(x.size, y.size)))
-    res = _st.bootstrap((x, y), stat, paired=False, vectorized=True, confidence_level=confidence,
-                        n_resamples=int(n_resamples), method=method, batch=batch,
-                        rng=np.random.default_rng(seed))
-    return Interval(estimate, float(res.confidence_interval.low), float(res.confidence_interval.high), confidence)
+    rng = np.random.default_rng(seed)
+    if x.shape[0] == 1:
+        xs, ys = x[0], y[0]
+        batch = max(1, int(2e7 // max(xs.size, ys.size)))
+        res = _st.bootstrap((xs, ys), stat, paired=False, vectorized=True, confidence_level=confidence,
+                            n_resamples=int(n_resamples), method=method, batch=batch, rng=rng)
+        return Interval(estimate, float(res.confidence_interval.low), float(res.confidence_interval.high),
+                        confidence)
+    dist = np.empty(int(n_resamples))
+    procs = x.shape[0]
+    batch = max(1, int(2e7 // (procs * max(x.shape[1], y.shape[1]))))
+    for lo in range(0, dist.size, batch):
+        b = min(batch, dist.size - lo)
+        pick = rng.integers(0, procs, size=(b, procs, 1))                  # processes, shared by both samples
+        xo = x[pick, rng.integers(0, x.shape[1], size=(b, procs, x.shape[1]))].reshape(b, -1)
+        yo = y[pick, rng.integers(0, y.shape[1], size=(b, procs, y.shape[1]))].reshape(b, -1)
+        dist[lo:lo + b] = stat(xo, yo)
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(dist, [tail, 100 - tail])
+    return Interval(estimate, float(low), float(high), confidence)
+
+
+def _as_trials(x, name: str) -> np.ndarray:
+    """A sample as processes x trials (a 1-D sample is one process)."""
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be 1-D (trials) or 2-D (processes x trials), got {arr.ndim} dimensions")
+    _as_sample(arr, name)
+    if arr.shape[1] < 1:
+        raise ValueError(f"{name} needs at least 1 trial per process")
+    return arr
 
 
 def bootstrap_speedup_ci(old: Sequence[float], new: Sequence[float], *, confidence: float = 0.95,

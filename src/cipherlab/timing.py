@@ -1,24 +1,38 @@
-"""In-process timing: warm-up, interleaved trials, tidy results.
+"""Timing: warm-up, interleaved trials, fresh processes, tidy results.
 
 Speed comparisons in cipherlab are ratios measured side by side in one run.
 :func:`measure` therefore interleaves the cases trial by trial (in a seeded
 random order per round), so that drift in machine load hits every case alike
 instead of biasing whichever ran last.
+
+One process is not enough: the same kernel can run at a different speed in
+each fresh interpreter (code and data placement, which core the process lands
+on), and a bootstrap over the trials of one process cannot see that.
+:func:`measure_in_processes` therefore repeats the interleaved measurement in
+several fresh interpreters, one after another, and tags each trial with its
+``process``; :func:`trials_by_process` arranges the times as a processes x
+trials array, which :func:`cipherlab.stats.speedup_ci` resamples at both levels.
 """
 from __future__ import annotations
 
 import gc
+import math
+import multiprocessing
+import os
 import time
+import warnings
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm  # plain text bar: tqdm.auto warns without ipywidgets
 
+from ._kernel import die_with_parent
 from .provenance import new_run_id
 
 #: Columns every timing frame carries, in this order (labels may add more).
-TIMING_COLUMNS = ("cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id")
+TIMING_COLUMNS = ("cipher", "impl", "mode", "operation", "bytes", "process", "trial", "seconds", "run_id")
 
 
 def compile_seconds(fn: Callable[[], Any]) -> float:
@@ -53,18 +67,24 @@ def time_calls(fn: Callable[[], Any], trials: int, warmup: int = 1) -> np.ndarra
 def calls_per_trial(fn: Callable[[], Any], min_trial_seconds: float, probes: int = 5) -> int:
     """How many calls of ``fn`` make one trial last at least ``min_trial_seconds``.
 
-    The fastest of ``probes`` timed single calls sets it, so that a pre-empted
-    probe cannot shrink the batch.  ``min_trial_seconds = 0`` gives 1.
+    The fastest of up to ``probes`` timed single calls sets it, so that a
+    pre-empted probe cannot shrink the batch.  Probing stops early once the
+    probes together took ``probes * min_trial_seconds``: such calls are long
+    enough that the batch is 1 or 2 anyway, and five more calls of a 0.4 s
+    operation would cost seconds.  ``min_trial_seconds = 0`` gives 1.
     """
     if not (isinstance(min_trial_seconds, (int, float)) and np.isfinite(min_trial_seconds)) or min_trial_seconds < 0:
         raise ValueError(f"min_trial_seconds must be a finite number >= 0, got {min_trial_seconds!r}")
     if min_trial_seconds == 0:
         return 1
-    best = np.inf
+    best, spent = np.inf, 0.0
     for _ in range(probes):
         start = time.perf_counter_ns()
         fn()
-        best = min(best, (time.perf_counter_ns() - start) / 1e9)
+        took = (time.perf_counter_ns() - start) / 1e9
+        best, spent = min(best, took), spent + took
+        if spent >= probes * min_trial_seconds:
+            break
     return max(1, int(np.ceil(min_trial_seconds / max(best, 1e-9))))
 
 
@@ -114,7 +134,8 @@ def measure(cases: Sequence[Mapping[str, Any]], *, trials: int, warmup: int = 1,
     Returns
     -------
     DataFrame
-        One row per case and trial: the label fields, ``trial`` (0-based),
+        One row per case and trial: the label fields, ``process`` (0: this
+        one; see :func:`measure_in_processes`), ``trial`` (0-based),
         ``seconds`` (per call), ``calls`` (calls in the trial) and ``run_id``.
     """
     _check_counts(trials, warmup)
@@ -147,10 +168,86 @@ def measure(cases: Sequence[Mapping[str, Any]], *, trials: int, warmup: int = 1,
     for idx, case in enumerate(cases):
         labels = {k: v for k, v in case.items() if k != "fn"}
         for t in range(trials):
-            rows.append({**labels, "trial": t, "seconds": seconds[idx, t], "calls": calls[idx], "run_id": run_id})
+            rows.append({**labels, "process": 0, "trial": t, "seconds": seconds[idx, t], "calls": calls[idx],
+                         "run_id": run_id})
     df = pd.DataFrame(rows)
     lead = [c for c in TIMING_COLUMNS if c in df.columns]
     return df[lead + [c for c in df.columns if c not in lead]]
+
+
+def trials_per_process(trials: int, processes: int) -> int:
+    """Trials each process runs so that ``processes`` processes give at least ``trials`` in all."""
+    _check_counts(trials, 0)
+    _check_processes(processes)
+    return math.ceil(trials / processes)
+
+
+def measure_in_processes(build_cases: Callable[..., Sequence[Mapping[str, Any]]], build_kwargs: Mapping[str, Any],
+                         *, processes: int, trials: int, warmup: int = 1, run_id: "str | None" = None,
+                         seed: int = 0, progress: bool = True, desc: str = "timing",
+                         min_trial_seconds: float = 0.0) -> pd.DataFrame:
+    """:func:`measure` repeated in ``processes`` fresh interpreters, one after another.
+
+    Each process imports the library anew, builds its cases with
+    ``build_cases(**build_kwargs)`` (a module-level function, so that it can be
+    sent to the process; the cases hold closures, which cannot), warms them up
+    and runs ``trials_per_process(trials, processes)`` interleaved trials of
+    each, with the order seeded by ``seed + process``.  Only one process runs
+    at a time, so they never compete for the cores, and each dies with its
+    parent (a killed run leaves no timing process behind).
+
+    Returns
+    -------
+    DataFrame
+        As :func:`measure`, with ``process`` (0-based) beside ``trial``.
+    """
+    _check_processes(processes)
+    per_process = trials_per_process(trials, processes)
+    if not callable(build_cases) or getattr(build_cases, "__name__", "<lambda>") == "<lambda>":
+        raise ValueError("build_cases must be a module-level function (it is sent to a fresh process)")
+    run_id = run_id or new_run_id()
+    frames = []
+    ctx = multiprocessing.get_context("spawn")
+    for proc in tqdm(range(processes), desc=desc, disable=not progress, leave=False):
+        with ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=die_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
+            df = pool.submit(_measure_built, build_cases, dict(build_kwargs), list(warnings.filters), trials=per_process,
+                             warmup=warmup, run_id=run_id, seed=seed + proc,
+                             min_trial_seconds=min_trial_seconds).result()
+        df["process"] = proc
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True)
+    lead = [c for c in TIMING_COLUMNS if c in out.columns]
+    return out[lead + [c for c in out.columns if c not in lead]]
+
+
+def _measure_built(build_cases, build_kwargs, warning_filters, **kwargs) -> pd.DataFrame:
+    """Run in the fresh process: build the cases there (under the parent's warning filters), then time them."""
+    with warnings.catch_warnings():
+        warnings.filters[:] = warning_filters
+        return measure(build_cases(**build_kwargs), progress=False, **kwargs)
+
+
+def trials_by_process(frame: pd.DataFrame, value: str = "seconds") -> np.ndarray:
+    """The ``value`` of one case's trials as a processes x trials array.
+
+    A frame without a ``process`` column is one process.  Every process must
+    hold the same number of trials, as :func:`measure_in_processes` gives.
+    """
+    if frame.empty:
+        raise ValueError("frame holds no trials")
+    if "process" not in frame.columns:
+        return frame[value].to_numpy(dtype=np.float64)[None, :]
+    groups = [g[value].to_numpy(dtype=np.float64) for _, g in frame.groupby("process", sort=True)]
+    sizes = {g.size for g in groups}
+    if len(sizes) != 1:
+        raise ValueError(f"every process must hold the same number of trials, got {sorted(sizes)}")
+    return np.vstack(groups)
+
+
+def _check_processes(processes: int) -> None:
+    if isinstance(processes, bool) or not isinstance(processes, (int, np.integer)) or processes < 1:
+        raise ValueError(f"processes must be an integer >= 1, got {processes!r}")
 
 
 def _check_counts(trials: int, warmup: int) -> None:

@@ -56,7 +56,10 @@ class Evidence:
     estimate, low, high : float, optional
         Our estimate and its interval (same unit as the claim's published value).
     n : int, optional
-        Sample size behind the interval (trials per case, cells, queries ...).
+        Sample size behind the interval (trials per case in all, cells, queries ...).
+    processes : int, optional
+        For speed: the fresh processes the trials were spread over (the
+        interval resamples them too, :func:`cipherlab.stats.speedup_ci`).
     holds : bool, optional
         For structural and qualitative claims: does the statement hold here.
     p_value : float, optional
@@ -79,6 +82,7 @@ class Evidence:
     low: "float | None" = None
     high: "float | None" = None
     n: "int | None" = None
+    processes: "int | None" = None
     holds: "bool | None" = None
     p_value: "float | None" = None
     control_low: "float | None" = None
@@ -158,7 +162,8 @@ def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: 
                    seed: int = 0, **condition) -> Evidence:
     """Evidence for a speed claim, by the declared statistic, interval and A/A control.
 
-    ``old``/``new`` are per-call times of the baseline and the candidate
+    ``old``/``new`` are per-call times of the baseline and the candidate,
+    1-D or processes x trials (:func:`cipherlab.timing.trials_by_process`)
     (the estimate is ``(stat(old) / stat(new) - 1) * 100`` percent: positive
     when ``new`` is faster); ``control_old``/``control_new`` are the per-call
     times of two identical AES instances timed in the same interleaved run,
@@ -171,7 +176,9 @@ def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: 
     effect = _stats.speedup_ci(old, new, **kw)
     control = _stats.speedup_ci(control_old, control_new, **kw)
     n = min(np.asarray(old).size, np.asarray(new).size)
+    processes = np.asarray(old).shape[0] if np.asarray(old).ndim == 2 else 1
     return Evidence(claim_id, estimate=effect.estimate, low=effect.low, high=effect.high, n=int(n),
+                    processes=int(processes),
                     control_low=control.low, control_high=control.high, unit="%", **condition)
 
 
@@ -353,7 +360,7 @@ def _rule_label(claim) -> str:
 
 
 VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
-                   "n", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other")
+                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other")
 
 
 def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None" = None) -> pd.DataFrame:
@@ -388,6 +395,7 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "claim": claim["quote"], "kind": claim["kind"], "rule": _rule_label(claim), "published": pub or "—",
             "ours": "—" if ev is None else _ours(ev), "control": "—" if ev is None else _control(ev),
             "n": "" if ev is None or _get(ev, "n") is None else str(int(_get(ev, "n"))),
+            "processes": "" if ev is None or _get(ev, "processes") is None else str(int(_get(ev, "processes"))),
             "size": "" if ev is None else ev["size"], "style": "" if ev is None else ev["style"],
             "mode": "" if ev is None else ev["mode"], "profile": "" if ev is None else ev["profile"],
             "verdict": verdict, "reason": decision.reason,
@@ -421,7 +429,9 @@ def verdict_html(rows: pd.DataFrame) -> str:
                    for h in ("claim", "published", "ours", "verdict"))
     body = []
     for r in rows.itertuples():
-        cond = ", ".join(x for x in (r.size, r.style, r.mode, r.profile) if x) or "—"
+        trials = (f"{r.n} trials in {r.processes} process{'es' if r.processes != '1' else ''}"
+                  if r.processes else "")
+        cond = ", ".join(x for x in (r.size, r.style, r.mode, r.profile, trials) if x) or "—"
         link = f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
         control = f"<br><small>A/A control {esc(str(r.control))}</small>" if r.control != "—" else ""
         other = f"<br><small>other conditions: {esc(r.other)}</small>" if r.other else ""

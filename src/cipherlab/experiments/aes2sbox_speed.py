@@ -122,10 +122,12 @@ def run_speed_trials(data, *, protocol: str, trials: int, warmup: int, key, impl
                      mode: str = "ecb", threads: "int | None" = 1, xor_byte: int = 0x7F,
                      construction: str = "xor-index", file: str = "", seed: int = 0,
                      run_id: "str | None" = None, min_trial_seconds: "float | None" = None,
-                     progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+                     processes: int = 1, progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """One published protocol: every case of :func:`speed_cases`, trials interleaved, batched.
 
     ``min_trial_seconds`` defaults to the declared one (``config/verdicts.yaml``).
+    The trials are spread over ``processes`` fresh interpreters
+    (:func:`cipherlab.timing.measure_in_processes`).
 
     Returns
     -------
@@ -139,18 +141,23 @@ def run_speed_trials(data, *, protocol: str, trials: int, warmup: int, key, impl
         min_trial_seconds = float(_verdicts.load_rules()["min_trial_seconds"])
     first: list = []
     skipped: list = []
-    cases = speed_cases(data, key=key, impls=impls, mode=mode, threads=threads, xor_byte=xor_byte,
-                        construction=construction, labels={"protocol": protocol, "file": file},
-                        first_calls=first, skipped=skipped)
-    df = _timing.measure(cases, trials=trials, warmup=warmup, run_id=run_id, seed=seed, progress=progress,
-                         desc=f"protocol {protocol}", min_trial_seconds=min_trial_seconds)
+    build = dict(data=np.frombuffer(bytes(data), dtype=np.uint8).copy() if not isinstance(data, np.ndarray)
+                 else np.ascontiguousarray(data, dtype=np.uint8),
+                 key=key, impls=list(impls), mode=mode, threads=threads, xor_byte=xor_byte,
+                 construction=construction, labels={"protocol": protocol, "file": file})
+    # Built here once for the first calls (compile or cache load), the round-trip check and the
+    # pairs that cannot be timed; then rebuilt and timed in each fresh process.
+    speed_cases(**build, first_calls=first, skipped=skipped)
+    df = _timing.measure_in_processes(speed_cases, build, processes=processes, trials=trials, warmup=warmup,
+                                      run_id=run_id, seed=seed, progress=progress, desc=f"protocol {protocol}",
+                                      min_trial_seconds=min_trial_seconds)
     return df, pd.DataFrame(first), pd.DataFrame(skipped, columns=["protocol", "file", "cipher", "impl", "reason"])
 
 
 def run_protocols(protocols: Mapping[str, Mapping[str, Any]], read_file, *, key, impls: Sequence[str],
                   mode: str = "ecb", threads: "int | None" = 1, xor_byte: int = 0x7F,
                   construction: str = "xor-index", seed: int = 0, run_id: "str | None" = None,
-                  min_trial_seconds: "float | None" = None,
+                  min_trial_seconds: "float | None" = None, processes: int = 1,
                   progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """:func:`run_speed_trials` for each protocol ``{paper: {file, trials, warmup}}``; one ``run_id``."""
     from cipherlab.provenance import new_run_id
@@ -165,7 +172,8 @@ def run_protocols(protocols: Mapping[str, Mapping[str, Any]], read_file, *, key,
         parts = run_speed_trials(read_file(spec["file"]), protocol=str(protocol), trials=int(spec["trials"]),
                                  warmup=int(spec["warmup"]), key=key, impls=impls, mode=mode, threads=threads,
                                  xor_byte=xor_byte, construction=construction, file=spec["file"], seed=seed,
-                                 run_id=run_id, min_trial_seconds=min_trial_seconds, progress=progress)
+                                 run_id=run_id, min_trial_seconds=min_trial_seconds, processes=processes,
+                                 progress=progress)
         for acc, part in zip(out, parts):
             acc.append(part)
     return tuple(pd.concat(acc, ignore_index=True) for acc in out)
@@ -176,6 +184,14 @@ def _times_ms(raw: pd.DataFrame, protocol: str, cipher: str, impl: str, operatio
     sel = ((raw["protocol"].astype(str).str.zfill(3) == protocol) & (raw["cipher"] == cipher)
            & (raw["impl"] == impl) & (raw["operation"] == operation) & (raw["instance"] == instance))
     return raw.loc[sel].sort_values("trial")["seconds"].to_numpy(dtype=np.float64) * 1e3
+
+
+def _times_by_process(raw: pd.DataFrame, protocol: str, cipher: str, impl: str, operation: str,
+                      instance: str = "main") -> np.ndarray:
+    """Per-call times in ms as processes x trials (:func:`cipherlab.timing.trials_by_process`)."""
+    sel = ((raw["protocol"].astype(str).str.zfill(3) == protocol) & (raw["cipher"] == cipher)
+           & (raw["impl"] == impl) & (raw["operation"] == operation) & (raw["instance"] == instance))
+    return _timing.trials_by_process(raw.loc[sel].sort_values([c for c in ("process", "trial") if c in raw])) * 1e3
 
 
 def styles_compared(raw: pd.DataFrame, protocol: str, operation: "str | None" = None) -> list[str]:
@@ -255,9 +271,9 @@ def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str
     for paper in papers:
         for operation in OPERATIONS:
             for impl in styles_compared(raw, paper, operation):
-                old = _times_ms(raw, paper, "aes", impl, operation)
-                new = _times_ms(raw, paper, "aes-2sbox", impl, operation)
-                ctl = _times_ms(raw, paper, "aes", impl, operation, instance="control")
+                old = _times_by_process(raw, paper, "aes", impl, operation)
+                new = _times_by_process(raw, paper, "aes-2sbox", impl, operation)
+                ctl = _times_by_process(raw, paper, "aes", impl, operation, instance="control")
                 sub = raw[(raw["protocol"].astype(str).str.zfill(3) == paper) & (raw["impl"] == impl)
                           & (raw["operation"] == operation)]
                 calls = ", ".join(f"{c}{'' if i == 'main' else ' (control)'} {int(k)}" for (c, i), k in
@@ -266,10 +282,10 @@ def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str
                             profile=str(profile), section=SPEED_SECTION)
                 ev = _verdicts.speed_evidence(SPEEDUP_CLAIM.format(paper=paper, op=operation[:3]), old, new,
                                               old, ctl, seed=seed,
-                                              detail=f"{len(old)} interleaved trials of protocol {paper}; "
-                                                     f"calls per trial: {calls}", **cond)
+                                              detail=f"{old.size} interleaved trials of protocol {paper} in "
+                                                     f"{old.shape[0]} processes; calls per trial: {calls}", **cond)
                 rows.append(ev)
-                p = float(_st.mannwhitneyu(old, new, alternative="two-sided").pvalue)
+                p = float(_st.mannwhitneyu(old.ravel(), new.ravel(), alternative="two-sided").pvalue)
                 table = _TABLES[paper][operation].replace("Table ", "t")
                 rows.append(replace(ev, claim_id=SIGNIFICANCE_CLAIM.format(paper=paper, table=table, op=operation[:3]),
                                     p_value=p, detail=ev.detail + "; p: Mann-Whitney U, two-sided"))

@@ -31,6 +31,8 @@ import pandas as pd
 from scipy import stats as _st
 
 from ... import paper as _paper
+from ... import stats as _stats
+from ... import timing as _timing
 from ... import verdicts as _v
 from .forgery import FORGERY_CONTROL
 from .measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL
@@ -129,13 +131,13 @@ def _rules() -> dict:
 
 
 def _times(df: pd.DataFrame, **sel) -> np.ndarray:
+    """Per-call times of the trials ``sel`` picks, as processes x trials."""
     mask = np.ones(len(df), dtype=bool)
     for k, v in sel.items():
         mask &= (df[k] == v).to_numpy()
-    out = df.loc[mask, "seconds"].to_numpy(float)
-    if out.size < 2:
-        raise ValueError(f"need >= 2 trials for {sel}, found {out.size}")
-    return out
+    if mask.sum() < 2:
+        raise ValueError(f"need >= 2 trials for {sel}, found {int(mask.sum())}")
+    return _timing.trials_by_process(df.loc[mask])
 
 
 def _size(a: int, b: "int | None" = None) -> str:
@@ -203,27 +205,6 @@ def weakest(evs: Sequence[_v.Evidence], what: str) -> _v.Evidence:
     return dataclasses.replace(pick, detail=note) if len(evs) > 1 else pick
 
 
-def _ratio_interval(a: np.ndarray, b: np.ndarray, fn, seed: int) -> tuple[float, float, float]:
-    """``(fn(a) / fn(b) - 1) * 100`` with a percentile bootstrap interval (samples resampled independently)."""
-    rules = _rules()
-
-    def stat(x, y, axis=-1):
-        return (fn(x, axis) / fn(y, axis) - 1.0) * 100.0
-    est = float(stat(a, b))
-    res = _st.bootstrap((a, b), stat, paired=False, vectorized=True, method="percentile",
-                        confidence_level=float(rules["confidence"]), n_resamples=int(rules["bootstrap_resamples"]),
-                        rng=np.random.default_rng(seed))
-    return est, float(res.confidence_interval.low), float(res.confidence_interval.high)
-
-
-def _std(x, axis=-1):
-    return np.std(x, axis=axis, ddof=1)
-
-
-def _cv(x, axis=-1):
-    return np.std(x, axis=axis, ddof=1) / np.mean(x, axis=axis)
-
-
 def spread(claim_id: str, a: np.ndarray, b: np.ndarray, control: "tuple[np.ndarray, np.ndarray]", *, cv: bool,
            seed: int, **cond) -> _v.Evidence:
     """Evidence that sample ``a`` spreads more than ``b``: std (or CV) ratio in percent, minus 100.
@@ -232,11 +213,14 @@ def spread(claim_id: str, a: np.ndarray, b: np.ndarray, control: "tuple[np.ndarr
     timed side by side): the same ratio between them is the band that two
     identical cases' spreads differ by on this machine.
     """
-    fn = _cv if cv else _std
-    est, lo, hi = _ratio_interval(a, b, fn, seed)
-    _, c_lo, c_hi = _ratio_interval(control[1], control[0], fn, seed)
-    return _v.Evidence(claim_id, estimate=est, low=lo, high=hi, n=int(min(a.size, b.size)), control_low=c_lo,
-                       control_high=c_hi, unit="%", style=IMPL, **cond)
+    rules = _rules()
+    kw = dict(statistic="cv" if cv else "std", confidence=float(rules["confidence"]),
+              n_resamples=int(rules["bootstrap_resamples"]), seed=seed)
+    effect = _stats.speedup_ci(a, b, **kw)
+    control = _stats.speedup_ci(control[1], control[0], **kw)
+    return _v.Evidence(claim_id, estimate=effect.estimate, low=effect.low, high=effect.high,
+                       n=int(min(a.size, b.size)), processes=int(np.shape(a)[0]) if np.ndim(a) == 2 else 1,
+                       control_low=control.low, control_high=control.high, unit="%", style=IMPL, **cond)
 
 
 # ----------------------------------------------------------------------------- the claims

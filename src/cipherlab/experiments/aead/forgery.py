@@ -105,34 +105,36 @@ def forgery_cases(data_by_size: Mapping[int, bytes], *, modes: Sequence[str] = M
     return cases, logs
 
 
+def forgery_timing_cases(data_by_size: Mapping[int, bytes], **kwargs) -> list[dict]:
+    """The timing cases of :func:`forgery_cases` alone (what each timing process builds)."""
+    return forgery_cases(data_by_size, **kwargs)[0]
+
+
 def measure_forgery(data_by_size: Mapping[int, bytes], *, trials: int, warmup: int, aad: bytes, seed: int,
                     modes: Sequence[str] = MODES, kinds: Sequence[str] = FORGERY_KINDS,
-                    min_trial_seconds: float = 0.0, progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+                    min_trial_seconds: float = 0.0, processes: int = 1,
+                    progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Tag-check times of ``decrypt_and_verify`` (with an A/A control) and whether each tag was rejected.
 
-    Each case tries ``trials`` seeded tags (every one at least once, since a
-    case makes at least ``trials`` calls).
+    The trials are spread over ``processes`` fresh interpreters
+    (:func:`cipherlab.timing.measure_in_processes`); each case cycles through
+    ``trials`` seeded tags.  Whether a tag is rejected does not depend on
+    timing: the outcomes are those of the same tags checked once each,
+    untimed (:func:`forgery_outcomes`).
 
     Returns
     -------
     times : DataFrame
-        One row per trial and case (per-call ``seconds``, ``calls``, ``kind``, ``instance``).
+        One row per trial and case (per-call ``seconds``, ``calls``, ``kind``, ``instance``, ``process``).
     outcomes : DataFrame
-        ``bytes, mode, kind, tag_index, rejected`` for the main instance: the
-        same frame :func:`forgery_outcomes` computes untimed.
+        ``bytes, mode, kind, tag_index, rejected``: :func:`forgery_outcomes`.
     """
-    cases, logs = forgery_cases(data_by_size, modes=modes, n_tags=trials, aad=aad, seed=seed, kinds=kinds)
-    times = _timing.measure(cases, trials=trials, warmup=warmup, seed=seed, progress=progress, desc="forgery",
-                            min_trial_seconds=min_trial_seconds)
-    rows = []
-    for case, log in zip(cases, logs):
-        if case["instance"] != "main":
-            continue
-        if sorted(log) != list(range(trials)):
-            raise RuntimeError(f"{case['mode']} {case['kind']} at {case['bytes']} B: not every tag was tried")
-        rows += [(case["bytes"], case["mode"], case["kind"], i, log[i]) for i in range(trials)]
-    outcomes = pd.DataFrame(rows, columns=["bytes", "mode", "kind", "tag_index", "rejected"])
-    outcomes = outcomes.sort_values(["bytes", "mode", "kind", "tag_index"], kind="stable").reset_index(drop=True)
+    data = {int(n): bytes(d) for n, d in data_by_size.items()}
+    build = dict(data_by_size=data, modes=tuple(modes), n_tags=trials, aad=aad, seed=seed, kinds=tuple(kinds))
+    times = _timing.measure_in_processes(forgery_timing_cases, build, processes=processes, trials=trials,
+                                         warmup=warmup, seed=seed, progress=progress, desc="forgery",
+                                         min_trial_seconds=min_trial_seconds)
+    outcomes = forgery_outcomes(data, n_tags=trials, aad=aad, seed=seed, modes=modes, kinds=kinds)
     return times, outcomes
 
 

@@ -212,27 +212,20 @@ def aead_cases(data_by_size: Mapping[int, bytes], combos: Sequence[tuple[str, st
 def measure_aead(data_by_size: Mapping[int, bytes], combos: Sequence[tuple[str, str]], *, trials: int,
                  warmup: int, aad: bytes, seed: int, key_bytes: int = 16,
                  nonce_bytes: "Mapping[str, int] | None" = None, control: "tuple[str, str] | None" = None,
-                 min_trial_seconds: float = 0.0, progress: bool = True, desc: str = "aead") -> pd.DataFrame:
+                 min_trial_seconds: float = 0.0, processes: int = 1, progress: bool = True,
+                 desc: str = "aead") -> pd.DataFrame:
     """Encryption and decryption+verification times, one row per trial (see :func:`aead_cases`).
 
     ``min_trial_seconds``: calls shorter than this are timed in batches
     (:func:`cipherlab.timing.measure`); ``seconds`` is per call, ``calls`` the batch.
+    The ``trials`` are spread over ``processes`` fresh interpreters
+    (:func:`cipherlab.timing.measure_in_processes`), each of which builds the
+    cases (and checks their round trips) anew.
     """
-    cases = aead_cases(data_by_size, combos, aad=aad, seed=seed, key_bytes=key_bytes, nonce_bytes=nonce_bytes,
-                       control=control)
-    if warmup >= 1 and min_trial_seconds > 0 and _all_long(cases, min_trial_seconds):
-        # Every call already lasts a trial: batching would give k = 1 everywhere, and its five
-        # probe calls per case cost five rounds (~20 s for phase 2 at 3-5 MB).  The timed
-        # calls here were the first warm-up.
-        warmup, min_trial_seconds = warmup - 1, 0.0
-    return _timing.measure(cases, trials=trials, warmup=warmup, seed=seed, progress=progress, desc=desc,
-                           min_trial_seconds=min_trial_seconds)
-
-
-def _all_long(cases: Sequence[Mapping[str, Any]], min_trial_seconds: float) -> bool:
-    """Call every case once (a warm-up); True when each call took at least ``min_trial_seconds``."""
-    shortest = min(_timing.time_calls(case["fn"], trials=1, warmup=0)[0] for case in cases)
-    return bool(shortest >= min_trial_seconds)
+    build = dict(data_by_size={int(n): bytes(d) for n, d in data_by_size.items()}, combos=[tuple(c) for c in combos],
+                 aad=aad, seed=seed, key_bytes=key_bytes, nonce_bytes=nonce_bytes, control=control)
+    return _timing.measure_in_processes(aead_cases, build, processes=processes, trials=trials, warmup=warmup,
+                                        seed=seed, progress=progress, desc=desc, min_trial_seconds=min_trial_seconds)
 
 
 #: The A/A control of each phase: the case timed twice (paper 003 names AES-GCM and AES-EAX).

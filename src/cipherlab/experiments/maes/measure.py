@@ -23,7 +23,7 @@ from ... import aes as _aes
 from ... import maes as _maes
 from ... import new
 from ...provenance import new_run_id
-from ...timing import TIMING_COLUMNS, call_overhead, compile_seconds, measure
+from ...timing import TIMING_COLUMNS, call_overhead, compile_seconds, measure_in_processes
 from .common import DEFAULT_IMPLS, IV_SOURCES, check_choice, check_choices, check_impls
 
 #: Raw experiments the measuring notebook writes (``data/raw/<profile>/<name>.csv``).
@@ -206,12 +206,14 @@ def compile_times(cases: Sequence[dict], run_id: str = "") -> pd.DataFrame:
 def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequence[str], trials_keyexp: int,
                 trials_stage: int, trials_block: int, trials_bulk: int, warmup: int, stage_blocks: int,
                 iv: bytes, min_trial_seconds: float, bulk_modes: Sequence[str] = ("ecb",), seed: int = 0,
-                progress: bool = True) -> dict[str, pd.DataFrame]:
+                processes: int = 1, progress: bool = True) -> dict[str, pd.DataFrame]:
     """Run every timing of the chapter; one tidy frame per raw experiment (see :data:`RAW_EXPERIMENTS`).
 
     Each group of cases is measured side by side with interleaved trials
     (:func:`cipherlab.timing.measure`, batched to ``min_trial_seconds``)
-    after ``warmup`` untimed calls; the first call of every case is timed
+    after ``warmup`` untimed calls, in ``processes`` fresh interpreters one
+    after another (:func:`cipherlab.timing.measure_in_processes`; ``trials_*``
+    count the trials of all processes); the first call of every case is timed
     apart as its compile (or cache load) time in ``maes_compile``, and the
     empty-call overhead in ``maes_overhead``. Bulk runs use one thread so
     that ciphers, not thread scheduling, are compared.
@@ -219,19 +221,20 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequ
     impls = check_impls(impls)
     run_id = new_run_id()
     groups = {
-        "maes_keyexp": (table1_cases(key, maes_options=options), trials_keyexp),
-        "maes_stage": (table2_cases(stage_blocks, impls=impls, seed=seed), trials_stage),
-        "maes_block": (table3_cases(key, impls=impls, seed=seed, maes_options=options), trials_block),
-        "maes_bulk": (bulk_cases(key, bulk_data, impls=impls, modes=bulk_modes, iv=iv, threads=1,
-                                 maes_options=options), trials_bulk),
+        "maes_keyexp": (table1_cases, dict(key=key, maes_options=options), trials_keyexp),
+        "maes_stage": (table2_cases, dict(n_blocks=stage_blocks, impls=impls, seed=seed), trials_stage),
+        "maes_block": (table3_cases, dict(key=key, impls=impls, seed=seed, maes_options=options), trials_block),
+        "maes_bulk": (bulk_cases, dict(key=key, data=bulk_data, impls=impls, modes=bulk_modes, iv=iv, threads=1,
+                                       maes_options=options), trials_bulk),
     }
     out, compiles = {}, []
-    for name, (cases, trials) in groups.items():
-        ct = compile_times(cases, run_id=run_id)
+    for name, (build, kwargs, trials) in groups.items():
+        ct = compile_times(build(**kwargs), run_id=run_id)
         ct["experiment"] = name
         compiles.append(ct)
-        out[name] = measure(cases, trials=trials, warmup=warmup, run_id=run_id, seed=seed, progress=progress,
-                            desc=name, min_trial_seconds=min_trial_seconds)
+        out[name] = measure_in_processes(build, kwargs, processes=processes, trials=trials, warmup=warmup,
+                                         run_id=run_id, seed=seed, progress=progress, desc=name,
+                                         min_trial_seconds=min_trial_seconds)
     out["maes_compile"] = pd.concat(compiles, ignore_index=True)
     overhead = [call_overhead(min_trial_seconds=min_trial_seconds) for _ in range(5)]
     out["maes_overhead"] = pd.DataFrame({"cipher": "(empty call)", "impl": "none", "mode": "none",

@@ -15,15 +15,19 @@ import numpy as np
 import pandas as pd
 
 from ... import stats as _stats
+from ... import timing as _timing
 from ... import verdicts as _verdicts
 from .common import OPERATION_COLUMNS, TABLE1_COLUMNS, TABLE1_ROWS, TABLE2_ROWS, TABLE3_ROWS, published_map
 
 
 def _pick(raw: pd.DataFrame, **where) -> np.ndarray:
+    """Per-call times of the trials the filters pick, as processes x trials."""
     sel = np.ones(len(raw), dtype=bool)
     for k, v in where.items():
         sel &= (raw[k] == v).to_numpy()
-    return raw.loc[sel, "seconds"].to_numpy(dtype=np.float64)
+    if not sel.any():
+        return np.empty((1, 0))
+    return _timing.trials_by_process(raw.loc[sel])
 
 
 def speed_case(raw: pd.DataFrame, claim_id: str, old: Mapping, new: Mapping, control_old: Mapping,

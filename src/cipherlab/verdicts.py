@@ -30,7 +30,8 @@ import pandas as pd
 
 from . import stats as _stats
 from .claims import CLAIM_COLUMNS, KINDS, RULES, SCOPES, claims_of_chapter, load_claims, load_rules
-from .paths import Profile, as_profile
+from .config import load_config
+from .paths import PROFILES, Profile, as_profile
 from .results import save_table
 
 __all__ = ["VERDICTS", "FINDING", "KINDS", "SCOPES", "RULES", "CLAIM_COLUMNS", "load_claims", "load_rules",
@@ -481,10 +482,15 @@ def rules_markdown(rules: "dict | None" = None) -> str:
     """The Methods page's statement of every rule and parameter, rendered from ``config/verdicts.yaml``."""
     rules = rules or load_rules()
     lines = [
-        f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case, compared as "
-        f"a speedup `(stat(old) / stat(new) - 1) x 100 %`, with a {float(rules['confidence']):.0%} percentile "
-        f"bootstrap interval ({int(rules['bootstrap_resamples'])} seeded resamples, the two samples resampled "
-        "independently).",
+        f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case (all trials "
+        "pooled), compared as a speedup `(stat(old) / stat(new) - 1) x 100 %`, with a "
+        f"{float(rules['confidence']):.0%} percentile bootstrap interval ({int(rules['bootstrap_resamples'])} "
+        "seeded resamples).",
+        "- Fresh processes: the same code can run at a different speed in each fresh interpreter, which a bootstrap "
+        "over the trials of one process cannot see. Each chapter's trials are therefore spread over several fresh "
+        f"processes, one after another ({_processes_text()}), and the bootstrap resamples at both levels: the "
+        "processes with replacement (the same draw for both cases of a comparison, which were timed in each), "
+        "then the trials within each drawn process, independently for the two cases.",
         "- A/A control: every speed comparison also times AES against an identical second AES instance in the "
         "same interleaved run; its interval is this machine's noise band, never narrower than "
         f"±{float(rules['noise_floor_pct']):g} %. A speed effect counts only beyond it; a claimed effect "
@@ -506,6 +512,18 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         shown = ", ".join(f"{k} = {v}" for k, v in params.items()) or "—"
         lines.append(f"| `{name}` | {kinds} | {text.format(**fill)} | {shown} |")
     return "\n".join(lines) + "\n"
+
+
+def _processes_text() -> str:
+    """How many fresh processes each profile's timing sections use, from the profile configs."""
+    parts = []
+    for profile in PROFILES:
+        cfg = load_config(profile)
+        counts = sorted({int(sec["processes"]) for sec in cfg.values() if isinstance(sec, dict) and "processes" in sec})
+        if counts:
+            parts.append(f"{profile} profile: {' or '.join(map(str, counts))}")
+    return "; ".join(parts) + ", set by `processes` in each timing section of the profile's config" if parts else \
+        "set by `processes` in each timing section of the profile's config"
 
 
 def save_verdicts(rows: pd.DataFrame, profile: "str | Profile"):

@@ -43,7 +43,7 @@ rule aead_measure:
         log_path("aead_measure"),
     threads: TIMING_THREADS
     shell:
-        NOTEBOOK_SHELL
+        TIMING_NOTEBOOK_SHELL
 
 
 rule aead:

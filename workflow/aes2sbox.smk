@@ -39,7 +39,7 @@ rule aes2sbox_measure:
         log_path("aes2sbox_measure"),
     threads: TIMING_THREADS
     shell:
-        NOTEBOOK_SHELL
+        TIMING_NOTEBOOK_SHELL
 
 
 rule aes2sbox:

@@ -130,3 +130,6 @@ NOTEBOOK_SHELL = (
     PYTHON + " -m cipherlab.notebook {input.notebook} {output.notebook} "
     "--profile " + PROFILE + " --section {params.section} > {log} 2>&1"
 )
+# A timing job holds the machine lock exclusively (cipherlab.machine_lock): no other job of any
+# pipeline on this machine runs beside it, whatever the scheduler decides.
+TIMING_NOTEBOOK_SHELL = NOTEBOOK_SHELL.replace(" > {log}", " --timing > {log}")

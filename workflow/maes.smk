@@ -30,7 +30,7 @@ rule maes_measure:
         log_path("maes_measure"),
     threads: TIMING_THREADS
     shell:
-        NOTEBOOK_SHELL
+        TIMING_NOTEBOOK_SHELL
 
 
 rule maes:

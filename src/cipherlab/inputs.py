@@ -19,15 +19,22 @@ Kinds
 """
 from __future__ import annotations
 
+import argparse
+import ast
 import codecs
 import hashlib
+import importlib.util
 import io
 import re
 from pathlib import Path
 
+import matplotlib.image as mpimg
 import numpy as np
+from matplotlib import cbook
 
-from .results import atomic_path, write_bytes
+from .config import input_specs, load_config
+from .machine_lock import machine_lock
+from .results import write_bytes
 
 KINDS = ("text", "random", "zeros", "image")
 KiB = 1024
@@ -41,9 +48,6 @@ def _file_seed(seed: int, name: str) -> int:
 
 def _vocabulary() -> list[str]:
     # Read the Zen from the stdlib module's source: importing ``this`` would print it.
-    import ast
-    import importlib.util
-
     source = Path(importlib.util.find_spec("this").origin).read_text(encoding="utf-8")
     literal = next(n.value.value for n in ast.parse(source).body
                    if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "s")
@@ -78,9 +82,6 @@ def text_bytes(nbytes: int, rng: np.random.Generator) -> bytes:
 
 def test_image() -> np.ndarray:
     """matplotlib's sample photograph (Grace Hopper) as uint8 RGB, shape (600, 512, 3)."""
-    import matplotlib.image as mpimg
-    from matplotlib import cbook
-
     with cbook.get_sample_data("grace_hopper.jpg") as fh:
         img = np.asarray(mpimg.imread(fh, format="jpg"))
     if img.dtype != np.uint8:
@@ -123,10 +124,6 @@ def read_input(path: "str | Path") -> "bytes | np.ndarray":
 
 def main(argv=None) -> int:
     """``python -m cipherlab.inputs PROFILE NAME OUT``: write one declared input file."""
-    import argparse
-
-    from .config import input_specs, load_config
-
     p = argparse.ArgumentParser(prog="python -m cipherlab.inputs")
     p.add_argument("profile")
     p.add_argument("name")
@@ -136,7 +133,8 @@ def main(argv=None) -> int:
     specs = input_specs(cfg)
     if a.name not in specs:
         p.error(f"input {a.name!r} is not declared in the {a.profile} config; declared: {sorted(specs)}")
-    write_input(a.out, specs[a.name], seed=cfg["seed"])
+    with machine_lock(exclusive=False):   # never beside a timing job
+        write_input(a.out, specs[a.name], seed=cfg["seed"])
     return 0
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import nbformat
 
 from .config import CHAPTER_SECTIONS, book_parameters, load_config, notebook_parameters
+from .machine_lock import machine_lock
 from .results import atomic_path
 
 #: jupyter-book removes a cell with this tag from the page.
@@ -160,6 +161,9 @@ def main(argv=None) -> int:
     p.add_argument("--section", required=True, choices=CHAPTER_SECTIONS + ("book",))
     p.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                    help="extra parameter (value parsed as JSON), may repeat")
+    p.add_argument("--timing", action="store_true",
+                   help="a timing job: hold the machine lock exclusively (cipherlab.machine_lock), so that no "
+                        "other pipeline job runs beside it; every other job holds it shared")
     a = p.parse_args(argv)
     cfg = load_config(a.profile)
     if a.section == "book":
@@ -173,7 +177,8 @@ def main(argv=None) -> int:
         params[key] = json.loads(value)
     print(f"running {a.src} -> {a.dst} with {json.dumps(params, sort_keys=True)}", flush=True)
     try:
-        run_notebook(a.src, a.dst, params, cwd=Path(a.src).resolve().parent, progress=False)
+        with machine_lock(exclusive=a.timing):
+            run_notebook(a.src, a.dst, params, cwd=Path(a.src).resolve().parent, progress=False)
     except (RuntimeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from cipherlab import paper
-from cipherlab._cipher import InsecureCipherWarning
+from cipherlab import InsecureCipherWarning
 from cipherlab import verdicts
 from cipherlab.experiments import aes2sbox as X
 from cipherlab.experiments import aes2sbox_evidence as E
@@ -18,7 +18,7 @@ from cipherlab.sboxes import second_sbox
 
 FIPS_KEY = "2b7e151628aed2a6abf7158809cf4f3c"
 
-pytestmark = pytest.mark.filterwarnings("ignore::cipherlab._cipher.InsecureCipherWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::cipherlab.InsecureCipherWarning")
 
 
 def naive_bits(a: bytes, b: bytes) -> int:

@@ -22,6 +22,8 @@ from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
 
 #: cipherlab's own kernels (PyCryptodome, the outside reference, is AES only).
 OWN_STYLES = tuple(s for s in ("reference", "table", "aesni") if s in available_impls())
+#: Every style AES runs in here, PyCryptodome's included.
+AES_STYLES = tuple(s for s in lookup("aes").styles if s in available_impls())
 CIPHER_STYLES = [(c, s) for c in cipher_names(families=True) for s in lookup(c).styles if s in OWN_STYLES]
 
 

@@ -85,7 +85,8 @@ rule input_file:
 
 
 # The cipher core: editing any of it re-runs the selfcheck, and so every timing after it.
-CORE_MODULES = ("_numba", "sboxes", "_kernels", "_cipher", "aes", "aes_2sbox", "maes", "modes", "selfcheck")
+CORE_MODULES = ("_numba", "_checks", "registry", "sboxes", "_kernels", "_schedule", "_aesni_kernels", "_aesni", "cpu",
+                "aes", "aes_2sbox", "maes", "modes", "selfcheck")
 CIPHER_CORE = [
     rel(paths.SRC_DIR / f"{m}.py") for m in CORE_MODULES if (paths.SRC_DIR / f"{m}.py").exists()
 ] + sorted(rel(p) for p in (paths.SRC_DIR / "vectors").rglob("*") if p.is_file() and "__pycache__" not in p.parts)

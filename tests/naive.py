@@ -139,6 +139,10 @@ def maes_ivs(key: bytes, approach: int, iv_source="sha3", sha3="sha3_256", sha3_
     return [sum(w[4 * i:4 * i + 4], []) for i in range(n)]
 
 
+#: The MAES names that fix the approach; plain "maes" takes it as an option (default 2).
+MAES_APPROACH = {"maes-1": 1, "maes-2": 2}
+
+
 def _middle(cipher, key, xor_byte, construction, approach_ivs):
     """The step that replaces MixColumns, as (forward, inverse) per round number."""
     if cipher == "aes":
@@ -155,8 +159,9 @@ def _middle(cipher, key, xor_byte, construction, approach_ivs):
 
 
 def encrypt_block(key: bytes, block: bytes, cipher="aes", rounds=None, xor_byte=0x7F,
-                  construction="xor-index", iv_source="sha3", sha3="sha3_256", sha3_chain="iv") -> bytes:
-    ivs = maes_ivs(key, int(cipher[-1]), iv_source, sha3, sha3_chain) if cipher.startswith("maes") else None
+                  construction="xor-index", iv_source="sha3", sha3="sha3_256", sha3_chain="iv", approach=2) -> bytes:
+    ivs = (maes_ivs(key, MAES_APPROACH.get(cipher, approach), iv_source, sha3, sha3_chain)
+           if cipher in ("maes",) + tuple(MAES_APPROACH) else None)
     fwd, _ = _middle(cipher, key, xor_byte, construction, ivs)
     rk = round_keys(key)
     R = rounds or NR[len(key)]
@@ -170,8 +175,9 @@ def encrypt_block(key: bytes, block: bytes, cipher="aes", rounds=None, xor_byte=
 
 
 def decrypt_block(key: bytes, block: bytes, cipher="aes", rounds=None, xor_byte=0x7F,
-                  construction="xor-index", iv_source="sha3", sha3="sha3_256", sha3_chain="iv") -> bytes:
-    ivs = maes_ivs(key, int(cipher[-1]), iv_source, sha3, sha3_chain) if cipher.startswith("maes") else None
+                  construction="xor-index", iv_source="sha3", sha3="sha3_256", sha3_chain="iv", approach=2) -> bytes:
+    ivs = (maes_ivs(key, MAES_APPROACH.get(cipher, approach), iv_source, sha3, sha3_chain)
+           if cipher in ("maes",) + tuple(MAES_APPROACH) else None)
     _, inv = _middle(cipher, key, xor_byte, construction, ivs)
     rk = round_keys(key)
     R = rounds or NR[len(key)]

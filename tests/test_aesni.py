@@ -29,11 +29,7 @@ VARIANTS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _quiet_research_warning():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("quiet_research_warning")
 
 
 def _pair(key, variant, mode, iv, **extra):

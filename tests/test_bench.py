@@ -101,5 +101,7 @@ def test_selfcheck_reports_a_broken_cipher(monkeypatch):
 
 
 def test_selfcheck_rejects_unknown():
-    with pytest.raises(ValueError, match="ciphers must be a subset"):
+    with pytest.raises(ValueError, match=r"ciphers must be one of \('aes', 'aes-2sbox', 'maes-1', 'maes-2'\)"):
         selfcheck.run_selfcheck(ciphers=("rot13",))
+    with pytest.raises(ValueError, match=r"impls must be one of .*pycryptodome"):
+        selfcheck.run_selfcheck(impls=("fast",))

@@ -43,7 +43,12 @@ IV = bytes(16)
     (dict(cipher="maes-2", iv_source="rng"), "iv_source must be one of"),
     (dict(cipher="maes-2", sha3="sha256"), "sha3 must be one of"),
     (dict(cipher="maes-2", sha3_chain="x"), "sha3_chain must be one of"),
-    (dict(cipher="aes-2sbox", impl="pycryptodome"), "impl 'pycryptodome' .* cipher 'aes' only"),
+    (dict(cipher="aes-2sbox", impl="pycryptodome"),
+     r"impl 'pycryptodome' is not a style of cipher 'aes-2sbox': its styles are \('reference', 'table', 'aesni'\)"),
+    (dict(cipher="maes-3"), "cipher must be one of .*maes-1.*maes-2"),
+    (dict(cipher="maes", approach=3), r"approach must be one of \(1, 2\)"),
+    (dict(cipher="maes", approach=True), r"approach must be one of \(1, 2\)"),
+    (dict(cipher="maes-1", approach=2), r"unknown option\(s\) \['approach'\] for cipher 'maes-1'.*fixed by the name"),
     (dict(impl="pycryptodome", rounds=5), "rounds: impl 'pycryptodome'"),
 ])
 def test_new_rejects(kwargs, match):

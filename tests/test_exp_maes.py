@@ -22,11 +22,7 @@ KEY = bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c")
 IV = bytes(range(16))
 
 
-@pytest.fixture(autouse=True)
-def _quiet_insecure_warning():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("quiet_research_warning")
 
 
 @pytest.fixture(scope="module")

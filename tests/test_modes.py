@@ -8,10 +8,10 @@ from Crypto.Util.Padding import pad
 from hypothesis import given, settings, strategies as st
 
 import cipherlab
-from cipherlab.cpu import has_aesni
 from cipherlab.modes import pkcs7_pad, pkcs7_unpad
+from conftest import AES_STYLES
 
-STYLES = ("reference", "table", "pycryptodome") + ("aesni",) * has_aesni()
+STYLES = AES_STYLES
 
 
 def pycryptodome(key, mode, iv):

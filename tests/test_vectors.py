@@ -5,10 +5,10 @@ import pytest
 from Crypto.Cipher import AES as PyAES
 
 import cipherlab
-from cipherlab.cpu import has_aesni
 from cipherlab import vectors
+from conftest import AES_STYLES
 
-STYLES = ("reference", "table", "pycryptodome") + ("aesni",) * has_aesni()
+STYLES = AES_STYLES
 
 
 def test_loader_lists_and_rejects():

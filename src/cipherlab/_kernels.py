@@ -3,7 +3,7 @@
 Nothing here validates input or does I/O; the public wrappers in
 :mod:`cipherlab.modes` and the cipher modules do that. Every kernel receives
 the same *key schedule* arguments, in this order (see
-:class:`cipherlab._cipher.KernelSchedule`)::
+:class:`cipherlab._schedule.KernelSchedule`)::
 
     params        int64[4]        (style, decrypt, mix_kind, rounds)
     tables        uint32[n*4*256] table style: n sets of word tables T0..T3, flattened

@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from cipherlab import _kernels as K
-from cipherlab._cipher import AES_ROUNDS, build_schedule, check_key, check_rounds
+from cipherlab._checks import check_choice
+from cipherlab._schedule import build_schedule
+from cipherlab.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
 from cipherlab.sboxes import rijndael_sbox
 
 __all__ = ["AES", "expand_key", "expand_key_words", "mix_columns_blocks", "inv_mix_columns_blocks",
@@ -52,6 +54,10 @@ def _words_to_blocks(words: list[int]) -> np.ndarray:
     return np.frombuffer(b"".join(x.to_bytes(4, "big") for x in words), dtype=np.uint8).reshape(-1, 16).copy()
 
 
+def _expand_key(key: bytes) -> np.ndarray:
+    return _words_to_blocks(expand_key_words(key, 4 * (AES_ROUNDS[len(key)] + 1)))
+
+
 def expand_key(key) -> np.ndarray:
     """AES key expansion: the round keys ``k_0 .. k_Nr`` as ``uint8[Nr + 1, 16]``.
 
@@ -59,13 +65,13 @@ def expand_key(key) -> np.ndarray:
     ----------
     key : bytes-like or uint8 array of 16, 24 or 32 bytes
     """
-    key = check_key(key)
-    nr = AES_ROUNDS[len(key)]
-    return _words_to_blocks(expand_key_words(key, 4 * (nr + 1)))
+    return _expand_key(check_key(key))
 
 
 class AES:
-    """AES (FIPS-197) key schedule in kernel form. Use :func:`cipherlab.new`.
+    """AES (FIPS-197) key schedule in kernel form; create ciphers with :func:`cipherlab.new`.
+
+    Trusts its arguments (:func:`cipherlab.new` has checked them).
 
     Parameters
     ----------
@@ -75,17 +81,13 @@ class AES:
         rounds than the standard are **not secure**.
     """
 
-    name = "aes"
-    secure = True
     mix_kind = K.MIX_COLUMNS
-    options: tuple[str, ...] = ("rounds",)
 
-    def __init__(self, key, rounds=None):
-        self.key = check_key(key)
-        self.nr = AES_ROUNDS[len(self.key)]
-        self.rounds = check_rounds(rounds, len(self.key))
-        self.secure = self.rounds == self.nr
-        self.round_keys = expand_key(self.key)[: self.rounds + 1]
+    def __init__(self, key: bytes, rounds: int | None = None):
+        self.key = key
+        self.nr = AES_ROUNDS[len(key)]
+        self.rounds = self.nr if rounds is None else rounds
+        self.round_keys = _expand_key(key)[: self.rounds + 1]
 
     def _extra(self) -> dict:
         return {}
@@ -95,8 +97,7 @@ class AES:
 
 
 def _check_step_args(state_blocks, impl):
-    if impl not in STEP_IMPLS:
-        raise ValueError(f"impl must be one of {STEP_IMPLS}, got {impl!r}")
+    check_choice("impl", impl, STEP_IMPLS)
     a = np.asarray(state_blocks)
     if a.dtype != np.uint8 or a.ndim != 2 or a.shape[1] != 16:
         raise ValueError(f"state_blocks must be a uint8 array of shape (n, 16), got dtype {a.dtype} shape {a.shape}")
@@ -139,3 +140,8 @@ def mix_columns_blocks(state_blocks, impl: str = "reference", out=None) -> np.nd
 def inv_mix_columns_blocks(state_blocks, impl: str = "reference", out=None) -> np.ndarray:
     """InvMixColumns on each state (reference: GF products by 9, 11, 13, 14; table: word form)."""
     return apply_step_blocks(state_blocks, K.STEP_INV_MIX_COLUMNS, impl, out=out)
+
+
+register(CipherInfo(
+    "aes", AES, {"rounds": ROUNDS}, styles=STYLES, research=False,
+    summary="AES-128/192/256 (FIPS-197); with rounds < Nr a research cipher"))

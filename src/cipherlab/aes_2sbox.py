@@ -22,24 +22,20 @@ import numpy as np
 
 from cipherlab import _kernels as K
 from cipherlab.aes import AES, apply_step_blocks
-from cipherlab.sboxes import second_sbox
+from cipherlab.registry import ROUNDS, CipherInfo, Option, register
+from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, second_sbox
 
 __all__ = ["AES2SBox", "sub_bytes_xor_blocks", "inv_sub_bytes_xor_blocks"]
 
 
 class AES2SBox(AES):
-    """AES-2SBox key schedule in kernel form (research cipher, **not secure**)."""
+    """AES-2SBox key schedule in kernel form (research cipher, **not secure**); trusts its arguments."""
 
-    name = "aes-2sbox"
     mix_kind = K.MIX_SECOND_SBOX
-    options = ("rounds", "xor_byte", "construction")
 
-    def __init__(self, key, rounds=None, xor_byte=0x7F, construction="xor-index"):
+    def __init__(self, key: bytes, rounds: int | None = None, xor_byte: int = 0x7F, construction: str = "xor-index"):
         super().__init__(key, rounds)
-        self.secure = False
-        self.second = second_sbox(xor_byte, construction)
-        self.xor_byte = int(xor_byte)
-        self.construction = construction
+        self.second = _second_sbox(xor_byte, construction)
 
     def _extra(self) -> dict:
         return {"second": self.second}
@@ -55,3 +51,13 @@ def inv_sub_bytes_xor_blocks(state_blocks, impl: str = "reference", xor_byte: in
                              construction: str = "xor-index") -> np.ndarray:
     """Inverse SubBytesXOR on each state."""
     return apply_step_blocks(state_blocks, K.STEP_SUBSTITUTE, impl, table=second_sbox(xor_byte, construction)[1])
+
+
+register(CipherInfo(
+    "aes-2sbox", AES2SBox,
+    {"rounds": ROUNDS,
+     "xor_byte": Option(0x7F, check=lambda name, value, key_len: _check_xor_byte(value),
+                        doc="the papers' Key[i], 0x00..0xFF"),
+     "construction": Option("xor-index", SECOND_SBOX_CONSTRUCTIONS,
+                            doc="xor-index reproduces the published tables; xor-sbox is the literal prose")},
+    summary="AES-2SBox (papers 000/001): MixColumns replaced by a second S-box; NOT secure"))

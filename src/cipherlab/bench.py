@@ -23,10 +23,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from Crypto.Cipher import AES as PyAES
 
-from cipherlab._cipher import InsecureCipherWarning
+from cipherlab._checks import check_choices
 from cipherlab._numba import max_threads
-from cipherlab.modes import CIPHERS, available_impls, new
+from cipherlab.cpu import aesni_status
+from cipherlab.modes import available_impls, new
+from cipherlab.provenance import run_metadata
+from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.results import write_csv, write_json
 
 __all__ = ["run_bench", "main", "target_ratios", "format_table", "BENCH_IMPLS"]
 
@@ -39,8 +44,6 @@ COLUMNS = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds",
 
 
 def _pycryptodome_cases(key: bytes, iv: bytes, raw: bytes, modes) -> list:
-    from Crypto.Cipher import AES as PyAES
-
     cases = []
     for mode in modes:
         for op in ("encrypt", "decrypt"):
@@ -56,7 +59,7 @@ def _pycryptodome_cases(key: bytes, iv: bytes, raw: bytes, modes) -> list:
     return cases
 
 
-def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=None, modes=BENCH_MODES,
+def run_bench(size: int = 8 * MiB, ciphers=None, impls=None, modes=BENCH_MODES,
               threads=None, key_bytes: int = 16, repeats: int = 3, seed: int = 0) -> pd.DataFrame:
     """Measure throughput; returns one row per (cipher, impl, mode, operation, threads).
 
@@ -64,7 +67,10 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=None, modes=BENCH_MODE
     ----------
     size : int
         Bytes of random data (a positive multiple of 16).
-    ciphers, modes : sequences of str
+    ciphers : sequence of str, optional
+        Registered names (default :func:`cipherlab.registry.cipher_names`);
+        each runs in the styles of ``impls`` its registry entry lists.
+    modes : sequence of str
     impls : sequence of str, optional
         cipherlab styles (default: those of :data:`BENCH_IMPLS` available here).
         PyCryptodome's AES (``impl == "pycryptodome"``) is always added.
@@ -91,6 +97,7 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=None, modes=BENCH_MODE
     bad = [i for i in impls if i not in BENCH_IMPLS]
     if bad:
         raise ValueError(f"impls must be a subset of {BENCH_IMPLS} (PyCryptodome is always measured), got {bad}")
+    ciphers = check_choices("ciphers", cipher_names() if ciphers is None else ciphers, cipher_names(families=True))
     threads = tuple(sorted({1, max_threads()})) if threads is None else tuple(threads)
     rng = np.random.default_rng(seed)
     data = rng.integers(0, 256, size, dtype=np.uint8)
@@ -101,7 +108,7 @@ def run_bench(size: int = 8 * MiB, ciphers=CIPHERS, impls=None, modes=BENCH_MODE
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InsecureCipherWarning)
         for cipher in ciphers:
-            for impl in impls:
+            for impl in (i for i in impls if i in lookup(cipher).styles):
                 for mode in modes:
                     for n_threads in threads:
                         c = new(key, cipher, mode, iv=None if mode == "ecb" else iv, impl=impl,
@@ -185,9 +192,6 @@ def _positive_int(text: str) -> int:
 
 def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits: int) -> Path:
     """The rows as CSV (with ``run_id``) and the provenance record beside it (``<out>.meta.json``)."""
-    from cipherlab.provenance import run_metadata
-    from cipherlab.results import write_csv, write_json
-
     meta = run_metadata(profile="bench", seed=0, config=dict(size=size, repeats=repeats, key_bits=key_bits))
     path = write_csv(frame.assign(run_id=meta["run_id"]), out)
     write_json(meta, path.with_name(path.name + ".meta.json"))
@@ -200,7 +204,8 @@ def main(argv=None) -> int:
     p.add_argument("--size-mib", type=_positive_float, default=8.0, help="MiB of random data (default 8)")
     p.add_argument("--repeats", type=_positive_int, default=3, help="calls per figure, best reported (default 3)")
     p.add_argument("--key-bits", type=int, choices=(128, 192, 256), default=128)
-    p.add_argument("--cipher", action="append", choices=CIPHERS, help="restrict to a cipher (repeatable)")
+    p.add_argument("--cipher", action="append", choices=cipher_names(families=True),
+                   help="restrict to a cipher (repeatable; default: every registered cipher)")
     p.add_argument("--impl", action="append", choices=BENCH_IMPLS,
                    help="restrict to a cipherlab style (repeatable); PyCryptodome is always measured")
     p.add_argument("--out", help="also write the raw rows to this CSV (and <out>.meta.json)")
@@ -209,11 +214,9 @@ def main(argv=None) -> int:
     if size <= 0:
         p.error(f"argument --size-mib: must be at least 16 bytes (1.6e-05 MiB), got {args.size_mib}")
     if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
-        from cipherlab.cpu import aesni_status
-
         p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")
     t0 = time.perf_counter()
-    frame = run_bench(size, ciphers=args.cipher or CIPHERS, impls=args.impl, key_bytes=args.key_bits // 8,
+    frame = run_bench(size, ciphers=args.cipher, impls=args.impl, key_bytes=args.key_bits // 8,
                       repeats=args.repeats)
     print(f"cipherlab bench: {size / MiB:g} MiB random data, AES-{args.key_bits} key, best of {args.repeats}, "
           f"MB/s (10^6 B/s); threads: 1 and {max_threads()}")

@@ -18,14 +18,14 @@ regular file is replaced atomically (temporary file, ``fsync``, rename) and
 keeps its permission bits; a new file is created ``0600`` (the output may be
 plaintext), like ``openssl enc`` and ``gpg``; symlinks are followed and the
 file they point to is written; a character or block device, FIFO or socket is
-written in place, never replaced.  The research ciphers (``aes-2sbox``, ``maes-1``,
-``maes-2``, round-reduced ``aes``) print a loud warning on stderr.
+written in place, never replaced.  The research ciphers (every registered
+cipher but ``aes``, see :mod:`cipherlab.registry`, and round-reduced ``aes``)
+print a loud warning on stderr.
 """
 from __future__ import annotations
 
 import argparse
 import errno
-import importlib.util
 import json
 import os
 import stat
@@ -35,15 +35,15 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
+import cipherlab
+from cipherlab import bench, selfcheck
+from cipherlab.modes import IMPLS, MODES
+from cipherlab.provenance import environment_summary
+from cipherlab.registry import cipher_names
+
 #: Exit status for bad arguments (argparse's convention) and for a failed operation.
 EXIT_USAGE = 2
 EXIT_FAILURE = 1
-
-# Mirrors of cipherlab.modes' choices, so that `--help` works before numba is imported;
-# cipherlab.new() remains the judge of what is valid.
-CIPHER_CHOICES = ("aes", "aes-2sbox", "maes-1", "maes-2")
-MODE_CHOICES = ("ecb", "cbc", "ctr")
-IMPL_CHOICES = ("reference", "table", "aesni", "pycryptodome", "auto")
 
 
 class UsageError(Exception):
@@ -95,18 +95,18 @@ def parse_options(items: Sequence[str]) -> dict[str, Any]:
 def _add_cipher_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-i", "--input", required=True, help="input file ('-' for stdin)")
     p.add_argument("-o", "--output", required=True, help="output file ('-' for stdout)")
-    p.add_argument("--cipher", default="aes", choices=CIPHER_CHOICES,
+    p.add_argument("--cipher", default="aes", choices=cipher_names(families=True),
                    help="aes (default); the others are insecure research ciphers")
-    p.add_argument("--mode", default="cbc", choices=MODE_CHOICES, help="default: cbc")
+    p.add_argument("--mode", default="cbc", choices=MODES, help="default: cbc")
     p.add_argument("--key", required=True, metavar="HEX", help="16, 24 or 32 bytes in hex")
     p.add_argument("--iv", metavar="HEX",
                    help="16 bytes in hex: the IV (cbc) or the initial counter block (ctr); not for ecb")
-    p.add_argument("--impl", default="table", choices=IMPL_CHOICES, help="default: table")
+    p.add_argument("--impl", default="table", choices=IMPLS + ("auto",), help="default: table")
     p.add_argument("--no-padding", action="store_true",
                    help="no PKCS#7 padding (ecb/cbc): the input must be whole 16-byte blocks")
     p.add_argument("--threads", type=int, default=None, help="threads of the parallel kernels (default: all)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="cipher option, may repeat (e.g. rounds=4, xor_byte=0x63, iv_source=key)")
+                   help="cipher option, may repeat (e.g. rounds=4, xor_byte=0x63, approach=1, iv_source=keyexp)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -242,9 +242,6 @@ def run_cipher(args: argparse.Namespace) -> int:
         data = _read(args.input)
     except OSError as exc:
         raise UsageError(f"--input: cannot read {args.input!r}: {exc.strerror or exc}") from None
-
-    import cipherlab
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", cipherlab.InsecureCipherWarning)
         try:
@@ -271,8 +268,6 @@ def run_cipher(args: argparse.Namespace) -> int:
 
 
 def run_info(as_json: bool) -> int:
-    from .provenance import environment_summary
-
     env = environment_summary()
     if as_json:
         print(json.dumps(env, indent=2, sort_keys=True))
@@ -288,15 +283,8 @@ def run_info(as_json: bool) -> int:
     return 0
 
 
-def _delegate(module: str, argv: Sequence[str]) -> int:
-    """Run ``module.main(argv)`` (the core engineer's ``bench`` and ``selfcheck``)."""
-    if importlib.util.find_spec(f"cipherlab.{module}") is None:
-        print(f"cipherlab: error: {module} is not available in this version (no module cipherlab.{module})",
-              file=sys.stderr)
-        return EXIT_FAILURE
-    mod = importlib.import_module(f"cipherlab.{module}")
-    status = mod.main(list(argv))
-    return int(status or 0)
+#: Subcommands that own their arguments: ``cipherlab bench ...`` is ``bench.main([...])``.
+DELEGATES = {"bench": bench.main, "selfcheck": selfcheck.main}
 
 
 def main(argv: "Sequence[str] | None" = None) -> int:
@@ -304,9 +292,9 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     # bench and selfcheck own their arguments: pass them through untouched.
-    if argv and argv[0] in ("bench", "selfcheck"):
+    if argv and argv[0] in DELEGATES:
         try:
-            return _delegate(argv[0], argv[1:])
+            return int(DELEGATES[argv[0]](argv[1:]) or 0)
         except SystemExit as exc:  # argparse inside the delegate: it has printed its message
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
         except KeyboardInterrupt:

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import llvmlite.binding as llvm
 import numba
+from numba.core.codegen import get_host_cpu_features
 
 __all__ = ["AESNI_FEATURES", "aesni_status", "check_aesni", "has_aesni", "jit_target"]
 
@@ -45,8 +46,6 @@ def jit_target() -> tuple[str, str]:
     name = numba.config.CPU_NAME or llvm.get_host_cpu_name()
     features = numba.config.CPU_FEATURES
     if features is None:
-        from numba.core.codegen import get_host_cpu_features
-
         features = get_host_cpu_features()
     return str(name), str(features)
 

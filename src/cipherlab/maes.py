@@ -5,8 +5,9 @@
    MixColumns every output byte depends on one input byte only, and the IV
    XOR is a key-dependent constant that merges into the round key.
 
-Approaches (cipher names): ``maes-1`` uses one IV for every round,
-``maes-2`` one IV per round. Round ``r < Nr``: SubBytes, ShiftRows, XOR with
+Approaches (the option ``approach``, default 2; the registered names
+``maes-1`` and ``maes-2`` fix it): approach 1 uses one IV for every round,
+approach 2 one IV per round. Round ``r < Nr``: SubBytes, ShiftRows, XOR with
 ``IV_r`` (the paper's "permutation stage"), AddRoundKey; the final round, as in
 AES, has no middle step (choice: paper 002 does not say; its Figure 2 shows the
 normal rounds only).
@@ -43,8 +44,9 @@ import hashlib
 import numpy as np
 
 from cipherlab import _kernels as K
-from cipherlab._cipher import AES_ROUNDS, check_key
+from cipherlab._checks import check_choice
 from cipherlab.aes import AES, _words_to_blocks, apply_step_blocks, expand_key_words
+from cipherlab.registry import AES_ROUNDS, ROUNDS, CipherInfo, Option, check_key, register, register_variant
 
 __all__ = ["MAES", "maes_ivs", "xor_iv_blocks", "IV_SOURCES", "SHA3_VARIANTS", "SHA3_CHAINS", "APPROACHES"]
 
@@ -52,12 +54,6 @@ IV_SOURCES = ("sha3", "keyexp")
 SHA3_VARIANTS = ("sha3_256", "sha3_224", "sha3_384", "sha3_512")
 SHA3_CHAINS = ("iv", "digest")
 APPROACHES = (1, 2)
-
-
-def _choice(name, value, allowed):
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    return value
 
 
 def maes_ivs(key, approach: int = 2, iv_source: str = "sha3", sha3: str = "sha3_256",
@@ -78,11 +74,13 @@ def maes_ivs(key, approach: int = 2, iv_source: str = "sha3", sha3: str = "sha3_
     np.ndarray
         ``uint8[n, 16]`` with ``n = 1`` (approach 1) or ``Nr`` (approach 2).
     """
-    key = check_key(key)
-    _choice("approach", approach, APPROACHES)
-    _choice("iv_source", iv_source, IV_SOURCES)
-    _choice("sha3", sha3, SHA3_VARIANTS)
-    _choice("sha3_chain", sha3_chain, SHA3_CHAINS)
+    return _maes_ivs(check_key(key), check_choice("approach", approach, APPROACHES),
+                     check_choice("iv_source", iv_source, IV_SOURCES), check_choice("sha3", sha3, SHA3_VARIANTS),
+                     check_choice("sha3_chain", sha3_chain, SHA3_CHAINS))
+
+
+def _maes_ivs(key: bytes, approach: int, iv_source: str, sha3: str, sha3_chain: str) -> np.ndarray:
+    """:func:`maes_ivs` for checked arguments."""
     nr = AES_ROUNDS[len(key)]
     n = 1 if approach == 1 else nr
     if iv_source == "sha3":
@@ -99,18 +97,14 @@ def maes_ivs(key, approach: int = 2, iv_source: str = "sha3", sha3: str = "sha3_
 
 
 class MAES(AES):
-    """MAES key schedule in kernel form (research cipher, **not secure**)."""
+    """MAES key schedule in kernel form (research cipher, **not secure**); trusts its arguments."""
 
     mix_kind = K.MIX_XOR_IV
-    options = ("rounds", "iv_source", "sha3", "sha3_chain")
 
-    def __init__(self, key, approach: int, rounds=None, iv_source="sha3", sha3="sha3_256", sha3_chain="iv"):
+    def __init__(self, key: bytes, rounds: int | None = None, approach: int = 2, iv_source: str = "sha3",
+                 sha3: str = "sha3_256", sha3_chain: str = "iv"):
         super().__init__(key, rounds)
-        self.secure = False
-        self.approach = approach
-        self.name = f"maes-{approach}"
-        self.iv_vectors = maes_ivs(self.key, approach, iv_source, sha3, sha3_chain)
-        self.iv_source, self.sha3, self.sha3_chain = iv_source, sha3, sha3_chain
+        self.iv_vectors = _maes_ivs(key, approach, iv_source, sha3, sha3_chain)
         ivs = np.zeros((self.rounds + 1, 16), dtype=np.uint8)
         for r in range(1, self.rounds):
             ivs[r] = self.iv_vectors[0 if approach == 1 else r - 1]
@@ -130,3 +124,15 @@ def xor_iv_blocks(state_blocks, iv, impl: str = "reference", out=None) -> np.nda
     if iv.dtype != np.uint8 or iv.shape != (16,):
         raise ValueError(f"iv must be 16 bytes, got {iv.shape if isinstance(iv, np.ndarray) else len(iv)}")
     return apply_step_blocks(state_blocks, K.STEP_XOR_IV, impl, iv=np.ascontiguousarray(iv), out=out)
+
+
+register(CipherInfo(
+    "maes", MAES,
+    {"rounds": ROUNDS,
+     "approach": Option(2, APPROACHES, doc="1: one IV for every round; 2: one IV per round"),
+     "iv_source": Option("sha3", IV_SOURCES, doc="sha3: the paper's Figure 6/7; keyexp: the key expansion run on"),
+     "sha3": Option("sha3_256", SHA3_VARIANTS, doc="the SHA-3 function of iv_source=sha3"),
+     "sha3_chain": Option("iv", SHA3_CHAINS, doc="what the next SHA-3 call hashes: the 16-byte IV or the digest")},
+    summary="MAES (paper 002): MixColumns replaced by an XOR with key-derived IVs; NOT secure"))
+register_variant("maes-1", "maes", "MAES approach 1: one IV for every round; NOT secure", approach=1)
+register_variant("maes-2", "maes", "MAES approach 2: one IV per round; NOT secure", approach=2)

@@ -25,32 +25,28 @@ import warnings
 
 import numba
 import numpy as np
+from Crypto.Cipher import AES as PyAES
 
+# the cipher modules register themselves on import (aes, aes_2sbox, maes)
+import cipherlab.aes  # noqa: F401
+import cipherlab.aes_2sbox  # noqa: F401
+import cipherlab.maes  # noqa: F401
 from cipherlab import _aesni as HW
 from cipherlab import _kernels as K
-from cipherlab._cipher import AES_ROUNDS, InsecureCipherWarning, bytes_param, check_key, check_rounds
+from cipherlab._checks import check_bytes, check_choice
 from cipherlab._numba import max_threads
-from cipherlab.aes import AES
-from cipherlab.aes_2sbox import AES2SBox
 from cipherlab.cpu import check_aesni, has_aesni
-from cipherlab.maes import MAES
+from cipherlab.registry import AES_ROUNDS, STYLES, InsecureCipherWarning, check_key, lookup
 
-__all__ = ["new", "Cipher", "CIPHERS", "MODES", "IMPLS", "CIPHER_OPTIONS", "pkcs7_pad", "pkcs7_unpad",
-           "resolve_impl", "available_impls",
+__all__ = ["new", "Cipher", "MODES", "IMPLS", "pkcs7_pad", "pkcs7_unpad", "resolve_impl", "available_impls",
            "InsecureCipherWarning"]
 
-CIPHERS = ("aes", "aes-2sbox", "maes-1", "maes-2")
 MODES = ("ecb", "cbc", "ctr")
 #: Implementation styles: cipherlab's three (byte-wise, T-tables, AES-NI kernels) and
 #: PyCryptodome's AES as the outside reference (``aes`` with standard rounds only).
-IMPLS = ("reference", "table", "aesni", "pycryptodome")
+#: Which cipher has which: :func:`cipherlab.registry.lookup` ``(cipher).styles``.
+IMPLS = STYLES
 BLOCK = 16
-CIPHER_OPTIONS = {
-    "aes": AES.options,
-    "aes-2sbox": AES2SBox.options,
-    "maes-1": MAES.options,
-    "maes-2": MAES.options,
-}
 # Inputs smaller than this are run by the serial ECB kernel: thread start-up
 # would cost more than it saves.
 _PARALLEL_MIN_BYTES = 4096
@@ -108,15 +104,9 @@ def _check_threads(threads) -> int:
     return int(threads)
 
 
-def _choice(name, value, allowed):
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    return value
-
-
 def resolve_impl(impl: str) -> str:
     """``"auto"`` becomes the fastest style available here (``aesni``, else ``table``); others pass through."""
-    _choice("impl", impl, IMPLS + ("auto",))
+    check_choice("impl", impl, IMPLS + ("auto",))
     if impl == "auto":
         return "aesni" if has_aesni() else "table"
     return impl
@@ -150,26 +140,21 @@ class Cipher:
 
     def __init__(self, key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table",
                  padding: bool = True, threads: int | None = None, options: dict | None = None):
-        _choice("cipher", cipher, CIPHERS)
-        _choice("mode", mode, MODES)
+        info = lookup(cipher)
+        check_choice("mode", mode, MODES)
         impl = resolve_impl(impl)
+        if impl not in info.styles:
+            raise ValueError(f"impl {impl!r} is not a style of cipher {cipher!r}: its styles are {info.styles}")
         if not isinstance(padding, (bool, np.bool_)):
             raise ValueError(f"padding must be True or False, got {padding!r}")
         threads = _check_threads(threads)
-        options = {} if options is None else dict(options)
-        allowed = CIPHER_OPTIONS[cipher]
-        unknown = sorted(set(options) - set(allowed))
-        if unknown:
-            raise ValueError(f"unknown option(s) {unknown} for cipher {cipher!r}; allowed options: {allowed}")
-        key = check_key(key)
-        check_rounds(options.get("rounds"), len(key))
-        if impl == "pycryptodome":
-            if cipher != "aes":
-                raise ValueError(f"impl 'pycryptodome' (the reference library) exists for cipher 'aes' only, got cipher "
-                                 f"{cipher!r}; use impl 'aesni', 'table' or 'reference'")
-            if options.get("rounds") not in (None, AES_ROUNDS[len(key)]):
-                raise ValueError("rounds: impl 'pycryptodome' runs the standard number of rounds only; "
-                                 "use impl 'aesni', 'table' or 'reference'")
+        key = check_key(key, info.key_sizes)
+        options = info.check_options({} if options is None else options, len(key))
+        nr = AES_ROUNDS[len(key)]
+        rounds = options.get("rounds", nr)
+        if impl == "pycryptodome" and rounds != nr:
+            raise ValueError("rounds: impl 'pycryptodome' runs the standard number of rounds only; "
+                             "use impl 'aesni', 'table' or 'reference'")
         if impl == "aesni":
             check_aesni()  # before anything is compiled: a missing +aes would abort the interpreter
         if mode == "ecb":
@@ -179,33 +164,30 @@ class Cipher:
             if iv is None:
                 raise ValueError(f"iv is required for mode {mode!r}: 16 bytes "
                                  f"({'the IV' if mode == 'cbc' else 'the initial counter block'})")
-            iv = bytes_param(iv, "iv", "16 bytes (bytes-like or a 1-D uint8 array)")
+            iv = check_bytes("iv", iv, "16 bytes (bytes-like or a 1-D uint8 array)")
             if len(iv) != BLOCK:
                 raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
-        if cipher == "aes":
-            spec = AES(key, **options)
-        elif cipher == "aes-2sbox":
-            spec = AES2SBox(key, **options)
-        else:
-            spec = MAES(key, approach=int(cipher[-1]), **options)
+        # everything is checked: from here on the core trusts its arguments
         self._cipher, self._mode, self._impl, self._iv = cipher, mode, impl, iv
         self._padding = bool(padding) if mode != "ctr" else False
         self._threads = threads
         self._key_size = 8 * len(key)
-        self._rounds, self._secure = spec.rounds, spec.secure
-        self._options = {name: getattr(spec, name) for name in spec.options}
+        self._rounds = rounds
+        self._secure = not info.research and rounds == nr
+        self._research = info.research
+        self._options = options
         self._iv_array = None if iv is None else np.frombuffer(iv, dtype=np.uint8)
         if impl == "pycryptodome":
-            from Crypto.Cipher import AES as _PyAES
-            self._py_aes = _PyAES
             self._key = key
-        elif impl == "aesni":
-            self._enc = HW.plan(spec, decrypt=False)
-            self._dec = HW.plan(spec, decrypt=True)
-            self._iv_block = None if iv is None else HW.block(iv)
         else:
-            self._enc = spec.schedule(impl, decrypt=False)
-            self._dec = spec.schedule(impl, decrypt=True)
+            schedule = info.make(key, options)
+            if impl == "aesni":
+                self._enc = HW.plan(schedule, decrypt=False)
+                self._dec = HW.plan(schedule, decrypt=True)
+                self._iv_block = None if iv is None else HW.block(iv)
+            else:
+                self._enc = schedule.schedule(impl, decrypt=False)
+                self._dec = schedule.schedule(impl, decrypt=True)
         self._frozen = True
 
     def __setattr__(self, name, value):
@@ -239,7 +221,7 @@ class Cipher:
             numba.set_num_threads(previous)
 
     def _pycryptodome(self, data: np.ndarray, decrypt: bool) -> np.ndarray:
-        aes = self._py_aes
+        aes = PyAES
         if self._mode == "ecb":
             c = aes.new(self._key, aes.MODE_ECB)
         elif self._mode == "cbc":
@@ -347,7 +329,7 @@ class Cipher:
         if arr.shape[0] != BLOCK:
             raise ValueError(f"block must be exactly 16 bytes, got {arr.shape[0]}")
         if self._impl == "pycryptodome":
-            c = self._py_aes.new(self._key, self._py_aes.MODE_ECB)
+            c = PyAES.new(self._key, PyAES.MODE_ECB)
             raw = c.decrypt(arr.tobytes()) if decrypt else c.encrypt(arr.tobytes())
             return _same_kind(np.frombuffer(raw, dtype=np.uint8).copy(), kind)
         out = np.empty(BLOCK, dtype=np.uint8)
@@ -373,15 +355,18 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     Parameters
     ----------
     key : bytes-like or uint8 array, 16, 24 or 32 bytes
-    cipher : {"aes", "aes-2sbox", "maes-1", "maes-2"}
-        Everything but ``"aes"`` (and ``"aes"`` with fewer rounds than the
-        standard) is a research cipher that is **not secure**; creating one
-        emits :class:`InsecureCipherWarning`.
+    cipher : str
+        A registered name (:func:`cipherlab.registry.cipher_names` with
+        ``families=True``: ``"aes"``, ``"aes-2sbox"``, ``"maes"``, ``"maes-1"``,
+        ``"maes-2"``). Everything but ``"aes"`` (and ``"aes"`` with fewer
+        rounds than the standard) is a research cipher that is **not
+        secure**; creating one emits :class:`InsecureCipherWarning`.
     mode : {"ecb", "cbc", "ctr"}
     iv : bytes-like of 16 bytes
         Required for CBC (the IV) and CTR (the initial counter block); not
         allowed for ECB.
     impl : {"reference", "table", "aesni", "pycryptodome", "auto"}
+        Each cipher has the styles its registry entry lists (``styles``).
         ``reference``: byte-oriented FIPS-197 steps; ``table``: T-tables
         (fused tables for the variants); ``aesni``: cipherlab's hardware
         kernels (AES-NI instructions), every cipher and option;
@@ -395,8 +380,10 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
         Threads for the parallel kernels, ``1..NUMBA_NUM_THREADS``; ``None``
         means all.
     **options
-        Cipher options: ``rounds`` (all ciphers, ``1..Nr``); for
-        ``aes-2sbox``: ``xor_byte``, ``construction``; for ``maes-*``:
+        Cipher options, as the cipher's registry entry declares them
+        (:func:`cipherlab.registry.cipher_options`): ``rounds`` (all ciphers,
+        ``1..Nr``); for ``aes-2sbox``: ``xor_byte``, ``construction``; for
+        ``maes``: ``approach`` (fixed by the names ``maes-1`` and ``maes-2``),
         ``iv_source``, ``sha3``, ``sha3_chain``. See the cipher modules.
 
     Returns
@@ -405,7 +392,7 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     """
     obj = Cipher(key, cipher, mode, iv, impl, padding, threads, options)
     if not obj.secure:
-        what = (f"{cipher!r} is a research cipher" if cipher != "aes"
+        what = (f"{cipher!r} is a research cipher" if obj._research
                 else f"AES reduced to {obj.rounds} of {AES_ROUNDS[obj.key_size // 8]} rounds is a research cipher")
         warnings.warn(f"{what}, NOT secure: do not use it to protect data.", InsecureCipherWarning, stacklevel=2)
     return obj

@@ -33,6 +33,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from cipherlab._checks import check_choice
+
 __all__ = [
     "gf_mul",
     "gf_inverse",
@@ -129,14 +131,6 @@ def _check_xor_byte(xor_byte) -> int:
     return int(xor_byte)
 
 
-def _check_construction(construction) -> str:
-    if construction not in SECOND_SBOX_CONSTRUCTIONS:
-        raise ValueError(
-            f"construction must be one of {SECOND_SBOX_CONSTRUCTIONS}, got {construction!r}"
-        )
-    return construction
-
-
 @lru_cache(maxsize=None)
 def _second(xor_byte: int, construction: str) -> tuple[bytes, bytes]:
     rijndael = _rijndael()
@@ -172,6 +166,11 @@ def second_sbox(xor_byte: int = 0x7F, construction: str = "xor-index") -> tuple[
     (sbox, inverse) : tuple of np.ndarray
         Two ``np.uint8[256]`` arrays with ``inverse[sbox[x]] == x``.
     """
-    forward, inverse = _second(_check_xor_byte(xor_byte), _check_construction(construction))
+    return _second_sbox(_check_xor_byte(xor_byte), check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS))
+
+
+def _second_sbox(xor_byte: int, construction: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`second_sbox` for checked arguments."""
+    forward, inverse = _second(xor_byte, construction)
     return (np.frombuffer(forward, dtype=np.uint8).copy(),
             np.frombuffer(inverse, dtype=np.uint8).copy())

@@ -5,11 +5,13 @@
 if any check failed, naming each failing cipher. The output is deterministic
 (seeded inputs, no timings).
 
-Checks: AES against FIPS-197 Appendix C, SP 800-38A and PyCryptodome; the
-research ciphers (AES-2SBox, MAES-1, MAES-2) against their frozen known
-answers (``vectors/aes_2sbox.json``, ``maes_1.json``, ``maes_2.json``,
-generated once from the naive implementation in ``tests/naive.py``), in every
-style that exists for the cipher; round trips; ``reference == table``.
+Checks: AES against FIPS-197 Appendix C, SP 800-38A and PyCryptodome; every
+registered research cipher (:func:`cipherlab.registry.cipher_names`: AES-2SBox,
+MAES-1, MAES-2) against its frozen known answers (``vectors/<name>.json`` with
+``-`` as ``_``: ``aes_2sbox.json``, ``maes_1.json``, ``maes_2.json``, generated
+once from the naive implementation in ``tests/naive.py``; a research cipher
+without them fails), in every style the registry lists for it and this CPU
+runs; round trips; ``reference == table`` and ``reference == aesni``.
 """
 from __future__ import annotations
 
@@ -19,24 +21,27 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from Crypto.Cipher import AES as PyAES
+from Crypto.Util.Padding import pad
 
 from cipherlab import vectors
-from cipherlab._cipher import InsecureCipherWarning
-from cipherlab.modes import CIPHERS, IMPLS, MODES, available_impls, new
+from cipherlab._checks import check_choices
+from cipherlab.modes import IMPLS, MODES, available_impls, new
+from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.results import write_csv
 
-__all__ = ["run_selfcheck", "main"]
+__all__ = ["run_selfcheck", "main", "vector_file"]
 
-SOFTWARE = ("reference", "table")
-#: Frozen known answers of the research ciphers (generated once by tests/make_vectors.py
-#: from the naive implementation in tests/naive.py): cipher -> vector file.
-RESEARCH_VECTORS = {"aes-2sbox": "aes_2sbox", "maes-1": "maes_1", "maes-2": "maes_2"}
 KEY_SIZES = (16, 24, 32)
 ROUND_TRIP_LENGTHS = (0, 1, 15, 16, 17, 1000, 70_001)
 
 
-def _pycryptodome(key, mode, iv):
-    from Crypto.Cipher import AES as PyAES
+def vector_file(cipher: str) -> str:
+    """The frozen known answers of a research cipher: ``vectors/<name with - as _>.json``."""
+    return cipher.replace("-", "_")
 
+
+def _pycryptodome(key, mode, iv):
     if mode == "ecb":
         return PyAES.new(key, PyAES.MODE_ECB)
     if mode == "cbc":
@@ -45,19 +50,13 @@ def _pycryptodome(key, mode, iv):
 
 
 def _supports(cipher: str, impl: str) -> bool:
-    """Whether style ``impl`` exists for ``cipher`` here (``pycryptodome`` is AES only; ``aesni`` needs the CPU feature)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", InsecureCipherWarning)
-            new(bytes(16), cipher, impl=impl)
-    except ValueError:
-        return False
-    return True
+    """Whether style ``impl`` exists for ``cipher`` (its registry entry) and runs here (``aesni`` needs the CPU)."""
+    return impl in lookup(cipher).styles and impl in available_impls()
 
 
 def _research_kats(rows, cipher, impl):
     """Every frozen known-answer case of a research cipher, encrypt and decrypt."""
-    for case in vectors.load(RESEARCH_VECTORS[cipher])["cases"]:
+    for case in vectors.load(vector_file(cipher))["cases"]:
         def kat(case=case):
             key, pt, ct = (bytes.fromhex(case[k]) for k in ("key", "plaintext", "ciphertext"))
             iv = bytes.fromhex(case["iv"]) if case["iv"] else None
@@ -81,19 +80,13 @@ def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
     Parameters
     ----------
     ciphers : sequence of str, optional
-        Subset of :data:`cipherlab.CIPHERS` (default all).
+        Registered names (default :func:`cipherlab.registry.cipher_names`: one per distinct cipher).
     impls : sequence of str, optional
-        Subset of :data:`cipherlab.IMPLS` (default all available here; ``pycryptodome``
-        applies to ``aes``).
+        Subset of :data:`cipherlab.IMPLS` (default all available here); each
+        cipher is checked in the styles its registry entry lists.
     """
-    ciphers = tuple(CIPHERS if ciphers is None else ciphers)
-    impls = tuple(available_impls() if impls is None else impls)
-    for c in ciphers:
-        if c not in CIPHERS:
-            raise ValueError(f"ciphers must be a subset of {CIPHERS}, got {c!r}")
-    for i in impls:
-        if i not in IMPLS:
-            raise ValueError(f"impls must be a subset of {IMPLS}, got {i!r}")
+    ciphers = check_choices("ciphers", cipher_names() if ciphers is None else ciphers, cipher_names())
+    impls = check_choices("impls", available_impls() if impls is None else impls, IMPLS)
     rows: list[dict] = []
     rng = np.random.default_rng(20260101)
     with warnings.catch_warnings():
@@ -122,8 +115,6 @@ def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
                         key, iv, data = rng.bytes(size), rng.bytes(16), rng.bytes(int(rng.integers(0, 5000)))
 
                         def cross(key=key, iv=iv, data=data, mode=mode, impl=impl):
-                            from Crypto.Util.Padding import pad
-
                             ivm = None if mode == "ecb" else iv
                             expected = _pycryptodome(key, mode, ivm).encrypt(data if mode == "ctr" else pad(data, 16))
                             got = new(key, mode=mode, iv=ivm, impl=impl).encrypt(data)
@@ -133,7 +124,7 @@ def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
             for impl in impls:
                 if not _supports(cipher, impl):
                     continue
-                if cipher in RESEARCH_VECTORS:
+                if lookup(cipher).research:
                     _research_kats(rows, cipher, impl)
                 for mode in MODES:
                     for size in KEY_SIZES:
@@ -159,13 +150,12 @@ def main(argv=None) -> int:
     """``python -m cipherlab.selfcheck --out PATH``; exit status 1 if any check failed."""
     parser = argparse.ArgumentParser(prog="python -m cipherlab.selfcheck", description=__doc__.splitlines()[0])
     parser.add_argument("--out", help="CSV to write (atomically); omit to only print the summary")
-    parser.add_argument("--cipher", action="append", choices=CIPHERS, help="restrict to a cipher (repeatable)")
+    parser.add_argument("--cipher", action="append", choices=cipher_names(),
+                        help="restrict to a cipher (repeatable)")
     parser.add_argument("--impl", action="append", choices=IMPLS, help="restrict to an impl (repeatable)")
     args = parser.parse_args(argv)
     frame = run_selfcheck(args.cipher, args.impl)
     if args.out:
-        from cipherlab.results import write_csv
-
         write_csv(frame, args.out)
     failed = frame[~frame["passed"]]
     print(f"selfcheck: {len(frame) - len(failed)}/{len(frame)} checks passed")

@@ -32,7 +32,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._cipher import BLOCK, check_cipher, new_cipher
+from cipherlab.registry import cipher_names
+
+from .quiet import BLOCK, check_cipher, new_quiet
 
 MODES = ("ecb", "cbc")
 
@@ -85,7 +87,7 @@ class EncryptionOracle:
 
         def encrypt(message: np.ndarray) -> np.ndarray:
             # a fresh object per message: CBC restarts from the fixed IV
-            obj = new_cipher(key, cipher, mode, iv=iv, padding=False, **options)
+            obj = new_quiet(key, cipher, mode, iv=iv, padding=False, **options)
             return np.asarray(obj.encrypt(message), dtype=np.uint8)
 
         self._encrypt = encrypt
@@ -214,7 +216,7 @@ def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes
     check_cipher(cipher)
     _check_mode(mode)
     plain = as_bytes_array(plaintext)
-    victim = new_cipher(key, cipher, mode, iv=iv, padding=True, **options)
+    victim = new_quiet(key, cipher, mode, iv=iv, padding=True, **options)
     target = np.asarray(victim.encrypt(plain), dtype=np.uint8)
 
     oracle = EncryptionOracle(cipher, key, mode=mode, iv=iv, **options)
@@ -245,7 +247,7 @@ def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes
     }
 
 
-def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2"),
+def attack_table(targets: dict, ciphers=None,
                  modes=MODES, *, seed: int = 0, **options) -> tuple[pd.DataFrame, dict, dict]:
     """Run :func:`run_attack` for each cipher x mode x named target.
 
@@ -253,6 +255,8 @@ def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2")
     ----------
     targets : dict
         ``name -> uint8 array or bytes``: the plaintexts the victim encrypts.
+    ciphers : sequence of str, optional
+        Registered names (default :func:`cipherlab.registry.cipher_names`).
     seed : int
         Seeds the victim's key and IV (one key per cipher, as a victim would).
 
@@ -270,7 +274,7 @@ def attack_table(targets: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2")
     """
     rng = np.random.default_rng(seed)
     rows, recovered, ciphertexts = [], {}, {}
-    for cipher in ciphers:
+    for cipher in cipher_names() if ciphers is None else ciphers:
         key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
         iv = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
         for mode in modes:

@@ -12,11 +12,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from tqdm import tqdm  # plain text bar: no ipywidgets warning in the book
+
 from cipherlab import inputs as _inputs
+from cipherlab._checks import check_choices
+from cipherlab.registry import cipher_names
+from cipherlab.results import save_table
 from cipherlab.stats import byte_entropy
 
 from . import attack, diffusion, randomness, summary
-from ._cipher import CIPHERS, new_cipher
+from .quiet import new_quiet
 from .sbox_properties import (difference_distribution_table, linear_approximation_table,
                               sbox_property_table)
 
@@ -33,7 +38,7 @@ def attack_targets(*, seed: int, image_stride: int = 1, text_bytes: int = 65536)
     return {"image": image, "text": text}
 
 
-def measure(*, seed: int, ciphers=CIPHERS, xor_byte: int = 0x7F, dependency_keys: int = 8,
+def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: int = 8,
             dependency_plaintexts: int = 256, avalanche_keys: int = 4,
             avalanche_plaintexts: int = 64, rounds_keys: int = 2, rounds_plaintexts: int = 64,
             image_stride: int = 1, text_bytes: int = 65536, randomness_bytes: int = 65536,
@@ -45,6 +50,9 @@ def measure(*, seed: int, ciphers=CIPHERS, xor_byte: int = 0x7F, dependency_keys
     ----------
     seed : int
         The profile seed; each part derives its own seed from it.
+    ciphers : sequence of str, optional
+        Registered names (default :func:`cipherlab.registry.cipher_names`:
+        every distinct cipher, AES and the research ones).
     sbox_spread : bool
         Tabulate the second S-box for all 256 xor bytes (a few seconds).
     image_stride : int
@@ -57,8 +65,7 @@ def measure(*, seed: int, ciphers=CIPHERS, xor_byte: int = 0x7F, dependency_keys
     -------
     dict of DataFrame (and the recovered plaintexts under ``"recovered"``)
     """
-    from tqdm import tqdm  # plain text bar: no ipywidgets warning in the book
-
+    ciphers = check_choices("ciphers", cipher_names() if ciphers is None else ciphers, cipher_names())
     bar = tqdm(total=7, disable=not progress, desc="security")
     out: dict = {}
 
@@ -115,7 +122,7 @@ def measure(*, seed: int, ciphers=CIPHERS, xor_byte: int = 0x7F, dependency_keys
     ent = []
     for cipher in ciphers:
         key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
-        ct = new_cipher(key, cipher, "ecb", padding=True).encrypt(image.reshape(-1))
+        ct = new_quiet(key, cipher, "ecb", padding=True).encrypt(image.reshape(-1))
         ent.append({"cipher": cipher, "mode": "ecb", "input": "image",
                     "byte_entropy": byte_entropy(np.asarray(ct))})
     out["image_entropy"] = pd.DataFrame(ent)
@@ -139,8 +146,6 @@ def measure(*, seed: int, ciphers=CIPHERS, xor_byte: int = 0x7F, dependency_keys
 
 def save_all(results: dict, profile) -> dict:
     """Write the chapter's tables to ``data/tables/<profile>/security_*.csv``."""
-    from cipherlab.results import save_table
-
     names = ["sbox_properties", "sbox_spread", "sbox_spread_summary", "dependency", "avalanche",
              "avalanche_summary", "rounds", "attack", "image_entropy", "randomness",
              "randomness_sequences", "summary"]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from ._cipher import BLOCK, check_cipher, ecb_encryptor, full_rounds
+from .quiet import BLOCK, check_cipher, ecb_encryptor, full_rounds
 
 BITS = 8 * BLOCK
 
@@ -125,8 +126,6 @@ def avalanche_sac(cipher: str, *, n_keys: int = 4, n_plaintexts: int = 64,
 
 def avalanche_frame(hist: np.ndarray, cipher: str) -> pd.DataFrame:
     """Avalanche histogram as a tidy frame with the Binomial(128, 1/2) expectation."""
-    from scipy import stats
-
     total = hist.sum()
     k = np.arange(BITS + 1)
     return pd.DataFrame({

@@ -18,6 +18,11 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from cipherlab.registry import cipher_names
+from cipherlab.stats import byte_entropy, chi_square_uniform
+
+from .quiet import new_quiet
+
 ALPHA = 0.01
 
 
@@ -230,7 +235,7 @@ def sequence_tests(data, *, n_sequences: int = 8, block_size: int = 128, apen_m:
     return pd.concat(frames, ignore_index=True)
 
 
-def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "maes-2"),
+def ciphertext_randomness(inputs: dict, ciphers=None,
                           modes=("ecb", "ctr"), *, seed: int = 0, n_sequences: int = 8,
                           block_size: int = 128, apen_m: int = 10,
                           serial_m: int = 16) -> pd.DataFrame:
@@ -240,6 +245,8 @@ def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "
     ----------
     inputs : dict
         ``name -> bytes``: the low-entropy plaintexts (e.g. all-zero, text).
+    ciphers : sequence of str, optional
+        Registered names (default :func:`cipherlab.registry.cipher_names`).
     seed : int
         Seeds one key per cipher and the CTR initial counter block.
     n_sequences : int
@@ -254,10 +261,6 @@ def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "
         ``p_value`` and ``passed``; ``byte_entropy``, ``chi_square`` and
         ``chi_square_p`` describe the whole ciphertext.
     """
-    from cipherlab.stats import byte_entropy, chi_square_uniform
-
-    from ._cipher import new_cipher
-
     def describe(data: np.ndarray, **labels) -> pd.DataFrame:
         df = sequence_tests(data, n_sequences=n_sequences, block_size=block_size,
                             apen_m=apen_m, serial_m=serial_m)
@@ -274,14 +277,14 @@ def ciphertext_randomness(inputs: dict, ciphers=("aes", "aes-2sbox", "maes-1", "
     for name, data in inputs.items():
         plain = np.frombuffer(bytes(data), dtype=np.uint8)
         frames.append(describe(plain, cipher="plaintext", mode="-", input=name))
-    for cipher in ciphers:
+    for cipher in cipher_names() if ciphers is None else ciphers:
         key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
         counter = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
         for mode in modes:
             for name, data in inputs.items():
                 plain = np.frombuffer(bytes(data), dtype=np.uint8)
                 iv = counter if mode == "ctr" else None
-                obj = new_cipher(key, cipher, mode, iv=iv, padding=(mode == "ecb"))
+                obj = new_quiet(key, cipher, mode, iv=iv, padding=(mode == "ecb"))
                 ct = np.asarray(obj.encrypt(plain), dtype=np.uint8)
                 frames.append(describe(ct, cipher=cipher, mode=mode, input=name))
     return pd.concat(frames, ignore_index=True)

@@ -1,4 +1,4 @@
-"""Shared plumbing of the cipher modules: key schedules in kernel form.
+"""Key schedules in kernel form: what the shared kernels take, built from a cipher's round keys.
 
 A cipher module (:mod:`cipherlab.aes`, :mod:`cipherlab.aes_2sbox`,
 :mod:`cipherlab.maes`) only says what differs: its round keys, its middle step
@@ -16,14 +16,9 @@ import numpy as np
 from cipherlab import _kernels as K
 from cipherlab.sboxes import gf_mul, rijndael_inverse_sbox, rijndael_sbox
 
-__all__ = ["InsecureCipherWarning", "KernelSchedule", "build_schedule", "word_tables"]
+__all__ = ["KernelSchedule", "build_schedule", "word_tables"]
 
-AES_ROUNDS = {16: 10, 24: 12, 32: 14}
 IMPL_STYLES = {"reference": K.STYLE_REFERENCE, "table": K.STYLE_TABLE}
-
-
-class InsecureCipherWarning(UserWarning):
-    """Emitted when a research cipher that is not secure is instantiated."""
 
 
 class KernelSchedule(NamedTuple):
@@ -157,32 +152,3 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
     return KernelSchedule(params, np.ascontiguousarray(tables, dtype=np.uint32).reshape(-1),
                           np.ascontiguousarray(round_tables * 1024, dtype=np.int64), rk32, rk8, sboxes,
                           np.ascontiguousarray(ivs, dtype=np.uint8))
-
-
-def bytes_param(value, name: str, what: str) -> bytes:
-    """``value`` as bytes; ``ValueError`` naming ``name`` unless it is bytes-like or a 1-D uint8 array."""
-    if isinstance(value, np.ndarray):
-        if value.dtype != np.uint8 or value.ndim != 1:
-            raise ValueError(f"{name} must be {what}, got an array of dtype {value.dtype} and shape {value.shape}")
-        return value.tobytes()
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value)
-    raise ValueError(f"{name} must be {what}, got {type(value).__name__}")
-
-
-def check_key(key) -> bytes:
-    """Key as bytes; ``ValueError`` unless it is 16, 24 or 32 bytes."""
-    key = bytes_param(key, "key", "bytes-like or a 1-D uint8 array (16, 24 or 32 bytes)")
-    if len(key) not in AES_ROUNDS:
-        raise ValueError(f"key must be 16, 24 or 32 bytes long (AES-128/192/256), got {len(key)} bytes")
-    return key
-
-
-def check_rounds(rounds, key_len: int) -> int:
-    """``rounds`` in ``1..Nr`` (default ``Nr`` for the key size)."""
-    nr = AES_ROUNDS[key_len]
-    if rounds is None:
-        return nr
-    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or not 1 <= int(rounds) <= nr:
-        raise ValueError(f"rounds must be an integer in 1..{nr} for a {8 * key_len}-bit key, got {rounds!r}")
-    return int(rounds)

@@ -1,0 +1,50 @@
+"""Shared fixtures of the test suite.
+
+Each block below belongs to one part of the project; keep them apart.
+"""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from cipherlab.modes import available_impls
+from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
+
+# ============================================================================================
+# Cipher core: fixtures parametrized over the cipher registry
+# ============================================================================================
+#
+# A test that takes ``cipher`` runs once per registered name (``maes`` and its variants
+# ``maes-1`` and ``maes-2`` included); one that takes ``cipher_style`` once per registered
+# cipher x cipherlab style it has and this CPU runs (``aesni`` only with AES-NI). A cipher
+# registered tomorrow is tested by every such test without editing it.
+
+#: cipherlab's own kernels (PyCryptodome, the outside reference, is AES only).
+OWN_STYLES = tuple(s for s in ("reference", "table", "aesni") if s in available_impls())
+#: Every style AES runs in here, PyCryptodome's included.
+AES_STYLES = tuple(s for s in lookup("aes").styles if s in available_impls())
+CIPHER_STYLES = [(c, s) for c in cipher_names(families=True) for s in lookup(c).styles if s in OWN_STYLES]
+
+
+@pytest.fixture(params=cipher_names(families=True))
+def cipher(request) -> str:
+    """Every registered cipher name."""
+    return request.param
+
+
+@pytest.fixture(params=CIPHER_STYLES, ids=[f"{c}-{s}" for c, s in CIPHER_STYLES])
+def cipher_style(request) -> tuple[str, str]:
+    """Every registered cipher x each of cipherlab's styles it has (and this CPU runs)."""
+    return request.param
+
+
+@pytest.fixture
+def quiet_research_warning():
+    """Silence :class:`cipherlab.InsecureCipherWarning` (tests create research ciphers on purpose).
+
+    Use it module-wide with ``pytestmark = pytest.mark.usefixtures("quiet_research_warning")``.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InsecureCipherWarning)
+        yield

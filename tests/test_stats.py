@@ -1,0 +1,124 @@
+"""cipherlab.stats: Welch tables, speed-ups, the bootstrap, entropy, chi-square, timing summaries."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as st
+
+from cipherlab import stats
+
+
+A = [10.1, 10.4, 9.8, 10.0, 10.3, 10.2]
+B = [8.0, 8.5, 7.9, 8.2, 8.1, 8.6, 8.3, 8.0]
+
+
+def test_welch_table_against_hand_computation_and_scipy():
+    tab = stats.welch_table(A, B, labels=("old", "new"))
+    assert list(tab.index) == list(stats.WELCH_ROWS)
+    m1, m2 = sum(A) / len(A), sum(B) / len(B)
+    v1 = sum((x - m1) ** 2 for x in A) / (len(A) - 1)
+    v2 = sum((x - m2) ** 2 for x in B) / (len(B) - 1)
+    se1, se2 = v1 / len(A), v2 / len(B)
+    t_hand = (m1 - m2) / math.sqrt(se1 + se2)
+    df_hand = (se1 + se2) ** 2 / (se1 ** 2 / (len(A) - 1) + se2 ** 2 / (len(B) - 1))
+    assert tab.loc["Mean", "old"] == pytest.approx(m1)
+    assert tab.loc["Variance", "new"] == pytest.approx(v2)
+    assert tab.loc["Observations", "new"] == len(B)
+    assert tab.loc["t Stat", "old"] == pytest.approx(t_hand, rel=1e-12)
+    assert tab.loc["df", "old"] == pytest.approx(df_hand, rel=1e-12)
+    ref = st.ttest_ind(A, B, equal_var=False)
+    assert tab.loc["P(T<=t) two-tail", "old"] == pytest.approx(ref.pvalue, rel=1e-12)
+    assert tab.loc["P(T<=t) one-tail", "old"] == pytest.approx(ref.pvalue / 2, rel=1e-12)
+    assert tab.loc["t Critical two-tail", "old"] == pytest.approx(st.t.ppf(0.975, df_hand))
+    assert tab.loc["t Critical one-tail", "old"] == pytest.approx(st.t.ppf(0.95, df_hand))
+    assert np.isnan(tab.loc["t Stat", "new"])
+
+
+def test_welch_from_stats_agrees_with_the_sample_route():
+    tab = stats.welch_table(A, B)
+    s = stats.welch_from_stats(np.mean(A), np.var(A, ddof=1), len(A), np.mean(B), np.var(B, ddof=1), len(B))
+    assert s["t Stat"] == pytest.approx(tab.loc["t Stat"].iloc[0])
+    assert s["df"] == pytest.approx(tab.loc["df"].iloc[0])
+
+
+@pytest.mark.parametrize("a,b,match", [([1.0], [1.0, 2.0], "a needs at least 2"),
+                                       ([1.0, np.nan], [1.0, 2.0], "a must be finite")])
+def test_welch_table_rejects_bad_samples(a, b, match):
+    with pytest.raises(ValueError, match=match):
+        stats.welch_table(a, b)
+
+
+def test_speedup_definition():
+    assert stats.speedup(2.0, 1.0) == pytest.approx(100.0)
+    assert stats.speedup(1.25, 1.0) == pytest.approx(25.0)
+
+
+def test_bootstrap_speedup_ci_contains_the_point_estimate():
+    rng = np.random.default_rng(0)
+    old = rng.normal(1.25, 0.02, 30)
+    new = rng.normal(1.0, 0.02, 30)
+    ci = stats.bootstrap_speedup_ci(old, new, n_resamples=2000, seed=1)
+    assert ci.estimate == pytest.approx(stats.speedup(old.mean(), new.mean()))
+    assert ci.low <= ci.estimate <= ci.high
+    assert 20 < ci.low and ci.high < 30
+    again = stats.bootstrap_speedup_ci(old, new, n_resamples=2000, seed=1)
+    assert again == ci  # seeded: deterministic
+    with pytest.raises(ValueError, match="confidence must be in"):
+        stats.bootstrap_speedup_ci(old, new, confidence=1.5)
+
+
+def test_entropy_known_values():
+    assert stats.byte_entropy(bytes(range(256)) * 4) == pytest.approx(8.0)
+    assert stats.byte_entropy(b"\x00" * 100) == pytest.approx(0.0)
+    assert stats.byte_entropy(b"ab" * 50) == pytest.approx(1.0)
+    assert stats.byte_entropy(np.array([0, 1, 2, 3], dtype=np.uint8)) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="must not be empty"):
+        stats.byte_entropy(b"")
+
+
+def test_chi_square_known_values():
+    stat, p = stats.chi_square_uniform(bytes(range(256)) * 3)
+    assert stat == pytest.approx(0.0) and p == pytest.approx(1.0)
+    # all of 256 bytes in one bin: expected 1 per bin, chi2 = (256-1)^2/1 + 255 * 1 = 65280
+    stat, p = stats.chi_square_uniform(b"\x00" * 256)
+    assert stat == pytest.approx(65280.0) and p < 1e-100
+
+
+def test_timing_summary():
+    df = pd.DataFrame({"cipher": ["a"] * 4 + ["b"] * 2, "seconds": [1, 2, 3, 4, 5, 7]})
+    s = stats.timing_summary(df, ["cipher"]).set_index("cipher")
+    assert s.loc["a", "median"] == 2.5 and s.loc["b", "mean"] == 6 and s.loc["a", "n"] == 4
+
+
+def test_a_process_level_shift_widens_the_interval():
+    """Two processes that disagree: the two-level bootstrap sees it, a bootstrap of pooled trials does not."""
+    rng = np.random.default_rng(0)
+    old = rng.normal(10.0, 0.05, (4, 50)) + np.array([[0.0], [2.0], [0.0], [2.0]])
+    new = rng.normal(10.0, 0.05, (4, 50))
+    two_level = stats.speedup_ci(old, new, statistic="mean", seed=1)
+    pooled = stats.speedup_ci(old.ravel(), new.ravel(), statistic="mean", seed=1)
+    assert two_level.estimate == pytest.approx(pooled.estimate)
+    assert (two_level.high - two_level.low) > 2 * (pooled.high - pooled.low)
+
+
+def test_two_level_bootstrap_is_seeded_and_covers_the_estimate():
+    rng = np.random.default_rng(3)
+    old, new = rng.normal(12, 1, (3, 20)), rng.normal(10, 1, (3, 20))
+    a, b = stats.speedup_ci(old, new, seed=7), stats.speedup_ci(old, new, seed=7)
+    assert a == b
+    assert a.low < a.estimate < a.high
+
+
+def test_samples_must_come_from_the_same_processes():
+    with pytest.raises(ValueError, match="same processes"):
+        stats.speedup_ci(np.ones((2, 5)) + np.arange(5), np.ones((3, 5)) + np.arange(5))
+
+
+def test_spread_statistics_compare_variability():
+    rng = np.random.default_rng(5)
+    wide, narrow = rng.normal(10, 2, 400), rng.normal(10, 1, 400)
+    ci = stats.speedup_ci(wide, narrow, statistic="std", seed=1)
+    assert 50 < ci.low < ci.estimate < ci.high < 160      # the std ratio is about 2: +100 %

@@ -7,8 +7,9 @@ import pandas as pd
 from Crypto.Cipher import AES
 from Crypto.Util.Padding import pad, unpad
 
+from ..._checks import check_choice
 from ... import modes as _own_modes
-from .measure import MODES, DEFAULT_NONCE_BYTES, IMPL, _check_choice, new_aead, seeded_bytes
+from .measure import MODES, DEFAULT_NONCE_BYTES, IMPL, new_aead, seeded_bytes
 
 # ---------------------------------------------------------------------------
 # Bit flipping (the paper's future work)
@@ -38,7 +39,7 @@ def bitflip_aead(message: bytes, aad: bytes, *, seed: int, modes: Sequence[str] 
         raise ValueError("message must not be empty")
     rows = []
     for mode in modes:
-        _check_choice("mode", mode, MODES)
+        check_choice("mode", mode, MODES)
         key = seeded_bytes(seed, "bitflip-key", mode, n=16)
         nonce = seeded_bytes(seed, "bitflip-nonce", mode, n=DEFAULT_NONCE_BYTES[mode])
         enc = new_aead("aes", mode, key, nonce)
@@ -46,7 +47,7 @@ def bitflip_aead(message: bytes, aad: bytes, *, seed: int, modes: Sequence[str] 
         ct, tag = enc.encrypt_and_digest(message)
         parts = {"ciphertext": ct, "tag": tag, "nonce": nonce, "aad": aad}
         for loc in locations:
-            _check_choice("locations", loc, AEAD_LOCATIONS)
+            check_choice("locations", loc, AEAD_LOCATIONS)
             for bit in range(8 * len(parts[loc])):
                 p = dict(parts)
                 p[loc] = _flip(parts[loc], bit)
@@ -71,8 +72,8 @@ def _unauth_pair(impl: str, mode: str, key: bytes, iv: bytes):
     PKCS#7 padding a real application would use, so a flip that breaks the
     padding raises on decryption: a padding check, not an integrity check.
     """
-    _check_choice("impl", impl, ("pycryptodome", "cipherlab"))
-    _check_choice("mode", mode, UNAUTH_MODES)
+    check_choice("impl", impl, ("pycryptodome", "cipherlab"))
+    check_choice("mode", mode, UNAUTH_MODES)
     padded = mode == "cbc-pkcs7"
     if impl == "pycryptodome":
         def mk():
@@ -110,7 +111,7 @@ def bitflip_unauthenticated(message: bytes, *, seed: int, impls: Sequence[str] =
             encrypt, _ = _unauth_pair(impl, mode, key, iv)
             ct = encrypt(message)
             for loc in locations:
-                _check_choice("locations", loc, PLAIN_LOCATIONS)
+                check_choice("locations", loc, PLAIN_LOCATIONS)
                 base = ct if loc == "ciphertext" else iv
                 for bit in range(8 * len(base)):
                     c2, iv2 = (_flip(ct, bit), iv) if loc == "ciphertext" else (ct, _flip(iv, bit))

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import re
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .measure import CIPHERS, LABELS, MODES, _check_choice
+from ..._checks import check_choice
+from .measure import CIPHERS, LABELS, MODES
 
 # ---------------------------------------------------------------------------
 # Figures (return matplotlib figures; the notebook saves them)
@@ -40,9 +41,9 @@ def prose_marks(prose: pd.DataFrame, paper_sizes_mb: Sequence[float], group: str
         ``mb_low == mb_high`` and ``low == high``, else a range; values in the
         quoted unit (seconds or MB/s).
     """
-    _check_choice("group", group, ("mode", "cipher"))
-    _check_choice("quantity", quantity, ("time", "throughput"))
-    _check_choice("operation", operation, ("encrypt", "decrypt"))
+    check_choice("group", group, ("mode", "cipher"))
+    check_choice("quantity", quantity, ("time", "throughput"))
+    check_choice("operation", operation, ("encrypt", "decrypt"))
     sizes = sorted(float(x) for x in paper_sizes_mb)
     if not sizes:
         raise ValueError("paper_sizes_mb must name at least one size")
@@ -100,9 +101,9 @@ def plot_size_curves(summary: pd.DataFrame, group: str, operation: str, quantity
         From :func:`prose_marks`: the paper's quoted values, drawn in the same
         colour (a cross: approximate, a triangle: "over", hatched: a range).
     """
-    _check_choice("group", group, ("mode", "cipher"))
-    _check_choice("quantity", quantity, ("time", "throughput"))
-    _check_choice("operation", operation, ("encrypt", "decrypt"))
+    check_choice("group", group, ("mode", "cipher"))
+    check_choice("quantity", quantity, ("time", "throughput"))
+    check_choice("operation", operation, ("encrypt", "decrypt"))
     col = "s" if quantity == "time" else "mb_per_s"
     scale = 1e3 if quantity == "time" else 1.0
     fig, ax = plt.subplots()

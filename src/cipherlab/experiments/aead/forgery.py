@@ -10,8 +10,9 @@ import pandas as pd
 from Crypto.Cipher import AES
 from scipy.stats import beta
 
+from ..._checks import check_choice
 from ... import timing as _timing
-from .measure import DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, STANDARD_TAG_BYTES, _MODE_CONST, _check_choice, \
+from .measure import DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, STANDARD_TAG_BYTES, _MODE_CONST, \
     library_tag_bytes, main_instance, new_aead, seeded_bytes
 
 # ---------------------------------------------------------------------------
@@ -23,7 +24,7 @@ FORGERY_KINDS = ("valid", "random_tag", "flipped_tag")
 
 def forged_tags(tag: bytes, kind: str, n: int, seed: int, *labels: Any) -> list[bytes]:
     """``n`` tags for a forgery ``kind``: the genuine one, uniformly random ones, or one random bit flipped."""
-    _check_choice("kind", kind, FORGERY_KINDS)
+    check_choice("kind", kind, FORGERY_KINDS)
     if kind == "valid":
         return [tag] * n
     rng = np.random.default_rng([int(seed)] + [int(b) for b in json.dumps([kind, *map(str, labels)]).encode()])
@@ -45,7 +46,7 @@ def _forgery_setup(data_by_size: Mapping[int, bytes], modes: Sequence[str], aad:
     """Per (mode, size): key, nonce, ciphertext and genuine tag, all derived from ``seed``."""
     out = {}
     for mode in modes:
-        _check_choice("mode", mode, MODES)
+        check_choice("mode", mode, MODES)
         key = seeded_bytes(seed, "forgery-key", mode, n=key_bytes)
         for nbytes, data in data_by_size.items():
             nonce = seeded_bytes(seed, "forgery-nonce", mode, nbytes, n=DEFAULT_NONCE_BYTES[mode])
@@ -89,7 +90,7 @@ def forgery_cases(data_by_size: Mapping[int, bytes], *, modes: Sequence[str] = M
     runs = [(m, k, "main") for m in modes for k in kinds] + ([(*control, "control")] if control else [])
     cases, logs = [], []
     for mode, kind, instance in runs:
-        _check_choice("kind", kind, FORGERY_KINDS)
+        check_choice("kind", kind, FORGERY_KINDS)
         for nbytes in data_by_size:
             key, nonce, ct, tag = setup[(mode, int(nbytes))]
             tags = forged_tags(tag, kind, n_tags, seed, mode, nbytes)
@@ -156,7 +157,7 @@ def forgery_outcomes(data_by_size: Mapping[int, bytes], *, n_tags: int, aad: byt
         for nbytes in data_by_size:
             key, nonce, ct, tag = setup[(mode, int(nbytes))]
             for kind in kinds:
-                _check_choice("kind", kind, FORGERY_KINDS)
+                check_choice("kind", kind, FORGERY_KINDS)
                 for i, t in enumerate(forged_tags(tag, kind, n_tags, seed, mode, nbytes)):
                     rows.append((int(nbytes), mode, kind, i, _verify(key, mode, nonce, aad, ct, t)))
     out = pd.DataFrame(rows, columns=["bytes", "mode", "kind", "tag_index", "rejected"])
@@ -251,7 +252,7 @@ def forgery_bound_table(tag_bytes_by_mode: "Mapping[str, Sequence[int]] | None" 
         tag_bytes_by_mode = {m: library_tag_bytes(m) for m in MODES}
     rows = []
     for mode, lengths in tag_bytes_by_mode.items():
-        _check_choice("mode", mode, MODES)
+        check_choice("mode", mode, MODES)
         for tb in lengths:
             if not (isinstance(tb, int) and 1 <= tb <= 16):
                 raise ValueError(f"tag lengths must be integers in 1..16 bytes, got {tb!r}")

@@ -21,6 +21,7 @@ from Crypto.Cipher import AES, CAST, Blowfish
 from Crypto.Random import get_random_bytes
 
 from ... import timing as _timing
+from ..._checks import check_choice
 
 PAPER = "003"
 MODES = ("gcm", "ccm", "eax")
@@ -45,12 +46,6 @@ STANDARD_TAG_BYTES = {
 }
 
 
-def _check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
-    return value
-
-
 def mb_to_bytes(sizes_mb: Iterable[float], mb_bytes: int = 10**6) -> list[int]:
     """File sizes in bytes from sizes in MB (``mb_bytes`` bytes each).
 
@@ -61,7 +56,7 @@ def mb_to_bytes(sizes_mb: Iterable[float], mb_bytes: int = 10**6) -> list[int]:
     mb_bytes : {1000000, 1048576}
         Bytes per MB: ``10**6`` (decimal, our default) or ``2**20``.
     """
-    _check_choice("mb_bytes", mb_bytes, (10**6, 2**20))
+    check_choice("mb_bytes", mb_bytes, (10**6, 2**20))
     out = []
     for s in sizes_mb:
         if not (isinstance(s, (int, float)) and s > 0):
@@ -106,8 +101,8 @@ def new_aead(cipher: str, mode: str, key: bytes, nonce: bytes, mac_len: "int | N
     mac_len : int, optional
         Tag length in bytes; PyCryptodome's default (the block size) if omitted.
     """
-    _check_choice("cipher", cipher, CIPHERS)
-    _check_choice("mode", mode, _CIPHER_MODES[cipher])
+    check_choice("cipher", cipher, CIPHERS)
+    check_choice("mode", mode, _CIPHER_MODES[cipher])
     module = _MODULES[cipher]
     kwargs = {"nonce": nonce}
     if mac_len is not None:
@@ -117,7 +112,7 @@ def new_aead(cipher: str, mode: str, key: bytes, nonce: bytes, mac_len: "int | N
 
 def library_tag_bytes(mode: str) -> tuple[int, ...]:
     """Tag lengths (bytes) PyCryptodome's AES accepts in ``mode``, found by trying 1..16."""
-    _check_choice("mode", mode, MODES)
+    check_choice("mode", mode, MODES)
     ok = []
     for t in range(1, 17):
         try:
@@ -183,14 +178,14 @@ def aead_cases(data_by_size: Mapping[int, bytes], combos: Sequence[tuple[str, st
     """
     nonce_bytes = {**DEFAULT_NONCE_BYTES, **(nonce_bytes or {})}
     for op in operations:
-        _check_choice("operations", op, ("encrypt", "decrypt"))
+        check_choice("operations", op, ("encrypt", "decrypt"))
     if control is not None and tuple(control) not in [tuple(c) for c in combos]:
         raise ValueError(f"control must be one of combos {list(combos)}, got {control!r}")
     runs = [(c, m, "main") for c, m in combos] + ([(*control, "control")] if control is not None else [])
     cases = []
     for cipher, mode, instance in runs:
-        _check_choice("cipher", cipher, CIPHERS)
-        _check_choice("mode", mode, _CIPHER_MODES[cipher])
+        check_choice("cipher", cipher, CIPHERS)
+        check_choice("mode", mode, _CIPHER_MODES[cipher])
         key = seeded_bytes(seed, "key", cipher, n=key_bytes)
         for nbytes, data in data_by_size.items():
             labels = {"cipher": cipher, "impl": IMPL, "mode": mode, "bytes": int(nbytes), "instance": instance}
@@ -256,7 +251,7 @@ def main_instance(timings: pd.DataFrame) -> pd.DataFrame:
 
 def add_throughput(timings: pd.DataFrame, mb_bytes: int = 10**6) -> pd.DataFrame:
     """Add ``mb`` (size in MB) and ``mb_per_s`` (plaintext MB per second) to each trial row."""
-    _check_choice("mb_bytes", mb_bytes, (10**6, 2**20))
+    check_choice("mb_bytes", mb_bytes, (10**6, 2**20))
     out = timings.copy()
     out["mb"] = out["bytes"] / mb_bytes
     out["mb_per_s"] = out["mb"] / out["seconds"]

@@ -12,8 +12,9 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
+from ..._checks import check_choice
 from ...display import format_number
-from .measure import CIPHERS, LABELS, MODES, _check_choice
+from .measure import CIPHERS, LABELS, MODES
 
 # ---------------------------------------------------------------------------
 # Tables 1-4: the qualitative ranking rule
@@ -97,7 +98,7 @@ def ranking_table(summary: pd.DataFrame, group: str, rule: RankingRule = Ranking
     DataFrame
         Columns ``table, row, column, ours, rank, detail``.
     """
-    _check_choice("group", group, ("mode", "cipher"))
+    check_choice("group", group, ("mode", "cipher"))
     names = sorted(summary[group].unique(), key=lambda x: (MODES + CIPHERS).index(x))
     t_time, t_tp = ("Table 1", "Table 2") if group == "mode" else ("Table 3", "Table 4")
     rows = []

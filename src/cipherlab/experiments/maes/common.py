@@ -5,14 +5,17 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from ..._checks import check_choice, check_choices
 from ...modes import IMPLS as CORE_IMPLS
 from ...paper import published
+from ...registry import cipher_names, lookup
 
 PAPER = "002"
 CHAPTER = "maes"
 
-#: Cipher names of the core, in the order the paper's tables list them.
-CIPHERS = ("aes", "maes-1", "maes-2")
+#: AES and the registered MAES variants (the paper's approaches 1 and 2), from the cipher
+#: registry, in the order the paper's tables list them.
+CIPHERS = ("aes",) + tuple(n for n in cipher_names() if lookup(n).family == "maes")
 #: Implementation styles a config may list (``impls``); the core decides which ciphers each one serves.
 STYLES = tuple(CORE_IMPLS)
 #: Styles used when a caller names none (the config's ``impls`` is what the chapter uses).
@@ -55,24 +58,6 @@ SECURITY_WARNING = (
     "MAES is not a secure cipher: without MixColumns each ciphertext byte depends on a single "
     "plaintext byte, so MAES-ECB is a table lookup per byte position. Research use only."
 )
-
-
-def check_choice(name: str, value, allowed: Sequence) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
-
-
-def check_choices(name: str, values: Iterable, allowed: Sequence) -> tuple:
-    if isinstance(values, str):
-        raise ValueError(f"{name} must be a list of {tuple(allowed)}, got the string {values!r}")
-    values = tuple(values)
-    if not values:
-        raise ValueError(f"{name} must hold at least one of {tuple(allowed)}")
-    for v in values:
-        check_choice(name, v, allowed)
-    if len(set(values)) != len(values):
-        raise ValueError(f"{name} must not repeat a value, got {list(values)}")
-    return values
 
 
 def check_impls(impls: Iterable) -> tuple:

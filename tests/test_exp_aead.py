@@ -18,7 +18,7 @@ AAD = b"static header"
 
 def _summary(speeds: dict, group: str, sizes=(100_000, 1_000_000, 5_000_000), slope=1.0, spread=0.05,
              spreads=None):
-    """A summarise()-like frame where ``speeds[name]`` is MB/s (a scalar or one per size)."""
+    """A throughput_summary()-like frame where ``speeds[name]`` is MB/s (a scalar or one per size)."""
     rows = []
     for op in ("encrypt", "decrypt"):
         for name, sp in speeds.items():
@@ -293,14 +293,14 @@ def test_phase_runners_return_tidy_frames_with_throughput():
     assert list(p1.columns[:9]) == ["cipher", "impl", "mode", "operation", "bytes", "process", "trial", "seconds", "run_id"]
     p2 = aead.measure_phase2(data, trials=3, warmup=1, aad=AAD, seed=1, progress=False)
     assert set(p2["cipher"]) == set(aead.CIPHERS) and set(p2["mode"]) == {"eax"}
-    s = aead.summarise(p2)
+    s = aead.throughput_summary(p2)
     row = s.iloc[0]
     p2m = p2[p2["instance"] == "main"]
     sel = p2m[(p2m.cipher == row.cipher) & (p2m.operation == row.operation) & (p2m.bytes == row.bytes)]
     assert row["n"] == 3
     assert row["median_mb_per_s"] == pytest.approx((sel["bytes"] / 1e6 / sel["seconds"]).median())
     assert row["median_s"] == pytest.approx(sel["seconds"].median())
-    r = aead.throughput_ratios(aead.summarise(p1), s)
+    r = aead.throughput_ratios(aead.throughput_summary(p1), s)
     assert (r[r["name"] == r["reference"]]["ratio_to_reference"] == 1.0).all()
 
 
@@ -532,7 +532,7 @@ def test_prose_marks_read_points_ranges_and_plateaus():
 def test_figures_draw_the_published_values():
     import matplotlib.pyplot as plt
 
-    s2 = aead.summarise(_raw(2, PAPER_ORDER, sizes=(1000, 4000)), 1e6)
+    s2 = aead.throughput_summary(_raw(2, PAPER_ORDER, sizes=(1000, 4000)), 1e6)
     marks = aead.prose_marks(paper.published("003", "Figure 7 (prose)"), _paper_sizes(), "cipher", "encrypt", "time")
     fig = aead.plot_size_curves(s2, "cipher", "encrypt", "time", "t", published=marks)
     drawn = {(float(x), float(y)) for ln in fig.axes[0].lines for x, y in zip(*ln.get_data())}
@@ -565,8 +565,8 @@ def _header_counts(markup: str) -> list[int]:
 
 
 def test_every_view_fits_the_page_and_shows_no_nan_or_truncation():
-    s1 = aead.summarise(_raw(1, PAPER_ORDER), 1e6)
-    s2 = aead.summarise(_raw(2, PAPER_ORDER), 1e6)
+    s1 = aead.throughput_summary(_raw(1, PAPER_ORDER), 1e6)
+    s2 = aead.throughput_summary(_raw(2, PAPER_ORDER), 1e6)
     outcomes = aead.forgery_outcomes({n: b"a" * n for n in SIZES}, n_tags=3, aad=AAD, seed=1)
     ftab = aead.forgery_table(_raw("forgery", PAPER_ORDER), outcomes)
     pub_forgery = pd.concat([paper.published("003", f"Table {i}") for i in (5, 6, 7)], ignore_index=True)

@@ -23,7 +23,7 @@ from .forgery import (FORGERY_CONTROL, FORGERY_KINDS, forged_tags, forgery_besid
 from .measure import (CIPHERS, DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, PAPER, PHASE1_CONTROL, PHASE2_CONTROL,
                       STANDARD_TAG_BYTES, add_throughput, aead_cases, input_name, library_tag_bytes, main_instance,
                       mb_to_bytes, measure_aead, measure_phase1, measure_phase2, new_aead, read_inputs,
-                      seeded_bytes, summarise)
+                      seeded_bytes, throughput_summary)
 from .tables import (WORDING_CLAIMS, RankingRule, machine_comparison, prose_comparison, ranking_beside_paper,
                      ranking_table, throughput_ratios)
 from .wycheproof import (WYCHEPROOF_OUTCOMES, load_wycheproof, run_wycheproof, run_wycheproof_case,

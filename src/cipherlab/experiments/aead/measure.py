@@ -258,8 +258,8 @@ def add_throughput(timings: pd.DataFrame, mb_bytes: int = 10**6) -> pd.DataFrame
     return out
 
 
-def summarise(timings: pd.DataFrame, mb_bytes: int = 10**6,
-              by: Sequence[str] = ("cipher", "mode", "operation", "bytes")) -> pd.DataFrame:
+def throughput_summary(timings: pd.DataFrame, mb_bytes: int = 10**6,
+                       by: Sequence[str] = ("cipher", "mode", "operation", "bytes")) -> pd.DataFrame:
     """Per point: n, median, quartiles, mean and std of seconds and of MB/s (main instance only)."""
     t = add_throughput(main_instance(timings), mb_bytes)
     g = t.groupby(list(by), sort=True)

@@ -246,7 +246,7 @@ def _nearest_size(summary: pd.DataFrame, mb: float) -> int:
 def throughput_ratios(phase1: pd.DataFrame, phase2: pd.DataFrame, nbytes: "int | None" = None) -> pd.DataFrame:
     """Throughput ratios at one size (the largest by default): modes against EAX, ciphers against AES.
 
-    ``phase1`` and ``phase2`` are :func:`summarise` frames.
+    ``phase1`` and ``phase2`` are :func:`throughput_summary` frames.
     """
     rows = []
     for name, summ, group, ref, cipher_or_mode in (("mode", phase1, "mode", "eax", "aes"),

@@ -52,7 +52,7 @@ def inputs_table(data: Mapping[int, bytes]) -> Table:
 
 
 def summary_table(summary: pd.DataFrame, group: str) -> Table:
-    """A :func:`.measure.summarise` frame: median time and throughput with IQR per case (full table folded)."""
+    """A :func:`.measure.throughput_summary` frame: median time and throughput with IQR per case (full table folded)."""
     d = summary
     view = pd.DataFrame({
         "mode" if group == "mode" else "cipher": [_label(x) for x in d[group]],

@@ -39,7 +39,7 @@ from .image import (KEY_SPACE_NOTE, byte_dependency, byte_routes, bytes_for_expe
                     repeat_map, second_key)
 from .measure import (RAW_EXPERIMENTS, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
                       table2_cases, table3_cases)
-from .tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summarize, table1,
+from .tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summary_us, table1,
                      table2, table3, throughput_table)
 from .pages import (compile_summary, compile_view, evidence_view, keyspace_view, options_text, routes_frame,
                     saved_raw_table, show, show_evidence)

@@ -47,7 +47,7 @@ def speed_case(raw: pd.DataFrame, claim_id: str, old: Mapping, new: Mapping, con
     return _verdicts.speed_evidence(claim_id, *samples, seed=seed, **condition)
 
 
-def summarize(raw: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
+def summary_us(raw: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Median, quartiles and count of per-call times, in microseconds (``calls``: calls per trial)."""
     s = _stats.timing_summary(raw, by)
     for col in ("median", "q1", "q3", "mean", "std", "min", "max"):
@@ -73,7 +73,7 @@ def table1(raw: pd.DataFrame) -> pd.DataFrame:
     counterpart. ``ratio_to_aes`` divides by the AES key expansion median;
     ``published_ratio_to_aes`` does the same with the published cells.
     """
-    s = summarize(raw[raw["role"] == "main"], ["cipher", "operation", "iv_source"])
+    s = summary_us(raw[raw["role"] == "main"], ["cipher", "operation", "iv_source"])
     aes = float(s.loc[s["operation"] == "key_expansion", "median_us"].iloc[0])
     s["ratio_to_aes"] = s["median_us"] / aes
     pub = published_map("Table I")
@@ -102,7 +102,7 @@ def table2(raw: pd.DataFrame) -> pd.DataFrame:
     batch call's: an upper bound on the share of call overhead in the per-state time.
     """
     main = raw[raw["role"] == "main"]
-    s = summarize(main, ["impl", "operation", "blocks"])
+    s = summary_us(main, ["impl", "operation", "blocks"])
     for col in ("median_us", "q1_us", "q3_us", "iqr_us"):
         s[col.replace("_us", "_us_per_state")] = s[col] / s["blocks"]
     one = raw[raw["role"] == "dispatch"].groupby(["impl", "operation"])["seconds"].median() * 1e6
@@ -136,7 +136,7 @@ def table3(raw: pd.DataFrame, original_style: str = "reference", optimized_style
     approaches were published in one implementation only, so each of our
     styles stands beside it).
     """
-    s = summarize(raw[raw["role"] == "main"], ["cipher", "impl", "operation"])
+    s = summary_us(raw[raw["role"] == "main"], ["cipher", "impl", "operation"])
     pub = published_map("Table III")
     vals = []
     for cipher, impl, op in zip(s["cipher"], s["impl"], s["operation"]):
@@ -188,7 +188,7 @@ def throughput_table(raw: pd.DataFrame) -> pd.DataFrame:
     overhead spread over the whole file: the honest counterpart of the
     paper's one-block times.
     """
-    s = summarize(raw[raw["role"] == "main"], ["cipher", "impl", "mode", "operation", "bytes"])
+    s = summary_us(raw[raw["role"] == "main"], ["cipher", "impl", "mode", "operation", "bytes"])
     s["mb_per_s"] = s["bytes"] / (s["median_us"] * 1e-6) / 1e6
     s["us_per_block"] = s["median_us"] / (s["bytes"] / 16)
     return s

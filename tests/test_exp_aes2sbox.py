@@ -1,4 +1,4 @@
-"""Tests of the AES-2SBox chapter's runners and tables (cipherlab.experiments.aes2sbox)."""
+"""Tests of the AES-2SBox chapter's runners and tables (the package cipherlab.experiments.aes2sbox)."""
 from __future__ import annotations
 
 import math
@@ -12,8 +12,8 @@ from cipherlab import paper
 from cipherlab import InsecureCipherWarning
 from cipherlab import verdicts
 from cipherlab.experiments import aes2sbox as X
-from cipherlab.experiments import aes2sbox_evidence as E
-from cipherlab.experiments import aes2sbox_speed as S
+from cipherlab.experiments.aes2sbox import evidence as E
+from cipherlab.experiments.aes2sbox import views as V
 from cipherlab.sboxes import second_sbox
 
 FIPS_KEY = "2b7e151628aed2a6abf7158809cf4f3c"
@@ -190,7 +190,7 @@ def test_welch_side_by_side_uses_the_trials_in_ms():
     from scipy import stats
 
     old, new = [10.0, 12.0, 11.0, 13.0], [5.0, 6.0, 5.5, 7.0]
-    side = S.welch_side_by_side(_fake_raw(old, new), "000", "encrypt", "table")
+    side = X.welch_side_by_side(_fake_raw(old, new), "000", "encrypt", "table")
     assert side.loc["Mean", "ours AES-Rijndael"] == pytest.approx(np.mean(old))
     assert side.loc["Variance", "ours AES-2SBox"] == pytest.approx(np.var(new, ddof=1))
     assert side.loc["t Stat", "ours AES-Rijndael"] == pytest.approx(stats.ttest_ind(old, new, equal_var=False).statistic)
@@ -205,7 +205,7 @@ def test_speed_table_uses_the_declared_statistic_and_shows_the_control():
     old = list(10.0 + rng.random(40))
     new = list(5.0 + rng.random(40))
     ctl = list(10.0 + rng.random(40))
-    sp = S.speed_table(_fake_raw(old, new, ctl), papers=["000"], profile="quick").iloc[0]
+    sp = X.speed_table(_fake_raw(old, new, ctl), papers=["000"], profile="quick").iloc[0]
     rules = verdicts.load_rules()
     want = stats.speedup_ci(old, new, statistic=rules["speed_statistic"], confidence=float(rules["confidence"]),
                             n_resamples=int(rules["bootstrap_resamples"]))
@@ -221,7 +221,7 @@ def test_skipped_pairs_are_listed_not_dropped():
     raw = _fake_raw([10.0, 11.0, 12.0], [5.0, 6.0, 7.0])
     skipped = pd.DataFrame([{"protocol": "000", "file": "f", "cipher": "aes-2sbox", "impl": "aesni",
                              "reason": "exists for cipher 'aes' only"}])
-    sp = S.speed_table(raw, skipped, papers=["000"], profile="quick")
+    sp = X.speed_table(raw, skipped, papers=["000"], profile="quick")
     row = sp[sp["style"] == "aesni"]
     assert len(row) == 2 and row["status"].str.contains("not timed.*aes' only").all() and row["ours_pct"].isna().all()
 
@@ -229,11 +229,11 @@ def test_skipped_pairs_are_listed_not_dropped():
 def test_speed_cases_time_a_control_instance_and_skip_what_cannot_be_built():
     data = bytes(range(256)) * 3 + b"odd"
     skipped = []
-    cases = S.speed_cases(data, key=FIPS_KEY, impls=("reference", "aesni"), labels={"protocol": "000"},
+    cases = X.speed_cases(data, key=FIPS_KEY, impls=("reference", "aesni"), labels={"protocol": "000"},
                           skipped=skipped)
     got = {(c["cipher"], c["instance"], c["impl"], c["operation"]) for c in cases}
     want = {(c, i, "reference", o) for c, i in (("aes", "main"), ("aes", "control"), ("aes-2sbox", "main"))
-            for o in S.OPERATIONS}
+            for o in X.OPERATIONS}
     assert want <= got
     # aesni is cipherlab's AES-NI style (every registered cipher); where the CPU lacks it,
     # AES-2SBox is listed as skipped and no control is timed
@@ -249,20 +249,20 @@ def test_speed_cases_time_a_control_instance_and_skip_what_cannot_be_built():
                 and c["operation"] == "encrypt")
     assert ctl["fn"]().tobytes() == main["fn"]().tobytes() and ctl["fn"] is not main["fn"]
     with pytest.raises(ValueError, match="impls"):
-        S.speed_cases(data, key=FIPS_KEY, impls=("fast",))
+        X.speed_cases(data, key=FIPS_KEY, impls=("fast",))
     with pytest.raises(ValueError, match="impls"):
-        S.speed_cases(data, key=FIPS_KEY, impls=())
+        X.speed_cases(data, key=FIPS_KEY, impls=())
 
 
 def test_run_protocols_gives_tidy_batched_trials():
-    raw, first, skipped = S.run_protocols({"001": {"file": "f", "trials": 2, "warmup": 0}}, lambda name: b"a" * 100,
+    raw, first, skipped = X.run_protocols({"001": {"file": "f", "trials": 2, "warmup": 0}}, lambda name: b"a" * 100,
                                           key=FIPS_KEY, impls=("table",), progress=False, min_trial_seconds=1e-3)
     assert len(raw) == 3 * 2 * 2 and set(raw["protocol"]) == {"001"} and (raw["seconds"] > 0).all()
     assert (raw["calls"] > 1).all()       # a 100-byte call is far shorter than 1 ms: batched
     assert set(zip(raw["cipher"], raw["instance"])) == {("aes", "main"), ("aes", "control"), ("aes-2sbox", "main")}
     assert len(first) == 6 and (first["first_call_seconds"] > 0).all() and skipped.empty
     with pytest.raises(ValueError, match="trials"):
-        S.run_protocols({"001": {"file": "f", "warmup": 0}}, lambda name: b"", key=FIPS_KEY, impls=("table",))
+        X.run_protocols({"001": {"file": "f", "warmup": 0}}, lambda name: b"", key=FIPS_KEY, impls=("table",))
 
 
 def test_bad_paper_is_rejected():
@@ -299,7 +299,7 @@ def test_evidence_covers_every_claim_of_papers_000_and_001():
     # the one claim of 000/001 decided elsewhere: the key-free attack of the security chapter
     assert set(mine["claim_id"]) - covered == {f"{p}-security-slightly-weakened" for p in X.PAPERS}
     assert covered <= set(mine["claim_id"])
-    speed = [r for r in rows if r.section == S.SPEED_SECTION]
+    speed = [r for r in rows if r.section == X.SPEED_SECTION]
     assert speed and all(r.control_low is not None for r in speed)    # the A/A band beside every comparison
     assert all(r.size and r.style and r.profile for r in speed)
 
@@ -349,13 +349,13 @@ def test_speed_verdicts_are_decided_beyond_the_aa_band():
     base = 10.0 + 0.05 * rng.random(n)
     # AES-2SBox 3 % faster, but the A/A control moves by as much: no decision beyond the noise
     noisy_ctl = 10.0 * (1 + 0.06 * rng.random(n))
-    out = _decide(S.speed_evidence_rows(_fake_protocols(list(base), list(base / 1.03), list(noisy_ctl)),
+    out = _decide(X.speed_evidence_rows(_fake_protocols(list(base), list(base / 1.03), list(noisy_ctl)),
                                         profile="quick"))
     assert out.loc["000-t5-enc-speedup", "verdict"] in ("contradicted", "inconclusive")
     assert out.loc["000-t3-enc-significant", "verdict"] != "reproduced"
     # twice as fast, quiet control: the decryption speedup of 000 (109.79 %) is reproduced, the significance too
     quiet = 10.0 + 0.01 * rng.random(n)
-    out = _decide(S.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet)),
+    out = _decide(X.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet)),
                                         profile="quick"))
     assert out.loc["000-t5-dec-speedup", "verdict"] == "reproduced"
     assert out.loc["000-t4-dec-significant", "verdict"] == "reproduced"
@@ -365,7 +365,7 @@ def test_speed_verdicts_are_decided_beyond_the_aa_band():
 def test_four_trials_never_decide_significance():
     """4 vs 4 trials: the smallest Mann-Whitney p is 0.029, but the interval and band are too wide to decide."""
     raw = _fake_protocols([10.0, 13.0, 11.0, 16.0], [9.0, 8.5, 9.5, 8.8], [12.0, 10.5, 15.0, 10.2])
-    out = _decide(S.speed_evidence_rows(raw, profile="quick"))
+    out = _decide(X.speed_evidence_rows(raw, profile="quick"))
     assert out.loc["000-t4-dec-significant", "verdict"] == "inconclusive"
 
 
@@ -382,13 +382,12 @@ def _short_view(html: str) -> str:
 
 
 def test_speed_view_shows_published_ours_and_control_and_folds_the_rest():
-    from cipherlab.experiments import aes2sbox_views as V
 
     rng = np.random.default_rng(2)
     raw = _fake_raw(list(10 + rng.random(30)), list(5 + rng.random(30)), list(10 + rng.random(30)))
     skipped = pd.DataFrame([{"protocol": "000", "file": "f", "cipher": "aes-2sbox", "impl": "aesni",
                              "reason": "exists for cipher 'aes' only"}])
-    sp = S.speed_table(raw, skipped, papers=["000"], profile="quick")
+    sp = X.speed_table(raw, skipped, papers=["000"], profile="quick")
     html = str(V.speed_view(sp))
     short = _short_view(html)
     assert "published %" in short and "A/A band" in short and "mannwhitney p" not in short
@@ -398,7 +397,6 @@ def test_speed_view_shows_published_ours_and_control_and_folds_the_rest():
 
 
 def test_welch_tables_show_missing_cells_as_dashes_and_integers_as_integers():
-    from cipherlab.experiments import aes2sbox_views as V
 
     raw = _fake_raw([10.0, 12.0, 11.0, 13.0], [5.0, 6.0, 5.5, 7.0], impl="reference")
     html = str(V.welch_tables(raw, papers=["000"]))
@@ -407,7 +405,6 @@ def test_welch_tables_show_missing_cells_as_dashes_and_integers_as_integers():
 
 
 def test_audit_view_counts_what_is_reproduced():
-    from cipherlab.experiments import aes2sbox_views as V
 
     audit = X.audit_published_stats()
     html = str(V.audit_view(audit))
@@ -419,7 +416,6 @@ def test_audit_view_counts_what_is_reproduced():
 
 
 def test_avalanche_pairs_view_keeps_the_counts_in_view():
-    from cipherlab.experiments import aes2sbox_views as V
 
     pairs = X.avalanche_pairs(["000"], key=bytes(16))
     short = _short_view(str(V.avalanche_pairs_view(pairs)))
@@ -445,7 +441,6 @@ def test_fitted_table_folds_every_column_in_groups_that_fit_the_page():
 
 
 def test_construction_finding_follows_the_counts():
-    from cipherlab.experiments import aes2sbox_views as V
 
     match = X.construction_match_table()
     assert "affine(x XOR 7F)" in V.construction_finding_text(match)

@@ -11,13 +11,16 @@ AES2SBOX_TABLES = [
 ]
 #: Tables derived from timings (they may differ between runs).
 AES2SBOX_TIMING_TABLES = ["aes2sbox_welch", "aes2sbox_speedup", "evidence_aes2sbox"]
-#: The chapter's library code: its module plus the speed and evidence modules beside it
-#: (measuring depends on the speed module only, so editing the evidence never re-times).
-AES2SBOX_CODE = chapter_code("aes2sbox") + [
-    rel(p) for p in sorted((paths.SRC_DIR / "experiments").glob("aes2sbox_*.py"))] + [
-    rel(paths.SRC_DIR / "experiments" / "table_layout.py")]   # the page layout of its tables
-AES2SBOX_MEASURE_CODE = chapter_code("aes2sbox") + [rel(paths.SRC_DIR / "experiments" / p)
-                                                 for p in ("aes2sbox_speed.py", "table_layout.py")]
+#: The chapter's library code: the package experiments/aes2sbox/ (every module of it)
+#: and the page layout of its tables.
+AES2SBOX_CODE = chapter_code("aes2sbox") + [rel(paths.SRC_DIR / "experiments" / "table_layout.py")]
+#: Measuring depends on the package's constants and timing modules only (and what they name),
+#: so editing the tables, figures, evidence or views never re-times.
+AES2SBOX_MEASURE_MODULES = ("__init__.py", "common.py", "measure.py")
+AES2SBOX_PACKAGE = rel(paths.SRC_DIR / "experiments" / "aes2sbox")
+AES2SBOX_MEASURE_CODE = [p for p in chapter_code("aes2sbox") if os.path.dirname(p) != AES2SBOX_PACKAGE
+                         or os.path.basename(p) in AES2SBOX_MEASURE_MODULES] + [
+    rel(paths.SRC_DIR / "experiments" / "table_layout.py")]   # the measure notebook's summary table
 AES2SBOX_FIGURES = ["aes2sbox_speed_trials", "aes2sbox_avalanche"]
 
 

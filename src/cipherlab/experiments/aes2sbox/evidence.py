@@ -10,7 +10,7 @@ This module only states what this run measured, as
   avalanche bit counts).
 * Avalanche: :func:`avalanche_evidence` (the printed pairs, and "slightly
   below 50 %", the one verdict of that claim).
-* Speed: :func:`cipherlab.experiments.aes2sbox_speed.speed_evidence_rows`.
+* Speed: :func:`speed_evidence_rows`.
 * All of the chapter's evidence: :func:`chapter_evidence`.
 
 The security chapter decides ``<paper>-security-slightly-weakened``
@@ -18,6 +18,7 @@ The security chapter decides ``<paper>-security-slightly-weakened``
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 import numpy as np
@@ -25,17 +26,17 @@ import pandas as pd
 from scipy import stats as _st
 
 from cipherlab import paper as _paper
+from cipherlab import verdicts as _verdicts
 from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
 from cipherlab.verdicts import Evidence
 
-from . import aes2sbox as A
-from . import aes2sbox_speed as S
-
-__all__ = ["documented_misprints", "sbox_differences", "sbox_evidence", "audit_evidence", "avalanche_evidence",
-           "chapter_evidence", "SECTIONS"]
+from .common import (BLOCK_BITS, OPERATIONS, PAPERS, SIGNIFICANCE_CLAIM, SPEED_SECTION, SPEEDUP_CLAIM, TABLES,
+                     check_choice, check_paper)
+from .measure import styles_compared, times_by_process
+from .sboxes import published_key_byte, sbox_diff_table
 
 #: MyST labels of the chapter's sections that hold the evidence.
-SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": S.SPEED_SECTION, "audit": "aes2sbox-audit",
+SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": SPEED_SECTION, "audit": "aes2sbox-audit",
             "pairs": "aes2sbox-avalanche-pairs", "avalanche": "aes2sbox-avalanche"}
 
 
@@ -44,7 +45,7 @@ def documented_misprints(paper: str) -> pd.DataFrame:
 
     Returns ``table, row, column, corrected, reason`` (row and column as hex digits).
     """
-    A._check_paper(paper)
+    check_paper(paper)
     df = _paper.published(paper)
     df = df[df["table"].str.endswith("(misprints)")]
     out = pd.DataFrame({
@@ -61,7 +62,7 @@ def sbox_differences(paper: str, construction: str) -> pd.DataFrame:
     A cell is ``documented`` when ``data/paper/<paper>_misprints.csv`` lists it
     with a corrected value equal to ours.
     """
-    diffs = A.sbox_diff_table(paper, construction)
+    diffs = sbox_diff_table(paper, construction)
     mis = documented_misprints(paper)
     known = {(r.table, r.row, r.column, r.corrected) for r in mis.itertuples()}
     diffs["documented"] = [(r.table, r.row, r.column, r.ours) in known for r in diffs.itertuples()]
@@ -89,15 +90,15 @@ def _table_holds(paper: str, table: str, construction: str) -> tuple[bool, str, 
 
 def sbox_evidence(paper: str, construction: str, *, profile: str) -> list[Evidence]:
     """Tables 1-2 (under ``construction``), the prose's literal construction, and the affine step's claim."""
-    A._check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
-    key_byte = A.published_key_byte(paper)
+    check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
+    key_byte = published_key_byte(paper)
     cond = dict(profile=str(profile), section=SECTIONS["sboxes"])
     rows = []
     for claim, which in (("t1-second-sbox", "sbox"), ("t2-inverse-sbox", "inverse")):
-        holds, what, _ = _table_holds(paper, A.TABLES[paper][which], construction)
+        holds, what, _ = _table_holds(paper, TABLES[paper][which], construction)
         rows.append(Evidence(f"{paper}-{claim}", holds=holds, n=256, style=construction, **cond,
                              detail=f"second_sbox({key_byte:02X}, {construction}): {what}"))
-    holds, what, _ = _table_holds(paper, A.TABLES[paper]["sbox"], "xor-sbox")
+    holds, what, _ = _table_holds(paper, TABLES[paper]["sbox"], "xor-sbox")
     rows.append(Evidence(f"{paper}-construction", holds=holds, n=256, style="xor-sbox", **cond,
                          detail=f"the prose read literally (XOR the S-box values, then affine): {what}"))
     ident = np.arange(256)
@@ -118,14 +119,14 @@ def sbox_evidence(paper: str, construction: str, *, profile: str) -> list[Eviden
     return rows
 
 
-def audit_evidence(audit: pd.DataFrame, papers: Iterable[str] = A.PAPERS, *, profile: str) -> list[Evidence]:
-    """The papers' statistics recomputed from their own printed numbers (:func:`aes2sbox.audit_published_stats`)."""
+def audit_evidence(audit: pd.DataFrame, papers: Iterable[str] = PAPERS, *, profile: str) -> list[Evidence]:
+    """The papers' statistics recomputed from their own printed numbers (:func:`.audit.audit_published_stats`)."""
     rows = []
     cond = dict(profile=str(profile), section=SECTIONS["audit"])
     for paper in papers:
         sub = audit[audit["paper"] == paper]
         for t, op in (("t3", "encrypt"), ("t4", "decrypt")):
-            tab = sub[sub["table"] == A.TABLES[paper][op]]
+            tab = sub[sub["table"] == TABLES[paper][op]]
             excel = tab[~tab["method"].str.contains("unrounded|scipy.stats.ttest_ind_from_stats")]
             bad = excel[~excel["consistent"]]
             detail = (f"{len(excel) - len(bad)} of {len(excel)} quantities agree as printed (df rounded, as Excel)"
@@ -134,11 +135,11 @@ def audit_evidence(audit: pd.DataFrame, papers: Iterable[str] = A.PAPERS, *, pro
                           zip(bad["quantity"], bad["published"], bad["recomputed"]))))
             rows.append(Evidence(f"{paper}-{t}-welch-consistent", holds=bool(bad.empty), n=len(excel),
                                  detail=detail, **cond))
-        sp = sub[sub["table"] == A.TABLES[paper]["speedup"]]
+        sp = sub[sub["table"] == TABLES[paper]["speedup"]]
         rows.append(Evidence(f"{paper}-t5-speedup-consistent", holds=bool(sp["consistent"].all()), n=len(sp),
                              detail="; ".join(f"{q}: printed {p}, recomputed {v:.3f}" for q, p, v in
                                               zip(sp["quantity"], sp["published"], sp["recomputed"])), **cond))
-        av = sub[(sub["table"] == A.TABLES[paper]["avalanche"]) & sub["quantity"].str.endswith("changed bits")]
+        av = sub[(sub["table"] == TABLES[paper]["avalanche"]) & sub["quantity"].str.endswith("changed bits")]
         for k, r in enumerate(av.sort_values("quantity").itertuples(), start=1):
             rows.append(Evidence(f"{paper}-aval-pair{k}-count", holds=bool(r.consistent),
                                  estimate=float(r.recomputed), unit="bits",
@@ -170,7 +171,7 @@ def avalanche_evidence(pairs: pd.DataFrame, dist: pd.DataFrame, summary: pd.Data
                     f"byte(s), which reach at most {bound} ciphertext byte(s) for any key (seen over "
                     f"{int(s['flips'])} flips); under the {key_label or 'chosen key'} ours change {r.changed_bits} "
                     f"bits in {r.changed_bytes} byte(s)")))
-    pct = 100.0 * dist.loc[dist["cipher"] == "aes-2sbox", "changed_bits"].to_numpy(dtype=np.float64) / A.BLOCK_BITS
+    pct = 100.0 * dist.loc[dist["cipher"] == "aes-2sbox", "changed_bits"].to_numpy(dtype=np.float64) / BLOCK_BITS
     n = pct.size
     mean = float(pct.mean())
     half = float(_st.t.ppf(0.5 + confidence / 2, n - 1) * pct.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
@@ -184,14 +185,49 @@ def avalanche_evidence(pairs: pd.DataFrame, dist: pd.DataFrame, summary: pd.Data
     return rows
 
 
+def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str] = PAPERS,
+                        seed: int = 0) -> list:
+    """Evidence for the speed claims: per paper x operation x compared style, one speedup and one significance row.
+
+    The speedup, its interval and the A/A band come from
+    :func:`cipherlab.verdicts.speed_evidence` (the declared statistic); the
+    significance row adds the two-sided Mann-Whitney U p-value of the same
+    per-call times (a rank test, consistent with a median), which the engine
+    requires *together* with an effect beyond the A/A band.
+    """
+    rows = []
+    for paper in papers:
+        for operation in OPERATIONS:
+            for impl in styles_compared(raw, paper, operation):
+                old = times_by_process(raw, paper, "aes", impl, operation)
+                new = times_by_process(raw, paper, "aes-2sbox", impl, operation)
+                ctl = times_by_process(raw, paper, "aes", impl, operation, instance="control")
+                sub = raw[(raw["protocol"].astype(str).str.zfill(3) == paper) & (raw["impl"] == impl)
+                          & (raw["operation"] == operation)]
+                calls = ", ".join(f"{c}{'' if i == 'main' else ' (control)'} {int(k)}" for (c, i), k in
+                                  sub.groupby(["cipher", "instance"], sort=True)["calls"].first().items())
+                cond = dict(size=f"{int(sub['bytes'].iloc[0])} B", style=impl, mode=str(sub["mode"].iloc[0]),
+                            profile=str(profile), section=SPEED_SECTION)
+                ev = _verdicts.speed_evidence(SPEEDUP_CLAIM.format(paper=paper, op=operation[:3]), old, new,
+                                              old, ctl, seed=seed,
+                                              detail=f"{old.size} interleaved trials of protocol {paper} in "
+                                                     f"{old.shape[0]} processes; calls per trial: {calls}", **cond)
+                rows.append(ev)
+                p = float(_st.mannwhitneyu(old.ravel(), new.ravel(), alternative="two-sided").pvalue)
+                table = TABLES[paper][operation].replace("Table ", "t")
+                rows.append(replace(ev, claim_id=SIGNIFICANCE_CLAIM.format(paper=paper, table=table, op=operation[:3]),
+                                    p_value=p, detail=ev.detail + "; p: Mann-Whitney U, two-sided"))
+    return rows
+
+
 def chapter_evidence(*, audit: pd.DataFrame, pairs: pd.DataFrame, dist: pd.DataFrame, summary: pd.DataFrame,
                      speed_raw: pd.DataFrame, construction: str, profile: str, avalanche_impl: str,
                      key_label: str = "", seed: int = 0) -> list[Evidence]:
     """Every evidence row of the AES-2SBox chapter (all claims of 000 and 001 but ``*-security-slightly-weakened``)."""
     rows: list[Evidence] = []
-    for paper in A.PAPERS:
+    for paper in PAPERS:
         rows += sbox_evidence(paper, construction, profile=profile)
     rows += audit_evidence(audit, profile=profile)
     rows += avalanche_evidence(pairs, dist, summary, profile=profile, style=avalanche_impl, key_label=key_label)
-    rows += S.speed_evidence_rows(speed_raw, profile=profile, seed=seed)
+    rows += speed_evidence_rows(speed_raw, profile=profile, seed=seed)
     return rows

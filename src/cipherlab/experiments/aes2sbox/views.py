@@ -10,17 +10,18 @@ from __future__ import annotations
 import html
 from typing import Iterable
 
-import numpy as np
 import pandas as pd
 
 from cipherlab.display import Table, show_table
-from cipherlab.experiments import aes2sbox as A
-from cipherlab.experiments import aes2sbox_speed as S
 from cipherlab.experiments.table_layout import fitted_table, folded_groups, narrow_table
+
+from .common import OPERATIONS, PAPERS, TABLES
+from .measure import styles_compared
+from .tables import welch_side_by_side
 
 
 def sbox_grid_table(grid: pd.DataFrame, caption: str) -> Table:
-    """A 16x16 S-box grid of :func:`aes2sbox.sbox_grid` (row = high hex digit, columns = low digit)."""
+    """A 16x16 S-box grid of :func:`.sboxes.sbox_grid` (row = high hex digit, columns = low digit)."""
     return show_table(grid.reset_index(), max_columns=len(grid.columns) + 1, caption=caption)
 
 
@@ -58,19 +59,19 @@ def speed_view(speed: pd.DataFrame) -> Table:
 
 
 def welch_tables(raw: pd.DataFrame, deciding: str = "reference", alpha: float = 0.05,
-                 papers: Iterable[str] = A.PAPERS) -> Table:
+                 papers: Iterable[str] = PAPERS) -> Table:
     """Tables 3-4 in the papers' layout, published beside ours: the deciding style shown, the other styles folded."""
     parts = []
     for paper in papers:
-        for operation in A.OPERATIONS:
-            styles = S.styles_compared(raw, paper, operation)
+        for operation in OPERATIONS:
+            styles = styles_compared(raw, paper, operation)
             if not styles:
                 continue
             first = deciding if deciding in styles else styles[0]
             for impl in [first] + [s for s in styles if s != first]:
-                side = S.welch_side_by_side(raw, paper, operation, impl, alpha=alpha)
+                side = welch_side_by_side(raw, paper, operation, impl, alpha=alpha)
                 side = side.mask(side.eq("")).rename_axis("statistic").reset_index()
-                caption = f"Paper {paper}, {A.TABLES[paper][operation]} ({operation}), ours in the {impl} style"
+                caption = f"Paper {paper}, {TABLES[paper][operation]} ({operation}), ours in the {impl} style"
                 t = show_table(side, caption=caption, digits=6)
                 parts.append(str(t) if impl == first else
                              f"<details><summary>{html.escape(caption)}</summary>{t}</details>")
@@ -107,7 +108,7 @@ def avalanche_summary_view(summary: pd.DataFrame) -> Table:
 
 
 def construction_finding_text(match: pd.DataFrame) -> str:
-    """Which reading of the construction the printed tables follow, written from :func:`aes2sbox.construction_match_table`."""
+    """Which reading of the construction the printed tables follow, written from :func:`.sboxes.construction_match_table`."""
     t1 = match[match["table"] == "Table 1"]
     per = t1.groupby("construction")[["matching", "cells"]].min()
     best = per["matching"].idxmax()

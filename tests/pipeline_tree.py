@@ -80,10 +80,10 @@ class Tree:
         return {k: int(v) for k, v in jobs.items()}
 
 
-def _copy(src: Path, dst: Path) -> None:
+def _copy(src: Path, dst: Path, ignore=_IGNORE) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
     if src.is_dir():
-        shutil.copytree(src, dst, symlinks=True, ignore=_IGNORE)
+        shutil.copytree(src, dst, symlinks=True, ignore=ignore)
     else:
         shutil.copy2(src, dst)
 
@@ -113,9 +113,12 @@ def copy_tree(tree: Tree, dest: Path, *, src: str = "link") -> Tree:
     """A copy of ``tree`` with its outputs and Snakemake's metadata, mtimes kept (it stays up to date)."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
-    for name in SOURCES + OUTPUTS:
+    for name in SOURCES:
         if (tree.root / name).exists():
             _copy(tree.root / name, dest / name)
+    for name in OUTPUTS:   # everything, the built book (build/<profile>/book/_build) included
+        if (tree.root / name).exists():
+            _copy(tree.root / name, dest / name, ignore=None)
     _link_or_copy_src(dest, src)
     out = Tree(dest)
     out.seconds, out.log = tree.seconds, tree.log

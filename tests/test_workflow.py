@@ -264,8 +264,9 @@ def test_a_toy_chapter_is_built_into_the_book(quick_tree, tmp_path):
     add_toy_chapter(tree)
     q = paths.Profile("quick")
 
-    # Only the new chapter and the book are planned: nothing else is re-run.
-    assert tree.plan() == {"toy_measure": 1, "toy": 1, "book": 1, "all": 1}
+    # Only the new chapter and the book are planned (and the Environment page, which shows the
+    # edited config file): no other chapter, no timing is re-run.
+    assert tree.plan() == {"toy_measure": 1, "toy": 1, "environment": 1, "book": 1, "all": 1}
 
     # Its config section is required: without it the run stops before any job, naming it.
     quick_cfg = tree.root / "config" / "quick.yaml"

@@ -214,9 +214,8 @@ results.save_raw(pd.DataFrame(rows), "toy_trials", profile, meta=provenance.run_
 ''']
 
 TOY_CHAPTER_CELLS = ['''\
-import matplotlib
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from IPython.display import display
 from cipherlab import plotting, results
 from cipherlab.display import show_table
 from cipherlab.experiments import toy
@@ -226,6 +225,7 @@ results.save_table(toy.summary(results.read_raw("toy_trials", profile)), "toy_su
 fig, ax = plt.subplots()
 ax.plot(table["x"], table["square"])
 plotting.save_figure(fig, "toy_squares", profile)
+display(fig)
 show_table(table)
 ''']
 

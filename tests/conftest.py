@@ -8,6 +8,7 @@ import warnings
 
 import pytest
 
+import pipeline_tree
 from cipherlab.modes import available_impls
 from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
 
@@ -48,3 +49,29 @@ def quiet_research_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InsecureCipherWarning)
         yield
+
+
+# ============================================================================================
+# Pipeline trees: the pipeline tests run in temporary copies of the tree (tests/pipeline_tree.py)
+# ============================================================================================
+#
+# ``quick_tree`` is the quick pipeline run once per session in a temporary copy of the tree;
+# a test that changes a tree works on ``pipeline_tree.copy_tree(quick_tree, tmp_path)``.
+# ``make test`` never writes into the checkout's ``data/`` or ``build/``: the session guard
+# below fails the run if a test did.
+
+
+@pytest.fixture(scope="session")
+def quick_tree(tmp_path_factory) -> pipeline_tree.Tree:
+    """A temporary tree in which the whole quick profile has run (once per session)."""
+    return pipeline_tree.build_quick_tree(tmp_path_factory.mktemp("quick") / "tree")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def checkout_outputs_untouched():
+    """No test writes, changes or deletes a file under the checkout's ``data/`` or ``build/``."""
+    before = pipeline_tree.checkout_outputs()
+    yield
+    after = pipeline_tree.checkout_outputs()
+    changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+    assert not changed, f"the tests wrote into the checkout's data/ or build/: {changed[:20]}"

@@ -19,14 +19,13 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from cipherlab import paths
-
-from test_pipeline import run_quick_pipeline  # one quick run per session, shared
+from cipherlab import chapters, paths
 
 pytestmark = pytest.mark.browser
 
 HTML = paths.Profile("quick").html
-CHAPTERS = ("aes2sbox", "maes", "aead", "security")
+#: The chapters' pages, in reading order, from the chapter manifest (workflow/chapters.yaml).
+CHAPTERS = chapters.names()
 
 
 def chromium_path() -> "str | None":
@@ -38,11 +37,12 @@ def chromium_path() -> "str | None":
 
 
 @pytest.fixture(scope="module")
-def book():
-    run_quick_pipeline()
-    index = HTML / "index.html"
+def book(quick_tree):
+    """The quick book of the session's tree (one quick run per session, in a temporary copy)."""
+    html = quick_tree.at(HTML)
+    index = html / "index.html"
     assert index.is_file(), f"{index} was not built"
-    return HTML
+    return html
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +112,11 @@ def book_pages(html_dir: Path) -> list[Path]:
 
 
 def chapter_pages(html_dir: Path) -> list[Path]:
-    return [html_dir / f"{c}.html" for c in CHAPTERS if (html_dir / f"{c}.html").is_file()]
+    """Every chapter's page; a chapter of the manifest without its page fails."""
+    pages = [html_dir / f"{c}.html" for c in CHAPTERS]
+    missing = [p.name for p in pages if not p.is_file()]
+    assert not missing, f"chapters of the manifest without a page: {missing}"
+    return pages
 
 
 # --- static checks of every built page (no browser needed) -----------------------------------
@@ -143,10 +147,9 @@ def test_no_script_or_style_from_the_network(book):
 
 
 def test_chapters_that_draw_figures_show_them(book):
-    """A chapter that saves figures (data/figures/quick/<chapter>_*.png) shows images on its page."""
-    figures_dir = paths.Profile("quick").figures
+    """A chapter that declares figures (workflow/chapters.yaml) shows images on its page."""
     for page in chapter_pages(book):
-        saved = sorted(figures_dir.glob(f"{page.stem}_*.png"))
+        saved = chapters.load().chapter(page.stem).figures
         if saved:
             images = [v for t, a, v in refs(page.read_text(encoding="utf-8")) if t == "img"]
             assert images, (f"{page.name}: the chapter saves {len(saved)} figures but its page shows none "
@@ -248,7 +251,7 @@ def test_no_page_shows_a_path_object_or_a_raw_dict(book):
     bad = []
     for page in book_pages(book):
         text = page_text(page.read_text(encoding="utf-8"))
-        for needle in ("PosixPath(", "WindowsPath(", str(paths.ROOT)):
+        for needle in ("PosixPath(", "WindowsPath(", str(paths.ROOT), str(book.parents[4])):  # checkout, tree
             if needle in text:
                 bad.append(f"{page.name}: {needle}")
     assert not bad, "pages show paths of the machine that built them:\n" + "\n".join(bad)
@@ -269,8 +272,9 @@ def test_no_page_loads_anything_from_outside_the_book(book):
 
 
 def test_every_page_fits_a_1400_px_window_and_is_photographed(book, chromium):
-    """Each page in Chromium at 1400 px: no table runs past the text column; a screenshot for review."""
-    shots = paths.Profile("quick").build / "screenshots"
+    """Each page in Chromium at 1400 px: no table runs past the text column; a screenshot for review
+    (in the session tree's build/quick/screenshots/)."""
+    shots = book.parents[2] / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     overflowing = []
     for page in book_pages(book):

@@ -16,8 +16,6 @@ import pytest
 
 from cipherlab import paths
 
-from test_pipeline import run_quick_pipeline
-
 pytestmark = pytest.mark.pipeline
 
 PROFILE = paths.Profile("quick")
@@ -60,9 +58,9 @@ def stated_numbers(markdown: str) -> list[str]:
     return out
 
 
-def _table_numbers() -> set[str]:
+def _table_numbers(tables_dir) -> set[str]:
     found: set[str] = set()
-    for path in sorted(PROFILE.tables.glob("*.csv")):
+    for path in sorted(tables_dir.glob("*.csv")):
         frame = pd.read_csv(path, dtype=str, keep_default_na=False)
         for col in frame.columns:
             found.update(_NUMBER.findall(str(col)))
@@ -86,11 +84,10 @@ def test_stated_numbers(text, stated):
     assert stated_numbers(text) == stated
 
 
-def test_markdown_cells_state_no_number_the_run_did_not_write():
-    run_quick_pipeline()
-    known = _table_numbers()
+def test_markdown_cells_state_no_number_the_run_did_not_write(quick_tree):
+    known = _table_numbers(quick_tree.at(PROFILE.tables))
     unexplained = []
-    for nb_path in sorted(PROFILE.notebooks.glob("*.ipynb")):
+    for nb_path in sorted(quick_tree.at(PROFILE.notebooks).glob("*.ipynb")):
         if nb_path.name.endswith(".failed.ipynb"):
             continue
         nb = nbformat.read(nb_path, as_version=4)

@@ -1,11 +1,16 @@
 """The cluster route, run for real: the quick profile through the Slurm executor.
 
 ``cluster/local-slurm.sh up`` starts a one-node Slurm (munge, MariaDB, slurmdbd,
-slurmctld, slurmd) from Debian's packages; the pipeline then runs with
-``--profile profiles/slurm`` in a temporary copy of the tree, with a PATH that
-lacks the venv (as on a node).  Checked: every job ran as a Slurm job (``sacct``
-lists them), the book was built, and the non-timing tables are byte-identical to
-the local quick run of ``tests/test_pipeline.py``.  The cluster goes down after.
+slurmctld, slurmd) from Debian's packages; one chapter of the pipeline (its
+inputs, the selfcheck, its measuring and its chapter rule: ``SLURM_TARGET``)
+then runs with ``--profile profiles/slurm`` in a temporary copy of the tree,
+with a bare environment (no venv on PATH, no CIPHERLAB_ROOT or PYTHONPATH:
+the Snakefile sets them for its jobs).  Checked: every job ran as a Slurm job
+(``sacct`` lists them, the timing job's provenance names its Slurm job), and
+the chapter's non-timing tables are byte-identical to the session's local
+quick run (``quick_tree``).  The whole quick profile through Slurm adds
+nothing to that proof but minutes of the executor's status polling.  The
+cluster goes down after.
 
 The cluster test needs root and apt-get; it runs under CI (``.ci/run``) and where
 ``CIPHERLAB_CLUSTER_TEST=1`` is set, and is skipped with the reason elsewhere.
@@ -26,15 +31,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cipherlab import paths, provenance
-from test_pipeline import declared_outputs, declared_timing_tables, non_timing_tables, run_quick_pipeline
+from cipherlab import chapters, config, paths, provenance
+from pipeline_tree import make_tree
 
 ROOT = paths.ROOT
 SCRIPT = ROOT / "cluster" / "local-slurm.sh"
 PROFILE_DIR = ROOT / "profiles" / "slurm"
 QUICK = paths.Profile("quick")
 SNAKEMAKE = Path(sys.executable).with_name("snakemake")
-CLUSTER_TIMEOUT = 1800  # seconds for the whole quick profile through Slurm
+CLUSTER_TIMEOUT = 1200  # seconds for one chapter through Slurm
+#: The chapter run through Slurm: it has a measuring rule (a timing job on a whole node) and inputs.
+SLURM_TARGET = "aes2sbox"
 MINIMAL_PATH = "/usr/bin:/bin"  # a node's PATH: no venv on it
 
 
@@ -77,22 +84,42 @@ def test_plan_runs_without_the_venv_on_path_and_calls_this_interpreter():
 
 # --- the profile ------------------------------------------------------------------------------------
 
+def _planned_resources(cmd_prefix: list[str]) -> dict[str, dict[str, str]]:
+    """``snakemake -n --forceall`` with the Slurm profile: each rule's resources as the jobs get them."""
+    proc = subprocess.run([*cmd_prefix, "--profile", str(PROFILE_DIR), "-n", "--forceall", "--config", "profile=quick"],
+                          cwd=ROOT, env=_minimal_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    out: dict[str, dict[str, str]] = {}
+    rule = None
+    for line in (proc.stdout + proc.stderr).splitlines():
+        m = re.match(r"^(?:local)?rule (\w+):", line)
+        if m:
+            rule = m.group(1)
+        elif rule and line.strip().startswith("resources:"):
+            out[rule] = dict(kv.split("=", 1) for kv in line.split(":", 1)[1].strip().split(", ") if "=" in kv)
+    return out
+
+
 def test_slurm_profile_gives_every_rule_resources_and_timing_rules_a_whole_node():
+    """Every job gets a partition, a wall time and memory (rules declare mem_mb, the measuring rules
+    their whole node: workflow/rules/chapters.smk); the profile names only rules that exist."""
+    pytest.importorskip("snakemake_executor_plugin_slurm", reason="the `cluster` (or `test`) extra is not installed")
     prof = _profile()
     assert prof["executor"] == "slurm"
-    defaults = prof["default-resources"]
     for key in ("slurm_partition", "runtime", "mem_mb"):
-        assert key in defaults, f"profiles/slurm: default-resources lacks {key}"
-    per_rule = prof.get("set-resources", {})
+        assert key in prof["default-resources"], f"profiles/slurm: default-resources lacks {key}"
+    planned = _planned_resources(_snakemake_cmd())
     rules = [r for r in _rules() if r != "all"]
-    missing = [r for r in rules if "mem_mb" not in per_rule.get(r, {})]
-    assert not missing, f"profiles/slurm: no mem_mb for rules {missing}"
-    timing = [r for r in rules if r.endswith("_measure")]
-    assert timing, "no timing rule (<chapter>_measure) found"
+    assert set(rules) <= set(planned), f"rules without a planned job: {sorted(set(rules) - set(planned))}"
+    for rule in rules:
+        for key in ("slurm_partition", "runtime", "mem_mb"):
+            assert key in planned[rule], f"rule {rule}: no {key} ({planned[rule]})"
+    timing = [c.measure_name for c in chapters.load().chapters if c.measure]
+    assert timing, "no timing rule (<chapter>_measure) in the manifest"
     for rule in timing:
-        assert "--exclusive" in str(per_rule[rule].get("slurm_extra", "")), \
-            f"timing rule {rule} does not ask for a whole node (slurm_extra: --exclusive)"
-    unknown = set(per_rule) - set(rules)
+        assert planned[rule].get("slurm_extra") == "--exclusive", \
+            f"timing rule {rule} does not ask for a whole node (slurm_extra=--exclusive): {planned[rule]}"
+    unknown = (set(prof.get("set-resources") or {}) | set(prof.get("set-threads") or {})) - set(rules)
     assert not unknown, f"profiles/slurm names rules the workflow does not have: {sorted(unknown)}"
 
 
@@ -163,34 +190,21 @@ def slurm_cluster(tmp_path_factory):
         assert down.returncode == 0, down.stderr[-2000:]
 
 
-def _copy_tree(dest: Path) -> Path:
-    """The checkout without its outputs, Snakemake state, venv and git."""
-    outputs = {ROOT / "data" / d for d in ("inputs", "raw", "tables", "figures")} | {ROOT / "build", ROOT / "logs"}
-
-    def ignore(directory, names):
-        skip = {n for n in names if Path(directory, n) in outputs}
-        return skip | {n for n in names if n in {".git", ".venv", ".snakemake", "__pycache__", ".pytest_cache",
-                                                    ".hypothesis"} or n.endswith(".egg-info")}
-
-    shutil.copytree(ROOT, dest, symlinks=True, ignore=ignore)
-    return dest
-
-
 @pytest.fixture(scope="module")
 def slurm_run(slurm_cluster, tmp_path_factory):
-    """The quick profile through Slurm in a temporary copy, with a node's bare PATH."""
-    tree = _copy_tree(tmp_path_factory.mktemp("cluster") / "tree")
-    env = _minimal_env(CIPHERLAB_ROOT=str(tree), PYTHONPATH=str(tree / "src"))
+    """One chapter (SLURM_TARGET) through Slurm in a temporary copy of the tree, with a node's bare environment."""
+    tree = make_tree(tmp_path_factory.mktemp("cluster") / "tree")
+    env = _minimal_env()
     if os.environ.get("CIPHERLAB_PAPERS"):
         env["CIPHERLAB_PAPERS"] = os.environ["CIPHERLAB_PAPERS"]
     cmd = [*_snakemake_cmd(), "--profile", "profiles/slurm", "--slurm-init-seconds-before-status-checks", "1",
-           "--config", "profile=quick"]
+           SLURM_TARGET, "--config", "profile=quick"]
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, timeout=CLUSTER_TIMEOUT)
+    proc = subprocess.run(cmd, cwd=tree.root, env=env, capture_output=True, text=True, timeout=CLUSTER_TIMEOUT)
     seconds = time.perf_counter() - start
     log = proc.stdout + proc.stderr
     if proc.returncode != 0:
-        slurm_logs = sorted((tree / ".snakemake" / "slurm_logs").rglob("*.log"))
+        slurm_logs = sorted((tree.root / ".snakemake" / "slurm_logs").rglob("*.log"))
         tails = "\n".join(f"--- {p}\n{p.read_text(errors='replace')[-1500:]}" for p in slurm_logs[-3:])
         pytest.fail(f"snakemake through Slurm exited {proc.returncode}:\n{log[-5000:]}\n{tails}", pytrace=False)
     run_id = re.search(r"SLURM run ID: (\S+)", log)
@@ -215,10 +229,10 @@ def _sacct(run_id: str, expected: int) -> list[dict[str, str]]:
 
 
 @pytest.mark.cluster
-def test_quick_profile_through_slurm(slurm_cluster, slurm_run, capsys):
+def test_a_chapter_through_slurm(slurm_cluster, slurm_run, quick_tree, capsys):
     tree, submitted = slurm_run["tree"], slurm_run["submitted"]
-    # (a) every job of the pipeline (all but the local target `all`) ran as a Slurm job.
-    rules = {r for r in _rules() if r != "all"}
+    chapter = chapters.load().chapter(SLURM_TARGET)
+    # (a) every job (inputs, selfcheck, measuring, chapter) ran as a Slurm job.
     assert submitted, "no job was submitted to Slurm"
     rows = _sacct(slurm_run["run_id"], len(submitted))
     listed = {r["JobID"]: r for r in rows}
@@ -227,30 +241,25 @@ def test_quick_profile_through_slurm(slurm_cluster, slurm_run, capsys):
     not_done = {k: v["State"] for k, v in listed.items() if v["State"] != "COMPLETED"}
     assert not not_done, f"Slurm jobs not COMPLETED: {not_done}"
     ran = {re.sub(r"^rule_|_wildcards_.*$", "", r["Comment"]) for r in rows}
-    assert ran == rules, f"rules run through Slurm {sorted(ran)} != the workflow's rules {sorted(rules)}"
+    has_inputs = bool(config.load_config("quick")[chapter.section].get("inputs"))
+    expected = {"selfcheck", chapter.measure_name, chapter.name} | ({"input_file"} if has_inputs else set())
+    assert ran == expected, f"rules run through Slurm {sorted(ran)} != {sorted(expected)}"
     local_jobs = re.findall(r"^localrule (\w+):", slurm_run["log"], flags=re.M)
-    assert set(local_jobs) <= {"all"}, f"jobs run outside Slurm: {local_jobs}"
-    # Timing rules recorded the Slurm job (and node) that measured them.
-    metas = sorted((tree / QUICK.raw.relative_to(ROOT)).glob("*.meta.json"))
-    assert metas, "no raw provenance record in the Slurm run"
-    for meta in metas:
-        node = json.loads(meta.read_text(encoding="utf-8"))["node"]
-        assert node.get("slurm_job_id") in listed, f"{meta.name}: node {node} is not one of the run's Slurm jobs"
+    assert not local_jobs, f"jobs run outside Slurm: {local_jobs}"
+    # The timing rule recorded the Slurm job (and node) that measured it.
+    for raw in chapter.raw:
+        node = json.loads(tree.at(QUICK.raw_meta(raw)).read_text(encoding="utf-8"))["node"]
+        assert node.get("slurm_job_id") in listed, f"{raw}: node {node} is not one of the run's Slurm jobs"
+    assert tree.at(QUICK.executed_notebook(chapter.name)).is_file(), "no chapter notebook from the Slurm run"
 
-    # (b) the book was built.
-    html = tree / QUICK.html.relative_to(ROOT)
-    assert (html / "index.html").is_file() and (html / "intro.html").is_file(), "no book from the Slurm run"
-
-    # (c) non-timing tables are byte-identical to the local quick run (tests/test_pipeline.py's).
-    local = run_quick_pipeline()
-    tables = non_timing_tables(declared_outputs(), declared_timing_tables(tree.parent))
-    assert str(QUICK.table("selfcheck").relative_to(ROOT)) in tables
-    differ = [t for t in tables if (tree / t).read_bytes() != (ROOT / t).read_bytes()]
+    # (b) the chapter's non-timing tables (and the selfcheck) equal the local run's, byte for byte.
+    tables = ["selfcheck", *chapter.tables]
+    differ = [t for t in tables if tree.at(QUICK.table(t)).read_bytes() != quick_tree.at(QUICK.table(t)).read_bytes()]
     assert not differ, f"non-timing tables differ between the Slurm run and the local run: {differ}"
-    local_tables = sorted(p.name for p in QUICK.tables.glob("*.csv"))
-    slurm_tables = sorted(p.name for p in (tree / QUICK.tables.relative_to(ROOT)).glob("*.csv"))
-    assert slurm_tables == local_tables
+    written = sorted(p.stem for p in tree.at(QUICK.tables).glob("*.csv"))
+    assert written == sorted(tables + list(chapter.timing_tables))
 
     with capsys.disabled():
-        print(f"\nquick profile wall time: through Slurm {slurm_run['seconds']:.0f} s "
-              f"(cluster up in {slurm_cluster['up_seconds']:.0f} s), locally {local['seconds']:.0f} s")
+        print(f"\n{SLURM_TARGET} through Slurm: {len(submitted)} jobs in {slurm_run['seconds']:.0f} s "
+              f"(cluster up in {slurm_cluster['up_seconds']:.0f} s); whole quick profile locally "
+              f"{quick_tree.seconds or 0:.0f} s")

@@ -285,15 +285,12 @@ def test_quick_profile_attack_recovers_exact_plaintext():
 
 
 @pytest.mark.pipeline
-def test_quick_pipeline_attack_recovers_the_plaintext():
+def test_quick_pipeline_attack_recovers_the_plaintext(quick_tree):
     """The attack table the quick pipeline wrote says what the chapter claims."""
     from cipherlab.paths import Profile
     import pandas as pd
 
-    from test_pipeline import run_quick_pipeline  # one quick run per session, shared
-
-    run_quick_pipeline()
-    t = pd.read_csv(Profile("quick").table("security_attack"))
+    t = pd.read_csv(quick_tree.at(Profile("quick").table("security_attack")))
     variants = t[t.cipher != "aes"]
     assert len(variants) == 12 and variants.exact.all() and (variants.match_fraction == 1.0).all()
     assert (t[t.cipher == "aes"].match_fraction < 0.02).all()

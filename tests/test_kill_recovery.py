@@ -15,6 +15,7 @@ import nbformat
 import pytest
 
 from cipherlab import paths, results
+from pipeline_tree import make_tree
 
 
 def _alive(pid: int) -> bool:
@@ -119,17 +120,10 @@ def test_stale_part_files_are_removed(tmp_path, monkeypatch):
 @pytest.mark.pipeline
 def test_stale_lock_after_sigkill_is_explained_and_unlocked(tmp_path):
     """SIGKILL leaves Snakemake's lock: `make reproduce` says to run `make unlock`, which clears it."""
-    import shutil
-
-    root = tmp_path / "tree"
-    root.mkdir()
-    for name in ("Snakefile", "pyproject.toml", "Makefile"):
-        shutil.copy2(paths.ROOT / name, root / name)
-    for name in ("workflow", "config", "src", "notebooks", "book", "data/paper"):
-        shutil.copytree(paths.ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__", "_build"))
+    tree = make_tree(tmp_path / "tree")   # the sources only, never the checkout (tests/pipeline_tree.py)
+    root = tree.root
     (root / ".venv").symlink_to(paths.ROOT / ".venv")
-    env = dict(os.environ, CIPHERLAB_ROOT=str(root))
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env = tree.env()
     run = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--config", "profile=quick"],
                            cwd=root, env=env, start_new_session=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

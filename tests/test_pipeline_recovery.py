@@ -2,21 +2,17 @@
 kind (raw CSV, its provenance, a table, a figure, an executed notebook, a generated input)
 makes the plan schedule exactly the jobs that rebuild it and what depends on it.
 
-Runs in a temporary copy of the tree (``CIPHERLAB_ROOT`` points the library's paths at it),
+Runs in a copy of the session's quick tree (``quick_tree``, ``tests/pipeline_tree.py``),
 never touching the checkout's ``data/`` or ``build/``.
 """
 from __future__ import annotations
 
 import os
-import re
-import shutil
-import subprocess
-import sys
 
 import pytest
 
-from cipherlab import paths
-from test_pipeline import run_quick_pipeline
+from cipherlab import chapters, paths
+from pipeline_tree import copy_tree
 
 pytestmark = pytest.mark.pipeline
 
@@ -39,43 +35,23 @@ CASES = {
     "executed notebook": (_rel(Q.executed_notebook("maes")), {"maes"} | DOWNSTREAM),
     "measuring notebook": (_rel(Q.executed_notebook("aead_measure")), {"aead_measure", "aead"} | DOWNSTREAM),
     "book page notebook": (_rel(Q.executed_notebook("environment")), {"environment", "book", "all"}),
+    # every chapter rule of the manifest waits for the selfcheck
     "selfcheck": (_rel(Q.table("selfcheck")),
-                  {"selfcheck", "maes_measure", "maes", "aes2sbox_measure", "aes2sbox", "aead_measure", "aead",
-                   "security"} | DOWNSTREAM),
+                  {"selfcheck"} | {n for c in chapters.load().chapters for n in (c.name, c.measure_name) if n}
+                  | DOWNSTREAM),
     "generated input": (_rel(Q.input_file("maes_image.npy")), {"input_file", "maes_measure", "maes"} | DOWNSTREAM),
 }
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    """A copy of the tree after the quick run: sources, outputs and Snakemake's metadata, mtimes kept."""
-    run_quick_pipeline()  # once per session, in the checkout (shared with test_pipeline.py)
-    root = tmp_path_factory.mktemp("tree")
-    for name in ("Snakefile", "pyproject.toml"):
-        shutil.copy2(paths.ROOT / name, root / name)
-    ignore = shutil.ignore_patterns("__pycache__")
-    for name in ("workflow", "config", "src", "notebooks", "book", "data/paper",
-                 "data/inputs/quick", "data/raw/quick", "data/tables/quick", "data/figures/quick",
-                 "build/quick", "logs/quick", ".snakemake/metadata"):
-        if (paths.ROOT / name).exists():
-            shutil.copytree(paths.ROOT / name, root / name, symlinks=True, ignore=ignore)
-    return root
+def tree(quick_tree, tmp_path_factory):
+    """A copy of the session's quick tree: sources, outputs and Snakemake's metadata, mtimes kept."""
+    return copy_tree(quick_tree, tmp_path_factory.mktemp("recovery") / "tree")
 
 
-def plan(root) -> dict[str, int]:
+def plan(tree) -> dict[str, int]:
     """``snakemake -n`` in the copy: {rule: job count}; {} when there is nothing to do."""
-    env = dict(os.environ, CIPHERLAB_ROOT=str(root))
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--config", "profile=quick"],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out[-3000:]
-    if "Nothing to be done" in out:
-        return {}
-    block = out.split("Job stats:", 1)[1].split("total", 1)[0]
-    jobs = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", block, flags=re.M))
-    assert jobs, out[-3000:]
-    return {k: int(v) for k, v in jobs.items()}
+    return tree.plan()
 
 
 def test_nothing_to_do_after_the_quick_run(tree):
@@ -85,7 +61,7 @@ def test_nothing_to_do_after_the_quick_run(tree):
 @pytest.mark.parametrize("kind", list(CASES))
 def test_a_deleted_output_is_rebuilt_with_its_dependants(tree, kind):
     rel, expected = CASES[kind]
-    path = tree / rel
+    path = tree.at(rel)
     assert path.is_file(), f"{rel} is not an output of the quick run"
     saved = path.read_bytes()
     stat = path.stat()
@@ -102,14 +78,8 @@ def test_a_deleted_output_is_rebuilt_with_its_dependants(tree, kind):
 
 def test_the_next_run_removes_stale_part_files(tree):
     """A killed run's `.part` files are deleted when the next run starts (runs last: it re-runs a job)."""
-    parts = [tree / _rel(Q.table("maes_entropy")).replace("maes_entropy.csv", ".maes_entropy.csv.k1ll3d.part"),
-             tree / _rel(Q.raw_csv("maes_bulk")).replace("maes_bulk.csv", ".maes_bulk.csv.k1ll3d.part")]
+    parts = [tree.at(Q.tables / ".maes_entropy.csv.k1ll3d.part"), tree.at(Q.raw / ".maes_bulk.csv.k1ll3d.part")]
     for p in parts:
         p.write_text("half-written")
-    env = dict(os.environ, CIPHERLAB_ROOT=str(tree))
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--forcerun", "selfcheck",
-                           "--until", "selfcheck", "--config", "profile=quick"],
-                          cwd=tree, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    tree.snakemake("--cores", "1", "--forcerun", "selfcheck", "--until", "selfcheck")
     assert not any(p.exists() for p in parts)

@@ -60,16 +60,3 @@ def test_save_table_and_read_table(tmp_profile):
     results.save_table(df, "t", tmp_profile)
     back = results.read_table("t", tmp_profile)
     assert list(back["a"]) == ["x", "NA"]  # "NA" is a label, not a missing value
-
-
-@pytest.mark.parametrize("name,columns,expected", [
-    ("aes2sbox_table3", ["cipher", "seconds"], True),
-    ("maes_speed", ["cipher", "ratio"], True),
-    ("x", ["mean_ms"], True),
-    ("x", ["throughput_mbps"], True),
-    ("verdicts_maes", ["paper", "ours"], True),
-    ("security_sbox_properties", ["cipher", "nonlinearity", "rounds"], False),
-    ("selfcheck", ["cipher", "impl", "passed"], False),
-])
-def test_timing_table_convention(name, columns, expected):
-    assert results.is_timing_table(name, columns) is expected

@@ -1,8 +1,10 @@
 """Stage and build the jupyter-book of one profile.
 
 ``python -m cipherlab.book PROFILE`` copies ``book/`` into
-``build/<profile>/book/``, adds the executed notebooks of that profile, keeps
-only the table-of-contents entries whose pages exist, writes the run banner
+``build/<profile>/book/``, adds the executed notebooks of that profile, writes
+the table of contents (``book/_toc.yml`` with the chapters of the manifest,
+``workflow/chapters.yaml``, in place of its ``manifest:`` entries; a page it
+names that does not exist is an error), writes the run banner
 (``_run.md``) that the front page (the findings notebook) includes, and builds the HTML with
 jupyter-book 1.x (offline, ``execute_notebooks: off``).
 """
@@ -18,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from . import chapters
 from .paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
 from .provenance import environment_summary, git_commit, new_run_id
 from .results import write_text
@@ -28,24 +31,64 @@ def _page_exists(root: Path, entry: str) -> bool:
     return any((root / f"{entry}{ext}").exists() for ext in ("", ".md", ".ipynb"))
 
 
-def _filter_toc(toc: dict, root: Path) -> dict:
-    def keep(items):
+#: What each ``manifest:`` entry of ``book/_toc.yml`` becomes: the pages of every chapter of the manifest.
+TOC_SLOTS = {
+    "chapters": lambda manifest: [c.name for c in manifest.chapters],
+    "measuring": lambda manifest: [c.measure_name for c in manifest.chapters if c.measure],
+}
+
+
+def toc_pages(toc: dict) -> list[str]:
+    """Every page (``file:``) the table of contents names, in order."""
+    pages: list[str] = []
+
+    def walk(items):
+        for item in items or []:
+            if "file" in item:
+                pages.append(item["file"])
+            walk(item.get("sections"))
+
+    if toc.get("root"):
+        pages.append(toc["root"])
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return pages
+
+
+def chapter_toc(toc: dict, manifest: "chapters.Manifest | None" = None) -> dict:
+    """``toc`` with each ``{"manifest": slot}`` entry replaced by the manifest's pages; empty parts dropped."""
+    manifest = manifest or chapters.load()
+
+    def expand(items):
         out = []
         for item in items or []:
-            if "file" in item and not _page_exists(root, item["file"]):
+            if "manifest" in item:
+                slot = item["manifest"]
+                if slot not in TOC_SLOTS:
+                    raise ValueError(f"_toc.yml: manifest must be one of {sorted(TOC_SLOTS)}, got {slot!r}")
+                out += [{"file": page} for page in TOC_SLOTS[slot](manifest)]
                 continue
             if "sections" in item:
-                item = dict(item, sections=keep(item["sections"]))
+                item = dict(item, sections=expand(item["sections"]))
             out.append(item)
         return out
 
     toc = dict(toc)
     if "parts" in toc:
-        toc["parts"] = [dict(p, chapters=keep(p.get("chapters"))) for p in toc["parts"]]
+        toc["parts"] = [dict(p, chapters=expand(p.get("chapters"))) for p in toc["parts"]]
         toc["parts"] = [p for p in toc["parts"] if p["chapters"]]
     if "chapters" in toc:
-        toc["chapters"] = keep(toc["chapters"])
+        toc["chapters"] = expand(toc["chapters"])
     return toc
+
+
+def check_toc(toc: dict, root: Path) -> None:
+    """Every page the table of contents names exists under ``root``; else a ``ValueError`` naming them."""
+    missing = [p for p in toc_pages(toc) if not _page_exists(root, p)]
+    if missing:
+        raise ValueError(f"the table of contents names page(s) {missing} that do not exist in {root} "
+                         "(run their rules first, or remove them from book/_toc.yml or workflow/chapters.yaml)")
 
 
 _DOC_ROLE = re.compile(r"\{doc\}`(?:([^`<]*?)\s*<)?([^`>]+)>?`")
@@ -190,7 +233,9 @@ def stage(profile: str) -> Path:
         shutil.copy2(nb, dst / nb.name)
     toc_path = dst / "_toc.yml"
     toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
-    toc_path.write_text(yaml.safe_dump(_filter_toc(toc, dst), sort_keys=False), encoding="utf-8")
+    toc = chapter_toc(toc)
+    check_toc(toc, dst)
+    toc_path.write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
     _unlink_missing_pages(dst)
     if profile != "full":
         cfg_path = dst / "_config.yml"
@@ -222,7 +267,7 @@ def main(argv=None) -> int:
         return 2
     try:
         index = build(argv[0])
-    except (subprocess.CalledProcessError, RuntimeError) as exc:
+    except (subprocess.CalledProcessError, RuntimeError, ValueError) as exc:
         print(f"error: book build failed: {exc}", file=sys.stderr)
         return 1
     print(f"book: {index}")

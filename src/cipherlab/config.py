@@ -6,11 +6,17 @@ from typing import Any
 import jsonschema
 import yaml
 
+from . import chapters
 from .paths import WORKFLOW_DIR, check_profile, config_file
 
-CHAPTER_SECTIONS = ("aes2sbox", "maes", "aead", "security")
 #: The one schema of the profiles; the Snakefile applies it too, with Snakemake's validate().
+#: The chapter sections it requires come from the chapter manifest (:func:`schema`).
 CONFIG_SCHEMA = WORKFLOW_DIR / "schemas" / "config.schema.yaml"
+
+
+def chapter_sections() -> tuple[str, ...]:
+    """The config sections of the chapters, in reading order (``workflow/chapters.yaml``)."""
+    return tuple(c.section for c in chapters.load().chapters)
 
 
 def read_config(profile: str) -> dict[str, Any]:
@@ -38,8 +44,15 @@ def load_config(profile: str) -> dict[str, Any]:
 
 
 def schema() -> dict[str, Any]:
+    """The profiles' schema, requiring the section of every chapter of the manifest."""
     with open(CONFIG_SCHEMA, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        sch = yaml.safe_load(fh)
+    sections = chapter_sections()
+    sch["required"] = list(dict.fromkeys([*sch.get("required", []), *sections]))
+    props = sch.setdefault("properties", {})
+    for section in sections:
+        props.setdefault(section, {"type": "object"})
+    return sch
 
 
 def _key(error: jsonschema.ValidationError) -> str:
@@ -52,8 +65,9 @@ def _key(error: jsonschema.ValidationError) -> str:
 
 def validate(cfg: Any, where: str = "config") -> None:
     """Check a profile's configuration against the schema; ``ValueError`` naming every bad key."""
-    validator_cls = jsonschema.validators.validator_for(schema())
-    errors = sorted(validator_cls(schema()).iter_errors(cfg), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    sch = schema()
+    validator_cls = jsonschema.validators.validator_for(sch)
+    errors = sorted(validator_cls(sch).iter_errors(cfg), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         lines = [f"{_key(e)}: {e.message}" for e in errors]
         raise ValueError(f"{where}: invalid configuration ({len(errors)} problem(s); "
@@ -67,7 +81,7 @@ def input_specs(cfg: dict[str, Any]) -> dict[str, dict[str, Any]]:
     twice must have the same spec.
     """
     specs: dict[str, dict[str, Any]] = {}
-    for section in CHAPTER_SECTIONS:
+    for section in chapter_sections():
         for name, spec in (cfg.get(section, {}) or {}).get("inputs", {}).items():
             if name in specs and specs[name] != spec:
                 raise ValueError(f"input {name!r} is declared twice with different specs: "
@@ -77,14 +91,16 @@ def input_specs(cfg: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def book_parameters(cfg: dict[str, Any]) -> dict[str, Any]:
-    """Parameters of the book's own pages (verdicts, environment): the profile, its seed and the chapters."""
-    return {"profile": cfg["profile"], "seed": cfg["seed"], "chapters": list(CHAPTER_SECTIONS)}
+    """Parameters of the book's own pages (verdicts, findings, environment): the profile, its seed and
+    the chapters whose evidence the verdict page reads (those declaring ``evidence_<name>``)."""
+    return {"profile": cfg["profile"], "seed": cfg["seed"], "chapters": list(chapters.evidence_chapters())}
 
 
 def notebook_parameters(cfg: dict[str, Any], section: str, **extra: Any) -> dict[str, Any]:
     """Parameters passed to a chapter's notebooks: the section (minus ``inputs``), profile and seed."""
-    if section not in CHAPTER_SECTIONS:
-        raise ValueError(f"section must be one of {CHAPTER_SECTIONS}, got {section!r}")
+    sections = chapter_sections()
+    if section not in sections:
+        raise ValueError(f"section must be one of {sections}, got {section!r}")
     params = {k: v for k, v in (cfg.get(section) or {}).items() if k != "inputs"}
     params.update(profile=cfg["profile"], seed=cfg["seed"])
     params.update(extra)

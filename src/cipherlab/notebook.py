@@ -18,7 +18,7 @@ from typing import Any
 
 import nbformat
 
-from .config import CHAPTER_SECTIONS, book_parameters, load_config, notebook_parameters
+from .config import book_parameters, chapter_sections, load_config, notebook_parameters
 from .machine_lock import machine_lock
 from .results import atomic_path
 
@@ -158,7 +158,7 @@ def main(argv=None) -> int:
     p.add_argument("src")
     p.add_argument("dst")
     p.add_argument("--profile", required=True, choices=("full", "quick"))
-    p.add_argument("--section", required=True, choices=CHAPTER_SECTIONS + ("book",))
+    p.add_argument("--section", required=True, choices=chapter_sections() + ("book",))
     p.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                    help="extra parameter (value parsed as JSON), may repeat")
     p.add_argument("--timing", action="store_true",

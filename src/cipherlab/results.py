@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,43 +16,6 @@ from typing import Any, Iterator, Mapping
 import pandas as pd
 
 from .paths import Profile, as_profile
-
-#: Words that make a table name a *timing table* (see :func:`is_timing_table`).
-TIMING_NAME_WORDS = ("speed", "timing", "time", "throughput", "bench", "welch", "ttest", "t_test",
-                     "verdicts")
-# A column holds a time or a rate (or something computed from one) when its name
-# has one of these words or unit suffixes: seconds, mean_ms, "Time (ms)", mbps, MB/s, speedup_pct ...
-_TIMING_COLUMN = re.compile(
-    r"(^|[^a-z])(seconds?|secs?|ms|us|\u00b5s|ns|times?|speed|speedup|throughput|mbps|cpb)([^a-z]|$)"
-    r"|_s$|mb/s|per_s", re.IGNORECASE)
-
-
-def is_timing_table(name: str, columns) -> bool:
-    """Whether a table holds timings, so may differ between two runs.
-
-    Every other table (and every other output except ``data/raw/``) must be
-    byte-identical between two runs of the same profile; the pipeline test
-    checks it.  A table is a timing table when
-
-    * its name contains one of :data:`TIMING_NAME_WORDS` (``speed``,
-      ``timing``, ``time``, ``throughput``, ``bench``, ``welch``, ``ttest``,
-      ``t_test``, ``verdicts``), or
-    * one of its columns is a time, a rate or a speedup: named ``seconds``,
-      ``*_ms``, ``*_us``, ``*_ns``, ``*_s``, ``*time*`` words, ``speed``,
-      ``speedup``, ``throughput``, ``mbps``, ``MB/s``, ``per_s``, ``cpb``.
-
-    Parameters
-    ----------
-    name : str
-        Table name (file stem under ``data/tables/<profile>/``).
-    columns : iterable of str
-        Its column names.
-    """
-    low = name.lower()
-    if any(w in low for w in TIMING_NAME_WORDS):
-        return True
-    return any(_TIMING_COLUMN.search(str(c)) for c in columns)
-
 
 @contextmanager
 def atomic_path(path: "str | os.PathLike[str]") -> Iterator[Path]:

@@ -1,22 +1,8 @@
-# Shared helpers for the chapter rule files (workflow/<chapter>.smk).
+# Shared helpers of the rule files (workflow/rules/*.smk).
 #
-# A chapter rule that runs a notebook looks like:
-#
-#   rule aes2sbox_measure:
-#       input:
-#           notebook="notebooks/aes2sbox_measure.ipynb",
-#           selfcheck=SELFCHECK,
-#           inputs=chapter_inputs("aes2sbox"),
-#           code=chapter_code("aes2sbox"),   # editing the experiment's library code re-runs it
-#       output:
-#           notebook=executed("aes2sbox_measure"),
-#           raw=raw("aes2sbox_speed"),
-#       params:
-#           section="aes2sbox",
-#           values=lambda w: section_parameters("aes2sbox"),   # re-runs the rule when they change
-#       log: log_path("aes2sbox_measure")
-#       threads: TIMING_THREADS        # timing jobs get the whole machine
-#       shell: NOTEBOOK_SHELL
+# Chapter rules are not written by hand: workflow/rules/chapters.smk makes them from the
+# chapter manifest (workflow/chapters.yaml) with the helpers below.  Paths come from
+# cipherlab.paths only, relative to the tree the Snakefile is in.
 import os
 import shlex
 import sys
@@ -47,21 +33,11 @@ def table(name):
     return rel(P.table(name))
 
 
-#: Tables derived from timings, declared by the chapters with timing_table(); with the
-#: naming/column convention of cipherlab.results.is_timing_table they are the only
-#: tables allowed to differ between two runs (tests/test_pipeline.py checks the rest).
-TIMING_TABLES = set()
-
-
-def timing_table(name):
-    """A table computed from timings (speedups, rankings by speed, verdicts on speed ...).
-
-    Use it instead of table() in a rule's output for every table whose bytes
-    may change from run to run because they depend on measured times.
-    """
-    path = table(name)
-    TIMING_TABLES.add(path)
-    return path
+def pipeline_table(name):
+    """A table of the pipeline's own rules; it must be declared under `pipeline:` in the manifest."""
+    if name not in MANIFEST.pipeline_tables + MANIFEST.pipeline_timing_tables:
+        raise ValueError(f"table {name!r} is not declared under pipeline: in workflow/chapters.yaml")
+    return table(name)
 
 
 def figure(name, ext="png"):
@@ -90,15 +66,32 @@ def chapter_inputs(section):
 SHARED_ANALYSIS_CODE = ("timing", "stats", "plotting", "paper", "claims", "verdicts", "display", "results", "inputs")
 
 
-def chapter_code(section):
-    """The chapter's library code (src/cipherlab/experiments/<section>.py or its package),
-    the shared analysis modules and the verdict rules, so that editing any of them re-runs the chapter."""
+def chapter_code(section, extra=()):
+    """The chapter's library code (src/cipherlab/experiments/<section>.py or its package), the
+    files matching the globs ``extra`` (relative to src/cipherlab), the shared analysis modules
+    and the verdict rules, so that editing any of them re-runs the chapter."""
     base = paths.SRC_DIR / "experiments"
     files = [base / f"{section}.py"] if (base / f"{section}.py").exists() else sorted(
         p for p in (base / section).rglob("*.py") if "__pycache__" not in p.parts)
+    for pattern in extra:
+        found = sorted(paths.SRC_DIR.glob(pattern))
+        if not found:
+            raise ValueError(f"chapter {section!r}: code {pattern!r} matches no file under src/cipherlab")
+        files += [p for p in found if p not in files]
     files += [paths.SRC_DIR / f"{m}.py" for m in SHARED_ANALYSIS_CODE]
     files.append(paths.VERDICT_RULES_FILE)   # the speed protocol (statistic, batching) every chapter follows
     return [rel(p) for p in files]
+
+
+def paper_inputs(patterns):
+    """Published values (globs under data/paper/), the claims and the verdict rules."""
+    files = []
+    for pattern in patterns:
+        found = sorted(paths.PAPER_DATA_DIR.glob(pattern))
+        if not found:
+            raise ValueError(f"paper {pattern!r} matches no file under data/paper")
+        files += [rel(p) for p in found if rel(p) not in files]
+    return files + [rel(paths.CLAIMS_FILE), rel(paths.VERDICT_RULES_FILE)]
 
 
 def declared_outputs(exclude=()):
@@ -112,6 +105,11 @@ def declared_outputs(exclude=()):
 
 def section_parameters(section):
     return notebook_parameters(CFG, section)
+
+
+def parameters_of(section):
+    """A params function: the section's values, so that changing one re-runs the rule."""
+    return lambda wildcards: section_parameters(section)
 
 
 # Timing jobs take every core so that no other job runs beside them.  Without

@@ -1,0 +1,148 @@
+"""Temporary copies of the tree for the pipeline tests: no test writes into the checkout's ``data/`` or ``build/``.
+
+A tree holds the checkout's sources (Snakefile, workflow, config, notebooks,
+book, published data, profiles); its ``src`` is a symlink to the checkout's,
+so the notebooks import the same library and share its Numba cache
+(``src/cipherlab/**/__pycache__``): no kernel compiles twice.  A test that
+edits library code asks for a real copy (``src="copy"``; mtimes are kept, so
+the cache stays valid).  The Snakefile takes its directory as the root
+(``CIPHERLAB_ROOT``, inherited by every job and notebook kernel), so a run in
+a tree writes only there.
+
+The session's quick run (``quick_tree`` in ``conftest.py``) is built once by
+:func:`build_quick_tree`; tests that change a tree work on a :func:`copy_tree`.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cipherlab import paths
+
+CHECKOUT = paths.ROOT
+#: What a tree copies from the checkout (besides ``src``).
+SOURCES = ("Snakefile", "pyproject.toml", "Makefile", "workflow", "config", "notebooks", "book", "data/paper",
+           "profiles", "cluster")
+#: Outputs and Snakemake's state, copied by copy_tree with mtimes kept.
+OUTPUTS = ("data/inputs", "data/raw", "data/tables", "data/figures", "build", "logs", ".snakemake/metadata")
+CORES = "2"
+SNAKEMAKE_TIMEOUT = 900  # seconds; the quick profile takes a few minutes on 2 cores from a cold cache
+_IGNORE = shutil.ignore_patterns("__pycache__", "_build", ".ipynb_checkpoints")
+
+
+class Tree:
+    """A copy of the tree at ``root``, with helpers to run Snakemake in it and find its outputs."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.seconds: "float | None" = None
+        self.log = ""
+
+    def __repr__(self) -> str:
+        return f"Tree({self.root})"
+
+    def at(self, path: "str | os.PathLike[str]") -> Path:
+        """``path`` in this tree: a checkout path (``paths.Profile(...).table(...)``) or a relative one."""
+        path = Path(path)
+        return self.root / (path.relative_to(CHECKOUT) if path.is_absolute() else path)
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("CIPHERLAB_ROOT", "PYTHONPATH")}
+        env.update(extra)
+        return env
+
+    def snakemake(self, *args: str, check: bool = True, env: "dict | None" = None,
+                  timeout: int = SNAKEMAKE_TIMEOUT) -> subprocess.CompletedProcess:
+        """``python -m snakemake ARGS --config profile=quick`` in this tree (the quick profile)."""
+        cmd = [sys.executable, "-m", "snakemake", *args, "--config", "profile=quick"]
+        proc = subprocess.run(cmd, cwd=self.root, env=env or self.env(), capture_output=True, text=True,
+                              timeout=timeout)
+        if check and proc.returncode != 0:
+            tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-60:])
+            raise AssertionError(f"snakemake {' '.join(args)} in {self.root} exited {proc.returncode}:\n{tail}")
+        return proc
+
+    def plan(self, *args: str) -> dict[str, int]:
+        """``snakemake -n``: {rule: job count}; {} when there is nothing to do."""
+        import re
+
+        proc = self.snakemake("-n", *args)
+        out = proc.stdout + proc.stderr
+        if "Nothing to be done" in out:
+            return {}
+        block = out.split("Job stats:", 1)[1].split("total", 1)[0]
+        jobs = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", block, flags=re.M))
+        assert jobs, out[-3000:]
+        return {k: int(v) for k, v in jobs.items()}
+
+
+def _copy(src: Path, dst: Path, ignore=_IGNORE) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if src.is_dir():
+        shutil.copytree(src, dst, symlinks=True, ignore=ignore)
+    else:
+        shutil.copy2(src, dst)
+
+
+def _link_or_copy_src(dest: Path, src: str) -> None:
+    if src == "link":
+        (dest / "src").symlink_to(CHECKOUT / "src", target_is_directory=True)
+    elif src == "copy":
+        # A real copy with the Numba cache beside it (mtimes kept: the cache stays valid).
+        shutil.copytree((CHECKOUT / "src").resolve(), dest / "src", ignore=shutil.ignore_patterns("*.egg-info"))
+    else:
+        raise ValueError(f"src must be one of ('link', 'copy'), got {src!r}")
+
+
+def make_tree(dest: Path, *, src: str = "link") -> Tree:
+    """The checkout's sources at ``dest`` (no outputs, no Snakemake state)."""
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in SOURCES:
+        if (CHECKOUT / name).exists():
+            _copy(CHECKOUT / name, dest / name)
+    _link_or_copy_src(dest, src)
+    return Tree(dest)
+
+
+def copy_tree(tree: Tree, dest: Path, *, src: str = "link") -> Tree:
+    """A copy of ``tree`` with its outputs and Snakemake's metadata, mtimes kept (it stays up to date)."""
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in SOURCES:
+        if (tree.root / name).exists():
+            _copy(tree.root / name, dest / name)
+    for name in OUTPUTS:   # everything, the built book (build/<profile>/book/_build) included
+        if (tree.root / name).exists():
+            _copy(tree.root / name, dest / name, ignore=None)
+    _link_or_copy_src(dest, src)
+    out = Tree(dest)
+    out.seconds, out.log = tree.seconds, tree.log
+    return out
+
+
+def build_quick_tree(dest: Path) -> Tree:
+    """A tree in which the whole quick pipeline has run (``snakemake --cores 2``)."""
+    tree = make_tree(dest)
+    start = time.perf_counter()
+    proc = tree.snakemake("--cores", CORES, "--rerun-incomplete")
+    tree.seconds = time.perf_counter() - start
+    tree.log = proc.stdout + proc.stderr
+    return tree
+
+
+def checkout_outputs() -> dict[str, tuple[int, int]]:
+    """Every file under the checkout's ``data/`` and ``build/``: path -> (size, mtime_ns)."""
+    found = {}
+    for top in ("data", "build"):
+        base = CHECKOUT / top
+        if base.is_dir():
+            for p in base.rglob("*"):
+                if p.is_file() and not p.is_symlink():
+                    st = p.stat()
+                    found[str(p.relative_to(CHECKOUT))] = (st.st_size, st.st_mtime_ns)
+    return found

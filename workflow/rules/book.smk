@@ -1,0 +1,97 @@
+# The book's own pages (verdicts, findings, environment) and the book itself.  The chapters'
+# pages come from workflow/rules/chapters.smk; cipherlab.book stages the table of contents
+# from book/_toc.yml and the chapter manifest.
+
+# Pages of the book: the findings (front page), the verdicts, the environment, each chapter,
+# and in an appendix each chapter's measuring notebook.
+BOOK_NOTEBOOKS = ["findings", "verdicts", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
+
+
+def book_values(wildcards):
+    """The book pages' parameters (profile, seed, the chapters with evidence): a change re-runs them."""
+    return book_parameters(CFG)
+
+
+rule verdicts:
+    """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence."""
+    input:
+        notebook="notebooks/verdicts.ipynb",
+        claims=rel(paths.CLAIMS_FILE),
+        rules=rel(paths.VERDICT_RULES_FILE),
+        code=[rel(paths.SRC_DIR / "verdicts.py"), rel(paths.SRC_DIR / "claims.py")],
+        evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
+    output:
+        notebook=executed("verdicts"),
+        table=pipeline_table("verdicts"),
+    params:
+        section="book",
+        values=book_values,
+    log:
+        log_path("verdicts"),
+    threads: 1
+    resources:
+        mem_mb=2000,
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule findings:
+    """The front page: what this run found per paper, written from the run's tables (cipherlab.findings)."""
+    input:
+        notebook="notebooks/findings.ipynb",
+        code=[rel(paths.SRC_DIR / f"{m}.py") for m in ("findings", "display")],
+        coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
+        tables=[table(n) for n in findings_tables(CHAPTERS)],
+        figure=[figure(FINDINGS_FIGURE[1])] if FINDINGS_FIGURE[0] in CHAPTERS else [],
+    output:
+        notebook=executed("findings"),
+    params:
+        section="book",
+        values=book_values,
+    log:
+        log_path("findings"),
+    threads: 1
+    resources:
+        mem_mb=2000,
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule environment:
+    """The Environment page: the machine, software and config this run used."""
+    input:
+        notebook="notebooks/environment.ipynb",
+        config=rel(paths.config_file(PROFILE)),
+    output:
+        notebook=executed("environment"),
+    params:
+        section="book",
+        values=book_values,
+    log:
+        log_path("environment"),
+    threads: 1
+    resources:
+        mem_mb=2000,
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule book:
+    """Stage the book sources with the executed notebooks and build the HTML."""
+    input:
+        sources=sorted(str(p.relative_to(paths.ROOT)) for p in paths.BOOK_DIR.rglob("*")
+                       if p.is_file() and "_build" not in p.parts),
+        manifest=rel(MANIFEST_FILE),   # the chapters' entries of the table of contents
+        notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
+        rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
+        # everything the pages show: every other rule's outputs (tables, figures, raw files)
+        shown=lambda w: declared_outputs(exclude=("all", "book")),
+    output:
+        rel(P.html / "index.html"),
+    log:
+        log_path("book"),
+    threads: 1
+    resources:
+        mem_mb=4000,
+    shell:
+        PYTHON + " -m cipherlab.book " + PROFILE + " > {log} 2>&1"

@@ -9,8 +9,8 @@
 # workflow/rules/ (core.smk: inputs and selfcheck, chapters.smk: two rules per chapter,
 # made from the manifest, book.smk: the book's own pages and the book).
 #
-# Each profile writes to its own trees (see src/cipherlab/paths.py), so quick
-# results can never reach the full book.  Paths come from cipherlab.paths only.
+# Each profile writes to its own trees (see src/cipherlab/pipeline/paths.py), so quick
+# results can never reach the full book.  Paths come from cipherlab.pipeline.paths only.
 #
 # Every rule declares threads and mem_mb so that the same file runs on a
 # cluster through an executor plugin (README: "Running on a cluster").
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 # This Snakefile's directory is the tree the run reads and writes, whatever the
-# installed cipherlab points at: the library (cipherlab.paths) finds it through
+# installed cipherlab points at: the library (cipherlab.pipeline.paths) finds it through
 # CIPHERLAB_ROOT, and this tree's src/ comes first on the import path.  Jobs, their
 # notebooks' kernels and Slurm jobs inherit both variables.
 ROOT = Path(workflow.basedir).resolve()
@@ -31,16 +31,16 @@ if (ROOT / "src" / "cipherlab").is_dir():
 
 from snakemake.utils import validate
 
-from cipherlab import chapters, paths
-from cipherlab.config import CONFIG_SCHEMA, book_parameters, input_specs, load_config, read_config
-from cipherlab.findings import FIGURE as FINDINGS_FIGURE, tables_for as findings_tables
-from cipherlab.results import remove_stale_parts
+from cipherlab.pipeline import chapters, paths
+from cipherlab.pipeline.config import CONFIG_SCHEMA, book_parameters, input_specs, load_config, read_config
+from cipherlab.report.findings import FIGURE as FINDINGS_FIGURE, tables_for as findings_tables
+from cipherlab.pipeline.results import remove_stale_parts
 
 if paths.ROOT != ROOT:
     raise WorkflowError(f"cipherlab was imported from {paths.ROOT} before this Snakefile set its root {ROOT}")
 
 # The chapter manifest and the profile are checked before any job (the schemas name the
-# bad key); cipherlab.chapters.load and cipherlab.config.load_config apply the same schemas
+# bad key); cipherlab.pipeline.chapters.load and cipherlab.pipeline.config.load_config apply the same schemas
 # for Python code, and add the chapter sections to the profile's required keys.
 MANIFEST_FILE = chapters.MANIFEST
 validate(chapters.read(), str(chapters.MANIFEST_SCHEMA))

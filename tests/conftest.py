@@ -9,8 +9,8 @@ import warnings
 import pytest
 
 import pipeline_tree
-from cipherlab.modes import available_impls
-from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.ciphers.modes import available_impls
+from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 
 # ============================================================================================
 # Cipher core: fixtures parametrized over the cipher registry

@@ -1,6 +1,6 @@
 """Generate the frozen known-answer vectors of the research ciphers from ``tests/naive.py``.
 
-    python tests/make_vectors.py            # (re)write src/cipherlab/vectors/{aes_2sbox,maes_1,maes_2}.json
+    python tests/make_vectors.py            # (re)write src/cipherlab/ciphers/vectors/{aes_2sbox,maes_1,maes_2}.json
     python tests/make_vectors.py --check    # exit 1 if a frozen file differs from what naive.py gives
 
 The vectors were generated once with this script; ``tests/test_vectors_research.py``

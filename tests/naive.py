@@ -4,7 +4,7 @@ Written byte by byte from the specifications (FIPS-197; papers 000/001 for
 AES-2SBox, 002 for MAES; SP 800-38A for the modes; PKCS#7) and sharing **no
 code** with ``cipherlab``: agreement is evidence, not tautology.  Slow on
 purpose: clarity over speed.  ``tests/make_vectors.py`` generates the frozen
-known-answer files in ``src/cipherlab/vectors/`` from this module.
+known-answer files in ``src/cipherlab/ciphers/vectors/`` from this module.
 
 Also the loop-by-loop references of the S-box property tests (DDT, LAT,
 algebraic degree), checked against the vectorised versions in

@@ -21,8 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from cipherlab import paths
-
+from cipherlab.pipeline import paths
 CHECKOUT = paths.ROOT
 #: What a tree copies from the checkout (besides ``src``).
 SOURCES = ("Snakefile", "pyproject.toml", "Makefile", "workflow", "config", "notebooks", "book", "data/paper",

@@ -13,8 +13,8 @@ from Crypto.Cipher import AES as PyAES
 from hypothesis import given, settings, strategies as st
 
 import cipherlab
-from cipherlab.cpu import has_aesni
-from cipherlab.modes import Cipher
+from cipherlab.ciphers.cpu import has_aesni
+from cipherlab.ciphers.modes import Cipher
 
 needs_aesni = pytest.mark.skipif(not has_aesni(), reason="no AES-NI on this CPU / JIT target")
 
@@ -97,7 +97,7 @@ def test_threaded_ranges_match_pycryptodome(mode, threads):
     key, iv, data = rng.bytes(16), rng.bytes(16), rng.bytes(300_001)
     n = len(data) if mode == "ctr" else len(data) // 16 * 16
     c = cipherlab.new(key, "aes", mode, iv=None if mode == "ecb" else iv, impl="aesni", padding=False,
-                      threads=min(threads, cipherlab.modes.max_threads()))
+                      threads=min(threads, cipherlab.ciphers.modes.max_threads()))
     if mode == "ecb":
         ref = PyAES.new(key, PyAES.MODE_ECB)
     elif mode == "cbc":

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from cipherlab import bench, selfcheck
-from cipherlab.cpu import has_aesni
+from cipherlab.ciphers.cpu import has_aesni
 
 needs_aesni = pytest.mark.skipif(not has_aesni(), reason="no AES-NI on this CPU / JIT target")
 

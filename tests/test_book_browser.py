@@ -19,8 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from cipherlab import chapters, paths
-
+from cipherlab.pipeline import chapters, paths
 pytestmark = pytest.mark.browser
 
 HTML = paths.Profile("quick").html

@@ -7,9 +7,9 @@ import nbformat
 import pandas as pd
 import yaml
 
-from cipherlab import book, paths
+from cipherlab.pipeline import paths
 
-
+from cipherlab.report import book
 def test_machine_table_names_the_run_and_the_machine():
     machine, versions = book.machine_table("quick", 7)
     names = dict(zip(machine["name"], machine["value"]))

@@ -14,8 +14,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from cipherlab import paths
-
+from cipherlab.pipeline import paths
 pytestmark = pytest.mark.pipeline
 
 PROFILE = paths.Profile("quick")

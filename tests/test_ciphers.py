@@ -17,10 +17,10 @@ from Crypto.Cipher import AES as PyAES
 import cipherlab
 import naive
 from cipherlab import InsecureCipherWarning
-from cipherlab.aes import expand_key, inv_mix_columns_blocks, mix_columns_blocks
-from cipherlab.aes_2sbox import inv_sub_bytes_xor_blocks, sub_bytes_xor_blocks
-from cipherlab.maes import maes_ivs, xor_iv_blocks
-from cipherlab.registry import cipher_names, lookup
+from cipherlab.ciphers.aes import expand_key, inv_mix_columns_blocks, mix_columns_blocks
+from cipherlab.ciphers.aes_2sbox import inv_sub_bytes_xor_blocks, sub_bytes_xor_blocks
+from cipherlab.ciphers.maes import maes_ivs, xor_iv_blocks
+from cipherlab.ciphers.registry import cipher_names, lookup
 from conftest import OWN_STYLES
 
 CIPHERS = cipher_names(families=True)

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cipherlab import chapters, config, paths, provenance
+from cipherlab.pipeline import chapters, config, paths, provenance
 from pipeline_tree import make_tree
 
 ROOT = paths.ROOT

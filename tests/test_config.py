@@ -1,11 +1,9 @@
-"""cipherlab.config: loading and validating the profiles, notebook parameters."""
+"""cipherlab.pipeline.config: loading and validating the profiles, notebook parameters."""
 from __future__ import annotations
 
 import pytest
 
-from cipherlab import config, paths
-
-
+from cipherlab.pipeline import config, paths
 @pytest.mark.parametrize("profile", paths.PROFILES)
 def test_shipped_configs_load(profile):
     cfg = config.load_config(profile)

@@ -12,8 +12,8 @@ import nbformat
 import pytest
 import yaml
 
-from cipherlab import config, paths
-from cipherlab.notebook import check_parameters, declared_parameters, run_notebook
+from cipherlab.pipeline import config, paths
+from cipherlab.report.notebook import check_parameters, declared_parameters, run_notebook
 
 
 def _mutate(cfg, mutation):
@@ -73,7 +73,7 @@ def test_bad_values_are_rejected_naming_the_key(profile, mutation, key, reason):
 
 def test_every_notebook_parameter_is_a_config_key():
     """What the pipeline injects covers each notebook's parameters cell (no silent defaults)."""
-    from cipherlab.config import notebook_parameters
+    from cipherlab.pipeline.config import notebook_parameters
 
     for profile in paths.PROFILES:
         cfg = config.load_config(profile)

@@ -6,7 +6,7 @@ import tomllib
 
 import yaml
 
-from cipherlab.paths import ROOT
+from cipherlab.pipeline.paths import ROOT
 
 
 def _normalise(req: str) -> tuple[str, str]:

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import cipherlab
-from cipherlab.aes import expand_key, mix_columns_blocks
-from cipherlab.maes import maes_ivs, xor_iv_blocks
+from cipherlab.ciphers.aes import expand_key, mix_columns_blocks
+from cipherlab.ciphers.maes import maes_ivs, xor_iv_blocks
 
 KEY = bytes(16)
 IV = bytes(16)

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cipherlab import paper
-from cipherlab.config import load_config
+from cipherlab.analysis import paper
+from cipherlab.pipeline.config import load_config
 from cipherlab.experiments import aead
 
 MSG = b"from=alice&to=bob&amount=0100&memo=rent&id=0042&"  # 48 bytes, 3 AES blocks
@@ -362,7 +362,7 @@ def test_prose_comparison_reads_every_quoted_number_and_says_where_it_was_measur
 
 # --- claims and evidence (the engine decides; these tests feed it synthetic measurements) ----
 
-from cipherlab import verdicts as V  # noqa: E402
+from cipherlab.analysis import verdicts as V  # noqa: E402
 
 SIZES = (100_000, 1_000_000, 5_000_000)
 #: ns per byte of each case; the fixed cost is 10 us.

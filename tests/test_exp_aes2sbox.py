@@ -2,19 +2,16 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from cipherlab import paper
-from cipherlab import InsecureCipherWarning
-from cipherlab import verdicts
+from cipherlab.analysis import paper, verdicts
 from cipherlab.experiments import aes2sbox as X
 from cipherlab.experiments.aes2sbox import evidence as E
 from cipherlab.experiments.aes2sbox import views as V
-from cipherlab.sboxes import second_sbox
+from cipherlab.ciphers.sboxes import second_sbox
 
 FIPS_KEY = "2b7e151628aed2a6abf7158809cf4f3c"
 
@@ -121,7 +118,7 @@ def test_changed_bits_equals_naive_count():
 
 
 def test_avalanche_pair_counts_equal_naive_count_of_our_ciphertexts():
-    from cipherlab.modes import new
+    from cipherlab.ciphers.modes import new
 
     pairs = X.avalanche_pairs(["001"], key=FIPS_KEY, impl="reference")
     for r in pairs.itertuples():
@@ -135,7 +132,7 @@ def test_avalanche_pair_counts_equal_naive_count_of_our_ciphertexts():
 
 
 def test_avalanche_distribution_matches_per_block_loop():
-    from cipherlab.modes import new
+    from cipherlab.ciphers.modes import new
 
     dist = X.avalanche_distribution(n_plaintexts=3, n_keys=2, key=FIPS_KEY, seed=5, ciphers=("aes-2sbox",))
     assert len(dist) == 2 * 3 * 128
@@ -199,8 +196,7 @@ def test_welch_side_by_side_uses_the_trials_in_ms():
 
 
 def test_speed_table_uses_the_declared_statistic_and_shows_the_control():
-    from cipherlab import stats, verdicts
-
+    from cipherlab.analysis import stats, verdicts
     rng = np.random.default_rng(1)
     old = list(10.0 + rng.random(40))
     new = list(5.0 + rng.random(40))

@@ -14,9 +14,9 @@ from scipy import stats as st
 
 import cipherlab
 from cipherlab.experiments import maes as m
-from cipherlab.paper import published
-from cipherlab import verdicts as V
-from cipherlab.paths import CONFIG_DIR
+from cipherlab.analysis.paper import published
+from cipherlab.analysis import verdicts as V
+from cipherlab.pipeline.paths import CONFIG_DIR
 
 KEY = bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c")
 IV = bytes(range(16))
@@ -116,7 +116,7 @@ def test_entropy_table_carries_published_values():
 def test_expected_entropy_uniform_matches_simulation():
     n = 4096
     rng = np.random.default_rng(3)
-    sims = [cipherlab.stats.byte_entropy(rng.integers(0, 256, n, dtype=np.uint8)) for _ in range(200)]
+    sims = [cipherlab.analysis.stats.byte_entropy(rng.integers(0, 256, n, dtype=np.uint8)) for _ in range(200)]
     assert m.expected_entropy_uniform(n) == pytest.approx(np.mean(sims), abs=2e-3)
     assert m.entropy_sd_uniform(n) == pytest.approx(np.std(sims, ddof=1), rel=0.25)
     with pytest.raises(ValueError, match="n_bytes"):
@@ -193,8 +193,7 @@ def test_styles_come_from_the_config_and_are_checked():
 
 
 def test_case_functions_compute_what_they_claim():
-    from cipherlab import aes, maes
-
+    from cipherlab.ciphers import aes, maes
     cases = m.table1_cases(KEY)
     assert len(cases) == 2 + 2 * 2 * 2
     assert [c["role"] for c in cases[:2]] == ["main", "control"]
@@ -410,7 +409,7 @@ def test_entropy_comparison_same_image_and_mode(image):
     assert set(d.index) == {(c, md) for c in ("maes-1", "maes-2", "aes (second key)") for md in m.IMAGE_MODES}
     assert m.second_key(KEY) != KEY and len(m.second_key(KEY)) == len(KEY)
     for md in m.IMAGE_MODES:
-        h = cipherlab.stats.byte_entropy(ims[("maes-2", md)]) - cipherlab.stats.byte_entropy(ims[("aes", md)])
+        h = cipherlab.analysis.stats.byte_entropy(ims[("maes-2", md)]) - cipherlab.analysis.stats.byte_entropy(ims[("aes", md)])
         assert d.loc[("maes-2", md), "difference_bits"] == pytest.approx(h)
         assert d.loc[("maes-2", md), "low_bits"] < h < d.loc[("maes-2", md), "high_bits"]
     assert d.loc[("maes-2", "ecb"), "high_bits"] < d.loc[("aes (second key)", "ecb"), "low_bits"]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import cipherlab
 from cipherlab.experiments.security import attack, diffusion, evidence, randomness, summary
 from cipherlab.experiments.security import sbox_properties as sp
-from cipherlab.sboxes import rijndael_sbox, second_sbox
+from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
 
 from naive import ddt_naive, degree_naive, lat_entry_naive, rijndael_sbox_naive
 
@@ -202,7 +202,7 @@ def test_attack_table_columns():
 # -------------------------------------------------------------- SP 800-22
 
 def _examples():
-    path = resources.files("cipherlab.vectors") / "sp800_22_examples.json"
+    path = resources.files("cipherlab.ciphers.vectors") / "sp800_22_examples.json"
     return json.loads(path.read_text())["examples"]
 
 
@@ -261,7 +261,7 @@ def test_bits_validation():
 # --------------------------------------------------- the quick profile itself
 
 def _quick_parameters():
-    from cipherlab.config import load_config, notebook_parameters
+    from cipherlab.pipeline.config import load_config, notebook_parameters
 
     return notebook_parameters(load_config("quick"), "security")
 
@@ -287,7 +287,7 @@ def test_quick_profile_attack_recovers_exact_plaintext():
 @pytest.mark.pipeline
 def test_quick_pipeline_attack_recovers_the_plaintext(quick_tree):
     """The attack table the quick pipeline wrote says what the chapter claims."""
-    from cipherlab.paths import Profile
+    from cipherlab.pipeline.paths import Profile
     import pandas as pd
 
     t = pd.read_csv(quick_tree.at(Profile("quick").table("security_attack")))
@@ -311,7 +311,7 @@ def test_measure_is_deterministic():
 
 
 def test_security_evidence_is_findings_and_one_decided_claim():
-    from cipherlab import verdicts
+    from cipherlab.analysis import verdicts
     from cipherlab.experiments.security import chapter
 
     res = chapter.measure(seed=5, dependency_keys=1, dependency_plaintexts=8, avalanche_keys=1,

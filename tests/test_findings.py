@@ -1,4 +1,4 @@
-"""The findings page (cipherlab.findings): sentence templates on small synthetic tables, loud failure
+"""The findings page (cipherlab.report.findings): sentence templates on small synthetic tables, loud failure
 on a missing table or column, the per-paper coverage table, and the book copy's parameters cell."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import nbformat
 import pandas as pd
 import pytest
 
-from cipherlab import findings as F
-from cipherlab import paths
-from cipherlab.notebook import tidy_for_book
+from cipherlab.report import findings as F
+from cipherlab.pipeline import paths
+from cipherlab.report.notebook import tidy_for_book
 
 # --------------------------------------------------------------------------- synthetic tables
 
@@ -270,7 +270,7 @@ def test_every_table_and_figure_of_the_paper_has_a_coverage_row(paper):
 
 
 def test_coverage_is_not_a_transcription():
-    # cipherlab.paper loads <digit><digit><digit>_*.csv as published values; coverage.csv must not match
+    # cipherlab.analysis.paper loads <digit><digit><digit>_*.csv as published values; coverage.csv must not match
     assert not re.match(r"\d{3}_", F.COVERAGE_FILE.name)
 
 

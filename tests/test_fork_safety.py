@@ -1,5 +1,5 @@
 """Fork safety of the threaded kernels: cipherlab selects Numba's ``workqueue`` threading layer
-(``cipherlab._numba``), so ``fork()`` and a fork-based ``multiprocessing.Pool`` work after a
+(``cipherlab.ciphers._numba``), so ``fork()`` and a fork-based ``multiprocessing.Pool`` work after a
 threaded kernel ran, and parallel kernels may be called from several Python threads at once.
 
 Each scenario runs in a fresh interpreter with a timeout: under GNU OpenMP the forked child is
@@ -19,8 +19,7 @@ SCRIPT = textwrap.dedent("""\
     import multiprocessing as mp, os, sys, threading, warnings
     import numba
     import cipherlab
-    from cipherlab import _numba
-
+    from cipherlab.ciphers import _numba
     DATA = bytes(range(256)) * 4096           # 1 MiB: the parallel kernels run
     KEY, IV = bytes(16), bytes(16)
 
@@ -86,8 +85,7 @@ def test_fork_pool_and_threads_after_a_threaded_kernel():
 def test_the_layer_is_set_once_in_numba_module():
     import numba
 
-    from cipherlab import _numba
-
+    from cipherlab.ciphers import _numba
     assert _numba.THREADING_LAYER == "workqueue"
     if not os.environ.get("NUMBA_THREADING_LAYER"):
         assert numba.config.THREADING_LAYER == "workqueue"

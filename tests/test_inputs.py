@@ -1,12 +1,12 @@
-"""cipherlab.inputs: seeded generation of the input files."""
+"""cipherlab.pipeline.inputs: seeded generation of the input files."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from cipherlab import inputs, stats
+from cipherlab.analysis import stats
 
-
+from cipherlab.pipeline import inputs
 @pytest.mark.parametrize("kind", ["text", "random", "zeros"])
 @pytest.mark.parametrize("nbytes", [0, 1, 1000, 65537])
 def test_generate_exact_size_and_deterministic(kind, nbytes):

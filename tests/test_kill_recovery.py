@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from cipherlab import paths, results
+from cipherlab.pipeline import paths, results
 from pipeline_tree import make_tree
 
 
@@ -57,7 +57,7 @@ def test_kernel_dies_with_the_notebook_runner(tmp_path):
     src, dst = tmp_path / "sleep.ipynb", tmp_path / "out.ipynb"
     pidfile, marker = tmp_path / "kernel.pid", tmp_path / "marker"
     _sleeping_notebook(src)
-    code = (f"from cipherlab.notebook import run_notebook; "
+    code = (f"from cipherlab.report.notebook import run_notebook; "
             f"run_notebook({str(src)!r}, {str(dst)!r}, {{'pidfile': {str(pidfile)!r}, 'marker': {str(marker)!r}}})")
     runner = subprocess.Popen([sys.executable, "-c", code], start_new_session=True,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -65,7 +65,7 @@ def test_kernel_dies_with_the_notebook_runner(tmp_path):
         assert _wait_until(lambda: pidfile.exists() and pidfile.read_text(), 120), "the kernel never started"
         kernel = int(pidfile.read_text())
         cmdline = Path(f"/proc/{kernel}/cmdline").read_bytes().split(b"\0")
-        assert b"cipherlab._kernel" in cmdline, cmdline
+        assert b"cipherlab.pipeline._kernel" in cmdline, cmdline
         assert os.getsid(kernel) != os.getsid(runner.pid), "the kernel shares the runner's session"
         os.killpg(runner.pid, signal.SIGKILL)  # the whole process group of the runner, as a scheduler would
         runner.wait(timeout=30)
@@ -82,7 +82,7 @@ def test_kernel_dies_with_the_notebook_runner(tmp_path):
 def test_die_with_parent_watchdog_and_prctl(tmp_path):
     """A process under die_with_parent() ends when its parent is SIGKILLed."""
     pidfile = tmp_path / "child.pid"
-    child = (f"import os, time; from cipherlab._kernel import die_with_parent; die_with_parent(os.getppid()); "
+    child = (f"import os, time; from cipherlab.pipeline._kernel import die_with_parent; die_with_parent(os.getppid()); "
              f"open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(120)")
     parent = subprocess.Popen([sys.executable, "-c",
                                f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}], "

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from cipherlab.machine_lock import lock_path, machine_lock
+from cipherlab.pipeline.machine_lock import lock_path, machine_lock
 
 
 def _hold(path, exclusive, events, name, hold_s=0.0):

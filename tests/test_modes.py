@@ -8,7 +8,7 @@ from Crypto.Util.Padding import pad
 from hypothesis import given, settings, strategies as st
 
 import cipherlab
-from cipherlab.modes import pkcs7_pad, pkcs7_unpad
+from cipherlab.ciphers.modes import pkcs7_pad, pkcs7_unpad
 from conftest import AES_STYLES
 
 STYLES = AES_STYLES

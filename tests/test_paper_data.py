@@ -16,8 +16,8 @@ from functools import lru_cache
 import pandas as pd
 import pytest
 
-from cipherlab import paper
-from cipherlab.paths import PAPER_DATA_DIR, PAPERS_TEXT_DIR
+from cipherlab.analysis import paper
+from cipherlab.pipeline.paths import PAPER_DATA_DIR, PAPERS_TEXT_DIR
 
 CSV_FILES = sorted(PAPER_DATA_DIR.glob("[0-9][0-9][0-9]_*.csv"))  # claims.csv is the claims registry, not a transcription
 HEX_DIGIT = re.compile(r"^[0-9A-F]$")

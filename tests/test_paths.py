@@ -1,11 +1,9 @@
-"""cipherlab.paths: profiles and their output trees."""
+"""cipherlab.pipeline.paths: profiles and their output trees."""
 from __future__ import annotations
 
 import pytest
 
-from cipherlab import paths
-
-
+from cipherlab.pipeline import paths
 def test_profiles_never_share_an_output_path():
     full, quick = paths.Profile("full"), paths.Profile("quick")
     for attr in ("inputs", "raw", "tables", "figures", "notebooks", "book_src", "html", "logs"):

@@ -15,8 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from cipherlab import chapters, paths
-from cipherlab.notebook import error_cells
+from cipherlab.pipeline import chapters, paths
+from cipherlab.report.notebook import error_cells
 from pipeline_tree import Tree, copy_tree
 
 pytestmark = pytest.mark.pipeline
@@ -180,7 +180,7 @@ def test_every_declared_output_is_used(quick_tree):
                          if r["output_file"].endswith(".ipynb")}
     book_pages = {p.stem for p in quick_tree.at(PROFILE.html).glob("*.html")}
     index = rel(PROFILE.html / "index.html")
-    # Provenance records are read by the book's run banner (cipherlab.book.measurement_runs).
+    # Provenance records are read by the book's run banner (cipherlab.report.book.measurement_runs).
     unused = [r["output_file"] for r in rows
               if r["output_file"] not in consumed and r["output_file"] != index
               and not r["output_file"].endswith(".meta.json")

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from cipherlab import chapters, paths
+from cipherlab.pipeline import chapters, paths
 from pipeline_tree import copy_tree
 
 pytestmark = pytest.mark.pipeline

@@ -1,4 +1,4 @@
-"""The cipher registry (cipherlab.registry) and the one-value checks (cipherlab._checks)."""
+"""The cipher registry (cipherlab.ciphers.registry) and the one-value checks (cipherlab._checks)."""
 from __future__ import annotations
 
 import subprocess
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import cipherlab
-from cipherlab import registry
+from cipherlab.ciphers import registry
 from cipherlab._checks import check_bytes, check_choice, check_choices
-from cipherlab.aes import AES
-from cipherlab.registry import STYLES, CipherInfo, Option, cipher_names, cipher_options, lookup
+from cipherlab.ciphers.aes import AES
+from cipherlab.ciphers.registry import STYLES, CipherInfo, Option, cipher_names, cipher_options, lookup
 
 
 # --- what is registered ------------------------------------------------------------------------

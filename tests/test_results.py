@@ -1,4 +1,4 @@
-"""cipherlab.results: atomic writes, raw and table files, the timing-table convention."""
+"""cipherlab.pipeline.results: atomic writes, raw and table files, the timing-table convention."""
 from __future__ import annotations
 
 import json
@@ -6,9 +6,9 @@ import json
 import pandas as pd
 import pytest
 
-from cipherlab import paths, results, timing
+from cipherlab.analysis import timing
 
-
+from cipherlab.pipeline import paths, results
 @pytest.fixture
 def tmp_profile(tmp_path, monkeypatch):
     """A Profile whose trees live under tmp_path (DATA_DIR and ROOT redirected)."""

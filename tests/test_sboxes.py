@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import naive
-from cipherlab import paper
-from cipherlab.sboxes import (SECOND_SBOX_CONSTRUCTIONS, gf_inverse, gf_mul, rijndael_inverse_sbox,
+from cipherlab.analysis import paper
+from cipherlab.ciphers.sboxes import (SECOND_SBOX_CONSTRUCTIONS, gf_inverse, gf_mul, rijndael_inverse_sbox,
                               rijndael_sbox, second_sbox)
 
 

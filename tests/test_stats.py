@@ -1,4 +1,4 @@
-"""cipherlab.stats: Welch tables, speed-ups, the bootstrap, entropy, chi-square, timing summaries."""
+"""cipherlab.analysis.stats: Welch tables, speed-ups, the bootstrap, entropy, chi-square, timing summaries."""
 from __future__ import annotations
 
 import math
@@ -8,9 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
-from cipherlab import stats
-
-
+from cipherlab.analysis import stats
 A = [10.1, 10.4, 9.8, 10.0, 10.3, 10.2]
 B = [8.0, 8.5, 7.9, 8.2, 8.1, 8.6, 8.3, 8.0]
 

@@ -1,4 +1,4 @@
-"""cipherlab.timing: interleaved, seeded trials; warm-up; compile time."""
+"""cipherlab.analysis.timing: interleaved, seeded trials; warm-up; compile time."""
 from __future__ import annotations
 
 import os
@@ -8,9 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cipherlab import timing
-
-
+from cipherlab.analysis import timing
 def test_measure_shape_columns_and_interleaving():
     calls = []
     cases = [

@@ -5,7 +5,7 @@ import pytest
 from Crypto.Cipher import AES as PyAES
 
 import cipherlab
-from cipherlab import vectors
+from cipherlab.ciphers import vectors
 from conftest import AES_STYLES
 
 STYLES = AES_STYLES

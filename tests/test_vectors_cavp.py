@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import cipherlab
-from cipherlab.cpu import has_aesni
+from cipherlab.ciphers.cpu import has_aesni
 from naive import aesavs_cbc_mct
 
 STYLES = ("reference", "table") + ("aesni",) * has_aesni()

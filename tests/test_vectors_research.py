@@ -1,6 +1,6 @@
 """Known answers of the research ciphers (AES-2SBox, MAES-1, MAES-2).
 
-The frozen files ``src/cipherlab/vectors/{aes_2sbox,maes_1,maes_2}.json`` were
+The frozen files ``src/cipherlab/ciphers/vectors/{aes_2sbox,maes_1,maes_2}.json`` were
 generated once by ``tests/make_vectors.py`` from the naive implementation in
 ``tests/naive.py``.  Here: every style agrees with them, regenerating them
 gives the same bytes, they cover every key size, mode and option, and a single
@@ -15,9 +15,10 @@ import pytest
 
 import make_vectors
 import naive
-from cipherlab import aes_2sbox, maes, selfcheck, vectors
-from cipherlab.modes import IMPLS, new
-from cipherlab.registry import cipher_names, cipher_options
+from cipherlab import selfcheck
+from cipherlab.ciphers import aes_2sbox, maes, vectors
+from cipherlab.ciphers.modes import IMPLS, new
+from cipherlab.ciphers.registry import cipher_names, cipher_options
 
 #: every registered research cipher -> its vector file
 RESEARCH = {c: selfcheck.vector_file(c) for c in cipher_names(research=True)}

@@ -5,8 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cipherlab import verdicts as V
-
+from cipherlab.analysis import verdicts as V
 RULES = V.load_rules()
 
 
@@ -243,7 +242,7 @@ def test_methods_page_states_every_rule_and_parameter_from_the_rules_file():
 
 
 def test_evidence_round_trips_through_its_table(tmp_path, monkeypatch):
-    from cipherlab import paths
+    from cipherlab.pipeline import paths
     monkeypatch.setattr(paths, "DATA_DIR", tmp_path / "data")
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     claims = _load([claim()])
@@ -270,7 +269,7 @@ def test_verdict_html_escapes_shows_the_condition_and_links_the_section():
 
 
 def test_every_claim_names_the_section_of_a_chapter_that_writes_its_evidence():
-    from cipherlab.chapters import evidence_chapters   # the manifest's chapters that write evidence
+    from cipherlab.pipeline.chapters import evidence_chapters   # the manifest's chapters that write evidence
     claims = V.load_claims()
     owners = claims["section"].str.partition("-")[0]
     assert set(owners) <= set(evidence_chapters()), sorted(set(owners) - set(evidence_chapters()))

@@ -17,7 +17,9 @@ import nbformat
 import pytest
 import yaml
 
-from cipherlab import book, chapters, config, findings, paths
+from cipherlab.pipeline import chapters, config, paths
+
+from cipherlab.report import book, findings
 from pipeline_tree import CHECKOUT, Tree, copy_tree
 
 MANIFEST = chapters.read()
@@ -203,7 +205,7 @@ def summary(trials: pd.DataFrame) -> pd.DataFrame:
 TOY_MEASURE_CELLS = ['''\
 import time
 import pandas as pd
-from cipherlab import provenance, results
+from cipherlab.pipeline import provenance, results
 from cipherlab.experiments import toy
 rows = []
 for trial in range(3):
@@ -216,8 +218,9 @@ results.save_raw(pd.DataFrame(rows), "toy_trials", profile, meta=provenance.run_
 TOY_CHAPTER_CELLS = ['''\
 import matplotlib.pyplot as plt
 from IPython.display import display
-from cipherlab import plotting, results
-from cipherlab.display import show_table
+from cipherlab.analysis import plotting
+from cipherlab.pipeline import results
+from cipherlab.analysis.display import show_table
 from cipherlab.experiments import toy
 table = toy.squares(n)
 results.save_table(table, "toy_squares", profile)

@@ -26,12 +26,12 @@ import pandas as pd
 from Crypto.Cipher import AES as PyAES
 
 from cipherlab._checks import check_choices
-from cipherlab._numba import max_threads
-from cipherlab.cpu import aesni_status
-from cipherlab.modes import available_impls, new
-from cipherlab.provenance import run_metadata
-from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
-from cipherlab.results import write_csv, write_json
+from cipherlab.ciphers._numba import max_threads
+from cipherlab.ciphers.cpu import aesni_status
+from cipherlab.ciphers.modes import available_impls, new
+from cipherlab.pipeline.provenance import run_metadata
+from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.pipeline.results import write_csv, write_json
 
 __all__ = ["run_bench", "main", "target_ratios", "format_table", "BENCH_IMPLS"]
 
@@ -68,7 +68,7 @@ def run_bench(size: int = 8 * MiB, ciphers=None, impls=None, modes=BENCH_MODES,
     size : int
         Bytes of random data (a positive multiple of 16).
     ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.registry.cipher_names`);
+        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`);
         each runs in the styles of ``impls`` its registry entry lists.
     modes : sequence of str
     impls : sequence of str, optional

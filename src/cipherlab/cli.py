@@ -19,7 +19,7 @@ keeps its permission bits; a new file is created ``0600`` (the output may be
 plaintext), like ``openssl enc`` and ``gpg``; symlinks are followed and the
 file they point to is written; a character or block device, FIFO or socket is
 written in place, never replaced.  The research ciphers (every registered
-cipher but ``aes``, see :mod:`cipherlab.registry`, and round-reduced ``aes``)
+cipher but ``aes``, see :mod:`cipherlab.ciphers.registry`, and round-reduced ``aes``)
 print a loud warning on stderr.
 """
 from __future__ import annotations
@@ -37,9 +37,9 @@ from typing import Any, Sequence
 
 import cipherlab
 from cipherlab import bench, selfcheck
-from cipherlab.modes import IMPLS, MODES
-from cipherlab.provenance import environment_summary
-from cipherlab.registry import cipher_names
+from cipherlab.ciphers.modes import IMPLS, MODES
+from cipherlab.pipeline.provenance import environment_summary
+from cipherlab.ciphers.registry import cipher_names
 
 #: Exit status for bad arguments (argparse's convention) and for a failed operation.
 EXIT_USAGE = 2

@@ -6,7 +6,7 @@ if any check failed, naming each failing cipher. The output is deterministic
 (seeded inputs, no timings).
 
 Checks: AES against FIPS-197 Appendix C, SP 800-38A and PyCryptodome; every
-registered research cipher (:func:`cipherlab.registry.cipher_names`: AES-2SBox,
+registered research cipher (:func:`cipherlab.ciphers.registry.cipher_names`: AES-2SBox,
 MAES-1, MAES-2) against its frozen known answers (``vectors/<name>.json`` with
 ``-`` as ``_``: ``aes_2sbox.json``, ``maes_1.json``, ``maes_2.json``, generated
 once from the naive implementation in ``tests/naive.py``; a research cipher
@@ -24,11 +24,11 @@ import pandas as pd
 from Crypto.Cipher import AES as PyAES
 from Crypto.Util.Padding import pad
 
-from cipherlab import vectors
+from cipherlab.ciphers import vectors
 from cipherlab._checks import check_choices
-from cipherlab.modes import IMPLS, MODES, available_impls, new
-from cipherlab.registry import InsecureCipherWarning, cipher_names, lookup
-from cipherlab.results import write_csv
+from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new
+from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.pipeline.results import write_csv
 
 __all__ = ["run_selfcheck", "main", "vector_file"]
 
@@ -80,7 +80,7 @@ def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
     Parameters
     ----------
     ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.registry.cipher_names`: one per distinct cipher).
+        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`: one per distinct cipher).
     impls : sequence of str, optional
         Subset of :data:`cipherlab.IMPLS` (default all available here); each
         cipher is checked in the styles its registry entry lists.

@@ -1,5 +1,5 @@
 # The book's own pages (verdicts, findings, environment) and the book itself.  The chapters'
-# pages come from workflow/rules/chapters.smk; cipherlab.book stages the table of contents
+# pages come from workflow/rules/chapters.smk; cipherlab.report.book stages the table of contents
 # from book/_toc.yml and the chapter manifest.
 
 # Pages of the book: the findings (front page), the verdicts, the environment, each chapter,
@@ -18,7 +18,7 @@ rule verdicts:
         notebook="notebooks/verdicts.ipynb",
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
-        code=[rel(paths.SRC_DIR / "verdicts.py"), rel(paths.SRC_DIR / "claims.py")],
+        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("verdicts"),
@@ -36,10 +36,10 @@ rule verdicts:
 
 
 rule findings:
-    """The front page: what this run found per paper, written from the run's tables (cipherlab.findings)."""
+    """The front page: what this run found per paper, written from the run's tables (cipherlab.report.findings)."""
     input:
         notebook="notebooks/findings.ipynb",
-        code=[rel(paths.SRC_DIR / f"{m}.py") for m in ("findings", "display")],
+        code=[rel(paths.SRC_DIR / "report" / "findings.py"), rel(paths.SRC_DIR / "analysis" / "display.py")],
         coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
         tables=[table(n) for n in findings_tables(CHAPTERS)],
         figure=[figure(FINDINGS_FIGURE[1])] if FINDINGS_FIGURE[0] in CHAPTERS else [],
@@ -94,4 +94,4 @@ rule book:
     resources:
         mem_mb=4000,
     shell:
-        PYTHON + " -m cipherlab.book " + PROFILE + " > {log} 2>&1"
+        PYTHON + " -m cipherlab.report.book " + PROFILE + " > {log} 2>&1"

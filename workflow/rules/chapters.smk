@@ -34,7 +34,7 @@ def _chapter_rules(ch):
                 runtime=MEASURE_RUNTIME,
                 slurm_extra="--exclusive",   # ... and on a cluster a whole node (README, "Running on a cluster")
             shell:
-                TIMING_NOTEBOOK_SHELL         # ... and the machine lock, exclusively (cipherlab.machine_lock)
+                TIMING_NOTEBOOK_SHELL         # ... and the machine lock, exclusively (cipherlab.pipeline.machine_lock)
         workflow.get_rule(ch.measure_name).docstring = ch.measure.about
 
     rule:

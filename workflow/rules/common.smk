@@ -2,13 +2,13 @@
 #
 # Chapter rules are not written by hand: workflow/rules/chapters.smk makes them from the
 # chapter manifest (workflow/chapters.yaml) with the helpers below.  Paths come from
-# cipherlab.paths only, relative to the tree the Snakefile is in.
+# cipherlab.pipeline.paths only, relative to the tree the Snakefile is in.
 import os
 import shlex
 import sys
 
-from cipherlab import paths
-from cipherlab.config import input_specs, notebook_parameters
+from cipherlab.pipeline import paths
+from cipherlab.pipeline.config import input_specs, notebook_parameters
 
 
 def rel(path):
@@ -63,7 +63,16 @@ def chapter_inputs(section):
 
 
 # Library modules every chapter's numbers pass through: editing one re-runs the chapters.
-SHARED_ANALYSIS_CODE = ("timing", "stats", "plotting", "paper", "claims", "verdicts", "display", "results", "inputs")
+def package_files(package):
+    """Every file of the subpackage ``src/cipherlab/<package>/`` (code and data), repository-relative."""
+    return sorted(rel(p) for p in (paths.SRC_DIR / package).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+# Library code every chapter's numbers pass through: editing it re-runs the chapters.  The analysis
+# layer (timing, statistics, claims, verdicts, published values, display, plotting) and the two
+# pipeline modules whose output a chapter reads (results, inputs).
+SHARED_ANALYSIS_CODE = package_files("analysis") + [rel(paths.SRC_DIR / "pipeline" / f"{m}.py")
+                                                    for m in ("results", "inputs")]
 
 
 def chapter_code(section, extra=()):
@@ -78,9 +87,9 @@ def chapter_code(section, extra=()):
         if not found:
             raise ValueError(f"chapter {section!r}: code {pattern!r} matches no file under src/cipherlab")
         files += [p for p in found if p not in files]
-    files += [paths.SRC_DIR / f"{m}.py" for m in SHARED_ANALYSIS_CODE]
     files.append(paths.VERDICT_RULES_FILE)   # the speed protocol (statistic, batching) every chapter follows
-    return [rel(p) for p in files]
+    out = [rel(p) for p in files]
+    return out + [f for f in SHARED_ANALYSIS_CODE if f not in out]
 
 
 def paper_inputs(patterns):
@@ -125,9 +134,9 @@ except Exception:
 PYTHON = shlex.quote(sys.executable).replace("{", "{{").replace("}", "}}")
 
 NOTEBOOK_SHELL = (
-    PYTHON + " -m cipherlab.notebook {input.notebook} {output.notebook} "
+    PYTHON + " -m cipherlab.report.notebook {input.notebook} {output.notebook} "
     "--profile " + PROFILE + " --section {params.section} > {log} 2>&1"
 )
-# A timing job holds the machine lock exclusively (cipherlab.machine_lock): no other job of any
+# A timing job holds the machine lock exclusively (cipherlab.pipeline.machine_lock): no other job of any
 # pipeline on this machine runs beside it, whatever the scheduler decides.
 TIMING_NOTEBOOK_SHELL = NOTEBOOK_SHELL.replace(" > {log}", " --timing > {log}")

@@ -15,15 +15,13 @@ rule input_file:
     resources:
         mem_mb=2000,
     shell:
-        PYTHON + " -m cipherlab.inputs " + PROFILE + " {wildcards.name} {output} > {log} 2>&1"
+        PYTHON + " -m cipherlab.pipeline.inputs " + PROFILE + " {wildcards.name} {output} > {log} 2>&1"
 
 
-# The cipher core: editing any of it re-runs the selfcheck, and so every timing after it.
-CORE_MODULES = ("_numba", "_checks", "registry", "sboxes", "_kernels", "_schedule", "_aesni_kernels", "_aesni", "cpu",
-                "aes", "aes_2sbox", "maes", "modes", "selfcheck")
-CIPHER_CORE = [
-    rel(paths.SRC_DIR / f"{m}.py") for m in CORE_MODULES if (paths.SRC_DIR / f"{m}.py").exists()
-] + sorted(rel(p) for p in (paths.SRC_DIR / "vectors").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+# The cipher core: every file of src/cipherlab/ciphers/ (kernels, schedules, modes, registry, known-answer
+# vectors), the shared checks and the selfcheck itself.  Editing any of it re-runs the selfcheck, and so every
+# timing after it.
+CIPHER_CORE = package_files("ciphers") + [rel(paths.SRC_DIR / f"{m}.py") for m in ("_checks", "selfcheck")]
 
 
 rule selfcheck:

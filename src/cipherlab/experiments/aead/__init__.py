@@ -7,24 +7,24 @@ The chapter's library, one module per part (the notebooks only call, display and
 * :mod:`.forgery`: tag-forgery trials (Tables 5-7) and the forgery bound (eqs. 1-4);
 * :mod:`.wycheproof`, :mod:`.bitflip`: our extensions;
 * :mod:`.figures`: the paper's figures from our data;
-* :mod:`.evidence`: evidence for every claim of paper 003 (``cipherlab.verdicts`` decides);
-* :mod:`.views`: the chapter's tables as the page shows them (through ``cipherlab.display.show_table``).
+* :mod:`.evidence`: evidence for every claim of paper 003 (``cipherlab.analysis.verdicts`` decides);
+* :mod:`.views`: the chapter's tables as the page shows them (through ``cipherlab.analysis.display.show_table``).
 """
-from .bitflip import (AEAD_LOCATIONS, PLAIN_LOCATIONS, UNAUTH_MODES, acceptance_table, bitflip_aead,
+from cipherlab.experiments.aead.bitflip import (AEAD_LOCATIONS, PLAIN_LOCATIONS, UNAUTH_MODES, acceptance_table, bitflip_aead,
                       bitflip_unauthenticated, ctr_field_rewrite)
-from .evidence import (ORDER_CLAIMS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect, decide,
+from cipherlab.experiments.aead.evidence import (ORDER_CLAIMS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect, decide,
                        compare, forgery_bound, paper_claims, published_ratio_pct, reading_markdown, section_table,
                        weakest)
-from . import views
-from .figures import plot_forgery_bound, plot_forgery_times, plot_size_curves, prose_marks
-from .forgery import (FORGERY_CONTROL, FORGERY_KINDS, forged_tags, forgery_beside_paper, forgery_bound_table,
+from cipherlab.experiments.aead import views
+from cipherlab.experiments.aead.figures import plot_forgery_bound, plot_forgery_times, plot_size_curves, prose_marks
+from cipherlab.experiments.aead.forgery import (FORGERY_CONTROL, FORGERY_KINDS, forged_tags, forgery_beside_paper, forgery_bound_table,
                       forgery_cases, forgery_outcome_table, forgery_outcomes, forgery_table, measure_forgery,
                       trials_to_observe)
-from .measure import (CIPHERS, DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, PAPER, PHASE1_CONTROL, PHASE2_CONTROL,
+from cipherlab.experiments.aead.measure import (CIPHERS, DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, PAPER, PHASE1_CONTROL, PHASE2_CONTROL,
                       STANDARD_TAG_BYTES, add_throughput, aead_cases, input_name, library_tag_bytes, main_instance,
                       mb_to_bytes, measure_aead, measure_phase1, measure_phase2, new_aead, read_inputs,
                       seeded_bytes, throughput_summary)
-from .tables import (WORDING_CLAIMS, RankingRule, machine_comparison, prose_comparison, ranking_beside_paper,
+from cipherlab.experiments.aead.tables import (WORDING_CLAIMS, RankingRule, machine_comparison, prose_comparison, ranking_beside_paper,
                      ranking_table, throughput_ratios)
-from .wycheproof import (WYCHEPROOF_OUTCOMES, load_wycheproof, run_wycheproof, run_wycheproof_case,
+from cipherlab.experiments.aead.wycheproof import (WYCHEPROOF_OUTCOMES, load_wycheproof, run_wycheproof, run_wycheproof_case,
                          wycheproof_path, wycheproof_summary, wycheproof_unsupported)

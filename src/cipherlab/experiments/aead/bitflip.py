@@ -7,9 +7,9 @@ import pandas as pd
 from Crypto.Cipher import AES
 from Crypto.Util.Padding import pad, unpad
 
-from ..._checks import check_choice
-from ... import modes as _own_modes
-from .measure import MODES, DEFAULT_NONCE_BYTES, IMPL, new_aead, seeded_bytes
+from cipherlab._checks import check_choice
+from cipherlab.ciphers import modes as _own_modes
+from cipherlab.experiments.aead.measure import MODES, DEFAULT_NONCE_BYTES, IMPL, new_aead, seeded_bytes
 
 # ---------------------------------------------------------------------------
 # Bit flipping (the paper's future work)

@@ -6,7 +6,7 @@ evidence row (size, library, mode, profile):
 * **orderings** ("GCM is fastest", "CCM slightly outperforms EAX") are the
   declared speed statistic's speedup of the faster case over the slower, with
   its bootstrap interval and the A/A band of the same run
-  (:func:`cipherlab.verdicts.speed_evidence`).  A claim over several pairs or
+  (:func:`cipherlab.analysis.verdicts.speed_evidence`).  A claim over several pairs or
   sizes ("always", "at all sizes") is decided on its **weakest** comparison,
   the one whose interval reaches lowest: it holds everywhere only if it holds there;
 * **ratios** (the testable forms of the paper's absolute speeds) are the same
@@ -30,12 +30,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from ... import paper as _paper
-from ... import stats as _stats
-from ... import timing as _timing
-from ... import verdicts as _v
-from .forgery import FORGERY_CONTROL
-from .measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL
+from cipherlab.analysis import paper as _paper
+from cipherlab.analysis import stats as _stats
+from cipherlab.analysis import timing as _timing
+from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
+from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL
 
 #: MyST labels of the chapter's sections holding the evidence.
 SECTIONS = {"phase1": "aead-phase1", "phase2": "aead-phase2", "ratios": "aead-ratios",
@@ -450,7 +450,7 @@ def paper_claims(claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
 
 
 def decide(evidence: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of this chapter's claims (``cipherlab.verdicts.decide_all``) on ``evidence``.
+    """The verdicts of this chapter's claims (``cipherlab.analysis.verdicts.decide_all``) on ``evidence``.
 
     A claim decided without evidence (``not_testable``) gets no chapter from
     the engine, so its verdict would link to ``.html#<section>``; its section

@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..._checks import check_choice
-from .measure import CIPHERS, LABELS, MODES
+from cipherlab._checks import check_choice
+from cipherlab.experiments.aead.measure import CIPHERS, LABELS, MODES
 
 # ---------------------------------------------------------------------------
 # Figures (return matplotlib figures; the notebook saves them)
@@ -28,7 +28,7 @@ def prose_marks(prose: pd.DataFrame, paper_sizes_mb: Sequence[float], group: str
     Parameters
     ----------
     prose : DataFrame
-        Rows of ``data/paper/003_prose_throughput.csv`` (:func:`cipherlab.paper.published`).
+        Rows of ``data/paper/003_prose_throughput.csv`` (:func:`cipherlab.analysis.paper.published`).
     paper_sizes_mb : sequence of float
         The paper's file sizes (``003_setup.csv``): a quoted range "across all
         file sizes" spans all of them, a "plateau" the larger half (as
@@ -133,7 +133,7 @@ def plot_forgery_times(table: pd.DataFrame, nbytes: int, title: str, published: 
     Parameters
     ----------
     published : DataFrame, optional
-        One of the paper's Tables 5-7 (:func:`cipherlab.paper.published`):
+        One of the paper's Tables 5-7 (:func:`cipherlab.analysis.paper.published`):
         its mean ("Fail Avg.") and standard deviation ("Fail Std.") of the
         forged-tag check per mode are drawn as a red star with +-1 std bars
         beside our bars.  The y axis turns logarithmic when the paper's and our

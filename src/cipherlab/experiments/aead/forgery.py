@@ -10,9 +10,9 @@ import pandas as pd
 from Crypto.Cipher import AES
 from scipy.stats import beta
 
-from ..._checks import check_choice
-from ... import timing as _timing
-from .measure import DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, STANDARD_TAG_BYTES, _MODE_CONST, \
+from cipherlab._checks import check_choice
+from cipherlab.analysis import timing as _timing
+from cipherlab.experiments.aead.measure import DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, STANDARD_TAG_BYTES, _MODE_CONST, \
     library_tag_bytes, main_instance, new_aead, seeded_bytes
 
 # ---------------------------------------------------------------------------
@@ -118,7 +118,7 @@ def measure_forgery(data_by_size: Mapping[int, bytes], *, trials: int, warmup: i
     """Tag-check times of ``decrypt_and_verify`` (with an A/A control) and whether each tag was rejected.
 
     The trials are spread over ``processes`` fresh interpreters
-    (:func:`cipherlab.timing.measure_in_processes`); each case cycles through
+    (:func:`cipherlab.analysis.timing.measure_in_processes`); each case cycles through
     ``trials`` seeded tags.  Whether a tag is rejected does not depend on
     timing: the outcomes are those of the same tags checked once each,
     untimed (:func:`forgery_outcomes`).

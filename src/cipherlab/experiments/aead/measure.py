@@ -1,7 +1,7 @@
 """Paper 003, common part: ciphers, modes, inputs, and the timed runs of phases 1 and 2.
 
 Timing runners use PyCryptodome as the paper did, time with
-:func:`cipherlab.timing.measure` (interleaved trials after warm-up, batched
+:func:`cipherlab.analysis.timing.measure` (interleaved trials after warm-up, batched
 below ``min_trial_seconds``) and draw a fresh random nonce per encryption.
 Every run also times an **A/A control**: an identical second instance of one
 AES case (``instance="control"``), interleaved with the rest, whose apparent
@@ -20,8 +20,8 @@ import pandas as pd
 from Crypto.Cipher import AES, CAST, Blowfish
 from Crypto.Random import get_random_bytes
 
-from ... import timing as _timing
-from ..._checks import check_choice
+from cipherlab.analysis import timing as _timing
+from cipherlab._checks import check_choice
 
 PAPER = "003"
 MODES = ("gcm", "ccm", "eax")
@@ -154,7 +154,7 @@ def aead_cases(data_by_size: Mapping[int, bytes], combos: Sequence[tuple[str, st
                seed: int, key_bytes: int = 16, nonce_bytes: "Mapping[str, int] | None" = None,
                operations: Sequence[str] = ("encrypt", "decrypt"),
                control: "tuple[str, str] | None" = None) -> list[dict]:
-    """Timing cases (for :func:`cipherlab.timing.measure`) of AEAD encryption and decryption.
+    """Timing cases (for :func:`cipherlab.analysis.timing.measure`) of AEAD encryption and decryption.
 
     Parameters
     ----------
@@ -212,9 +212,9 @@ def measure_aead(data_by_size: Mapping[int, bytes], combos: Sequence[tuple[str, 
     """Encryption and decryption+verification times, one row per trial (see :func:`aead_cases`).
 
     ``min_trial_seconds``: calls shorter than this are timed in batches
-    (:func:`cipherlab.timing.measure`); ``seconds`` is per call, ``calls`` the batch.
+    (:func:`cipherlab.analysis.timing.measure`); ``seconds`` is per call, ``calls`` the batch.
     The ``trials`` are spread over ``processes`` fresh interpreters
-    (:func:`cipherlab.timing.measure_in_processes`), each of which builds the
+    (:func:`cipherlab.analysis.timing.measure_in_processes`), each of which builds the
     cases (and checks their round trips) anew.
     """
     build = dict(data_by_size={int(n): bytes(d) for n, d in data_by_size.items()}, combos=[tuple(c) for c in combos],

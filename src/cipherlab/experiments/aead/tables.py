@@ -1,7 +1,7 @@
 """Paper 003: the paper's worded Tables 1-4 derived by a rule, ratios, the machines and the prose numbers.
 
 These tables describe; they decide nothing.  Verdicts come from
-:mod:`cipherlab.verdicts` on the evidence of :mod:`.evidence`.
+:mod:`cipherlab.analysis.verdicts` on the evidence of :mod:`.evidence`.
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from ..._checks import check_choice
-from ...display import format_number
-from .measure import CIPHERS, LABELS, MODES
+from cipherlab._checks import check_choice
+from cipherlab.analysis.display import format_number
+from cipherlab.experiments.aead.measure import CIPHERS, LABELS, MODES
 
 # ---------------------------------------------------------------------------
 # Tables 1-4: the qualitative ranking rule
@@ -185,7 +185,7 @@ def _wording_claim(table: str, row: str, column: str) -> str:
 def ranking_beside_paper(ours: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     """Our wording beside the paper's, and the claim of ``claims.csv`` that tests each cell.
 
-    Descriptive: whether a wording holds is decided by :mod:`cipherlab.verdicts`
+    Descriptive: whether a wording holds is decided by :mod:`cipherlab.analysis.verdicts`
     on that claim's evidence, never here.
 
     Parameters
@@ -193,7 +193,7 @@ def ranking_beside_paper(ours: pd.DataFrame, published: pd.DataFrame) -> pd.Data
     ours : DataFrame
         From :func:`ranking_table`.
     published : DataFrame
-        Paper 003's Tables 1-4 from :func:`cipherlab.paper.published`.
+        Paper 003's Tables 1-4 from :func:`cipherlab.analysis.paper.published`.
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""Paper 003: how the chapter's tables read on the page (every one through :func:`cipherlab.display.show_table`).
+"""Paper 003: how the chapter's tables read on the page (every one through :func:`cipherlab.analysis.display.show_table`).
 
 The saved tables (``results/tables/...``) keep their machine-readable
 columns; these views only choose, join and name columns for a reader, so a
@@ -12,8 +12,8 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from ...display import Table, format_number, show_table
-from .measure import LABELS
+from cipherlab.analysis.display import Table, format_number, show_table
+from cipherlab.experiments.aead.measure import LABELS
 
 _QUALIFIER_SIGNS = {"approximate": "≈ ", "lower bound": "> "}
 
@@ -184,7 +184,7 @@ def rewrite_table(rewrite: pd.DataFrame) -> Table:
 
 
 def counts_table(counts: pd.DataFrame) -> Table:
-    """:func:`cipherlab.verdicts.verdict_counts` for paper 003."""
+    """:func:`cipherlab.analysis.verdicts.verdict_counts` for paper 003."""
     return show_table(counts)
 
 

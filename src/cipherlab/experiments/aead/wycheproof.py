@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm  # plain text bar: tqdm.auto warns without ipywidgets
 
-from ..._checks import check_choice
-from .measure import MODES, new_aead
+from cipherlab._checks import check_choice
+from cipherlab.experiments.aead.measure import MODES, new_aead
 
 # ---------------------------------------------------------------------------
 # Wycheproof: a real-world forgery suite

@@ -14,10 +14,10 @@ display and save. Modules:
 * :mod:`.tables`: Tables 3-4 in the papers' layout, Table 5 beside the declared statistic;
 * :mod:`.figures`: the chapter's figures;
 * :mod:`.evidence`: evidence for the claims registry (``data/paper/claims.csv``); the decision
-  engine (:mod:`cipherlab.verdicts`) alone turns it into verdicts;
-* :mod:`.views`: how the page shows the tables (through :func:`cipherlab.display.show_table`).
+  engine (:mod:`cipherlab.analysis.verdicts`) alone turns it into verdicts;
+* :mod:`.views`: how the page shows the tables (through :func:`cipherlab.analysis.display.show_table`).
 
-Published numbers are read from ``data/paper/`` through :mod:`cipherlab.paper`;
+Published numbers are read from ``data/paper/`` through :mod:`cipherlab.analysis.paper`;
 none is written here.
 
 .. warning::
@@ -26,16 +26,16 @@ none is written here.
    output byte. :func:`cipherlab.new` warns (``InsecureCipherWarning``) each
    time one is made; this package lets the warning through.
 """
-from . import views
-from .audit import agrees_as_printed, audit_published_stats
-from .avalanche import (avalanche_by_position, avalanche_distribution, avalanche_histogram, avalanche_pairs,
+from cipherlab.experiments.aes2sbox import views
+from cipherlab.experiments.aes2sbox.audit import agrees_as_printed, audit_published_stats
+from cipherlab.experiments.aes2sbox.avalanche import (avalanche_by_position, avalanche_distribution, avalanche_histogram, avalanche_pairs,
                         avalanche_summary, changed_bits, published_avalanche_pairs)
-from .common import (BLOCK_BITS, CIPHERS, INSTANCES, OPERATIONS, PAPER_LABELS, PAPERS, SIGNIFICANCE_CLAIM,
+from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, CIPHERS, INSTANCES, OPERATIONS, PAPER_LABELS, PAPERS, SIGNIFICANCE_CLAIM,
                      SPEED_SECTION, SPEEDUP_CLAIM, TABLES, insecure_warning_text)
-from .evidence import (SECTIONS, audit_evidence, avalanche_evidence, chapter_evidence, documented_misprints,
+from cipherlab.experiments.aes2sbox.evidence import (SECTIONS, audit_evidence, avalanche_evidence, chapter_evidence, documented_misprints,
                        sbox_differences, sbox_evidence, speed_evidence_rows)
-from .figures import plot_avalanche, plot_speed_trials
-from .measure import run_protocols, run_speed_trials, speed_cases, styles_compared
-from .sboxes import (construction_match_table, published_key_byte, published_sboxes, sbox_diff, sbox_diff_table,
+from cipherlab.experiments.aes2sbox.figures import plot_avalanche, plot_speed_trials
+from cipherlab.experiments.aes2sbox.measure import run_protocols, run_speed_trials, speed_cases, styles_compared
+from cipherlab.experiments.aes2sbox.sboxes import (construction_match_table, published_key_byte, published_sboxes, sbox_diff, sbox_diff_table,
                      sbox_grid)
-from .tables import speed_table, welch_long, welch_side_by_side
+from cipherlab.experiments.aes2sbox.tables import speed_table, welch_long, welch_side_by_side

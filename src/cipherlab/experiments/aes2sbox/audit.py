@@ -8,11 +8,10 @@ from typing import Iterable
 import pandas as pd
 from scipy import stats as _st
 
-from cipherlab import paper as _paper
-from cipherlab import stats as _stats
-
-from .avalanche import changed_bits, published_avalanche_pairs
-from .common import BLOCK_BITS, OPERATION_ROW, OPERATIONS, PAPER_LABELS, PAPERS, TABLES, check_paper
+from cipherlab.analysis import paper as _paper
+from cipherlab.analysis import stats as _stats
+from cipherlab.experiments.aes2sbox.avalanche import changed_bits, published_avalanche_pairs
+from cipherlab.experiments.aes2sbox.common import BLOCK_BITS, OPERATION_ROW, OPERATIONS, PAPER_LABELS, PAPERS, TABLES, check_paper
 
 
 def _published_welch(paper: str, operation: str) -> pd.DataFrame:

@@ -7,9 +7,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from cipherlab import paper as _paper
-
-from .common import BLOCK_BITS, CIPHERS, PAPERS, POPCOUNT, TABLES, check_paper, key_bytes, make_cipher
+from cipherlab.analysis import paper as _paper
+from cipherlab.experiments.aes2sbox.common import BLOCK_BITS, CIPHERS, PAPERS, POPCOUNT, TABLES, check_paper, key_bytes, make_cipher
 
 
 def changed_bits(a, b) -> "int | np.ndarray":

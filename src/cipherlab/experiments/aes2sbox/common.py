@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from cipherlab._checks import check_choice
-from cipherlab.modes import InsecureCipherWarning, new
+from cipherlab.ciphers.modes import InsecureCipherWarning, new
 
 PAPERS = ("000", "001")
 #: The two ciphers compared, old first (the papers' ``T_old`` and ``T_new``).

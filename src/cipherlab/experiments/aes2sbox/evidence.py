@@ -1,8 +1,8 @@
 """Evidence for the claims of papers 000 and 001 (``data/paper/claims.csv``), from the AES-2SBox chapter's tables.
 
 This module only states what this run measured, as
-:class:`cipherlab.verdicts.Evidence`; the decision engine
-(:func:`cipherlab.verdicts.decide_all`) alone turns it into verdicts.
+:class:`cipherlab.analysis.verdicts.Evidence`; the decision engine
+(:func:`cipherlab.analysis.verdicts.decide_all`) alone turns it into verdicts.
 
 * S-boxes: :func:`documented_misprints`, :func:`sbox_evidence` (Tables 1-2,
   the prose's construction, "invertible with no fixed points").
@@ -25,15 +25,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from cipherlab import paper as _paper
-from cipherlab import verdicts as _verdicts
-from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
-from cipherlab.verdicts import Evidence
+from cipherlab.analysis import paper as _paper
+from cipherlab.analysis import verdicts as _verdicts
+from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
+from cipherlab.analysis.verdicts import Evidence
 
-from .common import (BLOCK_BITS, OPERATIONS, PAPERS, SIGNIFICANCE_CLAIM, SPEED_SECTION, SPEEDUP_CLAIM, TABLES,
+from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATIONS, PAPERS, SIGNIFICANCE_CLAIM, SPEED_SECTION, SPEEDUP_CLAIM, TABLES,
                      check_choice, check_paper)
-from .measure import styles_compared, times_by_process
-from .sboxes import published_key_byte, sbox_diff_table
+from cipherlab.experiments.aes2sbox.measure import styles_compared, times_by_process
+from cipherlab.experiments.aes2sbox.sboxes import published_key_byte, sbox_diff_table
 
 #: MyST labels of the chapter's sections that hold the evidence.
 SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": SPEED_SECTION, "audit": "aes2sbox-audit",
@@ -190,7 +190,7 @@ def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str
     """Evidence for the speed claims: per paper x operation x compared style, one speedup and one significance row.
 
     The speedup, its interval and the A/A band come from
-    :func:`cipherlab.verdicts.speed_evidence` (the declared statistic); the
+    :func:`cipherlab.analysis.verdicts.speed_evidence` (the declared statistic); the
     significance row adds the two-sided Mann-Whitney U p-value of the same
     per-call times (a rank test, consistent with a median), which the engine
     requires *together* with an effect beyond the A/A band.

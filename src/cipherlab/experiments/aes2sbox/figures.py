@@ -7,10 +7,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cipherlab.plotting import PALETTE, style
+from cipherlab.analysis.plotting import PALETTE, style
 
-from .common import BLOCK_BITS, OPERATIONS, PAPER_LABELS, PAPERS
-from .measure import times_ms
+from cipherlab.experiments.aes2sbox.common import BLOCK_BITS, OPERATIONS, PAPER_LABELS, PAPERS
+from cipherlab.experiments.aes2sbox.measure import times_ms
 
 
 def plot_avalanche(hist: pd.DataFrame, by_position: pd.DataFrame, pairs: "pd.DataFrame | None" = None):

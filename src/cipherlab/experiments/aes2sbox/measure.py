@@ -5,7 +5,7 @@ paper's protocol, trials interleaved round by round; beside AES and AES-2SBox,
 a second, identical AES instance (``instance="control"``) is timed in the same
 run, so that the "speedup" of AES over itself shows the machine's own noise
 (the A/A band).  Operations shorter than ``min_trial_seconds`` are timed in
-batches (``calls`` per trial, :func:`cipherlab.timing.measure`).
+batches (``calls`` per trial, :func:`cipherlab.analysis.timing.measure`).
 
 * Measuring: :func:`speed_cases` (module-level: it is sent by name to fresh
   timing processes), :func:`run_speed_trials`, :func:`run_protocols`.
@@ -23,19 +23,19 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from cipherlab import timing as _timing
-from cipherlab import verdicts as _verdicts
-from cipherlab.modes import IMPLS, MODES, new
-from cipherlab.provenance import new_run_id
+from cipherlab.analysis import timing as _timing
+from cipherlab.analysis import verdicts as _verdicts
+from cipherlab.ciphers.modes import IMPLS, MODES, new
+from cipherlab.pipeline.provenance import new_run_id
 
-from .common import CIPHERS, OPERATIONS, PAPERS, check_choice, key_bytes
+from cipherlab.experiments.aes2sbox.common import CIPHERS, OPERATIONS, PAPERS, check_choice, key_bytes
 
 
 def speed_cases(data, *, key, impls: Sequence[str], operations: Sequence[str] = OPERATIONS, mode: str = "ecb",
                 threads: "int | None" = 1, xor_byte: int = 0x7F, construction: str = "xor-index",
                 labels: "Mapping[str, Any] | None" = None, first_calls: "list | None" = None,
                 skipped: "list | None" = None) -> list[dict]:
-    """Timing cases for :func:`cipherlab.timing.measure`: (cipher, instance) x style x operation.
+    """Timing cases for :func:`cipherlab.analysis.timing.measure`: (cipher, instance) x style x operation.
 
     For each style: AES, AES-2SBox and a second AES object (``instance="control"``,
     same key, style, mode and data) for the A/A control.  Encrypting means
@@ -103,7 +103,7 @@ def run_speed_trials(data, *, protocol: str, trials: int, warmup: int, key, impl
 
     ``min_trial_seconds`` defaults to the declared one (``config/verdicts.yaml``).
     The trials are spread over ``processes`` fresh interpreters
-    (:func:`cipherlab.timing.measure_in_processes`).
+    (:func:`cipherlab.analysis.timing.measure_in_processes`).
 
     Returns
     -------
@@ -170,7 +170,7 @@ def times_ms(raw: pd.DataFrame, protocol: str, cipher: str, impl: str, operation
 
 def times_by_process(raw: pd.DataFrame, protocol: str, cipher: str, impl: str, operation: str,
                      instance: str = "main") -> np.ndarray:
-    """Per-call times in ms as processes x trials (:func:`cipherlab.timing.trials_by_process`)."""
+    """Per-call times in ms as processes x trials (:func:`cipherlab.analysis.timing.trials_by_process`)."""
     trials = _case_trials(raw, protocol, cipher, impl, operation, instance)
     return _timing.trials_by_process(trials.sort_values([c for c in ("process", "trial") if c in raw])) * 1e3
 

@@ -6,10 +6,10 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from cipherlab import paper as _paper
-from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
+from cipherlab.analysis import paper as _paper
+from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
 
-from .common import HEX, KEY_BYTE_ROW, PAPERS, TABLES, check_choice, check_paper
+from cipherlab.experiments.aes2sbox.common import HEX, KEY_BYTE_ROW, PAPERS, TABLES, check_choice, check_paper
 
 # ---------------------------------------------------------------------------
 # Tables 1 and 2: the second S-box

@@ -8,19 +8,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from cipherlab import paper as _paper
-from cipherlab import stats as _stats
-
-from .common import CIPHERS, OPERATION_ROW, OPERATIONS, PAPER_LABELS, PAPERS, SPEEDUP_CLAIM, TABLES, check_choice
-from .evidence import speed_evidence_rows
-from .measure import styles_compared, times_ms
+from cipherlab.analysis import paper as _paper
+from cipherlab.analysis import stats as _stats
+from cipherlab.experiments.aes2sbox.common import CIPHERS, OPERATION_ROW, OPERATIONS, PAPER_LABELS, PAPERS, SPEEDUP_CLAIM, TABLES, check_choice
+from cipherlab.experiments.aes2sbox.evidence import speed_evidence_rows
+from cipherlab.experiments.aes2sbox.measure import styles_compared, times_ms
 
 
 def welch_side_by_side(raw: pd.DataFrame, paper: str, operation: str, impl: str,
                        alpha: float = 0.05) -> pd.DataFrame:
     """Table 3 (encrypt) or 4 (decrypt) in the papers' Excel layout: published beside ours.
 
-    Ours is :func:`cipherlab.stats.welch_table` of the per-call times in ms of one
+    Ours is :func:`cipherlab.analysis.stats.welch_table` of the per-call times in ms of one
     style.  Shown because it is the papers' own statistic; it decides nothing.
     """
     check_choice("paper", paper, PAPERS)

@@ -1,4 +1,4 @@
-"""How the AES-2SBox chapter shows its tables: every view goes through :func:`cipherlab.display.show_table`.
+"""How the AES-2SBox chapter shows its tables: every view goes through :func:`cipherlab.analysis.display.show_table`.
 
 The chapter's tables are written whole to ``data/tables/``; these functions
 only choose what a reader sees first (a short view that fits the page) and fold
@@ -12,12 +12,12 @@ from typing import Iterable
 
 import pandas as pd
 
-from cipherlab.display import Table, show_table
+from cipherlab.analysis.display import Table, show_table
 from cipherlab.experiments.table_layout import fitted_table, folded_groups, narrow_table
 
-from .common import OPERATIONS, PAPERS, TABLES
-from .measure import styles_compared
-from .tables import welch_side_by_side
+from cipherlab.experiments.aes2sbox.common import OPERATIONS, PAPERS, TABLES
+from cipherlab.experiments.aes2sbox.measure import styles_compared
+from cipherlab.experiments.aes2sbox.tables import welch_side_by_side
 
 
 def sbox_grid_table(grid: pd.DataFrame, caption: str) -> Table:

@@ -20,26 +20,26 @@ chapter) only call these functions, display and save. Modules:
 * :mod:`.tables`: Tables I-III, speed-ups with A/A bands, throughput;
 * :mod:`.image`: Figure 8, Table IV, byte dependency, key space (deterministic);
 * :mod:`.figures`: the chapter's figures;
-* :mod:`.evidence`: evidence rows for the decision engine (:mod:`cipherlab.verdicts`).
-* :mod:`.pages`: how the pages show their tables (through :func:`cipherlab.display.show_table`).
+* :mod:`.evidence`: evidence rows for the decision engine (:mod:`cipherlab.analysis.verdicts`).
+* :mod:`.pages`: how the pages show their tables (through :func:`cipherlab.analysis.display.show_table`).
 
 The implementation styles come from the config (``impls``); the paper's
 "original" AES is the style ``original_style`` (byte-oriented: ``reference``)
 and its "optimized" AES ``optimized_style`` (T-tables: ``table``).
 """
-from .common import (CHAPTER, CIPHERS, DEFAULT_IMPLS, IMAGE_MODES, IV_SOURCES, OPERATION_COLUMNS, PAPER, ROLES,
+from cipherlab.experiments.maes.common import (CHAPTER, CIPHERS, DEFAULT_IMPLS, IMAGE_MODES, IV_SOURCES, OPERATION_COLUMNS, PAPER, ROLES,
                      SECURITY_WARNING, STYLES, TABLE1_COLUMNS, TABLE1_ROWS, TABLE2_ROWS, TABLE3_ROWS, TABLE4_ROWS,
                      check_impls, check_paper_styles, maes_options, parse_hex, published_map)
-from .evidence import (Frames, evidence_frame_for_display, evidence_rows, paper_claim_ids, table1_evidence,
+from cipherlab.experiments.maes.evidence import (Frames, evidence_frame_for_display, evidence_rows, paper_claim_ids, table1_evidence,
                        table2_evidence)
-from .figures import histogram_figure, image_figure, repeat_map_figure, speedup_figure
-from .image import (KEY_SPACE_NOTE, byte_dependency, byte_routes, bytes_for_expected_entropy, encrypt_image,
+from cipherlab.experiments.maes.figures import histogram_figure, image_figure, repeat_map_figure, speedup_figure
+from cipherlab.experiments.maes.image import (KEY_SPACE_NOTE, byte_dependency, byte_routes, bytes_for_expected_entropy, encrypt_image,
                     entropy_comparison, entropy_sd_uniform, entropy_table, expected_entropy_uniform,
                     histogram_frame, image_ciphertexts, image_digest, keyspace_table, leak_table, load_test_image,
                     repeat_map, second_key)
-from .measure import (RAW_EXPERIMENTS, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
+from cipherlab.experiments.maes.measure import (RAW_EXPERIMENTS, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
                       table2_cases, table3_cases)
-from .tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summary_us, table1,
+from cipherlab.experiments.maes.tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summary_us, table1,
                      table2, table3, throughput_table)
-from .pages import (compile_summary, compile_view, evidence_view, keyspace_view, options_text, routes_frame,
+from cipherlab.experiments.maes.pages import (compile_summary, compile_view, evidence_view, keyspace_view, options_text, routes_frame,
                     saved_raw_table, show, show_evidence)

@@ -5,10 +5,10 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..._checks import check_choice, check_choices
-from ...modes import IMPLS as CORE_IMPLS
-from ...paper import published
-from ...registry import cipher_names, lookup
+from cipherlab._checks import check_choice, check_choices
+from cipherlab.ciphers.modes import IMPLS as CORE_IMPLS
+from cipherlab.analysis.paper import published
+from cipherlab.ciphers.registry import cipher_names, lookup
 
 PAPER = "002"
 CHAPTER = "maes"
@@ -91,7 +91,7 @@ def parse_hex(value: str, name: str, lengths: Sequence[int]) -> bytes:
 def maes_options(iv_source: str = "sha3", sha3: str = "sha3_256", sha3_chain: str = "iv") -> dict:
     """The MAES options every experiment passes to :func:`cipherlab.new` (checked here)."""
     check_choice("iv_source", iv_source, IV_SOURCES)
-    from ...maes import SHA3_CHAINS, SHA3_VARIANTS
+    from cipherlab.ciphers.maes import SHA3_CHAINS, SHA3_VARIANTS
 
     check_choice("sha3", sha3, SHA3_VARIANTS)
     check_choice("sha3_chain", sha3_chain, SHA3_CHAINS)

@@ -2,7 +2,7 @@
 
 The chapter decides nothing: it states, for each claim id, what it measured
 and under which condition (size, style, mode, profile); the decision engine
-(:mod:`cipherlab.verdicts`) turns claims plus evidence into verdicts.
+(:mod:`cipherlab.analysis.verdicts`) turns claims plus evidence into verdicts.
 Speed claims carry the A/A band of AES against its twin timed in the same
 run. Speed-ups are the paper's formula ``(T_old / T_new - 1) * 100``: for
 "MAES is faster" ``old`` is AES; for "the IV costs more" ``old`` is the IV
@@ -16,11 +16,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...maes import maes_ivs
-from ...verdicts import Evidence, claims_of_chapter, evidence_frame
-from .common import PAPER, check_impls, check_paper_styles
-from .measure import stage_impls
-from .tables import speed_case
+from cipherlab.ciphers.maes import maes_ivs
+from cipherlab.analysis.verdicts import Evidence, claims_of_chapter, evidence_frame
+from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
+from cipherlab.experiments.maes.measure import stage_impls
+from cipherlab.experiments.maes.tables import speed_case
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ...plotting import PALETTE
-from .image import repeat_map
+from cipherlab.analysis.plotting import PALETTE
+from cipherlab.experiments.maes.image import repeat_map
 
 
 def repeat_map_figure(images: dict[tuple[str, str], np.ndarray], lag_bytes: int = 48):

@@ -13,16 +13,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sst
 
-from ... import new
-from ... import stats as _stats
-from ...inputs import test_image
-from ...paper import published
-from .common import CIPHERS, IMAGE_MODES, PAPER, TABLE4_ROWS, check_choice, check_choices, published_map
+from cipherlab import new
+from cipherlab.analysis import stats as _stats
+from cipherlab.pipeline.inputs import test_image
+from cipherlab.analysis.paper import published
+from cipherlab.experiments.maes.common import CIPHERS, IMAGE_MODES, PAPER, TABLE4_ROWS, check_choice, check_choices, published_map
 
 def load_test_image() -> np.ndarray:
     """The test photograph: matplotlib's sample ``grace_hopper.jpg`` as ``uint8[600, 512, 3]``.
 
-    Delegates to :func:`cipherlab.inputs.test_image` (the pipeline's input
+    Delegates to :func:`cipherlab.pipeline.inputs.test_image` (the pipeline's input
     generator writes the same array to ``data/inputs/<profile>/``). JPEG
     decoding is deterministic for a given libjpeg; the chapter prints the
     SHA-256 of the decoded array (:func:`image_digest`) so a reader can see

@@ -3,14 +3,14 @@
 Every group of cases carries its **A/A control**: a second, identical AES
 case (a separate :func:`cipherlab.new` object, same key, style, mode and
 size; for Table II a second copy of the same stage on its own states) timed
-in the same interleaved :func:`cipherlab.timing.measure` call, column
+in the same interleaved :func:`cipherlab.analysis.timing.measure` call, column
 ``role = "control"``. The "speed-up" of AES over its own twin is what this
 machine's noise alone produces.
 
 Operations shorter than ``min_trial_seconds`` (one block, a key expansion)
 are timed in batches of ``k`` calls per trial (column ``calls``), so a trial
 lasts long enough for the timer; the empty-call overhead is measured apart
-(:func:`cipherlab.timing.call_overhead`).
+(:func:`cipherlab.analysis.timing.call_overhead`).
 """
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ... import aes as _aes
-from ... import maes as _maes
-from ... import new
-from ...provenance import new_run_id
-from ...timing import TIMING_COLUMNS, call_overhead, compile_seconds, measure_in_processes
-from .common import DEFAULT_IMPLS, IV_SOURCES, check_choice, check_choices, check_impls
+from cipherlab.ciphers import aes as _aes
+from cipherlab.ciphers import maes as _maes
+from cipherlab import new
+from cipherlab.pipeline.provenance import new_run_id
+from cipherlab.analysis.timing import TIMING_COLUMNS, call_overhead, compile_seconds, measure_in_processes
+from cipherlab.experiments.maes.common import DEFAULT_IMPLS, IV_SOURCES, check_choice, check_choices, check_impls
 
 #: Raw experiments the measuring notebook writes (``data/raw/<profile>/<name>.csv``).
 RAW_EXPERIMENTS = ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_compile", "maes_overhead")
@@ -51,10 +51,10 @@ def table1_cases(key: bytes, iv_sources: Sequence[str] = IV_SOURCES, maes_option
 
     Operations:
 
-    * ``key_expansion`` (AES only): :func:`cipherlab.aes.expand_key`, the
+    * ``key_expansion`` (AES only): :func:`cipherlab.ciphers.aes.expand_key`, the
       round keys, the paper's "AES (original algorithm)" row; twice, the
       second with ``role = "control"``;
-    * ``iv_generation``: :func:`cipherlab.maes.maes_ivs` for the approach and
+    * ``iv_generation``: :func:`cipherlab.ciphers.maes.maes_ivs` for the approach and
       IV source. With ``keyexp`` it runs the key expansion on past the last
       round key, so it *is* the paper's "modified key expansion, which
       includes the original AES key expansion";
@@ -97,9 +97,9 @@ def table2_cases(n_blocks: int = 65536, impls: Sequence[str] = DEFAULT_IMPLS, se
     ``mix_columns`` (AES encryption), ``inv_mix_columns`` (AES decryption)
     and ``xor_iv`` (MAES, both directions: the XOR is its own inverse), each
     applied to ``n_blocks`` random states in one call
-    (:func:`cipherlab.aes.mix_columns_blocks`,
-    :func:`cipherlab.aes.inv_mix_columns_blocks`,
-    :func:`cipherlab.maes.xor_iv_blocks`); the per-state time is the call's
+    (:func:`cipherlab.ciphers.aes.mix_columns_blocks`,
+    :func:`cipherlab.ciphers.aes.inv_mix_columns_blocks`,
+    :func:`cipherlab.ciphers.maes.xor_iv_blocks`); the per-state time is the call's
     time over ``n_blocks`` (column ``blocks``). Beside them, per style:
 
     * ``role = "control"``: MixColumns and InvMixColumns again, on a copy of the states (the A/A control);
@@ -191,7 +191,7 @@ def bulk_cases(key: bytes, data: np.ndarray, impls: Sequence[str] = DEFAULT_IMPL
 def compile_times(cases: Sequence[dict], run_id: str = "") -> pd.DataFrame:
     """First-call seconds of each case (JIT compile or cache load, plus one run), reported apart.
 
-    A tidy timing frame like :func:`cipherlab.timing.measure`'s (``trial`` 0,
+    A tidy timing frame like :func:`cipherlab.analysis.timing.measure`'s (``trial`` 0,
     ``seconds`` the first call), so it is saved and read as any raw file.
     """
     rows = []
@@ -210,9 +210,9 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequ
     """Run every timing of the chapter; one tidy frame per raw experiment (see :data:`RAW_EXPERIMENTS`).
 
     Each group of cases is measured side by side with interleaved trials
-    (:func:`cipherlab.timing.measure`, batched to ``min_trial_seconds``)
+    (:func:`cipherlab.analysis.timing.measure`, batched to ``min_trial_seconds``)
     after ``warmup`` untimed calls, in ``processes`` fresh interpreters one
-    after another (:func:`cipherlab.timing.measure_in_processes`; ``trials_*``
+    after another (:func:`cipherlab.analysis.timing.measure_in_processes`; ``trials_*``
     count the trials of all processes); the first call of every case is timed
     apart as its compile (or cache load) time in ``maes_compile``, and the
     empty-call overhead in ``maes_overhead``. Bulk runs use one thread so

@@ -1,4 +1,4 @@
-"""How the MAES pages show their tables and run descriptions (all through :func:`cipherlab.display.show_table`).
+"""How the MAES pages show their tables and run descriptions (all through :func:`cipherlab.analysis.display.show_table`).
 
 The saved tables keep their exact values (key counts as decimal strings,
 seconds as measured); these views only choose columns, short headers and a
@@ -11,11 +11,11 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from cipherlab.display import MISSING, Table, format_number, show_table
-from cipherlab.paths import ROOT
-from cipherlab.verdicts import Evidence
+from cipherlab.analysis.display import MISSING, Table, format_number, show_table
+from cipherlab.pipeline.paths import ROOT
+from cipherlab.analysis.verdicts import Evidence
 
-from .evidence import evidence_frame_for_display
+from cipherlab.experiments.maes.evidence import evidence_frame_for_display
 
 #: Column-name fragments shortened in the book's headers (first match first).
 SHORT_HEADERS = (("published_", "pub._"), ("control_", "A/A_"), ("_pct", " %"), ("_us", " µs"),

@@ -1,7 +1,7 @@
 """Summaries of the MAES timings beside the published values: Tables I-III, speed-ups, throughput.
 
 Every speed-up here is the declared statistic of ``config/verdicts.yaml``
-through :func:`cipherlab.verdicts.speed_evidence` (one bootstrap for the whole
+through :func:`cipherlab.analysis.verdicts.speed_evidence` (one bootstrap for the whole
 book), with the A/A band of the same group's AES twin beside it. The
 paper's "original AES" and "optimized AES" are styles named by the config
 (``original_style``, ``optimized_style``); its Table III cells stand beside
@@ -14,10 +14,10 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ... import stats as _stats
-from ... import timing as _timing
-from ... import verdicts as _verdicts
-from .common import OPERATION_COLUMNS, TABLE1_COLUMNS, TABLE1_ROWS, TABLE2_ROWS, TABLE3_ROWS, published_map
+from cipherlab.analysis import stats as _stats
+from cipherlab.analysis import timing as _timing
+from cipherlab.analysis import verdicts as _verdicts
+from cipherlab.experiments.maes.common import OPERATION_COLUMNS, TABLE1_COLUMNS, TABLE1_ROWS, TABLE2_ROWS, TABLE3_ROWS, published_map
 
 
 def _pick(raw: pd.DataFrame, **where) -> np.ndarray:

@@ -32,9 +32,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from cipherlab.registry import cipher_names
+from cipherlab.ciphers.registry import cipher_names
 
-from .quiet import BLOCK, check_cipher, new_quiet
+from cipherlab.experiments.security.quiet import BLOCK, check_cipher, new_quiet
 
 MODES = ("ecb", "cbc")
 
@@ -256,7 +256,7 @@ def attack_table(targets: dict, ciphers=None,
     targets : dict
         ``name -> uint8 array or bytes``: the plaintexts the victim encrypts.
     ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.registry.cipher_names`).
+        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`).
     seed : int
         Seeds the victim's key and IV (one key per cipher, as a victim would).
 

@@ -14,15 +14,15 @@ import pandas as pd
 
 from tqdm import tqdm  # plain text bar: no ipywidgets warning in the book
 
-from cipherlab import inputs as _inputs
+from cipherlab.pipeline import inputs as _inputs
 from cipherlab._checks import check_choices
-from cipherlab.registry import cipher_names
-from cipherlab.results import save_table
-from cipherlab.stats import byte_entropy
+from cipherlab.ciphers.registry import cipher_names
+from cipherlab.pipeline.results import save_table
+from cipherlab.analysis.stats import byte_entropy
 
-from . import attack, diffusion, randomness, summary
-from .quiet import new_quiet
-from .sbox_properties import (difference_distribution_table, linear_approximation_table,
+from cipherlab.experiments.security import attack, diffusion, randomness, summary
+from cipherlab.experiments.security.quiet import new_quiet
+from cipherlab.experiments.security.sbox_properties import (difference_distribution_table, linear_approximation_table,
                               sbox_property_table)
 
 def _stride_image(image: np.ndarray, stride: int) -> np.ndarray:
@@ -51,7 +51,7 @@ def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: i
     seed : int
         The profile seed; each part derives its own seed from it.
     ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.registry.cipher_names`:
+        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`:
         every distinct cipher, AES and the research ones).
     sbox_spread : bool
         Tabulate the second S-box for all 256 xor bytes (a few seconds).

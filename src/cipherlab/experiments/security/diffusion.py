@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .quiet import BLOCK, check_cipher, ecb_encryptor, full_rounds
+from cipherlab.experiments.security.quiet import BLOCK, check_cipher, ecb_encryptor, full_rounds
 
 BITS = 8 * BLOCK
 

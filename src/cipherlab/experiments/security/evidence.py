@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.verdicts import Evidence
+from cipherlab.analysis.verdicts import Evidence
 
 #: The cipher(s) of each paper whose extensions this chapter measures.
 PAPER_CIPHERS = {"000": ("aes-2sbox",), "002": ("maes-1", "maes-2")}

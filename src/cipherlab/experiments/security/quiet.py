@@ -3,7 +3,7 @@
 The security chapter creates thousands of research-cipher objects on purpose;
 the :class:`cipherlab.InsecureCipherWarning` is the point of the chapter, not
 news to it. Cipher names and their checks come from the registry
-(:mod:`cipherlab.registry`).
+(:mod:`cipherlab.ciphers.registry`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import warnings
 import numpy as np
 
 from cipherlab._checks import check_choice
-from cipherlab.modes import new
-from cipherlab.registry import AES_ROUNDS, InsecureCipherWarning, cipher_names
+from cipherlab.ciphers.modes import new
+from cipherlab.ciphers.registry import AES_ROUNDS, InsecureCipherWarning, cipher_names
 
 BLOCK = 16
 

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from cipherlab.registry import cipher_names
-from cipherlab.stats import byte_entropy, chi_square_uniform
+from cipherlab.ciphers.registry import cipher_names
+from cipherlab.analysis.stats import byte_entropy, chi_square_uniform
 
-from .quiet import new_quiet
+from cipherlab.experiments.security.quiet import new_quiet
 
 ALPHA = 0.01
 
@@ -246,7 +246,7 @@ def ciphertext_randomness(inputs: dict, ciphers=None,
     inputs : dict
         ``name -> bytes``: the low-entropy plaintexts (e.g. all-zero, text).
     ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.registry.cipher_names`).
+        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`).
     seed : int
         Seeds one key per cipher and the CTR initial counter block.
     n_sequences : int

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cipherlab.sboxes import rijndael_sbox, second_sbox
+from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
 
-from .sbox_properties import compose, sbox_properties
+from cipherlab.experiments.security.sbox_properties import compose, sbox_properties
 
 #: readings of the second S-box construction offered by the core
 CONSTRUCTIONS = ("xor-index", "xor-sbox")

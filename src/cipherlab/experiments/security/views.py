@@ -1,4 +1,4 @@
-"""How the security chapter shows its tables: every view goes through :func:`cipherlab.display.show_table`.
+"""How the security chapter shows its tables: every view goes through :func:`cipherlab.analysis.display.show_table`.
 
 The tables are written whole to ``data/tables/`` by :func:`chapter.save_all`;
 these functions choose the short view a reader sees first and fold the rest
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.display import Table, format_number
+from cipherlab.analysis.display import Table, format_number
 from cipherlab.experiments.table_layout import fitted_table, narrow_table
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .paths import PAPER_DATA_DIR, PAPERS_TEXT_DIR
+from cipherlab.pipeline.paths import PAPER_DATA_DIR, PAPERS_TEXT_DIR
 
 PAPERS = ("000", "001", "002", "003")
 COLUMNS = ("paper", "table", "row", "column", "value", "unit", "note")

@@ -28,11 +28,11 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 import pandas as pd
 
-from . import stats as _stats
-from .claims import CLAIM_COLUMNS, KINDS, RULES, SCOPES, claims_of_chapter, load_claims, load_rules
-from .config import load_config
-from .paths import PROFILES, Profile, as_profile
-from .results import save_table
+from cipherlab.analysis import stats as _stats
+from cipherlab.analysis.claims import CLAIM_COLUMNS, KINDS, RULES, SCOPES, claims_of_chapter, load_claims, load_rules
+from cipherlab.pipeline.config import load_config
+from cipherlab.pipeline.paths import PROFILES, Profile, as_profile
+from cipherlab.pipeline.results import save_table
 
 __all__ = ["VERDICTS", "FINDING", "KINDS", "SCOPES", "RULES", "CLAIM_COLUMNS", "load_claims", "load_rules",
            "claims_of_chapter", "Evidence", "evidence_frame", "save_evidence", "load_evidence", "speed_evidence",
@@ -60,7 +60,7 @@ class Evidence:
         Sample size behind the interval (trials per case in all, cells, queries ...).
     processes : int, optional
         For speed: the fresh processes the trials were spread over (the
-        interval resamples them too, :func:`cipherlab.stats.speedup_ci`).
+        interval resamples them too, :func:`cipherlab.analysis.stats.speedup_ci`).
     holds : bool, optional
         For structural and qualitative claims: does the statement hold here.
     p_value : float, optional
@@ -164,7 +164,7 @@ def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: 
     """Evidence for a speed claim, by the declared statistic, interval and A/A control.
 
     ``old``/``new`` are per-call times of the baseline and the candidate,
-    1-D or processes x trials (:func:`cipherlab.timing.trials_by_process`)
+    1-D or processes x trials (:func:`cipherlab.analysis.timing.trials_by_process`)
     (the estimate is ``(stat(old) / stat(new) - 1) * 100`` percent: positive
     when ``new`` is faster); ``control_old``/``control_new`` are the per-call
     times of two identical AES instances timed in the same interleaved run,

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 
 import pandas as pd
 
-from .paths import Profile, as_profile
+from cipherlab.pipeline.paths import Profile, as_profile
 
 @contextmanager
 def atomic_path(path: "str | os.PathLike[str]") -> Iterator[Path]:
@@ -73,12 +73,12 @@ def save_raw(df: pd.DataFrame, experiment: str, profile: "str | Profile",
         File stem: ``data/raw/<profile>/<experiment>.csv``.
     profile : str or Profile
     meta : mapping, optional
-        Run metadata (see :func:`cipherlab.provenance.run_metadata`); written
+        Run metadata (see :func:`cipherlab.pipeline.provenance.run_metadata`); written
         beside the CSV as ``<experiment>.meta.json``.
     """
     prof = as_profile(profile)
     if meta is None:
-        from .provenance import run_metadata
+        from cipherlab.pipeline.provenance import run_metadata
         meta = run_metadata(profile=prof.name)
     write_json(dict(meta), prof.raw_meta(experiment))
     return write_csv(df, prof.raw_csv(experiment))

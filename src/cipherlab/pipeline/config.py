@@ -6,8 +6,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from . import chapters
-from .paths import WORKFLOW_DIR, check_profile, config_file
+from cipherlab.pipeline import chapters
+from cipherlab.pipeline.paths import WORKFLOW_DIR, check_profile, config_file
 
 #: The one schema of the profiles; the Snakefile applies it too, with Snakemake's validate().
 #: The chapter sections it requires come from the chapter manifest (:func:`schema`).

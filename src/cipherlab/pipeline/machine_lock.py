@@ -7,7 +7,7 @@ A timing job measured beside a chapter notebook measures that notebook's
 load as much as the ciphers, so the rule does not rely on the scheduler:
 
 * every pipeline job holds this lock **shared** while it runs
-  (:mod:`cipherlab.notebook`, :mod:`cipherlab.inputs`);
+  (:mod:`cipherlab.report.notebook`, :mod:`cipherlab.pipeline.inputs`);
 * a timing job holds it **exclusively**: it waits until every running job
   has finished, and every job that starts meanwhile waits for it.
 

@@ -28,15 +28,15 @@ import numpy as np
 from Crypto.Cipher import AES as PyAES
 
 # the cipher modules register themselves on import (aes, aes_2sbox, maes)
-import cipherlab.aes  # noqa: F401
-import cipherlab.aes_2sbox  # noqa: F401
-import cipherlab.maes  # noqa: F401
-from cipherlab import _aesni as HW
-from cipherlab import _kernels as K
+import cipherlab.ciphers.aes  # noqa: F401
+import cipherlab.ciphers.aes_2sbox  # noqa: F401
+import cipherlab.ciphers.maes  # noqa: F401
+from cipherlab.ciphers import _aesni as HW
+from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
-from cipherlab._numba import max_threads
-from cipherlab.cpu import check_aesni, has_aesni
-from cipherlab.registry import AES_ROUNDS, STYLES, InsecureCipherWarning, check_key, lookup
+from cipherlab.ciphers._numba import max_threads
+from cipherlab.ciphers.cpu import check_aesni, has_aesni
+from cipherlab.ciphers.registry import AES_ROUNDS, STYLES, InsecureCipherWarning, check_key, lookup
 
 __all__ = ["new", "Cipher", "MODES", "IMPLS", "pkcs7_pad", "pkcs7_unpad", "resolve_impl", "available_impls",
            "InsecureCipherWarning"]
@@ -44,7 +44,7 @@ __all__ = ["new", "Cipher", "MODES", "IMPLS", "pkcs7_pad", "pkcs7_unpad", "resol
 MODES = ("ecb", "cbc", "ctr")
 #: Implementation styles: cipherlab's three (byte-wise, T-tables, AES-NI kernels) and
 #: PyCryptodome's AES as the outside reference (``aes`` with standard rounds only).
-#: Which cipher has which: :func:`cipherlab.registry.lookup` ``(cipher).styles``.
+#: Which cipher has which: :func:`cipherlab.ciphers.registry.lookup` ``(cipher).styles``.
 IMPLS = STYLES
 BLOCK = 16
 # Inputs smaller than this are run by the serial ECB kernel: thread start-up
@@ -356,7 +356,7 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     ----------
     key : bytes-like or uint8 array, 16, 24 or 32 bytes
     cipher : str
-        A registered name (:func:`cipherlab.registry.cipher_names` with
+        A registered name (:func:`cipherlab.ciphers.registry.cipher_names` with
         ``families=True``: ``"aes"``, ``"aes-2sbox"``, ``"maes"``, ``"maes-1"``,
         ``"maes-2"``). Everything but ``"aes"`` (and ``"aes"`` with fewer
         rounds than the standard) is a research cipher that is **not
@@ -381,7 +381,7 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
         means all.
     **options
         Cipher options, as the cipher's registry entry declares them
-        (:func:`cipherlab.registry.cipher_options`): ``rounds`` (all ciphers,
+        (:func:`cipherlab.ciphers.registry.cipher_options`): ``rounds`` (all ciphers,
         ``1..Nr``); for ``aes-2sbox``: ``xor_byte``, ``construction``; for
         ``maes``: ``approach`` (fixed by the names ``maes-1`` and ``maes-2``),
         ``iv_source``, ``sha3``, ``sha3_chain``. See the cipher modules.

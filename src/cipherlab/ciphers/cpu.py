@@ -6,7 +6,7 @@ target lacks ``+aes``, LLVM does not raise a Python error for an AES-NI
 intrinsic: it aborts the whole interpreter ("Cannot select: intrinsic").
 So :func:`check_aesni` decides from the target description alone and raises
 a clear ``ValueError`` (for ``impl``) naming the missing feature; nothing in
-:mod:`cipherlab._aesni_kernels` is ever compiled without it passing.
+:mod:`cipherlab.ciphers._aesni_kernels` is ever compiled without it passing.
 
 When the target is a named CPU model with no explicit feature list, the model
 alone decides; the only safe way to ask LLVM is to compile a probe in a child
@@ -32,7 +32,7 @@ _X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
 
 _PROBE = """
 import numpy as np
-from cipherlab._aesni_kernels import aesenc
+from cipherlab.ciphers._aesni_kernels import aesenc
 from numba import njit, uint64
 @njit(cache=False)
 def probe(a):

@@ -43,10 +43,10 @@ import hashlib
 
 import numpy as np
 
-from cipherlab import _kernels as K
+from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_choice
-from cipherlab.aes import AES, _words_to_blocks, apply_step_blocks, expand_key_words
-from cipherlab.registry import AES_ROUNDS, ROUNDS, CipherInfo, Option, check_key, register, register_variant
+from cipherlab.ciphers.aes import AES, _words_to_blocks, apply_step_blocks, expand_key_words
+from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, CipherInfo, Option, check_key, register, register_variant
 
 __all__ = ["MAES", "maes_ivs", "xor_iv_blocks", "IV_SOURCES", "SHA3_VARIANTS", "SHA3_CHAINS", "APPROACHES"]
 

@@ -1,6 +1,6 @@
 """Private Numba kernels of the hardware style (``impl="aesni"``): AES-NI via LLVM intrinsics.
 
-Never call these before :func:`cipherlab.cpu.check_aesni` passed: on a JIT
+Never call these before :func:`cipherlab.ciphers.cpu.check_aesni` passed: on a JIT
 target without ``+aes`` LLVM aborts the interpreter instead of raising.
 
 A 128-bit block is a tuple of two ``uint64`` (little-endian lanes: lane 0 is
@@ -23,13 +23,13 @@ arguments are ``None`` (Numba prunes the other branches at compile time):
     the IV folded into the round key.
 ``nib`` not None (AES-2SBox)
     ``aesenclast(s, 0)`` (SubBytes, ShiftRows), optionally ``pre`` (one more
-    S-box layer, see :mod:`cipherlab._aesni`), then the second S-box's affine
+    S-box layer, see :mod:`cipherlab.ciphers._aesni`), then the second S-box's affine
     byte map as two ``pshufb`` nibble lookups, then the round key.
 
 The final round is always ``aesenclast`` / ``aesdeclast``. Mode loops keep
 four blocks in flight (more spills: 15 round keys + states > 16 xmm).
 The mode kernels work on a range of blocks and release the GIL;
-:mod:`cipherlab._aesni` runs ranges on threads (a Numba ``prange`` cannot take
+:mod:`cipherlab.ciphers._aesni` runs ranges on threads (a Numba ``prange`` cannot take
 the tuple arguments).
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from cipherlab._numba import jit
+from cipherlab.ciphers._numba import jit
 
 _I8 = ir.IntType(8)
 _I32 = ir.IntType(32)

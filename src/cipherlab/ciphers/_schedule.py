@@ -1,9 +1,9 @@
 """Key schedules in kernel form: what the shared kernels take, built from a cipher's round keys.
 
-A cipher module (:mod:`cipherlab.aes`, :mod:`cipherlab.aes_2sbox`,
-:mod:`cipherlab.maes`) only says what differs: its round keys, its middle step
+A cipher module (:mod:`cipherlab.ciphers.aes`, :mod:`cipherlab.ciphers.aes_2sbox`,
+:mod:`cipherlab.ciphers.maes`) only says what differs: its round keys, its middle step
 (``mix_kind``), its second S-box or IVs. :func:`build_schedule` turns that into
-the arrays the shared kernels in :mod:`cipherlab._kernels` take, for either
+the arrays the shared kernels in :mod:`cipherlab.ciphers._kernels` take, for either
 implementation style and direction.
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cipherlab import _kernels as K
-from cipherlab.sboxes import gf_mul, rijndael_inverse_sbox, rijndael_sbox
+from cipherlab.ciphers import _kernels as K
+from cipherlab.ciphers.sboxes import gf_mul, rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["KernelSchedule", "build_schedule", "word_tables"]
 

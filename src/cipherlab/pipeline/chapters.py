@@ -22,9 +22,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from . import paths
-
-#: The manifest and its schema.
+from cipherlab.pipeline import paths  #: The manifest and its schema.
 MANIFEST = paths.WORKFLOW_DIR / "chapters.yaml"
 MANIFEST_SCHEMA = paths.WORKFLOW_DIR / "schemas" / "chapters.schema.yaml"
 #: Default resources of the generated rules (a manifest entry may set ``threads`` and ``mem_mb``).

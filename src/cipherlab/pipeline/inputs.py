@@ -32,9 +32,9 @@ import matplotlib.image as mpimg
 import numpy as np
 from matplotlib import cbook
 
-from .config import input_specs, load_config
-from .machine_lock import machine_lock
-from .results import write_bytes
+from cipherlab.pipeline.config import input_specs, load_config
+from cipherlab.pipeline.machine_lock import machine_lock
+from cipherlab.pipeline.results import write_bytes
 
 KINDS = ("text", "random", "zeros", "image")
 KiB = 1024
@@ -123,8 +123,8 @@ def read_input(path: "str | Path") -> "bytes | np.ndarray":
 
 
 def main(argv=None) -> int:
-    """``python -m cipherlab.inputs PROFILE NAME OUT``: write one declared input file."""
-    p = argparse.ArgumentParser(prog="python -m cipherlab.inputs")
+    """``python -m cipherlab.pipeline.inputs PROFILE NAME OUT``: write one declared input file."""
+    p = argparse.ArgumentParser(prog="python -m cipherlab.pipeline.inputs")
     p.add_argument("profile")
     p.add_argument("name")
     p.add_argument("out")

@@ -14,16 +14,16 @@ the exact inverse.
 
 Options: ``xor_byte`` (the papers' ``Key[i]``, default ``0x7F``) and
 ``construction`` (``"xor-index"`` reproduces the published tables,
-``"xor-sbox"`` is the literal prose; see :mod:`cipherlab.sboxes`).
+``"xor-sbox"`` is the literal prose; see :mod:`cipherlab.ciphers.sboxes`).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from cipherlab import _kernels as K
-from cipherlab.aes import AES, apply_step_blocks
-from cipherlab.registry import ROUNDS, CipherInfo, Option, register
-from cipherlab.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, second_sbox
+from cipherlab.ciphers import _kernels as K
+from cipherlab.ciphers.aes import AES, apply_step_blocks
+from cipherlab.ciphers.registry import ROUNDS, CipherInfo, Option, register
+from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, second_sbox
 
 __all__ = ["AES2SBox", "sub_bytes_xor_blocks", "inv_sub_bytes_xor_blocks"]
 

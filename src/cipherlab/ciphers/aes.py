@@ -1,6 +1,6 @@
 """AES-128/192/256 (FIPS-197): key expansion, the cipher, single steps.
 
-The cipher itself runs in the shared kernels of :mod:`cipherlab._kernels`
+The cipher itself runs in the shared kernels of :mod:`cipherlab.ciphers._kernels`
 (``mix_kind = MIX_COLUMNS``); use it through :func:`cipherlab.new`.
 
 Public step functions let a chapter time one stage alone:
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from cipherlab import _kernels as K
+from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_choice
-from cipherlab._schedule import build_schedule
-from cipherlab.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
-from cipherlab.sboxes import rijndael_sbox
+from cipherlab.ciphers._schedule import build_schedule
+from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
+from cipherlab.ciphers.sboxes import rijndael_sbox
 
 __all__ = ["AES", "expand_key", "expand_key_words", "mix_columns_blocks", "inv_mix_columns_blocks",
            "apply_step_blocks", "STEP_IMPLS"]

@@ -14,8 +14,8 @@ if "ipykernel" not in sys.modules and "MPLBACKEND" not in os.environ:
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .paths import Profile, as_profile  # noqa: E402
-from .results import atomic_path  # noqa: E402
+from cipherlab.pipeline.paths import Profile, as_profile  # noqa: E402
+from cipherlab.pipeline.results import atomic_path  # noqa: E402
 
 #: Colours per cipher / implementation, shared by every chapter so a reader learns them once.
 PALETTE = {

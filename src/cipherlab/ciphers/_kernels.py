@@ -1,9 +1,9 @@
 """Private Numba kernels: one round kernel per implementation style, mode loops.
 
 Nothing here validates input or does I/O; the public wrappers in
-:mod:`cipherlab.modes` and the cipher modules do that. Every kernel receives
+:mod:`cipherlab.ciphers.modes` and the cipher modules do that. Every kernel receives
 the same *key schedule* arguments, in this order (see
-:class:`cipherlab._schedule.KernelSchedule`)::
+:class:`cipherlab.ciphers._schedule.KernelSchedule`)::
 
     params        int64[4]        (style, decrypt, mix_kind, rounds)
     tables        uint32[n*4*256] table style: n sets of word tables T0..T3, flattened
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from cipherlab._numba import jit, pjit
+from cipherlab.ciphers._numba import jit, pjit
 
 STYLE_REFERENCE = 0
 STYLE_TABLE = 1

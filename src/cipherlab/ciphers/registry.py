@@ -1,8 +1,8 @@
 """The cipher registry: each cipher module says what it is, once.
 
 As PyCryptodome keys its ciphers by module (``Crypto.Cipher.AES``, ...), each
-cipher module here (:mod:`cipherlab.aes`, :mod:`cipherlab.aes_2sbox`,
-:mod:`cipherlab.maes`) ends with one :func:`register` call: its name, key
+cipher module here (:mod:`cipherlab.ciphers.aes`, :mod:`cipherlab.ciphers.aes_2sbox`,
+:mod:`cipherlab.ciphers.maes`) ends with one :func:`register` call: its name, key
 sizes, options (each with its default and its check), the implementation
 styles it has and whether it is a research cipher (not secure: the
 :class:`InsecureCipherWarning`). A *variant* (:func:`register_variant`) is a

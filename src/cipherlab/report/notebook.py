@@ -1,6 +1,6 @@
 """Executing a parameterised notebook with papermill, for the pipeline.
 
-``python -m cipherlab.notebook SRC DST --profile P --section S`` runs SRC with
+``python -m cipherlab.report.notebook SRC DST --profile P --section S`` runs SRC with
 the parameters of section S of profile P's config and writes the executed copy
 to DST only when every cell ran without error.  A failed run is kept beside it
 as ``DST.failed.ipynb`` for reading, and never under DST's name, so Snakemake
@@ -18,9 +18,9 @@ from typing import Any
 
 import nbformat
 
-from .config import book_parameters, chapter_sections, load_config, notebook_parameters
-from .machine_lock import machine_lock
-from .results import atomic_path
+from cipherlab.pipeline.config import book_parameters, chapter_sections, load_config, notebook_parameters
+from cipherlab.pipeline.machine_lock import machine_lock
+from cipherlab.pipeline.results import atomic_path
 
 #: jupyter-book removes a cell with this tag from the page.
 REMOVE_TAG = "remove-cell"
@@ -33,7 +33,7 @@ def error_cells(nb) -> list[int]:
 
 
 def _parent_bound_kernel_manager():
-    """An AsyncKernelManager whose kernels run under :mod:`cipherlab._kernel` (they die with us)."""
+    """An AsyncKernelManager whose kernels run under :mod:`cipherlab.pipeline._kernel` (they die with us)."""
     from jupyter_client import AsyncKernelManager
 
     class ParentBoundKernelManager(AsyncKernelManager):
@@ -41,7 +41,7 @@ def _parent_bound_kernel_manager():
             cmd = super().format_kernel_cmd(extra_arguments)
             if "ipykernel_launcher" in cmd:
                 i = cmd.index("ipykernel_launcher")
-                cmd[i:i + 1] = ["cipherlab._kernel", "--parent", str(os.getpid())]
+                cmd[i:i + 1] = ["cipherlab.pipeline._kernel", "--parent", str(os.getpid())]
             return cmd
 
     return ParentBoundKernelManager
@@ -154,7 +154,7 @@ def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", p
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m cipherlab.notebook", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m cipherlab.report.notebook", description=__doc__.splitlines()[0])
     p.add_argument("src")
     p.add_argument("dst")
     p.add_argument("--profile", required=True, choices=("full", "quick"))
@@ -162,7 +162,7 @@ def main(argv=None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                    help="extra parameter (value parsed as JSON), may repeat")
     p.add_argument("--timing", action="store_true",
-                   help="a timing job: hold the machine lock exclusively (cipherlab.machine_lock), so that no "
+                   help="a timing job: hold the machine lock exclusively (cipherlab.pipeline.machine_lock), so that no "
                         "other pipeline job runs beside it; every other job holds it shared")
     a = p.parse_args(argv)
     cfg = load_config(a.profile)

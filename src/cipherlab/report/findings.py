@@ -16,9 +16,9 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from .display import format_number
-from .paths import PAPER_DATA_DIR, Profile, as_profile
-from .verdicts import FINDING, VERDICTS
+from cipherlab.analysis.display import format_number
+from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
+from cipherlab.analysis.verdicts import FINDING, VERDICTS
 
 #: Every table the findings page reads: name -> (chapter that writes it, columns read).
 #: The chapter ``"book"`` is the verdict page's own table, always required.
@@ -74,7 +74,7 @@ def check_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in TABLES[name][1] if c not in df.columns]
     if missing:
         raise FindingsError(f"findings: table {name!r} lacks column(s) {missing} "
-                            f"(it has {list(map(str, df.columns))}); update cipherlab.findings.TABLES")
+                            f"(it has {list(map(str, df.columns))}); update cipherlab.report.findings.TABLES")
     return df
 
 
@@ -87,7 +87,7 @@ def load_tables(profile: "str | Profile", chapters: Sequence[str]) -> dict[str, 
         if not path.is_file():
             raise FindingsError(f"findings: table {name!r} ({TABLES[name][0]} chapter) is missing: "
                                 f"{path.name} not found in data/tables/{prof.name}/; "
-                                f"was it renamed? update cipherlab.findings.TABLES")
+                                f"was it renamed? update cipherlab.report.findings.TABLES")
         out[name] = check_table(name, pd.read_csv(path, keep_default_na=False, na_values=[""],
                                                   dtype={"paper": str}))
     return out
@@ -101,7 +101,7 @@ def figure_path(profile: "str | Profile", chapters: Sequence[str]) -> "Path | No
     path = as_profile(profile).figure(name, "png")
     if not path.is_file():
         raise FindingsError(f"findings: figure {name!r} of the {chapter} chapter is missing ({path.name}); "
-                            "was it renamed? update cipherlab.findings.FIGURE")
+                            "was it renamed? update cipherlab.report.findings.FIGURE")
     return path
 
 

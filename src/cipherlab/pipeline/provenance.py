@@ -11,7 +11,7 @@ from functools import lru_cache
 from importlib import metadata as _md
 from typing import Any
 
-from .paths import ROOT
+from cipherlab.pipeline.paths import ROOT
 
 #: Packages whose versions are recorded with every run.
 TRACKED_PACKAGES = (

@@ -3,7 +3,7 @@
 :func:`load_claims` validates every row (kind, scope, rule and its parameters)
 and fills each claim's published value from the paper's transcription named
 in ``source``, so a published number has one source; :func:`load_rules` reads
-the rules the decision engine (:mod:`cipherlab.verdicts`) applies.
+the rules the decision engine (:mod:`cipherlab.analysis.verdicts`) applies.
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from . import paper as _paper
-from .paths import CLAIMS_FILE, VERDICT_RULES_FILE
+from cipherlab.analysis import paper as _paper
+from cipherlab.pipeline.paths import CLAIMS_FILE, VERDICT_RULES_FILE
 
 KINDS = ("value", "ratio", "ordering", "significance", "structural", "qualitative")
 SCOPES = ("claim", "extension")

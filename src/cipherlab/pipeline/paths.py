@@ -40,8 +40,8 @@ VERDICT_RULES_FILE = CONFIG_DIR / "verdicts.yaml"
 PAPERS_TEXT_DIR = Path(os.environ.get("CIPHERLAB_PAPERS", ROOT.parent / "shared" / "papers"))
 # The library's source in the checkout (what the pipeline tracks as code); the
 # package's own directory when installed without a checkout.
-SRC_DIR = ROOT / "src" / "cipherlab" if (ROOT / "src" / "cipherlab").is_dir() else Path(__file__).resolve().parent
-VECTORS_DIR = Path(__file__).resolve().parent / "vectors"
+SRC_DIR = ROOT / "src" / "cipherlab" if (ROOT / "src" / "cipherlab").is_dir() else Path(__file__).resolve().parents[1]
+VECTORS_DIR = Path(__file__).resolve().parents[1] / "ciphers" / "vectors"
 
 
 def config_file(profile: str) -> Path:

@@ -1,6 +1,6 @@
 """Stage and build the jupyter-book of one profile.
 
-``python -m cipherlab.book PROFILE`` copies ``book/`` into
+``python -m cipherlab.report.book PROFILE`` copies ``book/`` into
 ``build/<profile>/book/``, adds the executed notebooks of that profile, writes
 the table of contents (``book/_toc.yml`` with the chapters of the manifest,
 ``workflow/chapters.yaml``, in place of its ``manifest:`` entries; a page it
@@ -20,11 +20,11 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from . import chapters
-from .paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
-from .provenance import environment_summary, git_commit, new_run_id
-from .results import write_text
-from .verdicts import rules_markdown
+from cipherlab.pipeline import chapters
+from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
+from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id
+from cipherlab.pipeline.results import write_text
+from cipherlab.analysis.verdicts import rules_markdown
 
 
 def _page_exists(root: Path, entry: str) -> bool:
@@ -263,7 +263,7 @@ def build(profile: str) -> Path:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1 or argv[0] not in ("full", "quick"):
-        print("usage: python -m cipherlab.book {full,quick}", file=sys.stderr)
+        print("usage: python -m cipherlab.report.book {full,quick}", file=sys.stderr)
         return 2
     try:
         index = build(argv[0])

@@ -130,7 +130,7 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
       resampled independently (trials are not paired) by
       :func:`scipy.stats.bootstrap`, vectorized.
     * **Several processes** (2-D samples, processes x trials, as
-      :func:`cipherlab.timing.trials_by_process` gives, both with the same
+      :func:`cipherlab.analysis.timing.trials_by_process` gives, both with the same
       processes in the same order): a two-level percentile bootstrap.  Each
       resample draws the processes with replacement (the same draw for both
       samples, since both were timed in each process), then the trials within

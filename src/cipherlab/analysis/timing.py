@@ -11,7 +11,7 @@ on), and a bootstrap over the trials of one process cannot see that.
 :func:`measure_in_processes` therefore repeats the interleaved measurement in
 several fresh interpreters, one after another, and tags each trial with its
 ``process``; :func:`trials_by_process` arranges the times as a processes x
-trials array, which :func:`cipherlab.stats.speedup_ci` resamples at both levels.
+trials array, which :func:`cipherlab.analysis.stats.speedup_ci` resamples at both levels.
 """
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ import os
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm  # plain text bar: tqdm.auto warns without ipywidgets
 
-from ._kernel import die_with_parent
-from .provenance import new_run_id
+from cipherlab.pipeline._kernel import die_with_parent
+from cipherlab.pipeline.provenance import new_run_id
 
 #: Columns every timing frame carries, in this order (labels may add more).
 TIMING_COLUMNS = ("cipher", "impl", "mode", "operation", "bytes", "process", "trial", "seconds", "run_id")

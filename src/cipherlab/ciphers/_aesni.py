@@ -2,7 +2,7 @@
 
 :func:`plan` turns a cipher module's key schedule (the same one the table
 style uses, so every cipher option carries over unchanged) into the
-arguments of :mod:`cipherlab._aesni_kernels`: the round keys as a tuple of
+arguments of :mod:`cipherlab.ciphers._aesni_kernels`: the round keys as a tuple of
 blocks and the round shape (``mix``, ``nib``, ``pre``; see that module).
 
 AES-2SBox's second S-box must be a *byte-wise affine* map to run as two
@@ -22,10 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cipherlab import _aesni_kernels as H
-from cipherlab import _kernels as K
-from cipherlab._numba import max_threads
-from cipherlab.sboxes import rijndael_inverse_sbox, rijndael_sbox
+from cipherlab.ciphers import _aesni_kernels as H
+from cipherlab.ciphers import _kernels as K
+from cipherlab.ciphers._numba import max_threads
+from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr"]
 

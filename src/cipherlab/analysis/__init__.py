@@ -1,0 +1,1 @@
+"""analysis: see CONTRIBUTING.md, "Layers"."""

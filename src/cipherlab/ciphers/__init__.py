@@ -1,0 +1,1 @@
+"""ciphers: see CONTRIBUTING.md, "Layers"."""

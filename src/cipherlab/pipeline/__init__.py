@@ -1,0 +1,1 @@
+"""pipeline: see CONTRIBUTING.md, "Layers"."""

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive  # noqa: E402  (the test helper module beside this script)
 
-VECTORS_DIR = Path(__file__).resolve().parent.parent / "src" / "cipherlab" / "vectors"
+VECTORS_DIR = Path(__file__).resolve().parent.parent / "src" / "cipherlab" / "ciphers" / "vectors"
 #: vector file stem -> cipher name
 FILES = {"aes_2sbox": "aes-2sbox", "maes_1": "maes-1", "maes_2": "maes-2"}
 KEY_SIZES = (16, 24, 32)

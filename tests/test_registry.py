@@ -131,7 +131,7 @@ def test_import_compiles_no_kernel():
     """``import cipherlab`` (and the CLI) loads the registry without compiling or loading one kernel."""
     code = (
         "import numba.core.registry as r, cipherlab, cipherlab.cli\n"
-        "from cipherlab import _kernels, _aesni_kernels\n"
+        "from cipherlab.ciphers import _kernels, _aesni_kernels\n"
         "ds = [v for m in (_kernels, _aesni_kernels) for v in vars(m).values()"
         " if isinstance(v, numba.core.dispatcher.Dispatcher)]\n"
         "assert ds, 'no dispatchers found'\n"

@@ -13,6 +13,7 @@ import matplotlib
 if "ipykernel" not in sys.modules and "MPLBACKEND" not in os.environ:
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from IPython.display import Image, display  # noqa: E402
 
 from cipherlab.pipeline.paths import Profile, as_profile  # noqa: E402
 from cipherlab.pipeline.results import atomic_path  # noqa: E402
@@ -68,8 +69,6 @@ def save_and_show(fig: "plt.Figure", name: str, profile: "str | Profile") -> dic
 
     The book then shows exactly the file the pipeline declared as output.
     """
-    from IPython.display import Image, display
-
     saved = save_figure(fig, name, profile)
     plt.close(fig)
     display(Image(filename=str(saved["png"])))

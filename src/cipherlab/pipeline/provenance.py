@@ -11,6 +11,8 @@ from functools import lru_cache
 from importlib import metadata as _md
 from typing import Any
 
+import numba
+
 from cipherlab.pipeline.paths import ROOT
 
 #: Packages whose versions are recorded with every run.
@@ -83,7 +85,6 @@ def memory_gib() -> "float | None":
 
 
 def numba_threads() -> int:
-    import numba
     return int(numba.config.NUMBA_NUM_THREADS)
 
 

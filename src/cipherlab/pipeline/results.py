@@ -16,6 +16,7 @@ from typing import Any, Iterator, Mapping
 import pandas as pd
 
 from cipherlab.pipeline.paths import Profile, as_profile
+from cipherlab.pipeline.provenance import run_metadata
 
 @contextmanager
 def atomic_path(path: "str | os.PathLike[str]") -> Iterator[Path]:
@@ -78,7 +79,6 @@ def save_raw(df: pd.DataFrame, experiment: str, profile: "str | Profile",
     """
     prof = as_profile(profile)
     if meta is None:
-        from cipherlab.pipeline.provenance import run_metadata
         meta = run_metadata(profile=prof.name)
     write_json(dict(meta), prof.raw_meta(experiment))
     return write_csv(df, prof.raw_csv(experiment))

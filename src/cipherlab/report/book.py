@@ -10,6 +10,9 @@ jupyter-book 1.x (offline, ``execute_notebooks: off``).
 """
 from __future__ import annotations
 
+import datetime as dt
+import html
+import json
 import os
 import re
 import shutil
@@ -17,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pandas as pd
 import yaml
 
@@ -102,8 +106,6 @@ def _unlink_missing_pages(root: Path) -> None:
     broken reference, so it becomes "<name> (not built in this run)".  Static
     pages and the markdown cells of the staged notebooks are both rewritten.
     """
-    import nbformat
-
     def repl(m: "re.Match[str]") -> str:
         title, target = m.group(1), m.group(2).strip()
         if _page_exists(root, target):
@@ -129,8 +131,6 @@ def _unlink_missing_pages(root: Path) -> None:
 
 def measurement_runs(profile: str) -> list[str]:
     """Run ids of the raw measurements this profile's book is built from (from their ``.meta.json``)."""
-    import json
-
     ids = set()
     for meta in sorted(Profile(profile).raw.glob("*.meta.json")):
         try:
@@ -142,8 +142,6 @@ def measurement_runs(profile: str) -> list[str]:
 
 def run_banner(profile: str) -> str:
     """The note at the top of the front page: which profile, commit and runs built this book."""
-    import datetime as dt
-
     config_name = "config" if profile == "full" else profile
     runs = measurement_runs(profile)
     shown = ", ".join(f"`{r}`" for r in runs[:8]) + (f" and {len(runs) - 8} more" if len(runs) > 8 else "")
@@ -178,8 +176,6 @@ BENCH_META = ("run_id", "date_utc", "cpu_model", "cpu_aes_ni", "logical_cores", 
 
 def machine_table(profile: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The Environment page's two tables: this run's machine and software (name, value), and package versions."""
-    import datetime as dt
-
     env = environment_summary()
     packages = env.pop("packages")
     run = {"profile": profile, "seed": seed,
@@ -191,8 +187,6 @@ def machine_table(profile: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def config_html(profile: str) -> str:
     """The profile's config file, folded, with its path relative to the repository."""
-    import html
-
     path = config_file(profile)
     return (f"<details><summary>{html.escape(str(path.relative_to(ROOT)))} (as the pipeline read it)</summary>"
             f"<pre>{html.escape(path.read_text(encoding='utf-8'))}</pre></details>")
@@ -200,8 +194,6 @@ def config_html(profile: str) -> str:
 
 def bench_results(path: "str | os.PathLike[str] | None" = None) -> "tuple[pd.DataFrame, pd.DataFrame] | None":
     """The ``cipherlab bench`` rows and their provenance (name, value), or None when no bench CSV is there."""
-    import json
-
     path = Path(path or BENCH_CSV)
     if not path.is_file():
         return None

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import papermill as pm
+from jupyter_client import AsyncKernelManager
 
 from cipherlab.pipeline.config import book_parameters, chapter_sections, load_config, notebook_parameters
 from cipherlab.pipeline.machine_lock import machine_lock
@@ -34,8 +36,6 @@ def error_cells(nb) -> list[int]:
 
 def _parent_bound_kernel_manager():
     """An AsyncKernelManager whose kernels run under :mod:`cipherlab.pipeline._kernel` (they die with us)."""
-    from jupyter_client import AsyncKernelManager
-
     class ParentBoundKernelManager(AsyncKernelManager):
         def format_kernel_cmd(self, extra_arguments=None):
             cmd = super().format_kernel_cmd(extra_arguments)
@@ -123,8 +123,6 @@ def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", p
     RuntimeError
         If a cell raised; the executed copy is kept as ``<dst>.failed.ipynb``.
     """
-    import papermill as pm
-
     src, dst = Path(src), Path(dst)
     if not src.is_file():
         raise ValueError(f"notebook {src} does not exist")

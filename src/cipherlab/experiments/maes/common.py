@@ -6,6 +6,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from cipherlab._checks import check_choice, check_choices
+from cipherlab.ciphers.maes import SHA3_CHAINS, SHA3_VARIANTS
 from cipherlab.ciphers.modes import IMPLS as CORE_IMPLS
 from cipherlab.analysis.paper import published
 from cipherlab.ciphers.registry import cipher_names, lookup
@@ -91,8 +92,6 @@ def parse_hex(value: str, name: str, lengths: Sequence[int]) -> bytes:
 def maes_options(iv_source: str = "sha3", sha3: str = "sha3_256", sha3_chain: str = "iv") -> dict:
     """The MAES options every experiment passes to :func:`cipherlab.new` (checked here)."""
     check_choice("iv_source", iv_source, IV_SOURCES)
-    from cipherlab.ciphers.maes import SHA3_CHAINS, SHA3_VARIANTS
-
     check_choice("sha3", sha3, SHA3_VARIANTS)
     check_choice("sha3_chain", sha3_chain, SHA3_CHAINS)
     return {"iv_source": iv_source, "sha3": sha3, "sha3_chain": sha3_chain}

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from cipherlab.analysis import paper, verdicts
+from cipherlab.analysis import table_layout as L
 from cipherlab.experiments import aes2sbox as X
 from cipherlab.experiments.aes2sbox import evidence as E
 from cipherlab.experiments.aes2sbox import views as V
@@ -419,8 +420,6 @@ def test_avalanche_pairs_view_keeps_the_counts_in_view():
 
 
 def test_fitted_table_folds_every_column_in_groups_that_fit_the_page():
-    from cipherlab.experiments import table_layout as L
-
     pairs = X.avalanche_pairs(["000"], key=bytes(16))
     groups = L.column_groups(pairs, ["paper", "pair", "cipher"])
     assert sorted(sum(groups, [])) == sorted(c for c in pairs.columns if c not in ("paper", "pair", "cipher"))

@@ -2,7 +2,7 @@
 
 The chapter's tables are written whole to ``data/tables/``; these functions
 only choose what a reader sees first (a short view that fits the page) and fold
-the full table below it (:mod:`cipherlab.experiments.table_layout`).  No number
+the full table below it (:mod:`cipherlab.analysis.table_layout`).  No number
 is computed here.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Iterable
 import pandas as pd
 
 from cipherlab.analysis.display import Table, show_table
-from cipherlab.experiments.table_layout import fitted_table, folded_groups, narrow_table
+from cipherlab.analysis.table_layout import fitted_table, folded_groups, narrow_table
 
 from cipherlab.experiments.aes2sbox.common import OPERATIONS, PAPERS, TABLES
 from cipherlab.experiments.aes2sbox.measure import styles_compared

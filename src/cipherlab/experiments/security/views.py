@@ -2,7 +2,7 @@
 
 The tables are written whole to ``data/tables/`` by :func:`chapter.save_all`;
 these functions choose the short view a reader sees first and fold the rest
-(:mod:`cipherlab.experiments.table_layout`).  No number is computed here beyond
+(:mod:`cipherlab.analysis.table_layout`).  No number is computed here beyond
 regrouping the chapter's own tables.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from cipherlab.analysis.display import Table, format_number
-from cipherlab.experiments.table_layout import fitted_table, narrow_table
+from cipherlab.analysis.table_layout import fitted_table, narrow_table
 
 
 def sbox_properties_view(props: pd.DataFrame) -> Table:

@@ -201,31 +201,64 @@ def measure_in_processes(build_cases: Callable[..., Sequence[Mapping[str, Any]]]
     DataFrame
         As :func:`measure`, with ``process`` (0-based) beside ``trial``.
     """
+    return measure_groups_in_processes({"": (build_cases, build_kwargs, trials)}, processes=processes,
+                                       warmup=warmup, run_id=run_id, seed=seed, progress=progress, desc=desc,
+                                       min_trial_seconds=min_trial_seconds)[""]
+
+
+def measure_groups_in_processes(groups: Mapping[str, "tuple[Callable[..., Sequence[Mapping[str, Any]]], Mapping[str, Any], int]"],
+                                *, processes: int, warmup: int = 1, run_id: "str | None" = None, seed: int = 0,
+                                progress: bool = True, desc: str = "timing",
+                                min_trial_seconds: float = 0.0) -> "dict[str, pd.DataFrame]":
+    """Several groups of cases, each timed as :func:`measure_in_processes` would, sharing the processes.
+
+    ``groups`` maps a name to ``(build_cases, build_kwargs, trials)``, or
+    ``(build_cases, build_kwargs, trials, warmup)`` when a group warms up its
+    own way (``warmup`` is the default).  Each
+    fresh process times every group in turn (the cases of one group
+    interleaved among themselves), so that ``processes`` interpreters start
+    in all instead of ``processes`` per group: starting one costs seconds.
+    """
     _check_processes(processes)
-    per_process = trials_per_process(trials, processes)
-    if not callable(build_cases) or getattr(build_cases, "__name__", "<lambda>") == "<lambda>":
-        raise ValueError("build_cases must be a module-level function (it is sent to a fresh process)")
+    if not groups:
+        raise ValueError("groups must hold at least one group")
+    plan = {}
+    for name, group in groups.items():
+        if not (isinstance(group, tuple) and len(group) in (3, 4)):
+            raise ValueError(f"groups[{name!r}] must be (build_cases, build_kwargs, trials[, warmup])")
+        build, kwargs, trials = group[:3]
+        group_warmup = group[3] if len(group) == 4 else warmup
+        _check_counts(trials, group_warmup)
+        if not callable(build) or getattr(build, "__name__", "<lambda>") == "<lambda>":
+            raise ValueError("build_cases must be a module-level function (it is sent to a fresh process)")
+        plan[name] = (build, dict(kwargs), trials_per_process(trials, processes), group_warmup)
     run_id = run_id or new_run_id()
-    frames = []
+    frames: dict[str, list[pd.DataFrame]] = {name: [] for name in plan}
     ctx = multiprocessing.get_context("spawn")
     for proc in tqdm(range(processes), desc=desc, disable=not progress, leave=False):
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=die_with_parent,
                                  initargs=(os.getpid(),)) as pool:
-            df = pool.submit(_measure_built, build_cases, dict(build_kwargs), list(warnings.filters), trials=per_process,
-                             warmup=warmup, run_id=run_id, seed=seed + proc,
-                             min_trial_seconds=min_trial_seconds).result()
-        df["process"] = proc
-        frames.append(df)
-    out = pd.concat(frames, ignore_index=True)
-    lead = [c for c in TIMING_COLUMNS if c in out.columns]
-    return out[lead + [c for c in out.columns if c not in lead]]
+            got = pool.submit(_measure_built, plan, list(warnings.filters), run_id=run_id, seed=seed + proc,
+                              min_trial_seconds=min_trial_seconds).result()
+        for name, df in got.items():
+            df["process"] = proc
+            frames[name].append(df)
+    out = {}
+    for name, parts in frames.items():
+        df = pd.concat(parts, ignore_index=True)
+        lead = [c for c in TIMING_COLUMNS if c in df.columns]
+        out[name] = df[lead + [c for c in df.columns if c not in lead]]
+    return out
 
 
-def _measure_built(build_cases, build_kwargs, warning_filters, **kwargs) -> pd.DataFrame:
-    """Run in the fresh process: build the cases there (under the parent's warning filters), then time them."""
+def _measure_built(plan, warning_filters, **kwargs) -> "dict[str, pd.DataFrame]":
+    """Run in the fresh process: build each group's cases there (under the parent's warning filters), time them."""
+    out = {}
     with warnings.catch_warnings():
         warnings.filters[:] = warning_filters
-        return measure(build_cases(**build_kwargs), progress=False, **kwargs)
+        for name, (build_cases, build_kwargs, trials, warmup) in plan.items():
+            out[name] = measure(build_cases(**build_kwargs), trials=trials, warmup=warmup, progress=False, **kwargs)
+    return out
 
 
 def trials_by_process(frame: pd.DataFrame, value: str = "seconds") -> np.ndarray:

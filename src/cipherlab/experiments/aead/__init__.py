@@ -5,6 +5,7 @@ The chapter's library, one module per part (the notebooks only call, display and
 * :mod:`.measure`: ciphers, modes, inputs, the timed runs of phases 1 and 2 with their A/A control;
 * :mod:`.tables`: the paper's worded Tables 1-4 derived by a rule, ratios, machines, prose numbers;
 * :mod:`.forgery`: tag-forgery trials (Tables 5-7) and the forgery bound (eqs. 1-4);
+* :mod:`.runs`: every timing of the chapter in one set of fresh processes;
 * :mod:`.wycheproof`, :mod:`.bitflip`: our extensions;
 * :mod:`.figures`: the paper's figures from our data;
 * :mod:`.evidence`: evidence for every claim of paper 003 (``cipherlab.analysis.verdicts`` decides);
@@ -24,6 +25,7 @@ from cipherlab.experiments.aead.measure import (CIPHERS, DEFAULT_NONCE_BYTES, IM
                       STANDARD_TAG_BYTES, add_throughput, aead_cases, input_name, library_tag_bytes, main_instance,
                       mb_to_bytes, measure_aead, measure_phase1, measure_phase2, new_aead, read_inputs,
                       seeded_bytes, throughput_summary)
+from cipherlab.experiments.aead.runs import TIMED, measure_all
 from cipherlab.experiments.aead.tables import (WORDING_CLAIMS, RankingRule, machine_comparison, prose_comparison, ranking_beside_paper,
                      ranking_table, throughput_ratios)
 from cipherlab.experiments.aead.wycheproof import (WYCHEPROOF_OUTCOMES, load_wycheproof, run_wycheproof, run_wycheproof_case,

@@ -101,9 +101,7 @@ def run_speed_trials(data, *, protocol: str, trials: int, warmup: int, key, impl
                      processes: int = 1, progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """One published protocol: every case of :func:`speed_cases`, trials interleaved, batched.
 
-    ``min_trial_seconds`` defaults to the declared one (``config/verdicts.yaml``).
-    The trials are spread over ``processes`` fresh interpreters
-    (:func:`cipherlab.analysis.timing.measure_in_processes`).
+    :func:`run_protocols` with this one protocol, timing ``data``.
 
     Returns
     -------
@@ -112,22 +110,10 @@ def run_speed_trials(data, *, protocol: str, trials: int, warmup: int, key, impl
         ``calls`` per trial; ``first_calls``: the first call of each case;
         ``skipped``: ``protocol, file, cipher, impl, reason`` of every pair not timed.
     """
-    check_choice("protocol", protocol, PAPERS)
-    if min_trial_seconds is None:
-        min_trial_seconds = float(_verdicts.load_rules()["min_trial_seconds"])
-    first: list = []
-    skipped: list = []
-    build = dict(data=np.frombuffer(bytes(data), dtype=np.uint8).copy() if not isinstance(data, np.ndarray)
-                 else np.ascontiguousarray(data, dtype=np.uint8),
-                 key=key, impls=list(impls), mode=mode, threads=threads, xor_byte=xor_byte,
-                 construction=construction, labels={"protocol": protocol, "file": file})
-    # Built here once for the first calls (compile or cache load), the round-trip check and the
-    # pairs that cannot be timed; then rebuilt and timed in each fresh process.
-    speed_cases(**build, first_calls=first, skipped=skipped)
-    df = _timing.measure_in_processes(speed_cases, build, processes=processes, trials=trials, warmup=warmup,
-                                      run_id=run_id, seed=seed, progress=progress, desc=f"protocol {protocol}",
-                                      min_trial_seconds=min_trial_seconds)
-    return df, pd.DataFrame(first), pd.DataFrame(skipped, columns=["protocol", "file", "cipher", "impl", "reason"])
+    return run_protocols({protocol: {"file": file, "trials": trials, "warmup": warmup}}, lambda name: data, key=key,
+                         impls=impls, mode=mode, threads=threads, xor_byte=xor_byte, construction=construction,
+                         seed=seed, run_id=run_id, min_trial_seconds=min_trial_seconds, processes=processes,
+                         progress=progress)
 
 
 def run_protocols(protocols: Mapping[str, Mapping[str, Any]], read_file, *, key, impls: Sequence[str],
@@ -135,22 +121,40 @@ def run_protocols(protocols: Mapping[str, Mapping[str, Any]], read_file, *, key,
                   construction: str = "xor-index", seed: int = 0, run_id: "str | None" = None,
                   min_trial_seconds: "float | None" = None, processes: int = 1,
                   progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """:func:`run_speed_trials` for each protocol ``{paper: {file, trials, warmup}}``; one ``run_id``."""
+    """Every published protocol ``{paper: {file, trials, warmup}}``: the cases of :func:`speed_cases`.
+
+    Each protocol's cases are interleaved among themselves, batched below
+    ``min_trial_seconds`` (default: the declared one, ``config/verdicts.yaml``),
+    and spread over ``processes`` fresh interpreters, each of which times every
+    protocol in turn (:func:`cipherlab.analysis.timing.measure_groups_in_processes`);
+    one ``run_id``.  Returns ``(trials, first_calls, skipped)`` as :func:`run_speed_trials`.
+    """
+    if min_trial_seconds is None:
+        min_trial_seconds = float(_verdicts.load_rules()["min_trial_seconds"])
     run_id = run_id or new_run_id()
-    out: list[list] = [[], [], []]
+    first: list = []
+    skipped: list = []
+    groups = {}
     for protocol in sorted(protocols):
+        check_choice("protocol", protocol, PAPERS)
         spec = protocols[protocol]
         for field in ("file", "trials", "warmup"):
             if field not in spec:
                 raise ValueError(f"protocols[{protocol!r}] needs {field!r}; has {sorted(spec)}")
-        parts = run_speed_trials(read_file(spec["file"]), protocol=str(protocol), trials=int(spec["trials"]),
-                                 warmup=int(spec["warmup"]), key=key, impls=impls, mode=mode, threads=threads,
-                                 xor_byte=xor_byte, construction=construction, file=spec["file"], seed=seed,
-                                 run_id=run_id, min_trial_seconds=min_trial_seconds, processes=processes,
-                                 progress=progress)
-        for acc, part in zip(out, parts):
-            acc.append(part)
-    return tuple(pd.concat(acc, ignore_index=True) for acc in out)
+        data = read_file(spec["file"])
+        build = dict(data=np.frombuffer(bytes(data), dtype=np.uint8).copy() if not isinstance(data, np.ndarray)
+                     else np.ascontiguousarray(data, dtype=np.uint8),
+                     key=key, impls=list(impls), mode=mode, threads=threads, xor_byte=xor_byte,
+                     construction=construction, labels={"protocol": str(protocol), "file": spec["file"]})
+        # Built here once for the first calls (compile or cache load), the round-trip check and the
+        # pairs that cannot be timed; then rebuilt and timed in each fresh process.
+        speed_cases(**build, first_calls=first, skipped=skipped)
+        groups[protocol] = (speed_cases, build, int(spec["trials"]), int(spec["warmup"]))
+    frames = _timing.measure_groups_in_processes(groups, processes=processes, run_id=run_id, seed=seed,
+                                                 progress=progress, desc="protocols",
+                                                 min_trial_seconds=min_trial_seconds)
+    return (pd.concat([frames[p] for p in sorted(frames)], ignore_index=True), pd.DataFrame(first),
+            pd.DataFrame(skipped, columns=["protocol", "file", "cipher", "impl", "reason"]))
 
 
 def _case_trials(raw: pd.DataFrame, protocol: str, cipher: str, impl: str, operation: str,

@@ -23,7 +23,7 @@ from cipherlab.ciphers import aes as _aes
 from cipherlab.ciphers import maes as _maes
 from cipherlab import new
 from cipherlab.pipeline.provenance import new_run_id
-from cipherlab.analysis.timing import TIMING_COLUMNS, call_overhead, compile_seconds, measure_in_processes
+from cipherlab.analysis.timing import TIMING_COLUMNS, call_overhead, compile_seconds, measure_groups_in_processes
 from cipherlab.experiments.maes.common import DEFAULT_IMPLS, IV_SOURCES, check_choice, check_choices, check_impls
 
 #: Raw experiments the measuring notebook writes (``data/raw/<profile>/<name>.csv``).
@@ -212,7 +212,8 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequ
     Each group of cases is measured side by side with interleaved trials
     (:func:`cipherlab.analysis.timing.measure`, batched to ``min_trial_seconds``)
     after ``warmup`` untimed calls, in ``processes`` fresh interpreters one
-    after another (:func:`cipherlab.analysis.timing.measure_in_processes`; ``trials_*``
+    after another, each timing every group in turn
+    (:func:`cipherlab.analysis.timing.measure_groups_in_processes`; ``trials_*``
     count the trials of all processes); the first call of every case is timed
     apart as its compile (or cache load) time in ``maes_compile``, and the
     empty-call overhead in ``maes_overhead``. Bulk runs use one thread so
@@ -227,14 +228,13 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequ
         "maes_bulk": (bulk_cases, dict(key=key, data=bulk_data, impls=impls, modes=bulk_modes, iv=iv, threads=1,
                                        maes_options=options), trials_bulk),
     }
-    out, compiles = {}, []
-    for name, (build, kwargs, trials) in groups.items():
+    compiles = []
+    for name, (build, kwargs, _) in groups.items():
         ct = compile_times(build(**kwargs), run_id=run_id)
         ct["experiment"] = name
         compiles.append(ct)
-        out[name] = measure_in_processes(build, kwargs, processes=processes, trials=trials, warmup=warmup,
-                                         run_id=run_id, seed=seed, progress=progress, desc=name,
-                                         min_trial_seconds=min_trial_seconds)
+    out = measure_groups_in_processes(groups, processes=processes, warmup=warmup, run_id=run_id, seed=seed,
+                                      progress=progress, desc="maes", min_trial_seconds=min_trial_seconds)
     out["maes_compile"] = pd.concat(compiles, ignore_index=True)
     overhead = [call_overhead(min_trial_seconds=min_trial_seconds) for _ in range(5)]
     out["maes_overhead"] = pd.DataFrame({"cipher": "(empty call)", "impl": "none", "mode": "none",

@@ -1,0 +1,46 @@
+"""Every timing of paper 003 in one set of fresh processes: phases 1 and 2 and the forged-tag checks.
+
+Each fresh process (``processes`` of them, one after another) times the three
+groups in turn, so that three timing groups cost one interpreter start per
+process instead of three (:func:`cipherlab.analysis.timing.measure_groups_in_processes`).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import pandas as pd
+
+from cipherlab.analysis import timing as _timing
+from cipherlab.experiments.aead.forgery import FORGERY_KINDS, forgery_outcomes, forgery_timing_cases
+from cipherlab.experiments.aead.measure import (CIPHERS, MODES, PHASE1_CONTROL, PHASE2_CONTROL, aead_cases)
+
+#: Raw experiments of the measuring notebook, in the order they are timed.
+TIMED = ("aead_phase1", "aead_phase2", "aead_forgery")
+
+
+def measure_all(data_by_size: Mapping[int, bytes], forgery_data: Mapping[int, bytes], *, trials: int,
+                phase2_trials: int, forgery_trials: int, warmup: int, forgery_warmup: int, aad: bytes, seed: int,
+                key_bytes: int = 16, nonce_bytes: "Mapping[str, int] | None" = None, min_trial_seconds: float = 0.0,
+                processes: int = 1, progress: bool = True) -> "dict[str, pd.DataFrame]":
+    """Phase 1 (AES in GCM, CCM, EAX; A/A control AES-GCM), phase 2 (EAX with AES, Blowfish, CAST;
+    A/A control AES-EAX) and the forged-tag checks (A/A control GCM with random tags), plus
+    ``aead_forgery_outcomes``: which seeded tags are rejected (:func:`forgery_outcomes`, untimed).
+
+    ``trials``, ``phase2_trials`` and ``forgery_trials`` count the trials of all processes.
+    """
+    data = {int(n): bytes(d) for n, d in data_by_size.items()}
+    fdata = {int(n): bytes(d) for n, d in forgery_data.items()}
+    common = dict(data_by_size=data, aad=aad, seed=seed, key_bytes=key_bytes, nonce_bytes=nonce_bytes)
+    groups = {
+        "aead_phase1": (aead_cases, dict(common, combos=[("aes", m) for m in MODES], control=PHASE1_CONTROL),
+                        trials, warmup),
+        "aead_phase2": (aead_cases, dict(common, combos=[(c, "eax") for c in CIPHERS], control=PHASE2_CONTROL),
+                        phase2_trials, warmup),
+        "aead_forgery": (forgery_timing_cases, dict(data_by_size=fdata, modes=tuple(MODES), n_tags=forgery_trials,
+                                                    aad=aad, seed=seed, kinds=tuple(FORGERY_KINDS)),
+                         forgery_trials, forgery_warmup),
+    }
+    out = _timing.measure_groups_in_processes(groups, processes=processes, seed=seed, progress=progress,
+                                              desc="aead", min_trial_seconds=min_trial_seconds)
+    out["aead_forgery_outcomes"] = forgery_outcomes(fdata, n_tags=forgery_trials, aad=aad, seed=seed)
+    return out

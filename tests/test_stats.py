@@ -92,14 +92,26 @@ def test_timing_summary():
 
 
 def test_a_process_level_shift_widens_the_interval():
-    """Two processes that disagree: the two-level bootstrap sees it, a bootstrap of pooled trials does not."""
+    """Processes that disagree on the effect: the two-level bootstrap sees it, a bootstrap of pooled trials does not."""
     rng = np.random.default_rng(0)
     old = rng.normal(10.0, 0.05, (4, 50)) + np.array([[0.0], [2.0], [0.0], [2.0]])
     new = rng.normal(10.0, 0.05, (4, 50))
     two_level = stats.speedup_ci(old, new, statistic="mean", seed=1)
     pooled = stats.speedup_ci(old.ravel(), new.ravel(), statistic="mean", seed=1)
-    assert two_level.estimate == pytest.approx(pooled.estimate)
+    ratios = old.mean(axis=1) / new.mean(axis=1)
+    assert two_level.estimate == pytest.approx((np.exp(np.log(ratios).mean()) - 1) * 100)
     assert (two_level.high - two_level.low) > 2 * (pooled.high - pooled.low)
+
+
+def test_a_process_that_ran_slower_as_a_whole_cancels():
+    """Both cases slowed alike in some processes (another core, a busy neighbour): the effect stays put."""
+    rng = np.random.default_rng(2)
+    slow = np.array([[1.0], [1.0], [1.0], [1.0], [1.5], [1.5]])
+    old, new = rng.normal(10.0, 0.1, (6, 40)) * slow, rng.normal(8.0, 0.1, (6, 40)) * slow
+    ci = stats.speedup_ci(old, new, seed=3)
+    assert 24 < ci.low < ci.estimate < ci.high < 26       # 10 / 8: +25 %
+    pooled = stats.speedup_ci(old.ravel(), new.ravel(), seed=3)
+    assert (ci.high - ci.low) < (pooled.high - pooled.low)
 
 
 def test_two_level_bootstrap_is_seeded_and_covers_the_estimate():

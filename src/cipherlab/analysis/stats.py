@@ -124,17 +124,21 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
     """Speedup in percent, ``(stat(old) / stat(new) - 1) * 100``, with a bootstrap interval.
 
     The one bootstrap of cipherlab, seeded, so the same samples always give
-    the same interval.  The estimate is the statistic of all trials pooled.
+    the same interval.
 
     * **One process** (1-D samples, or arrays of one row): the two samples are
       resampled independently (trials are not paired) by
       :func:`scipy.stats.bootstrap`, vectorized.
     * **Several processes** (2-D samples, processes x trials, as
-      :func:`cipherlab.analysis.timing.trials_by_process` gives, both with the same
-      processes in the same order): a two-level percentile bootstrap.  Each
-      resample draws the processes with replacement (the same draw for both
-      samples, since both were timed in each process), then the trials within
-      each drawn process, independently for the two samples.  The interval so
+      :func:`cipherlab.analysis.timing.trials_by_process` gives, both with the
+      same processes in the same order): the ratio ``stat(old) / stat(new)``
+      is taken within each process, where both cases were timed side by side,
+      and the processes' ratios are combined by their geometric mean.  A
+      process that ran slower as a whole (another core, a busy neighbour)
+      shifts both cases alike and so cancels, as it would not in a ratio of
+      pooled statistics.  The interval is a two-level percentile bootstrap:
+      each resample draws the processes with replacement, then the trials
+      within each drawn process, independently for the two cases; so it
       includes the spread between fresh processes that a bootstrap over one
       process's trials cannot see.
 
@@ -173,7 +177,10 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
     def stat(o, n, axis=-1):
         return (f(o, axis=axis) / f(n, axis=axis) - 1.0) * 100.0
 
-    estimate = float(stat(x.ravel(), y.ravel()))
+    def per_process(o, n):   # o, n: (..., processes, trials) -> geometric mean over processes of the ratios
+        return (np.exp(np.mean(np.log(f(o, axis=-1) / f(n, axis=-1)), axis=-1)) - 1.0) * 100.0
+
+    estimate = float(stat(x[0], y[0])) if x.shape[0] == 1 else float(per_process(x, y))
     if np.ptp(x) == 0 and np.ptp(y) == 0:  # constant samples: scipy warns of a degenerate distribution
         return Interval(estimate, estimate, estimate, confidence)
     rng = np.random.default_rng(seed)
@@ -190,9 +197,9 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
     for lo in range(0, dist.size, batch):
         b = min(batch, dist.size - lo)
         pick = rng.integers(0, procs, size=(b, procs, 1))                  # processes, shared by both samples
-        xo = x[pick, rng.integers(0, x.shape[1], size=(b, procs, x.shape[1]))].reshape(b, -1)
-        yo = y[pick, rng.integers(0, y.shape[1], size=(b, procs, y.shape[1]))].reshape(b, -1)
-        dist[lo:lo + b] = stat(xo, yo)
+        xo = x[pick, rng.integers(0, x.shape[1], size=(b, procs, x.shape[1]))]
+        yo = y[pick, rng.integers(0, y.shape[1], size=(b, procs, y.shape[1]))]
+        dist[lo:lo + b] = per_process(xo, yo)
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(dist, [tail, 100 - tail])
     return Interval(estimate, float(low), float(high), confidence)

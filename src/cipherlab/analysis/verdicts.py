@@ -482,13 +482,15 @@ def rules_markdown(rules: "dict | None" = None) -> str:
     """The Methods page's statement of every rule and parameter, rendered from ``config/verdicts.yaml``."""
     rules = rules or load_rules()
     lines = [
-        f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case (all trials "
-        "pooled), compared as a speedup `(stat(old) / stat(new) - 1) x 100 %`, with a "
+        f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case, compared as a "
+        "speedup `(stat(old) / stat(new) - 1) x 100 %` within each fresh process (where both cases were timed "
+        "side by side), the processes' ratios combined by their geometric mean, with a "
         f"{float(rules['confidence']):.0%} percentile bootstrap interval ({int(rules['bootstrap_resamples'])} "
         "seeded resamples).",
         "- Fresh processes: the same code can run at a different speed in each fresh interpreter, which a bootstrap "
         "over the trials of one process cannot see. Each chapter's trials are therefore spread over several fresh "
-        f"processes, one after another ({_processes_text()}), and the bootstrap resamples at both levels: the "
+        f"processes, one after another ({_processes_text()}). A process that ran slower as a whole slows both "
+        "cases alike and cancels in its ratio. The bootstrap resamples at both levels: the "
         "processes with replacement (the same draw for both cases of a comparison, which were timed in each), "
         "then the trials within each drawn process, independently for the two cases.",
         "- A/A control: every speed comparison also times AES against an identical second AES instance in the "

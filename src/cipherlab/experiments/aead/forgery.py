@@ -130,13 +130,18 @@ def measure_forgery(data_by_size: Mapping[int, bytes], *, trials: int, warmup: i
     outcomes : DataFrame
         ``bytes, mode, kind, tag_index, rejected``: :func:`forgery_outcomes`.
     """
-    data = {int(n): bytes(d) for n, d in data_by_size.items()}
-    build = dict(data_by_size=data, modes=tuple(modes), n_tags=trials, aad=aad, seed=seed, kinds=tuple(kinds))
+    build = forgery_build(data_by_size, n_tags=trials, aad=aad, seed=seed, modes=modes, kinds=kinds)
     times = _timing.measure_in_processes(forgery_timing_cases, build, processes=processes, trials=trials,
                                          warmup=warmup, seed=seed, progress=progress, desc="forgery",
                                          min_trial_seconds=min_trial_seconds)
-    outcomes = forgery_outcomes(data, n_tags=trials, aad=aad, seed=seed, modes=modes, kinds=kinds)
-    return times, outcomes
+    return times, forgery_outcomes(**build)
+
+
+def forgery_build(data_by_size: Mapping[int, bytes], *, n_tags: int, aad: bytes, seed: int,
+                  modes: Sequence[str] = MODES, kinds: Sequence[str] = FORGERY_KINDS) -> dict:
+    """The keyword arguments of :func:`forgery_timing_cases` (and :func:`forgery_outcomes`), plain and picklable."""
+    return dict(data_by_size={int(n): bytes(d) for n, d in data_by_size.items()}, modes=tuple(modes), n_tags=n_tags,
+                aad=aad, seed=seed, kinds=tuple(kinds))
 
 
 def forgery_outcomes(data_by_size: Mapping[int, bytes], *, n_tags: int, aad: bytes, seed: int,

@@ -11,8 +11,9 @@ from typing import Mapping
 import pandas as pd
 
 from cipherlab.analysis import timing as _timing
-from cipherlab.experiments.aead.forgery import FORGERY_KINDS, forgery_outcomes, forgery_timing_cases
-from cipherlab.experiments.aead.measure import (CIPHERS, MODES, PHASE1_CONTROL, PHASE2_CONTROL, aead_cases)
+from cipherlab.experiments.aead.forgery import forgery_build, forgery_outcomes, forgery_timing_cases
+from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
+                                                aead_build, aead_cases)
 
 #: Raw experiments of the measuring notebook, in the order they are timed.
 TIMED = ("aead_phase1", "aead_phase2", "aead_forgery")
@@ -28,19 +29,16 @@ def measure_all(data_by_size: Mapping[int, bytes], forgery_data: Mapping[int, by
 
     ``trials``, ``phase2_trials`` and ``forgery_trials`` count the trials of all processes.
     """
-    data = {int(n): bytes(d) for n, d in data_by_size.items()}
-    fdata = {int(n): bytes(d) for n, d in forgery_data.items()}
-    common = dict(data_by_size=data, aad=aad, seed=seed, key_bytes=key_bytes, nonce_bytes=nonce_bytes)
+    phase = dict(aad=aad, seed=seed, key_bytes=key_bytes, nonce_bytes=nonce_bytes)
+    forgery = forgery_build(forgery_data, n_tags=forgery_trials, aad=aad, seed=seed)
     groups = {
-        "aead_phase1": (aead_cases, dict(common, combos=[("aes", m) for m in MODES], control=PHASE1_CONTROL),
+        "aead_phase1": (aead_cases, aead_build(data_by_size, PHASE1_COMBOS, control=PHASE1_CONTROL, **phase),
                         trials, warmup),
-        "aead_phase2": (aead_cases, dict(common, combos=[(c, "eax") for c in CIPHERS], control=PHASE2_CONTROL),
+        "aead_phase2": (aead_cases, aead_build(data_by_size, PHASE2_COMBOS, control=PHASE2_CONTROL, **phase),
                         phase2_trials, warmup),
-        "aead_forgery": (forgery_timing_cases, dict(data_by_size=fdata, modes=tuple(MODES), n_tags=forgery_trials,
-                                                    aad=aad, seed=seed, kinds=tuple(FORGERY_KINDS)),
-                         forgery_trials, forgery_warmup),
+        "aead_forgery": (forgery_timing_cases, forgery, forgery_trials, forgery_warmup),
     }
     out = _timing.measure_groups_in_processes(groups, processes=processes, seed=seed, progress=progress,
                                               desc="aead", min_trial_seconds=min_trial_seconds)
-    out["aead_forgery_outcomes"] = forgery_outcomes(fdata, n_tags=forgery_trials, aad=aad, seed=seed)
+    out["aead_forgery_outcomes"] = forgery_outcomes(**forgery)
     return out

@@ -378,7 +378,7 @@ def _raw(phase, per_byte, sizes=SIZES, n=40, noise=0.01, seed=0):
             [(*aead.FORGERY_CONTROL, "control")]
         for mode, kind, inst in runs:
             for nb in sizes:
-                t = (1e-5 + nb * per_byte[mode] * 1e-9) * (1 + noise * rng.standard_normal(n))
+                t = (1e-5 + nb * per_byte[mode] * 1e-9) * np.exp(noise * rng.standard_normal(n))  # lognormal: times stay positive
                 rows += [{"cipher": "aes", "mode": mode, "operation": f"verify_{kind}", "bytes": nb,
                           "instance": inst, "kind": kind, "trial": i, "seconds": x} for i, x in enumerate(t)]
         return pd.DataFrame(rows)
@@ -387,7 +387,7 @@ def _raw(phase, per_byte, sizes=SIZES, n=40, noise=0.01, seed=0):
     for name, inst in [(x, "main") for x in names] + [(control, "control")]:
         for op in ("encrypt", "decrypt"):
             for nb in sizes:
-                t = (1e-5 + nb * per_byte[name] * 1e-9) * (1 + noise * rng.standard_normal(n))
+                t = (1e-5 + nb * per_byte[name] * 1e-9) * np.exp(noise * rng.standard_normal(n))  # lognormal: times stay positive
                 rows += [{"cipher": "aes" if phase == 1 else name, "mode": name if phase == 1 else "eax",
                           "operation": op, "bytes": nb, "instance": inst, "trial": i, "seconds": x}
                          for i, x in enumerate(t)]

@@ -205,7 +205,8 @@ def test_speed_table_uses_the_declared_statistic_and_shows_the_control():
     sp = X.speed_table(_fake_raw(old, new, ctl), papers=["000"], profile="quick").iloc[0]
     rules = verdicts.load_rules()
     want = stats.speedup_ci(old, new, statistic=rules["speed_statistic"], confidence=float(rules["confidence"]),
-                            n_resamples=int(rules["bootstrap_resamples"]))
+                            n_resamples=int(rules["bootstrap_resamples"]),
+                            paired=rules["speed_pairing"] == "rounds")
     assert sp["ours_pct"] == pytest.approx(want.estimate) and sp["low_pct"] == pytest.approx(want.low)
     assert sp["aa_low_pct"] < 0 < sp["aa_high_pct"] < sp["low_pct"]      # the A/A band sits around 0
     assert sp["mean_speedup_pct"] == pytest.approx((np.mean(old) / np.mean(new) - 1) * 100)  # the papers' formula

@@ -236,9 +236,23 @@ def test_methods_page_states_every_rule_and_parameter_from_the_rules_file():
         assert f"`{name}`" in text
     assert f"**{RULES['speed_statistic']}**" in text
     assert f"{int(RULES['bootstrap_resamples'])} seeded resamples" in text
-    changed = dict(RULES, speed_statistic="q25", rules=dict(RULES["rules"], equivalent={"margin": 0.5}))
+    assert ("within each round" in text) == (RULES["speed_pairing"] == "rounds")
+    changed = dict(RULES, speed_statistic="q25", speed_pairing="none",
+                   rules=dict(RULES["rules"], equivalent={"margin": 0.5}))
     other = V.rules_markdown(changed)
-    assert "**q25**" in other and "margin = 0.5" in other
+    assert "**q25**" in other and "margin = 0.5" in other and "within each round" not in other
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"speed_pairing": "trials"}, "speed_pairing must be one of rounds, none"),
+    ({"speed_pairing": "rounds", "speed_statistic": "q25"}, "needs speed_statistic median or mean"),
+])
+def test_the_rules_file_refuses_a_pairing_it_cannot_apply(tmp_path, change, match):
+    import yaml
+    bad = tmp_path / "verdicts.yaml"
+    bad.write_text(yaml.safe_dump(dict(RULES, **change)))
+    with pytest.raises(ValueError, match=match):
+        V.load_rules(bad)
 
 
 def test_evidence_round_trips_through_its_table(tmp_path, monkeypatch):

@@ -51,6 +51,11 @@ def _check_rules(rules: dict, path: str) -> None:
             raise ValueError(f"{path}: missing key {key!r}")
     if rules["speed_statistic"] not in ("median", "mean", "q25"):
         raise ValueError(f"{path}: speed_statistic must be one of median, mean, q25; got {rules['speed_statistic']!r}")
+    if rules.get("speed_pairing") not in ("rounds", "none"):
+        raise ValueError(f"{path}: speed_pairing must be one of rounds, none; got {rules.get('speed_pairing')!r}")
+    if rules["speed_pairing"] == "rounds" and rules["speed_statistic"] not in ("median", "mean"):
+        raise ValueError(f"{path}: speed_pairing: rounds needs speed_statistic median or mean "
+                         f"(a quantile of per-round ratios means nothing); got {rules['speed_statistic']!r}")
     if not 0 < float(rules["confidence"]) < 1:
         raise ValueError(f"{path}: confidence must be in (0, 1)")
 

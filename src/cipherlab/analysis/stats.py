@@ -118,9 +118,13 @@ RATIO_STATISTICS = {
 }
 
 
+#: Statistics of the per-round log ratios that a paired comparison (``paired=True``) can take.
+PAIRED_STATISTICS = ("median", "mean")
+
+
 def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "median",
                confidence: float = 0.95, n_resamples: int = 2000, seed: int = 0,
-               method: str = "percentile") -> Interval:
+               method: str = "percentile", paired: bool = False) -> Interval:
     """Speedup in percent, ``(stat(old) / stat(new) - 1) * 100``, with a bootstrap interval.
 
     The one bootstrap of cipherlab, seeded, so the same samples always give
@@ -141,6 +145,16 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
       within each drawn process, independently for the two cases; so it
       includes the spread between fresh processes that a bootstrap over one
       process's trials cannot see.
+    * **Paired** (``paired=True``; old and new of the same shape, trial ``t``
+      of both timed in the same interleaved round, as :func:`cipherlab.analysis.timing.measure`
+      runs them): the ratio is taken **within each round**, ``old[p, t] / new[p, t]``,
+      and ``statistic`` (median or mean) is taken of the rounds' log ratios in
+      each process; the processes combine by their mean (a geometric mean of
+      ratios).  A slow spell of the machine that lasts longer than a round
+      (a frequency step, a neighbour's burst) slows both calls of the round
+      alike and cancels, as it does not in a ratio of each case's own median.
+      The bootstrap draws processes, then rounds within each, keeping each
+      round's pair together.
 
     Parameters
     ----------
@@ -160,18 +174,19 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
     method : {"percentile", "BCa", "basic"}
         Passed to :func:`scipy.stats.bootstrap` (one process only; several
         processes take the percentile interval).
+    paired : bool
+        Compare round by round (see above); ``statistic`` must then be one of
+        :data:`PAIRED_STATISTICS`.
     """
     x, y = _as_trials(old, "old"), _as_trials(new, "new")
+    if paired:
+        return _paired_speedup_ci(x, y, statistic=statistic, confidence=confidence, n_resamples=n_resamples,
+                                  seed=seed, method=method)
     if x.shape[0] != y.shape[0]:
         raise ValueError(f"old and new must come from the same processes, got {x.shape[0]} and {y.shape[0]} rows")
     if statistic not in RATIO_STATISTICS:
         raise ValueError(f"statistic must be one of {tuple(RATIO_STATISTICS)}, got {statistic!r}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 100:
-        raise ValueError(f"n_resamples must be an integer >= 100, got {n_resamples!r}")
-    if method not in ("percentile", "BCa", "basic"):
-        raise ValueError(f"method must be one of percentile, BCa, basic; got {method!r}")
+    _check_interval_args(confidence, n_resamples, method)
     f = RATIO_STATISTICS[statistic]
 
     def stat(o, n, axis=-1):
@@ -203,6 +218,54 @@ def speedup_ci(old: Sequence[float], new: Sequence[float], *, statistic: str = "
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(dist, [tail, 100 - tail])
     return Interval(estimate, float(low), float(high), confidence)
+
+
+def _paired_speedup_ci(x: np.ndarray, y: np.ndarray, *, statistic: str, confidence: float, n_resamples: int,
+                       seed: int, method: str) -> Interval:
+    """:func:`speedup_ci` with ``paired=True``: the statistic of the per-round log ratios."""
+    if x.shape != y.shape:
+        raise ValueError(f"paired samples must have the same processes x trials shape, got {x.shape} and {y.shape}")
+    if statistic not in PAIRED_STATISTICS:
+        raise ValueError(f"statistic must be one of {PAIRED_STATISTICS} for a paired comparison, got {statistic!r}")
+    _check_interval_args(confidence, n_resamples, method)
+    if np.any(x <= 0) or np.any(y <= 0):
+        raise ValueError("paired samples must be positive times (their ratios are taken in logs)")
+    f = SPEED_STATISTICS[statistic]
+    d = np.log(x / y)                                             # processes x rounds
+
+    def combine(logs, axis=-1):                                   # (..., processes, rounds) -> percent
+        return (np.exp(np.mean(f(logs, axis=axis), axis=-1)) - 1.0) * 100.0
+
+    estimate = float(combine(d))
+    if np.ptp(d) == 0:
+        return Interval(estimate, estimate, estimate, confidence)
+    rng = np.random.default_rng(seed)
+    if d.shape[0] == 1:
+        batch = max(1, int(2e7 // d.shape[1]))
+        res = _st.bootstrap((d[0],), lambda s, axis=-1: (np.exp(f(s, axis=axis)) - 1.0) * 100.0,
+                            vectorized=True, confidence_level=confidence, n_resamples=int(n_resamples),
+                            method=method, batch=batch, rng=rng)
+        return Interval(estimate, float(res.confidence_interval.low), float(res.confidence_interval.high),
+                        confidence)
+    procs, rounds = d.shape
+    dist = np.empty(int(n_resamples))
+    batch = max(1, int(2e7 // (procs * rounds)))
+    for lo in range(0, dist.size, batch):
+        b = min(batch, dist.size - lo)
+        pick = rng.integers(0, procs, size=(b, procs, 1))
+        dist[lo:lo + b] = combine(d[pick, rng.integers(0, rounds, size=(b, procs, rounds))])
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(dist, [tail, 100 - tail])
+    return Interval(estimate, float(low), float(high), confidence)
+
+
+def _check_interval_args(confidence: float, n_resamples: int, method: str) -> None:
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 100:
+        raise ValueError(f"n_resamples must be an integer >= 100, got {n_resamples!r}")
+    if method not in ("percentile", "BCa", "basic"):
+        raise ValueError(f"method must be one of percentile, BCa, basic; got {method!r}")
 
 
 def _as_trials(x, name: str) -> np.ndarray:

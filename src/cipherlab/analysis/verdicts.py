@@ -164,7 +164,9 @@ def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: 
     """Evidence for a speed claim, by the declared statistic, interval and A/A control.
 
     ``old``/``new`` are per-call times of the baseline and the candidate,
-    1-D or processes x trials (:func:`cipherlab.analysis.timing.trials_by_process`)
+    1-D or processes x trials (:func:`cipherlab.analysis.timing.trials_by_process`);
+    with ``speed_pairing: rounds`` they must come from one interleaved
+    measurement (trial ``t`` of both timed in the same round)
     (the estimate is ``(stat(old) / stat(new) - 1) * 100`` percent: positive
     when ``new`` is faster); ``control_old``/``control_new`` are the per-call
     times of two identical AES instances timed in the same interleaved run,
@@ -173,7 +175,8 @@ def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: 
     """
     rules = rules or load_rules()
     kw = dict(statistic=rules["speed_statistic"], confidence=float(rules["confidence"]),
-              n_resamples=int(rules["bootstrap_resamples"]), seed=seed)
+              n_resamples=int(rules["bootstrap_resamples"]), seed=seed,
+              paired=rules["speed_pairing"] == "rounds")
     effect = _stats.speedup_ci(old, new, **kw)
     control = _stats.speedup_ci(control_old, control_new, **kw)
     n = min(np.asarray(old).size, np.asarray(new).size)
@@ -481,21 +484,34 @@ RULE_TEXT = {
 def rules_markdown(rules: "dict | None" = None) -> str:
     """The Methods page's statement of every rule and parameter, rendered from ``config/verdicts.yaml``."""
     rules = rules or load_rules()
-    lines = [
+    paired = rules["speed_pairing"] == "rounds"
+    stat_line = (
+        f"- Speed statistic: the cases of one measurement are timed in interleaved rounds (every case once per "
+        f"round, in a seeded random order). The ratio `old / new` of per-call times is taken **within each round**, "
+        f"where both calls ran back to back, and the **{rules['speed_statistic']}** of the rounds' log ratios is "
+        "taken in each fresh process; the processes combine by their mean, and the speedup is "
+        "`(exp(that) - 1) x 100 %`. A slow spell of the machine that lasts longer than a round (a frequency step, "
+        "a neighbour's burst) slows both calls of the round alike and cancels."
+        if paired else
         f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case, compared as a "
         "speedup `(stat(old) / stat(new) - 1) x 100 %` within each fresh process (where both cases were timed "
-        "side by side), the processes' ratios combined by their geometric mean, with a "
-        f"{float(rules['confidence']):.0%} percentile bootstrap interval ({int(rules['bootstrap_resamples'])} "
-        "seeded resamples).",
+        "side by side), the processes' ratios combined by their geometric mean.")
+    lines = [
+        stat_line + f" The interval is a {float(rules['confidence']):.0%} percentile bootstrap "
+        f"({int(rules['bootstrap_resamples'])} seeded resamples).",
         "- Fresh processes: the same code can run at a different speed in each fresh interpreter, which a bootstrap "
         "over the trials of one process cannot see. Each chapter's trials are therefore spread over several fresh "
         f"processes, one after another ({_processes_text()}). A process that ran slower as a whole slows both "
         "cases alike and cancels in its ratio. The bootstrap resamples at both levels: the "
         "processes with replacement (the same draw for both cases of a comparison, which were timed in each), "
-        "then the trials within each drawn process, independently for the two cases.",
+        + ("then the rounds within each drawn process, each round's pair of calls kept together."
+           if paired else "then the trials within each drawn process, independently for the two cases."),
         "- A/A control: every speed comparison also times AES against an identical second AES instance in the "
         "same interleaved run; its interval is this machine's noise band, never narrower than "
-        f"±{float(rules['noise_floor_pct']):g} %. A speed effect counts only beyond it; a claimed effect "
+        f"±{float(rules['noise_floor_pct']):g} %: that floor stands for what an A/A control of one code path "
+        "cannot show, the few percent by which two different code paths differ from code and data layout alone "
+        "(Mytkowicz et al., *Producing wrong data without doing anything obviously wrong!*, ASPLOS 2009). "
+        "A speed effect counts only beyond the band; a claimed effect "
         "inside the band, or a band wider than "
         f"±{float(rules['max_noise_pct']):g} % (the machine was too noisy), gives *inconclusive*.",
         f"- Operations shorter than {float(rules['min_trial_seconds']) * 1e3:g} ms are timed in batches of k calls "

@@ -98,9 +98,21 @@ def test_builder_must_be_sendable():
         timing.measure_in_processes(lambda: [], {}, processes=1, trials=2, progress=False)
 
 
+def test_a_group_can_batch_into_longer_trials_than_the_others():
+    groups = {"short": timing.TimingGroup(pid_cases, {"label": "short"}, 2),
+              "long": timing.TimingGroup(pid_cases, {"label": "long"}, 2, 0, 0.002)}
+    out = timing.measure_groups_in_processes(groups, processes=1, min_trial_seconds=0.0, progress=False)
+    assert set(out["short"]["calls"]) == {1}
+    assert out["long"]["calls"].min() > 10          # an empty call is far below 2 ms
+    with pytest.raises(ValueError, match="must be a TimingGroup"):
+        timing.measure_groups_in_processes({"x": (pid_cases,)}, processes=1, progress=False)
+
+
 def test_trials_by_process_shapes():
     df = pd.DataFrame({"process": [0, 0, 1, 1], "trial": [0, 1, 0, 1], "seconds": [1.0, 2.0, 3.0, 4.0]})
     assert timing.trials_by_process(df).tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    # rows come back in round order, so that column t of two cases holds one round
+    assert timing.trials_by_process(df.iloc[[1, 0, 3, 2]]).tolist() == [[1.0, 2.0], [3.0, 4.0]]
     assert timing.trials_by_process(df.drop(columns="process")).shape == (1, 4)
     with pytest.raises(ValueError, match="same number of trials"):
         timing.trials_by_process(df.iloc[:3])

@@ -22,7 +22,7 @@ import os
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -206,15 +206,28 @@ def measure_in_processes(build_cases: Callable[..., Sequence[Mapping[str, Any]]]
                                        min_trial_seconds=min_trial_seconds)[""]
 
 
-def measure_groups_in_processes(groups: Mapping[str, "tuple[Callable[..., Sequence[Mapping[str, Any]]], Mapping[str, Any], int]"],
+class TimingGroup(NamedTuple):
+    """One group of :func:`measure_groups_in_processes`: cases timed interleaved among themselves.
+
+    ``warmup`` and ``min_trial_seconds`` default (``None``) to the call's own.
+    """
+    build_cases: Callable[..., Sequence[Mapping[str, Any]]]
+    build_kwargs: Mapping[str, Any]
+    trials: int
+    warmup: "int | None" = None
+    min_trial_seconds: "float | None" = None
+
+
+def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
                                 *, processes: int, warmup: int = 1, run_id: "str | None" = None, seed: int = 0,
                                 progress: bool = True, desc: str = "timing",
                                 min_trial_seconds: float = 0.0) -> "dict[str, pd.DataFrame]":
     """Several groups of cases, each timed as :func:`measure_in_processes` would, sharing the processes.
 
-    ``groups`` maps a name to ``(build_cases, build_kwargs, trials)``, or
-    ``(build_cases, build_kwargs, trials, warmup)`` when a group warms up its
-    own way (``warmup`` is the default).  Each
+    ``groups`` maps a name to a :class:`TimingGroup` (or the tuple
+    ``(build_cases, build_kwargs, trials[, warmup[, min_trial_seconds]])``);
+    a group may warm up and batch its own way (a group of long calls may
+    want longer trials).  Each
     fresh process times every group in turn (the cases of one group
     interleaved among themselves), so that ``processes`` interpreters start
     in all instead of ``processes`` per group: starting one costs seconds.
@@ -224,22 +237,26 @@ def measure_groups_in_processes(groups: Mapping[str, "tuple[Callable[..., Sequen
         raise ValueError("groups must hold at least one group")
     plan = {}
     for name, group in groups.items():
-        if not (isinstance(group, tuple) and len(group) in (3, 4)):
-            raise ValueError(f"groups[{name!r}] must be (build_cases, build_kwargs, trials[, warmup])")
-        build, kwargs, trials = group[:3]
-        group_warmup = group[3] if len(group) == 4 else warmup
-        _check_counts(trials, group_warmup)
+        if not (isinstance(group, tuple) and 3 <= len(group) <= 5):
+            raise ValueError(f"groups[{name!r}] must be a TimingGroup "
+                             "(build_cases, build_kwargs, trials[, warmup[, min_trial_seconds]])")
+        group = TimingGroup(*group)
+        group_warmup = warmup if group.warmup is None else group.warmup
+        group_min = min_trial_seconds if group.min_trial_seconds is None else group.min_trial_seconds
+        _check_counts(group.trials, group_warmup)
+        build = group.build_cases
         if not callable(build) or getattr(build, "__name__", "<lambda>") == "<lambda>":
             raise ValueError("build_cases must be a module-level function (it is sent to a fresh process)")
-        plan[name] = (build, dict(kwargs), trials_per_process(trials, processes), group_warmup)
+        plan[name] = (build, dict(group.build_kwargs), trials_per_process(group.trials, processes), group_warmup,
+                      group_min)
     run_id = run_id or new_run_id()
     frames: dict[str, list[pd.DataFrame]] = {name: [] for name in plan}
     ctx = multiprocessing.get_context("spawn")
     for proc in tqdm(range(processes), desc=desc, disable=not progress, leave=False):
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=die_with_parent,
                                  initargs=(os.getpid(),)) as pool:
-            got = pool.submit(_measure_built, plan, list(warnings.filters), run_id=run_id, seed=seed + proc,
-                              min_trial_seconds=min_trial_seconds).result()
+            got = pool.submit(_measure_built, plan, list(warnings.filters), run_id=run_id,
+                              seed=seed + proc).result()
         for name, df in got.items():
             df["process"] = proc
             frames[name].append(df)
@@ -256,8 +273,9 @@ def _measure_built(plan, warning_filters, **kwargs) -> "dict[str, pd.DataFrame]"
     out = {}
     with warnings.catch_warnings():
         warnings.filters[:] = warning_filters
-        for name, (build_cases, build_kwargs, trials, warmup) in plan.items():
-            out[name] = measure(build_cases(**build_kwargs), trials=trials, warmup=warmup, progress=False, **kwargs)
+        for name, (build_cases, build_kwargs, trials, warmup, min_trial_seconds) in plan.items():
+            out[name] = measure(build_cases(**build_kwargs), trials=trials, warmup=warmup, progress=False,
+                                min_trial_seconds=min_trial_seconds, **kwargs)
     return out
 
 
@@ -266,11 +284,15 @@ def trials_by_process(frame: pd.DataFrame, value: str = "seconds") -> np.ndarray
 
     A frame without a ``process`` column is one process.  Every process must
     hold the same number of trials, as :func:`measure_in_processes` gives.
+    Each row is in ``trial`` order, so that column ``t`` of two cases of one
+    measurement holds calls timed in the same interleaved round.
     """
     if frame.empty:
         raise ValueError("frame holds no trials")
     if "process" not in frame.columns:
         return frame[value].to_numpy(dtype=np.float64)[None, :]
+    if "trial" in frame.columns:   # rounds in order: trial t of every case of one measurement shares its round
+        frame = frame.sort_values(["process", "trial"], kind="stable")
     groups = [g[value].to_numpy(dtype=np.float64) for _, g in frame.groupby("process", sort=True)]
     sizes = {g.size for g in groups}
     if len(sizes) != 1:

@@ -1,6 +1,7 @@
 # cipherlab: two commands.
 #   make reproduce   build .venv if missing, run the whole pipeline, build the book
 #   make test        same set-up, then the test suite (incl. a quick end-to-end run)
+#   make variant VARIANT=<name>   the chapter of config/variants/<name>.yaml, then the book with it
 # Options: QUICK=1 (tiny trials, separate outputs), CORES=N (default: all cores).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -14,11 +15,12 @@ CORES  ?= all
 # anything a user runs through make (jupyter-book, the cipherlab command).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: reproduce test venv plan unlock clean-quick help
+.PHONY: reproduce test venv variant plan unlock clean-quick help
 
 help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
 	@echo "make test                           run the tests (includes a quick pipeline run)"
+	@echo "make variant VARIANT=<name> [QUICK=1]  referee config/variants/<name>.yaml: its chapter, then the book"
 	@echo "make plan [QUICK=1]                 show what the pipeline would run"
 	@echo "make unlock [QUICK=1]               remove the lock a killed run left behind"
 	@echo "make clean-quick                    delete every output of the quick profile"
@@ -46,6 +48,17 @@ reproduce: venv
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
 	@echo "Book: file://$(CURDIR)/build/$(PROFILE)/book/_build/html/index.html"
+
+variant: venv
+	@test -n "$(VARIANT)" || { echo "usage: make variant VARIANT=<name> [QUICK=1]; described variants:" \
+	  $$(ls config/variants/ | sed -n 's/\.yaml$$//p') >&2; exit 2; }
+	@test -f "config/variants/$(VARIANT).yaml" || { echo "no file config/variants/$(VARIANT).yaml; described variants:" \
+	  $$(ls config/variants/ | sed -n 's/\.yaml$$//p') >&2; exit 2; }
+	@echo "$(BIN)/snakemake --cores $(CORES) variant_$(VARIANT) --config profile=$(PROFILE) --rerun-incomplete"
+	@$(BIN)/snakemake --cores $(CORES) variant_$(VARIANT) --config profile=$(PROFILE) --rerun-incomplete \
+	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
+	@echo
+	@echo "Book: file://$(CURDIR)/build/$(PROFILE)/book/_build/html/variant_$(VARIANT).html"
 
 plan: venv
 	$(BIN)/snakemake -n --config profile=$(PROFILE)

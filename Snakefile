@@ -7,7 +7,8 @@
 #
 # The chapters come from the chapter manifest, workflow/chapters.yaml; the rules from
 # workflow/rules/ (core.smk: inputs and selfcheck, chapters.smk: two rules per chapter,
-# made from the manifest, book.smk: the book's own pages and the book).
+# made from the manifest, book.smk: the book's own pages and the book, variants.smk: one
+# chapter per AES variant described in config/variants/).
 #
 # Each profile writes to its own trees (see src/cipherlab/pipeline/paths.py), so quick
 # results can never reach the full book.  Paths come from cipherlab.pipeline.paths only.
@@ -32,7 +33,8 @@ if (ROOT / "src" / "cipherlab").is_dir():
 from snakemake.utils import validate
 
 from cipherlab.pipeline import chapters, paths
-from cipherlab.pipeline.config import CONFIG_SCHEMA, book_parameters, input_specs, load_config, read_config
+from cipherlab.pipeline.config import (CONFIG_SCHEMA, book_parameters, input_specs, load_config, read_config,
+                                       variant_list)
 from cipherlab.report.findings import FIGURE as FINDINGS_FIGURE, tables_for as findings_tables
 from cipherlab.pipeline.results import remove_stale_parts
 
@@ -68,6 +70,7 @@ SELFCHECK = pipeline_table("selfcheck")
 include: "workflow/rules/core.smk"
 include: "workflow/rules/chapters.smk"
 include: "workflow/rules/book.smk"
+include: "workflow/rules/variants.smk"
 
 
 localrules: all
@@ -79,6 +82,7 @@ localrules: all
 rule all:
     input:
         lambda w: declared_outputs(exclude=("all",)),
+        lambda w: [f for v in LISTED_VARIANTS for f in variant_outputs(v)],   # variant.names of the config
         [rel(P.input_file(n)) for n in sorted(INPUTS)],  # the generated inputs (a wildcard rule)
 
 

@@ -86,6 +86,7 @@ rule book:
         rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
         # everything the pages show: every other rule's outputs (tables, figures, raw files)
         shown=lambda w: declared_outputs(exclude=("all", "book")),
+        variants=lambda w: [f for v in LISTED_VARIANTS for f in variant_outputs(v)],   # their chapters
     output:
         rel(P.html / "index.html"),
     log:

@@ -91,11 +91,75 @@ class Chapter:
         return (self.name,) + ((self.measure_name,) if self.measure else ())
 
 
+#: Where variant descriptions live: ``config/variants/<variant>.yaml`` (:mod:`cipherlab.ciphers.described`).
+VARIANTS_DIR = paths.CONFIG_DIR / "variants"
+#: A variant's name: the stem of its file, and part of its rule, page and file names.
+VARIANT_NAME = r"[a-z0-9][a-z0-9-]*"
+
+
+@dataclass(frozen=True)
+class Variants:
+    """The variant chapters: one notebook, ``notebooks/variant.ipynb``, run once per variant.
+
+    Every name below is a suffix: the files of variant ``v`` are
+    ``variant_<v>_<suffix>`` (raw files, tables, figures) and its page is
+    ``variant_<v>``.  The config section is ``variant`` (battery parameters, and
+    ``names``: the variants a full run builds).
+    """
+
+    about: str
+    raw: tuple[str, ...]
+    tables: tuple[str, ...]
+    timing_tables: tuple[str, ...]
+    figures: tuple[str, ...]
+    code: tuple[str, ...] = ()
+    threads: int = 1
+    mem_mb: int = CHAPTER_MEM_MB
+    section: str = "variant"
+
+    @property
+    def notebook(self) -> Path:
+        return paths.NOTEBOOKS_DIR / f"{self.section}.ipynb"
+
+    @staticmethod
+    def page(variant: str) -> str:
+        """The rule's executed notebook and the book page of ``variant``: ``variant_<variant>``."""
+        return f"variant_{variant}"
+
+    @staticmethod
+    def stem(variant: str, suffix: str) -> str:
+        """File stem of one raw file, table or figure of ``variant``."""
+        return f"variant_{variant}_{suffix}"
+
+    def timing_table_stems(self, variant: str) -> tuple[str, ...]:
+        return tuple(self.stem(variant, t) for t in self.timing_tables)
+
+    def table_stems(self, variant: str) -> tuple[str, ...]:
+        return tuple(self.stem(variant, t) for t in self.tables + self.timing_tables)
+
+
+def variant_names(root: "Path | None" = None) -> tuple[str, ...]:
+    """Every variant described in ``config/variants/`` (file stems, sorted)."""
+    folder = Path(root) / "config" / "variants" if root else VARIANTS_DIR
+    return tuple(sorted(p.stem for p in folder.glob("*.yaml"))) if folder.is_dir() else ()
+
+
+def check_variant_names(names, root: "Path | None" = None, where: str = "variant.names") -> tuple[str, ...]:
+    """``names`` if each has its file ``config/variants/<name>.yaml``; else ``ValueError`` naming them."""
+    available = variant_names(root)
+    missing = [n for n in names if n not in available]
+    if missing:
+        raise ValueError(f"{where}: no file config/variants/<name>.yaml for {missing}; "
+                         f"described variants: {list(available)}")
+    return tuple(names)
+
+
 @dataclass(frozen=True)
 class Manifest:
     chapters: tuple[Chapter, ...]
     pipeline_tables: tuple[str, ...]
     pipeline_timing_tables: tuple[str, ...]
+    variants: "Variants | None" = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -188,6 +252,16 @@ def check(manifest: Manifest, root: "Path | None" = None) -> None:
                                                            or (exp / c.name / "__init__.py").is_file()):
             problems.append(f"chapter {c.name!r}: no library code src/cipherlab/experiments/{c.name}.py "
                             f"or package experiments/{c.name}/")
+    if manifest.variants:
+        v = manifest.variants
+        if v.section in chapters:
+            problems.append(f"chapter {v.section!r}: the name is taken by the variant chapters' config section")
+        nb = root / v.notebook.relative_to(paths.ROOT)
+        if not nb.is_file():
+            problems.append(f"variants: notebook {nb.relative_to(root)} does not exist")
+        for kind, names in (("table", v.tables + v.timing_tables), ("raw file", v.raw), ("figure", v.figures)):
+            problems += [f"variants: {kind} {n!r} is declared {names.count(n)} times" for n in sorted(set(names))
+                         if names.count(n) > 1]
     problems += _once("chapter", chapters) + _once("table", tables) + _once("raw file", raws)
     problems += _once("figure", figures)
     if problems:
@@ -197,9 +271,14 @@ def check(manifest: Manifest, root: "Path | None" = None) -> None:
 def from_data(data: dict[str, Any], root: "Path | None" = None) -> Manifest:
     """A validated and checked :class:`Manifest` from the parsed YAML."""
     validate(data)
+    v = data.get("variants")
+    variants = Variants(about=v["about"], raw=tuple(v["raw"]), tables=tuple(v["tables"]),
+                        timing_tables=tuple(v["timing_tables"]), figures=tuple(v["figures"]),
+                        code=tuple(v.get("code", ())), threads=int(v.get("threads", 1)),
+                        mem_mb=int(v.get("mem_mb", CHAPTER_MEM_MB))) if v else None
     manifest = Manifest(chapters=tuple(_chapter(e) for e in data["chapters"]),
                         pipeline_tables=tuple(data["pipeline"]["tables"]),
-                        pipeline_timing_tables=tuple(data["pipeline"]["timing_tables"]))
+                        pipeline_timing_tables=tuple(data["pipeline"]["timing_tables"]), variants=variants)
     check(manifest, root)
     return manifest
 
@@ -229,8 +308,13 @@ def is_timing_table(name: str) -> bool:
 
     Every other declared table must be byte-identical between two runs of a
     profile (``tests/test_pipeline.py`` checks it); an undeclared name is an error.
+    A variant's table ``variant_<v>_<suffix>`` is a timing table when its suffix is.
     """
     manifest = load()
+    if manifest.variants and name.startswith("variant_"):
+        for suffix in manifest.variants.tables + manifest.variants.timing_tables:
+            if name.endswith(f"_{suffix}") and len(name) > len(f"variant__{suffix}"):
+                return suffix in manifest.variants.timing_tables
     if name not in manifest.tables:
         raise ValueError(f"table {name!r} is not declared in workflow/chapters.yaml "
                          "(under a chapter's tables or timing_tables, or pipeline)")

@@ -15,8 +15,18 @@ CONFIG_SCHEMA = WORKFLOW_DIR / "schemas" / "config.schema.yaml"
 
 
 def chapter_sections() -> tuple[str, ...]:
-    """The config sections of the chapters, in reading order (``workflow/chapters.yaml``)."""
-    return tuple(c.section for c in chapters.load().chapters)
+    """The config sections of the chapters, in reading order (``workflow/chapters.yaml``), then
+    ``variant`` when the manifest declares variant chapters."""
+    manifest = chapters.load()
+    return tuple(c.section for c in manifest.chapters) + ((manifest.variants.section,) if manifest.variants else ())
+
+
+def variant_list(cfg: dict[str, Any]) -> tuple[str, ...]:
+    """The variants a run of this profile builds (``variant.names``), each checked to have its file."""
+    if not chapters.load().variants:
+        return ()
+    return chapters.check_variant_names((cfg.get("variant") or {}).get("names", []),
+                                        where=f"config ({cfg.get('profile')}): variant.names")
 
 
 def read_config(profile: str) -> dict[str, Any]:

@@ -25,6 +25,7 @@ import pandas as pd
 import yaml
 
 from cipherlab.pipeline import chapters
+from cipherlab.pipeline.config import load_config, variant_list
 from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
 from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id
 from cipherlab.pipeline.results import write_text
@@ -37,8 +38,9 @@ def _page_exists(root: Path, entry: str) -> bool:
 
 #: What each ``manifest:`` entry of ``book/_toc.yml`` becomes: the pages of every chapter of the manifest.
 TOC_SLOTS = {
-    "chapters": lambda manifest: [c.name for c in manifest.chapters],
-    "measuring": lambda manifest: [c.measure_name for c in manifest.chapters if c.measure],
+    "chapters": lambda manifest, variants: [c.name for c in manifest.chapters],
+    "measuring": lambda manifest, variants: [c.measure_name for c in manifest.chapters if c.measure],
+    "variants": lambda manifest, variants: [manifest.variants.page(v) for v in variants] if manifest.variants else [],
 }
 
 
@@ -60,8 +62,11 @@ def toc_pages(toc: dict) -> list[str]:
     return pages
 
 
-def chapter_toc(toc: dict, manifest: "chapters.Manifest | None" = None) -> dict:
-    """``toc`` with each ``{"manifest": slot}`` entry replaced by the manifest's pages; empty parts dropped."""
+def chapter_toc(toc: dict, manifest: "chapters.Manifest | None" = None, variants: "tuple[str, ...]" = ()) -> dict:
+    """``toc`` with each ``{"manifest": slot}`` entry replaced by the manifest's pages; empty parts dropped.
+
+    ``variants``: the variants whose chapters the book shows (slot ``variants``).
+    """
     manifest = manifest or chapters.load()
 
     def expand(items):
@@ -71,7 +76,7 @@ def chapter_toc(toc: dict, manifest: "chapters.Manifest | None" = None) -> dict:
                 slot = item["manifest"]
                 if slot not in TOC_SLOTS:
                     raise ValueError(f"_toc.yml: manifest must be one of {sorted(TOC_SLOTS)}, got {slot!r}")
-                out += [{"file": page} for page in TOC_SLOTS[slot](manifest)]
+                out += [{"file": page} for page in TOC_SLOTS[slot](manifest, variants)]
                 continue
             if "sections" in item:
                 item = dict(item, sections=expand(item["sections"]))
@@ -212,6 +217,18 @@ def bench_short(rows: pd.DataFrame) -> list[str]:
     return short if len(short) >= 3 else list(map(str, rows.columns[:6]))
 
 
+def book_variants(profile: str) -> tuple[str, ...]:
+    """The variant chapters of the book: those ``variant.names`` lists, then any other variant whose
+    chapter was built on request (``snakemake variant_<name>``) and whose description still exists."""
+    manifest = chapters.load()
+    if not manifest.variants:
+        return ()
+    listed = variant_list(load_config(profile))
+    built = [v for v in chapters.variant_names()
+             if v not in listed and Profile(profile).executed_notebook(manifest.variants.page(v)).is_file()]
+    return tuple(listed) + tuple(built)
+
+
 def stage(profile: str) -> Path:
     """Assemble the book source of ``profile`` and return its directory."""
     prof = Profile(profile)
@@ -225,7 +242,7 @@ def stage(profile: str) -> Path:
         shutil.copy2(nb, dst / nb.name)
     toc_path = dst / "_toc.yml"
     toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
-    toc = chapter_toc(toc)
+    toc = chapter_toc(toc, variants=book_variants(profile))
     check_toc(toc, dst)
     toc_path.write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
     _unlink_missing_pages(dst)

@@ -1,0 +1,77 @@
+# The variant chapters, made from the `variants:` entry of the chapter manifest
+# (workflow/chapters.yaml): one notebook, notebooks/variant.ipynb, run once per variant
+# described in config/variants/<variant>.yaml.
+#
+#   variant_chapter   the wildcard rule: runs the battery on {variant} (it times, so it
+#                     holds the machine lock exclusively) and writes the chapter's raw
+#                     file, tables and figures, all named variant_<variant>_<suffix>;
+#   variant_<name>    one target per file in config/variants/: builds that chapter, then
+#                     the book with it (`snakemake --cores all variant_<name>`).
+#
+# `snakemake` (rule all) and the book build the variants listed under `variant: names:`
+# in the profile's config.
+
+if MANIFEST.variants:
+    VARIANTS = MANIFEST.variants
+    VARIANT_FILES = chapters.variant_names()
+    LISTED_VARIANTS = list(variant_list(CFG))
+
+    def variant_outputs(variant):
+        """Every declared output of one variant's chapter (the executed notebook first)."""
+        stem = lambda suffix: VARIANTS.stem(variant, suffix)
+        return ([executed(VARIANTS.page(variant))]
+                + [raw(stem(x)) for x in VARIANTS.raw] + [raw_meta(stem(x)) for x in VARIANTS.raw]
+                + [table(stem(x)) for x in VARIANTS.tables + VARIANTS.timing_tables]
+                + figures(*(stem(x) for x in VARIANTS.figures)))
+
+    rule variant_chapter:
+        input:
+            notebook=rel(VARIANTS.notebook),
+            description=rel(chapters.VARIANTS_DIR) + "/{variant}.yaml",
+            code=chapter_code(VARIANTS.section, VARIANTS.code) + package_files("ciphers"),
+            selfcheck=SELFCHECK,
+            inputs=chapter_inputs(VARIANTS.section),
+        output:
+            notebook=executed(VARIANTS.page("{variant}")),
+            raw=[raw(VARIANTS.stem("{variant}", x)) for x in VARIANTS.raw],
+            meta=[raw_meta(VARIANTS.stem("{variant}", x)) for x in VARIANTS.raw],
+            tables=[table(VARIANTS.stem("{variant}", x)) for x in VARIANTS.tables],
+            timing_tables=[table(VARIANTS.stem("{variant}", x)) for x in VARIANTS.timing_tables],
+            figures=figures(*(VARIANTS.stem("{variant}", x) for x in VARIANTS.figures)),
+        wildcard_constraints:
+            variant=chapters.VARIANT_NAME,
+        params:
+            section=VARIANTS.section,
+            values=parameters_of(VARIANTS.section),
+        log:
+            log_path(VARIANTS.page("{variant}")),
+        threads: TIMING_THREADS   # it times AES against the variant: the whole machine, and the lock
+        resources:
+            mem_mb=VARIANTS.mem_mb,
+            runtime=MEASURE_RUNTIME,
+            slurm_extra="--exclusive",
+        shell:
+            TIMING_NOTEBOOK_SHELL.replace(" > {log}", " --set variant='\"{wildcards.variant}\"' > {log}")
+    workflow.get_rule("variant_chapter").docstring = VARIANTS.about
+
+    def _variant_target(name):
+        rule:
+            name: f"variant_{name}"
+            input:
+                variant_outputs(name),
+                book_pages=[executed(n) for n in BOOK_NOTEBOOKS],
+            log:
+                log_path(f"book_variant_{name}"),
+            localrule: True
+            shell:
+                PYTHON + " -m cipherlab.report.book " + PROFILE + " > {log} 2>&1"
+        workflow.get_rule(f"variant_{name}").docstring = (
+            f"The chapter of variant {name} (config/variants/{name}.yaml), then the book with it.")
+
+    for _name in VARIANT_FILES:
+        _variant_target(_name)
+else:
+    LISTED_VARIANTS = []
+
+    def variant_outputs(variant):
+        return []

@@ -61,15 +61,17 @@ test: venv
 # interpreter).  JupyterLab is the optional extra `lab` (pyproject.toml), installed here when
 # .venv has no jupyter-lab or pyproject.toml changed, so `make venv`, `make test` and CI stay
 # without it.  LAB_ARGS go to `jupyter lab`, e.g.  make lab LAB_ARGS="--no-browser --port=8890"
+# Jupyter refuses to run as root unless told (containers, CI machines): then it is told.
 LAB_ARGS ?=
 LAB      := $(VENV)/bin/jupyter-lab
+LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 $(LAB): $(STAMP)
 	$(VENV)/bin/python -m pip install --quiet -e '.[test,lab]'
 	@touch -c $(LAB)
 
 lab: $(LAB)
-	$(BIN)/jupyter lab $(LAB_ARGS) notebooks/
+	$(BIN)/jupyter lab $(LAB_ROOT) $(LAB_ARGS) notebooks/
 
 clean-quick:
 	rm -rf data/inputs/quick data/raw/quick data/tables/quick data/figures/quick build/quick logs/quick

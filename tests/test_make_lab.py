@@ -6,6 +6,7 @@ then ``jupyter lab`` from ``.venv`` with ``LAB_ARGS`` on ``notebooks/``.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tomllib
@@ -15,6 +16,9 @@ import pytest
 from pipeline_tree import CHECKOUT
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="no make on PATH")
+
+#: Jupyter refuses to run as root without it; the target adds it then (containers, CI machines).
+AS_ROOT = ["--allow-root"] if os.geteuid() == 0 else []
 
 
 def plan(*args: str) -> list[str]:
@@ -35,11 +39,11 @@ def test_make_lab_installs_the_lab_extra_into_the_venv_then_runs_jupyter_lab_fro
     install = _index(lines, ".venv/bin/python -m pip install --quiet -e '.[test,lab]'")
     run = lines[-1]
     assert venv < install < len(lines) - 1
-    assert run.split() == [f"{CHECKOUT}/.venv/bin/jupyter", "lab", "--no-browser", "--port=8890", "notebooks/"], run
+    assert run.split() == [f"{CHECKOUT}/.venv/bin/jupyter", "lab", *AS_ROOT, "--no-browser", "--port=8890", "notebooks/"], run
 
 
 def test_lab_args_default_to_none():
-    assert plan("lab")[-1].split() == [f"{CHECKOUT}/.venv/bin/jupyter", "lab", "notebooks/"]
+    assert plan("lab")[-1].split() == [f"{CHECKOUT}/.venv/bin/jupyter", "lab", *AS_ROOT, "notebooks/"]
 
 
 def test_the_extra_the_target_installs_holds_jupyterlab_and_the_default_targets_do_not_install_it():

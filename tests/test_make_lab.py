@@ -22,7 +22,10 @@ AS_ROOT = ["--allow-root"] if os.geteuid() == 0 else []
 
 
 def plan(*args: str) -> list[str]:
-    proc = subprocess.run(["make", "-n", "-B", *args], cwd=CHECKOUT, capture_output=True, text=True, timeout=60)
+    # Under `make test` the suite runs inside make: the plan must not take the outer make's flags or level.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    proc = subprocess.run(["make", "--no-print-directory", "-n", "-B", *args], cwd=CHECKOUT, env=env,
+                          capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout.splitlines()
 

@@ -15,7 +15,7 @@ CORES  ?= all
 # anything a user runs through make (jupyter-book, the cipherlab command).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: reproduce test venv variant plan unlock clean-quick help
+.PHONY: reproduce test venv variant plan unlock clean-quick help lab
 
 help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
@@ -24,6 +24,7 @@ help:
 	@echo "make plan [QUICK=1]                 show what the pipeline would run"
 	@echo "make unlock [QUICK=1]               remove the lock a killed run left behind"
 	@echo "make clean-quick                    delete every output of the quick profile"
+	@echo "make lab [LAB_ARGS=...]             JupyterLab from .venv on notebooks/ (installs the lab extra)"
 
 venv: $(STAMP)
 
@@ -68,6 +69,22 @@ unlock: venv
 
 test: venv
 	$(BIN)/python -m pytest
+
+# JupyterLab on notebooks/, from the project's venv (its python3 kernel is the venv's
+# interpreter).  JupyterLab is the optional extra `lab` (pyproject.toml), installed here when
+# .venv has no jupyter-lab or pyproject.toml changed, so `make venv`, `make test` and CI stay
+# without it.  LAB_ARGS go to `jupyter lab`, e.g.  make lab LAB_ARGS="--no-browser --port=8890"
+# Jupyter refuses to run as root unless told (containers, CI machines): then it is told.
+LAB_ARGS ?=
+LAB      := $(VENV)/bin/jupyter-lab
+LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+$(LAB): $(STAMP)
+	$(VENV)/bin/python -m pip install --quiet -e '.[test,lab]'
+	@touch -c $(LAB)
+
+lab: $(LAB)
+	$(BIN)/jupyter lab $(LAB_ROOT) $(LAB_ARGS) notebooks/
 
 clean-quick:
 	rm -rf data/inputs/quick data/raw/quick data/tables/quick data/figures/quick build/quick logs/quick

@@ -1,9 +1,11 @@
-"""environment.yml (conda users) and pyproject.toml (pip) list the same dependencies."""
+"""environment.yml (conda users) and pyproject.toml (pip) list the same dependencies: the conda
+environment is the project with every optional extra (test, cluster, lab)."""
 from __future__ import annotations
 
 import re
 import tomllib
 
+import pytest
 import yaml
 
 from cipherlab.pipeline.paths import ROOT
@@ -18,10 +20,26 @@ def _normalise(req: str) -> tuple[str, str]:
     return name, spec
 
 
-def pyproject_requirements() -> dict[str, str]:
+def pyproject_groups() -> dict[str, list[str]]:
+    """``{"": dependencies, extra: its requirements}`` for every optional extra of pyproject.toml."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    reqs = list(data["project"]["dependencies"]) + list(data["project"]["optional-dependencies"]["test"])
-    return dict(map(_normalise, reqs))
+    return {"": list(data["project"]["dependencies"]), **data["project"]["optional-dependencies"]}
+
+
+def merged(groups: dict[str, list[str]]) -> dict[str, str]:
+    """One spec per package over all groups; a package two groups give different specs is an error."""
+    out: dict[str, str] = {}
+    for group, reqs in groups.items():
+        for name, spec in map(_normalise, reqs):
+            assert out.get(name, spec) == spec, \
+                f"{name}: extra {group!r} asks {spec!r}, another group {out[name]!r}"
+            out[name] = spec
+    return out
+
+
+def pyproject_requirements() -> dict[str, str]:
+    """The dependencies and every optional extra (the conda environment has them all)."""
+    return merged(pyproject_groups())
 
 
 def environment_requirements() -> dict[str, str]:
@@ -55,3 +73,23 @@ def test_jupyter_book_stays_below_2():
 
 def test_normalise():
     assert _normalise("Jupyter_Book >=1.0.4, <2") == ("jupyter-book", "<2,>=1.0.4")
+
+
+def test_every_extra_is_in_the_environment():
+    env = environment_requirements()
+    for group, reqs in pyproject_groups().items():
+        missing = sorted(n for n, _ in map(_normalise, reqs) if n not in env)
+        assert not missing, f"extra {group or '(dependencies)'!r}: {missing} missing from environment.yml"
+
+
+def test_jupyterlab_is_the_lab_extra_only():
+    # `make lab` installs it; `make venv` (the dependencies and the test extra) stays without it.
+    groups = pyproject_groups()
+    assert [_normalise(r) for r in groups["lab"]] == [("jupyterlab", "<5,>=4")]
+    assert all(_normalise(r)[0] != "jupyterlab" for g in ("", "test") for r in groups[g])
+
+
+def test_two_extras_asking_different_versions_are_an_error():
+    assert merged({"a": ["x>=1"], "b": ["X >= 1"]}) == {"x": ">=1"}
+    with pytest.raises(AssertionError, match="extra 'b' asks '>=2'"):
+        merged({"a": ["x>=1"], "b": ["x>=2"]})

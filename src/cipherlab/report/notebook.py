@@ -151,7 +151,12 @@ def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", p
     return dst
 
 
-def main(argv=None) -> int:
+def parse_command(argv=None) -> "tuple[argparse.Namespace, dict[str, Any]]":
+    """The arguments of ``python -m cipherlab.report.notebook ...`` and the parameters they give the notebook.
+
+    The tests read the pipeline's commands (``snakemake -n -p``) through it to
+    compare each notebook's defaults with what the quick profile runs it with.
+    """
     p = argparse.ArgumentParser(prog="python -m cipherlab.report.notebook", description=__doc__.splitlines()[0])
     p.add_argument("src")
     p.add_argument("dst")
@@ -173,6 +178,11 @@ def main(argv=None) -> int:
         if not key or not _:
             p.error(f"--set takes KEY=JSON, got {item!r}")
         params[key] = json.loads(value)
+    return a, params
+
+
+def main(argv=None) -> int:
+    a, params = parse_command(argv)
     print(f"running {a.src} -> {a.dst} with {json.dumps(params, sort_keys=True)}", flush=True)
     try:
         with machine_lock(exclusive=a.timing):

@@ -1,15 +1,10 @@
 """AES variants described in YAML, built from the cipher core's blocks and registered in the registry.
 
 A *variant* is one file, ``config/variants/<name>.yaml`` (its schema:
-``workflow/schemas/variant.schema.yaml``), that picks the blocks of an AES-like cipher::
-
-    name: aes-affine-sbox            # the registered name; equals the file's stem
-    summary: AES with an affine S-box  # one line; "NOT secure" is added
-    about: ...                       # optional paragraph for the book
-    key_bytes: [16, 24, 32]          # 16, 24 or 32, or a list of them
-    rounds: 4                        # optional, 1..Nr (default Nr)
-    sbox: {kind: second-sbox, construction: xor-index, xor_byte: 0x7F}
-    linear: {kind: mixcolumns}
+``workflow/schemas/variant.schema.yaml``; an example in CONTRIBUTING.md, "Variants"):
+``name`` (the registered name, the file's stem), ``summary``, optional ``about``,
+``key_bytes`` (16, 24, 32 or a list), optional ``rounds`` (1..Nr, default Nr),
+``sbox`` and ``linear``, or ``custom``.
 
 ``sbox`` (the main S-box of SubBytes) and ``linear``'s ``map`` are *byte maps*:
 ``rijndael``; ``second-sbox`` with ``construction`` and ``xor_byte`` (papers
@@ -66,15 +61,14 @@ import jsonschema
 import numpy as np
 import yaml
 
-import cipherlab.ciphers.aes_2sbox  # noqa: F401  (registers aes-2sbox, whose option checks the second S-box reuses)
 from cipherlab._checks import check_choice
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
 from cipherlab.ciphers.aes import AES
 from cipherlab.ciphers.maes import MAES
-from cipherlab.ciphers.registry import (AES_ROUNDS, KEY_SIZES, CipherInfo, Option, check_rounds, cipher_names,
+from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rounds, cipher_names,
                                         lookup, register)
-from cipherlab.ciphers.sboxes import _second_sbox, rijndael_sbox
+from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_sbox
 
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
            "register_variant_file", "variant_byte_maps", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
@@ -305,10 +299,9 @@ def _byte_map(where: str, key: str, spec: dict, base: Path) -> ByteMap:
     if kind == "rijndael":
         table = rijndael_sbox()
     elif kind == "second-sbox":
-        options = lookup("aes-2sbox").options
-        xor_byte = _named(where, f"{key}.xor_byte", options["xor_byte"].validate, "xor_byte", spec["xor_byte"], 16)
-        construction = _named(where, f"{key}.construction", options["construction"].validate, "construction",
-                              spec["construction"], 16)
+        xor_byte = _named(where, f"{key}.xor_byte", _check_xor_byte, spec["xor_byte"])
+        construction = _named(where, f"{key}.construction", check_choice, "construction", spec["construction"],
+                              SECOND_SBOX_CONSTRUCTIONS)
         table = _second_sbox(xor_byte, construction)[0]
     elif kind == "table":
         table = _read_table(where, f"{key}.file", base / spec["file"])
@@ -341,8 +334,8 @@ def load_variant(path) -> VariantDescription:
     where = str(path)
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ValueError(f"variant file {where} cannot be read ({e.strerror or e})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"variant file {where} cannot be read ({type(e).__name__}: {e})") from None
     except yaml.YAMLError as e:
         raise ValueError(f"{where}: not valid YAML: {e}") from None
     if not isinstance(doc, dict):

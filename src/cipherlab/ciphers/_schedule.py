@@ -82,7 +82,8 @@ def _inv_mix_columns_key(k: np.ndarray) -> np.ndarray:
 
 def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bool,
                    second: tuple[np.ndarray, np.ndarray] | None = None,
-                   ivs: np.ndarray | None = None) -> KernelSchedule:
+                   ivs: np.ndarray | None = None,
+                   sbox: tuple[np.ndarray, np.ndarray] | None = None) -> KernelSchedule:
     """Kernel arrays for one key.
 
     Parameters
@@ -97,10 +98,15 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
         The second S-box (``MIX_SECOND_SBOX``).
     ivs : uint8[rounds + 1, 16], optional
         Row ``r`` is XORed after ShiftRows in round ``r`` (``MIX_XOR_IV``).
+    sbox : (sbox, inverse), optional
+        The main S-box of SubBytes (default: Rijndael's), for both styles: a
+        described variant's (:mod:`cipherlab.ciphers.described`). Any byte
+        permutation works: the decryption plan below only uses that SubBytes
+        is byte-wise and InvMixColumns linear. The key schedule keeps the
+        Rijndael S-box (the round keys arrive already expanded).
     """
     rounds = round_keys.shape[0] - 1
-    sbox = rijndael_sbox()
-    inv_sbox = rijndael_inverse_sbox()
+    sbox, inv_sbox = sbox if sbox is not None else (rijndael_sbox(), rijndael_inverse_sbox())
     identity = np.arange(256, dtype=np.uint8)
     second_fwd, second_inv = second if second is not None else (identity, identity)
     if ivs is None:

@@ -42,6 +42,14 @@ PAPERS_TEXT_DIR = Path(os.environ.get("CIPHERLAB_PAPERS", ROOT.parent / "shared"
 # package's own directory when installed without a checkout.
 SRC_DIR = ROOT / "src" / "cipherlab" if (ROOT / "src" / "cipherlab").is_dir() else Path(__file__).resolve().parents[1]
 VECTORS_DIR = Path(__file__).resolve().parents[1] / "ciphers" / "vectors"
+#: Variant descriptions (one YAML file each) and the papers' ciphers described the same way.
+VARIANTS_DIR = CONFIG_DIR / "variants"
+CIPHER_DESCRIPTIONS_DIR = CONFIG_DIR / "ciphers"
+
+
+def variant_file(name: str) -> Path:
+    """The description of variant ``name``: ``config/variants/<name>.yaml`` (``cipherlab.ciphers.described``)."""
+    return VARIANTS_DIR / f"{name}.yaml"
 
 
 def config_file(profile: str) -> Path:

@@ -1,0 +1,423 @@
+"""AES variants described in YAML, built from the cipher core's blocks and registered in the registry.
+
+A *variant* is one file, ``config/variants/<name>.yaml`` (its schema:
+``workflow/schemas/variant.schema.yaml``; an example in CONTRIBUTING.md, "Variants"):
+``name`` (the registered name, the file's stem), ``summary``, optional ``about``,
+``key_bytes`` (16, 24, 32 or a list), optional ``rounds`` (1..Nr, default Nr),
+``sbox`` and ``linear``, or ``custom``.
+
+``sbox`` (the main S-box of SubBytes) and ``linear``'s ``map`` are *byte maps*:
+``rijndael``; ``second-sbox`` with ``construction`` and ``xor_byte`` (papers
+000/001, :func:`cipherlab.ciphers.sboxes.second_sbox`); ``table`` with ``file``
+(256 hex bytes, a permutation, the path relative to the YAML file); ``random``
+with ``seed`` (``numpy.random.default_rng(seed).permutation(256)``).
+``linear`` (the step after ShiftRows, AES's MixColumns): ``mixcolumns``;
+``none`` (run as MAES's round shape with zero IVs); ``xor-iv`` with MAES's
+options ``approach``, ``iv_source``, ``sha3``, ``sha3_chain`` (paper 002,
+:mod:`cipherlab.ciphers.maes`, same defaults and checks); ``byte-map`` with a
+``map`` (AES-2SBox's shape: a second byte map after ShiftRows).
+The escape hatch ``custom: "package.module:callable"`` replaces ``sbox`` and
+``linear``: ``callable(key: bytes, rounds: int | None)`` returns a key schedule
+in kernel form, an instance of a subclass of :class:`cipherlab.ciphers.aes.AES`
+(as :class:`~cipherlab.ciphers.aes_2sbox.AES2SBox` is).
+
+**The key schedule is always AES's** (FIPS-197 KeyExpansion, Rijndael S-box),
+whatever ``sbox`` is. **Every variant is a research cipher, NOT secure** unless
+proven otherwise: ``cipherlab.new`` warns with ``InsecureCipherWarning``.
+
+Styles are computed, not declared: ``reference`` and ``table`` always;
+``aesni`` when the main S-box is Rijndael's and the linear layer has an
+AES-NI form (MixColumns, none, IVs, or a byte map that is byte-wise affine,
+possibly after the AES S-box); ``pycryptodome`` never.
+
+API (small on purpose)
+----------------------
+``load_variant(path) -> VariantDescription``
+    Read and check one file (``ValueError`` naming the file and the key).
+``build_from_description(desc) -> VariantInfo``
+    The cipher, not registered (the papers' ciphers in ``config/ciphers/`` are
+    described, not re-registered; tests and the security chapter use this).
+``register_variant_file(path) -> VariantInfo``
+    Register the variant under its name (idempotent for the same description);
+    then ``cipherlab.new(key, cipher=name, mode=..., impl=...)`` works in every
+    style of ``lookup(name).styles``; ``rounds`` stays an option.
+``variant_byte_maps(name_or_desc) -> {"sbox": uint8[256], "linear": uint8[256]}``
+    The main S-box and (``byte-map`` only) the linear layer's byte map;
+    also ``VariantInfo.byte_maps``. ``VariantInfo.description`` is the description.
+
+The name-to-file rule (``config/variants/<name>.yaml``) belongs to the
+pipeline layer: :func:`cipherlab.pipeline.paths.variant_file`.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import numpy as np
+import yaml
+
+from cipherlab._checks import check_choice
+from cipherlab.ciphers import _kernels as K
+from cipherlab.ciphers._aesni import _second_sbox_map
+from cipherlab.ciphers.aes import AES
+from cipherlab.ciphers.maes import MAES
+from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rounds, cipher_names,
+                                        lookup, register)
+from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_sbox
+
+__all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
+           "register_variant_file", "variant_byte_maps", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
+
+#: The schema of a description (in the checkout holding this package).
+SCHEMA_FILE = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "variant.schema.yaml"
+BYTE_MAPS = ("rijndael", "second-sbox", "table", "random")
+LINEAR_LAYERS = ("mixcolumns", "none", "xor-iv", "byte-map")
+#: MAES's options that ``xor-iv`` takes (checks and defaults: the ``maes`` registry entry).
+IV_OPTIONS = ("approach", "iv_source", "sha3", "sha3_chain")
+
+
+@dataclass(frozen=True)
+class ByteMap:
+    """A byte permutation of a description: its ``kind``, its other YAML keys and its 256 values."""
+
+    kind: str
+    spec: tuple[tuple[str, Any], ...]
+    table: bytes = field(repr=False)
+
+    @property
+    def forward(self) -> np.ndarray:
+        """``uint8[256]``, a fresh copy."""
+        return np.frombuffer(self.table, dtype=np.uint8).copy()
+
+    @property
+    def inverse(self) -> np.ndarray:
+        return np.argsort(self.forward).astype(np.uint8)
+
+    @property
+    def is_rijndael(self) -> bool:
+        return self.table == rijndael_sbox().tobytes()
+
+
+@dataclass(frozen=True)
+class VariantDescription:
+    """One checked description (:func:`load_variant`); equal descriptions build the same cipher.
+
+    ``sbox``/``linear``/``linear_map``/``iv_options`` are ``None``/empty with ``custom``;
+    ``iv_options`` holds all four MAES options (defaults filled in) for ``xor-iv``;
+    ``rounds`` ``None`` means Nr; ``source`` is the file (not compared).
+    """
+
+    name: str
+    summary: str
+    key_sizes: tuple[int, ...]
+    rounds: int | None = None
+    sbox: ByteMap | None = None
+    linear: str | None = None
+    linear_map: ByteMap | None = None
+    iv_options: tuple[tuple[str, Any], ...] = ()
+    custom: str | None = None
+    about: str = ""
+    source: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class VariantInfo(CipherInfo):
+    """A :class:`~cipherlab.ciphers.registry.CipherInfo` built from a description."""
+
+    description: VariantDescription | None = None
+
+    @property
+    def byte_maps(self) -> dict[str, np.ndarray]:
+        """``{"sbox": ..., "linear": ...}`` (see :func:`variant_byte_maps`)."""
+        return _byte_maps_of(_probe(self))
+
+
+# --- kernel form ---------------------------------------------------------------------------------
+
+class _MainSBox:
+    """Mixin: SubBytes with the description's main S-box (``None``: Rijndael's, the schedule unchanged)."""
+
+    main: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _extra(self) -> dict:
+        extra = super()._extra()
+        return extra if self.main is None else {**extra, "sbox": self.main}
+
+
+class VariantAES(_MainSBox, AES):
+    """``linear: mixcolumns``."""
+
+
+class VariantNoLinear(_MainSBox, AES):
+    """``linear: none``: MAES's round shape with every IV zero (``build_schedule``'s default)."""
+
+    mix_kind = K.MIX_XOR_IV
+
+
+class VariantByteMap(_MainSBox, AES):
+    """``linear: byte-map``: AES-2SBox's round shape with any byte map."""
+
+    mix_kind = K.MIX_SECOND_SBOX
+    second: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _extra(self) -> dict:
+        return {**super()._extra(), "second": self.second}
+
+
+class VariantMAES(_MainSBox, MAES):
+    """``linear: xor-iv``: MAES (its IVs, its options) with the description's S-box."""
+
+
+def _pair(m: ByteMap) -> tuple[np.ndarray, np.ndarray]:
+    fwd, inv = m.forward, m.inverse
+    fwd.setflags(write=False)
+    inv.setflags(write=False)
+    return fwd, inv
+
+
+def _factory(desc: VariantDescription):
+    """``build(key, rounds=None)``: the description's key schedule in kernel form (trusts its arguments)."""
+    if desc.custom is not None:
+        fn = _import_custom(desc.source, desc.custom)
+
+        def build_custom(key: bytes, rounds: int | None = None):
+            spec = fn(key, rounds)
+            if not isinstance(spec, AES):
+                raise ValueError(f"{desc.source}: key 'custom': {desc.custom} returned {type(spec).__name__}, not a key "
+                                 "schedule (an instance of a subclass of cipherlab.ciphers.aes.AES)")
+            return spec
+        return build_custom
+    main = None if desc.sbox.is_rijndael else _pair(desc.sbox)
+    second = _pair(desc.linear_map) if desc.linear_map is not None else None
+    ivs = dict(desc.iv_options)
+
+    def build(key: bytes, rounds: int | None = None):
+        if desc.linear == "xor-iv":
+            spec = VariantMAES(key, rounds, **ivs)
+        elif desc.linear == "byte-map":
+            spec = VariantByteMap(key, rounds)
+            spec.second = second
+        elif desc.linear == "none":
+            spec = VariantNoLinear(key, rounds)
+        else:
+            spec = VariantAES(key, rounds)
+        spec.main = main
+        return spec
+    return build
+
+
+def _probe(info: CipherInfo):
+    """The key schedule of ``info`` for an all-zero key of its first size and its default options."""
+    size = info.key_sizes[0]
+    return info.make(bytes(size), info.check_options({}, size))
+
+
+def _styles(spec) -> tuple[str, ...]:
+    """The styles a kernel-form object runs in: ``aesni`` only where the hardware round maps."""
+    own = ("reference", "table")
+    main = spec._extra().get("sbox")
+    if main is not None and not np.array_equal(main[0], rijndael_sbox()):
+        return own  # aesenc has the Rijndael S-box built in
+    if spec.mix_kind == K.MIX_SECOND_SBOX:
+        second = getattr(spec, "second", None)
+        if second is None:
+            return own
+        try:
+            _second_sbox_map(np.asarray(second[0]), False)
+            _second_sbox_map(np.asarray(second[1]), True)
+        except ValueError:
+            return own
+    elif spec.mix_kind not in (K.MIX_COLUMNS, K.MIX_XOR_IV):
+        return own
+    return own + ("aesni",)
+
+
+def _byte_maps_of(spec) -> dict[str, np.ndarray]:
+    extra = spec._extra()
+    maps = {"sbox": np.array(extra["sbox"][0], dtype=np.uint8) if "sbox" in extra else rijndael_sbox()}
+    if spec.mix_kind == K.MIX_SECOND_SBOX and getattr(spec, "second", None) is not None:
+        maps["linear"] = np.array(spec.second[0], dtype=np.uint8)
+    return maps
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _validator():
+    schema = yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _schema_message(error) -> str:
+    key = ".".join(str(p) for p in error.absolute_path)
+    if error.validator == "additionalProperties":
+        allowed = tuple(error.schema.get("properties", {}))
+        unknown = sorted(set(error.instance) - set(allowed))
+        names = ", ".join(repr(f"{key}.{u}" if key else u) for u in unknown)
+        return f"unknown key {names} (allowed here: {', '.join(allowed)})"
+    return f"key {key!r}: {error.message}" if key else error.message
+
+
+def _named(where: str, key: str, check, *args):
+    """``check(*args)``, its ``ValueError`` prefixed with the file and the key."""
+    try:
+        return check(*args)
+    except ValueError as e:
+        raise ValueError(f"{where}: key {key!r}: {e}") from None
+
+
+def _read_table(where: str, key: str, file: Path) -> np.ndarray:
+    label = f"{where}: key {key!r}: table file {file}"
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{label} cannot be read ({type(e).__name__}: {e})") from None
+    values = []
+    for token in re.sub(r"#[^\n]*", " ", text).replace(",", " ").split():
+        if not re.fullmatch(r"(0[xX])?[0-9A-Fa-f]{1,2}", token):
+            raise ValueError(f"{label}: {token!r} is not a hex byte (00..FF)")
+        values.append(int(token, 16))
+    if len(values) != 256:
+        raise ValueError(f"{label} must hold 256 hex bytes, holds {len(values)}")
+    counts = np.bincount(values, minlength=256)
+    if (counts != 1).any():
+        twice, missing = np.flatnonzero(counts > 1), np.flatnonzero(counts == 0)
+        raise ValueError(f"{label} is not a permutation of 0..255: {len(twice)} value(s) repeated (first "
+                         f"0x{twice[0]:02X}), {len(missing)} missing (first 0x{missing[0]:02X})")
+    return np.array(values, dtype=np.uint8)
+
+
+def _byte_map(where: str, key: str, spec: dict, base: Path) -> ByteMap:
+    kind = spec["kind"]
+    if kind == "rijndael":
+        table = rijndael_sbox()
+    elif kind == "second-sbox":
+        xor_byte = _named(where, f"{key}.xor_byte", _check_xor_byte, spec["xor_byte"])
+        construction = _named(where, f"{key}.construction", check_choice, "construction", spec["construction"],
+                              SECOND_SBOX_CONSTRUCTIONS)
+        table = _second_sbox(xor_byte, construction)[0]
+    elif kind == "table":
+        table = _read_table(where, f"{key}.file", base / spec["file"])
+    else:
+        table = np.random.default_rng(spec["seed"]).permutation(256).astype(np.uint8)
+    return ByteMap(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")), table.tobytes())
+
+
+def _import_custom(where: str, target: str):
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"{where}: key 'custom': cannot import module {module_name!r} ({e})") from None
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise ValueError(f"{where}: key 'custom': module {module_name!r} has no callable {attr!r}")
+    return fn
+
+
+def load_variant(path) -> VariantDescription:
+    """Read and check the description in the YAML file ``path``.
+
+    ``ValueError`` naming the file and the key for: unreadable or invalid YAML,
+    an unknown or missing key, a wrong type, ``name`` other than the file's
+    stem, a key size or round count out of range, a table file that is not 256
+    hex bytes forming a permutation, a ``custom`` callable that cannot be imported.
+    """
+    path = Path(path)
+    where = str(path)
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"variant file {where} cannot be read ({type(e).__name__}: {e})") from None
+    except yaml.YAMLError as e:
+        raise ValueError(f"{where}: not valid YAML: {e}") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"{where}: must be a mapping (name, summary, key_bytes, sbox, linear, ...), "
+                         f"got {type(doc).__name__}")
+    errors = sorted(_validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        raise ValueError(f"{where}: " + "; ".join(_schema_message(e) for e in errors))
+    if doc["name"] != path.stem:
+        raise ValueError(f"{where}: key 'name' must equal the file's stem {path.stem!r}, got {doc['name']!r}")
+    sizes = doc["key_bytes"] if isinstance(doc["key_bytes"], list) else [doc["key_bytes"]]
+    for size in sizes:
+        _named(where, "key_bytes", check_choice, "key_bytes", size, KEY_SIZES)
+    sizes = tuple(sorted(sizes))
+    rounds = doc.get("rounds")
+    if rounds is not None:  # the smallest key has the fewest rounds
+        _named(where, "rounds", check_rounds, "rounds", rounds, sizes[0])
+    common = dict(name=doc["name"], summary=doc["summary"], key_sizes=sizes, rounds=rounds,
+                  about=doc.get("about", ""), source=where)
+    if "custom" in doc:
+        given = [k for k in ("sbox", "linear") if k in doc]
+        if given:
+            raise ValueError(f"{where}: key 'custom' replaces the blocks: remove {given} or 'custom'")
+        _import_custom(where, doc["custom"])
+        return VariantDescription(custom=doc["custom"], **common)
+    linear = doc["linear"]
+    kind = linear["kind"]
+    iv_options = ()
+    if kind == "xor-iv":
+        maes = lookup("maes").options
+        iv_options = tuple((o, _named(where, f"linear.{o}", maes[o].validate, o, linear.get(o, maes[o].default),
+                                      sizes[0])) for o in IV_OPTIONS)
+    return VariantDescription(
+        sbox=_byte_map(where, "sbox", doc["sbox"], path.parent), linear=kind,
+        linear_map=_byte_map(where, "linear.map", linear["map"], path.parent) if kind == "byte-map" else None,
+        iv_options=iv_options, **common)
+
+
+# --- building and registering --------------------------------------------------------------------
+
+def build_from_description(desc: VariantDescription) -> VariantInfo:
+    """The cipher ``desc`` describes, as a registry entry that is **not** registered.
+
+    ``info.make(key, info.check_options({"rounds": r}, len(key)))`` is its key
+    schedule; :func:`register_variant_file` registers one.
+    """
+    summary = desc.summary if "NOT secure" in desc.summary else f"{desc.summary}; NOT secure (a described variant)"
+    info = VariantInfo(desc.name, _factory(desc),
+                       {"rounds": Option(desc.rounds, check=check_rounds,
+                                         doc=f"rounds 1..Nr (default {desc.rounds or 'Nr'}); fewer are not secure")},
+                       desc.key_sizes, ("reference", "table"), True, summary=summary, description=desc)
+    return replace(info, styles=_styles(_probe(info)))
+
+
+_REGISTERED: dict[str, VariantInfo] = {}
+
+
+def register_variant_file(path) -> VariantInfo:
+    """Register the variant described in ``path`` under its ``name`` (a research cipher, NOT secure).
+
+    Registering the same description again returns the same entry; a name
+    taken by any other cipher (``aes.yaml``, or the same name with another
+    description) is a ``ValueError``.
+    """
+    desc = load_variant(path)
+    if desc.name in cipher_names(families=True):
+        known = _REGISTERED.get(desc.name)
+        if known is not None and lookup(desc.name) is known and known.description == desc:
+            return known
+        raise ValueError(f"{desc.source}: key 'name': cipher {desc.name!r} is already registered as a different "
+                         "cipher; give the variant a name (and file) of its own")
+    info = register(build_from_description(desc))
+    _REGISTERED[desc.name] = info
+    return info
+
+
+def variant_byte_maps(name_or_desc) -> dict[str, np.ndarray]:
+    """The byte maps of a registered cipher (by name) or of a description.
+
+    ``{"sbox": uint8[256]}`` (the main S-box) plus ``"linear": uint8[256]``
+    when the linear layer is a byte map; fresh copies.
+    """
+    if isinstance(name_or_desc, VariantDescription):
+        return build_from_description(name_or_desc).byte_maps
+    return _byte_maps_of(_probe(lookup(name_or_desc)))

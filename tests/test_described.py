@@ -1,0 +1,319 @@
+"""Variants described in YAML (cipherlab.ciphers.described): the file format's errors, the shipped
+variants in every style and mode, and the papers' ciphers described the same way."""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import numpy as np
+import pytest
+import yaml
+from hypothesis import given, settings, strategies as st
+
+import cipherlab
+import custom_variant
+import naive
+from cipherlab.ciphers import described, registry
+from cipherlab.ciphers.described import (build_from_description, load_variant, register_variant_file,
+                                         variant_byte_maps)
+from cipherlab.ciphers.registry import lookup
+from cipherlab.ciphers.sboxes import second_sbox
+from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR, VARIANTS_DIR, variant_file
+from conftest import OWN_STYLES
+
+pytestmark = pytest.mark.usefixtures("quiet_research_warning")
+
+VARIANTS = ("aes-affine-sbox", "aes-random-sbox", "aes-4-rounds")
+PAPER_CIPHERS = ("aes", "aes-2sbox", "maes-1", "maes-2")
+IV = bytes(range(100, 116))
+
+
+def _iv(mode):
+    return None if mode == "ecb" else IV
+
+
+def _styles(name):
+    return [s for s in lookup(name).styles if s in OWN_STYLES]
+
+
+@pytest.fixture(scope="module")
+def registered():
+    """The shipped variants, and the papers' descriptions as ``described-<name>``, in a copy of the registry."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+        for name in VARIANTS:
+            register_variant_file(variant_file(name))
+        for name in PAPER_CIPHERS:
+            info = build_from_description(load_variant(CIPHER_DESCRIPTIONS_DIR / f"{name}.yaml"))
+            registry.register(dataclasses.replace(info, name=f"described-{name}"))
+        yield
+
+
+@pytest.fixture
+def scratch_registry(monkeypatch):
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+
+
+def _write(tmp_path, doc, stem=None):
+    path = tmp_path / f"{stem or doc['name']}.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    return path
+
+
+def _base():
+    return {"name": "toy", "summary": "a toy", "key_bytes": 16,
+            "sbox": {"kind": "rijndael"}, "linear": {"kind": "mixcolumns"}}
+
+
+def _naive_encrypt(key, block, sbox, middle, rounds=None):
+    """FIPS-197's cipher from tests/naive.py's steps with another S-box and middle step (``middle(s, r)``)."""
+    rk = naive.round_keys(key)
+    rounds = rounds or naive.NR[len(key)]
+    s = [a ^ b for a, b in zip(block, rk[0])]
+    for r in range(1, rounds + 1):
+        s = naive._shift_rows([int(sbox[b]) for b in s])
+        if r < rounds:
+            s = middle(s, r)
+        s = [a ^ b for a, b in zip(s, rk[r])]
+    return bytes(s)
+
+
+# --- the file format: each mistake a ValueError naming the file and the key ----------------------
+
+TABLE_OK = " ".join(f"{x:02x}" for x in range(255, -1, -1))
+
+
+@pytest.mark.parametrize("change, table, match", [
+    (lambda d: d.update(colour="red"), None, r"unknown key 'colour'"),
+    (lambda d: d.pop("summary"), None, r"'summary' is a required property"),
+    (lambda d: d.pop("linear"), None, r"'linear' is a required property"),
+    (lambda d: d["sbox"].update(colour=1), None, r"unknown key 'sbox.colour'"),
+    (lambda d: d.update(sbox={"kind": "magic"}), None, r"key 'sbox.kind': 'magic' is not one of"),
+    (lambda d: d.update(sbox="rijndael"), None, r"key 'sbox': 'rijndael' is not of type 'object'"),
+    (lambda d: d.update(sbox={"kind": "second-sbox", "construction": "xor-index"}), None,
+     r"key 'sbox': 'xor_byte' is a required property"),
+    (lambda d: d.update(sbox={"kind": "second-sbox", "construction": "xor-index", "xor_byte": 300}), None,
+     r"key 'sbox.xor_byte': xor_byte must be an integer in 0..255"),
+    (lambda d: d.update(sbox={"kind": "second-sbox", "construction": "rot", "xor_byte": 1}), None,
+     r"key 'sbox.construction': construction must be one of \('xor-index', 'xor-sbox'\)"),
+    (lambda d: d.update(sbox={"kind": "random", "seed": -1}), None, r"key 'sbox.seed'"),
+    (lambda d: d.update(sbox={"kind": "table", "file": "t.txt"}), "00 " * 256, r"key 'sbox.file'.*not a permutation"),
+    (lambda d: d.update(sbox={"kind": "table", "file": "t.txt"}), "00 01", r"key 'sbox.file'.*must hold 256 hex bytes, holds 2"),
+    (lambda d: d.update(sbox={"kind": "table", "file": "t.txt"}), "zz " + TABLE_OK, r"key 'sbox.file'.*'zz' is not a hex byte"),
+    (lambda d: d.update(sbox={"kind": "table", "file": "missing.txt"}), None, r"key 'sbox.file'.*cannot be read"),
+    (lambda d: d.update(linear={"kind": "byte-map", "map": {"kind": "table", "file": "t.txt"}}), "01 " * 256,
+     r"key 'linear.map.file'.*not a permutation"),
+    (lambda d: d.update(linear={"kind": "byte-map"}), None, r"key 'linear': 'map' is a required property"),
+    (lambda d: d.update(linear={"kind": "none", "approach": 1}), None, r"unknown key 'linear.approach'"),
+    (lambda d: d.update(linear={"kind": "xor-iv", "iv_source": "md5"}), None,
+     r"key 'linear.iv_source': iv_source must be one of \('sha3', 'keyexp'\)"),
+    (lambda d: d.update(linear={"kind": "xor-iv", "approach": 3}), None, r"key 'linear.approach'"),
+    (lambda d: d.update(rounds=11), None, r"key 'rounds': rounds must be an integer in 1..10"),
+    (lambda d: d.update(rounds=0), None, r"key 'rounds'"),
+    (lambda d: d.update(key_bytes=[16, 32], rounds=12), None, r"key 'rounds': rounds must be an integer in 1..10"),
+    (lambda d: d.update(key_bytes=20), None, r"key 'key_bytes': key_bytes must be one of \(16, 24, 32\)"),
+    (lambda d: d.update(name="other"), None, r"key 'name' must equal the file's stem 'toy'"),
+    (lambda d: d.update(custom="no_such_module_here:build"), None, r"key 'custom' replaces the blocks"),
+    (lambda d: [d.pop("sbox"), d.pop("linear"), d.update(custom="no_such_module_here:build")], None,
+     r"key 'custom': cannot import module 'no_such_module_here'"),
+    (lambda d: [d.pop("sbox"), d.pop("linear"), d.update(custom="custom_variant:missing")], None,
+     r"key 'custom': module 'custom_variant' has no callable 'missing'"),
+    (lambda d: [d.pop("sbox"), d.pop("linear"), d.update(custom="custom_variant:NOT_CALLABLE")], None,
+     r"key 'custom': module 'custom_variant' has no callable"),
+    (lambda d: [d.pop("sbox"), d.pop("linear"), d.update(custom="not a path")], None, r"key 'custom'"),
+])
+def test_a_bad_description_names_the_file_and_the_key(tmp_path, change, table, match):
+    doc = _base()
+    change(doc)
+    if table is not None:
+        (tmp_path / "t.txt").write_text(table)
+    path = _write(tmp_path, doc, stem="toy")
+    with pytest.raises(ValueError, match=match) as err:
+        load_variant(path)
+    assert str(path) in str(err.value)
+
+
+@pytest.mark.parametrize("text", ["", "[1, 2]", "name: [unclosed"])
+def test_a_file_that_is_no_mapping_is_refused(tmp_path, text):
+    path = tmp_path / "toy.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=re.escape(str(path))):
+        load_variant(path)
+
+
+def test_a_custom_callable_must_return_a_key_schedule(tmp_path):
+    doc = {"name": "toy", "summary": "s", "key_bytes": 16, "custom": "custom_variant:not_a_schedule"}
+    desc = load_variant(_write(tmp_path, doc))
+    with pytest.raises(ValueError, match=r"toy.yaml: key 'custom': custom_variant:not_a_schedule returned str"):
+        build_from_description(desc)
+
+
+def test_a_table_file_is_read_relative_to_the_description(tmp_path):
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "rev.txt").write_text("# the byte reversal x -> 255 - x\n" + TABLE_OK.replace(" ", ", "))
+    doc = {**_base(), "sbox": {"kind": "table", "file": "maps/rev.txt"}}
+    desc = load_variant(_write(tmp_path, doc))
+    assert list(desc.sbox.forward) == list(range(255, -1, -1))
+    assert list(desc.sbox.inverse) == list(range(255, -1, -1))
+
+
+def test_the_schema_lists_the_blocks_the_code_builds():
+    schema = yaml.safe_load(described.SCHEMA_FILE.read_text())
+    assert tuple(schema["$defs"]["byte_map"]["properties"]["kind"]["enum"]) == described.BYTE_MAPS
+    assert tuple(schema["$defs"]["linear"]["properties"]["kind"]["enum"]) == described.LINEAR_LAYERS
+
+
+@pytest.mark.parametrize("path", sorted(VARIANTS_DIR.glob("*.yaml")) + sorted(CIPHER_DESCRIPTIONS_DIR.glob("*.yaml")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_shipped_description_loads(path):
+    desc = load_variant(path)
+    assert desc.name == path.stem and desc.summary and desc.about
+
+
+def test_the_shipped_files_are_there():
+    assert {p.stem for p in CIPHER_DESCRIPTIONS_DIR.glob("*.yaml")} == set(PAPER_CIPHERS)
+    assert set(VARIANTS) <= {p.stem for p in VARIANTS_DIR.glob("*.yaml")}
+    assert variant_file("aes-4-rounds") == VARIANTS_DIR / "aes-4-rounds.yaml"
+
+
+# --- registering -----------------------------------------------------------------------------------
+
+def test_registering_is_idempotent_and_refuses_a_taken_name(scratch_registry, tmp_path):
+    info = register_variant_file(variant_file("aes-4-rounds"))
+    assert register_variant_file(variant_file("aes-4-rounds")) is info is lookup("aes-4-rounds")
+    other = yaml.safe_load(variant_file("aes-4-rounds").read_text())
+    other["rounds"] = 5
+    with pytest.raises(ValueError, match=r"key 'name': cipher 'aes-4-rounds' is already registered as a different"):
+        register_variant_file(_write(tmp_path, other))
+    with pytest.raises(ValueError, match=r"aes.yaml: key 'name': cipher 'aes' is already registered"):
+        register_variant_file(CIPHER_DESCRIPTIONS_DIR / "aes.yaml")
+
+
+def test_a_variant_is_a_research_cipher_with_rounds_as_an_option(registered):
+    info = lookup("aes-4-rounds")
+    assert info.research and "NOT secure" in info.summary and info.key_sizes == (16,)
+    assert cipherlab.cipher_options("aes-4-rounds") == {"rounds": 4}
+    with pytest.warns(cipherlab.InsecureCipherWarning, match="'aes-affine-sbox' is a research cipher"):
+        cipherlab.new(bytes(16), "aes-affine-sbox")
+    assert cipherlab.new(bytes(16), "aes-4-rounds").rounds == 4
+    assert cipherlab.new(bytes(32), "aes-random-sbox").rounds == 14
+    with pytest.raises(ValueError, match="key must be 16 bytes long"):
+        cipherlab.new(bytes(24), "aes-4-rounds")
+
+
+def test_the_styles_are_computed(registered, tmp_path):
+    assert lookup("aes-4-rounds").styles == ("reference", "table", "aesni")
+    assert lookup("aes-affine-sbox").styles == lookup("aes-random-sbox").styles == ("reference", "table")
+    for name in PAPER_CIPHERS:
+        assert lookup(f"described-{name}").styles == tuple(s for s in lookup(name).styles if s != "pycryptodome")
+    random_map = {**_base(), "linear": {"kind": "byte-map", "map": {"kind": "random", "seed": 1}}}
+    none = {**_base(), "linear": {"kind": "none"}}
+    for doc, styles in ((random_map, ("reference", "table")), (none, ("reference", "table", "aesni"))):
+        assert build_from_description(load_variant(_write(tmp_path, doc))).styles == styles
+
+
+def test_the_byte_maps_are_exposed(registered):
+    affine, _ = second_sbox(0x7F, "xor-index")
+    assert np.array_equal(variant_byte_maps("aes-affine-sbox")["sbox"], affine)
+    assert np.array_equal(lookup("aes-random-sbox").byte_maps["sbox"], np.random.default_rng(2024).permutation(256))
+    assert set(variant_byte_maps("aes-4-rounds")) == {"sbox"}
+    assert np.array_equal(variant_byte_maps("aes-2sbox")["linear"], affine)
+    desc = load_variant(CIPHER_DESCRIPTIONS_DIR / "aes-2sbox.yaml")
+    assert np.array_equal(variant_byte_maps(desc)["sbox"], cipherlab.rijndael_sbox())
+
+
+# --- the shipped variants ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", cipherlab.MODES)
+@pytest.mark.parametrize("name", VARIANTS)
+def test_round_trip_in_every_style_and_the_styles_agree(registered, name, mode):
+    rng = np.random.default_rng([len(name), len(mode)])
+    for size in lookup(name).key_sizes:
+        key, data = rng.bytes(size), rng.bytes(1000)
+        outputs = set()
+        for impl in _styles(name):
+            c = cipherlab.new(key, name, mode, iv=_iv(mode), impl=impl)
+            ct = c.encrypt(data)
+            assert c.decrypt(ct) == data and ct[:16] != data[:16]
+            outputs.add(ct)
+        assert len(outputs) == 1, f"the styles {_styles(name)} disagree"
+
+
+@pytest.mark.parametrize("impl", [s for s in ("reference", "table", "aesni") if s in OWN_STYLES])
+def test_aes_4_rounds_is_aes_with_4_rounds(registered, impl):
+    rng = np.random.default_rng(4)
+    for _ in range(3):
+        key, block = rng.bytes(16), rng.bytes(16)
+        ours = cipherlab.new(key, "aes-4-rounds", impl=impl, padding=False).encrypt(block)
+        assert ours == cipherlab.new(key, "aes", rounds=4, impl=impl, padding=False).encrypt(block)
+        assert ours == naive.encrypt_block(key, block, "aes", rounds=4)
+
+
+@pytest.mark.parametrize("impl", ["reference", "table"])
+@pytest.mark.parametrize("name", ["aes-affine-sbox", "aes-random-sbox"])
+def test_the_sbox_variants_match_a_naive_cipher_with_their_sbox(registered, name, impl):
+    sbox = variant_byte_maps(name)["sbox"]
+    rng = np.random.default_rng(len(name))
+    for size in (16, 24, 32):
+        for rounds in (None, 2):
+            key, block = rng.bytes(size), rng.bytes(16)
+            options = {} if rounds is None else {"rounds": rounds}
+            ours = cipherlab.new(key, name, impl=impl, padding=False, **options).encrypt(block)
+            assert ours == _naive_encrypt(key, block, sbox, lambda s, r: naive._mix_columns(s), rounds)
+
+
+def _ecb_blocks(name, key, blocks, impl="table"):
+    c = cipherlab.new(key, name, impl=impl, padding=False)
+    return np.frombuffer(c.encrypt(blocks.tobytes()), dtype=np.uint8).reshape(-1, 16)
+
+
+@pytest.mark.parametrize("size", [16, 24, 32])
+def test_aes_affine_sbox_is_affine_and_aes_random_sbox_is_not(registered, size):
+    """E(a) ^ E(b) ^ E(c) == E(a ^ b ^ c) for a fixed key: what the affinity attack relies on."""
+    rng = np.random.default_rng(size)
+    key = rng.bytes(size)
+    a, b, c = (rng.integers(0, 256, (64, 16), dtype=np.uint8) for _ in range(3))
+    for name, affine in (("aes-affine-sbox", True), ("aes-random-sbox", False)):
+        lhs = _ecb_blocks(name, key, a) ^ _ecb_blocks(name, key, b) ^ _ecb_blocks(name, key, c)
+        rhs = _ecb_blocks(name, key, a ^ b ^ c)
+        if affine:
+            assert np.array_equal(lhs, rhs)
+        else:
+            assert (lhs != rhs).any(axis=1).all()
+
+
+def test_a_custom_variant_runs_in_the_styles_it_maps_to(scratch_registry, tmp_path):
+    doc = {"name": "aes-blake2-ivs", "summary": "IVs from BLAKE2b", "key_bytes": [16, 32], "rounds": 6,
+           "custom": "custom_variant:build"}
+    info = register_variant_file(_write(tmp_path, doc))
+    assert info.styles == ("reference", "table", "aesni") and info.key_sizes == (16, 32)
+    key, data = bytes(range(32)), bytes(range(64))
+    ivs = custom_variant.Blake2IVs(key, 6).round_ivs
+    expected = b"".join(_naive_encrypt(key, data[i:i + 16], naive.SBOX, lambda s, r: [x ^ int(y) for x, y in zip(s, ivs[r])], 6)
+                        for i in range(0, 64, 16))
+    for impl in _styles("aes-blake2-ivs"):
+        c = cipherlab.new(key, "aes-blake2-ivs", impl=impl, padding=False)
+        assert c.encrypt(data) == expected and c.decrypt(expected) == data
+
+
+# --- the papers' ciphers, described ------------------------------------------------------------------
+
+def test_the_papers_descriptions_are_not_registered():
+    before = cipherlab.cipher_names(families=True)
+    for name in PAPER_CIPHERS:
+        info = build_from_description(load_variant(CIPHER_DESCRIPTIONS_DIR / f"{name}.yaml"))
+        assert info.name == name and lookup(name) is not info
+        assert not isinstance(lookup(name), described.VariantInfo)
+    assert cipherlab.cipher_names(families=True) == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(PAPER_CIPHERS), size=st.sampled_from((16, 24, 32)), mode=st.sampled_from(cipherlab.MODES),
+       rounds=st.integers(1, 10), seed=st.integers(0, 2**32 - 1), data=st.binary(max_size=200))
+def test_the_papers_descriptions_equal_the_registered_ciphers(registered, name, size, mode, rounds, seed, data):
+    key = np.random.default_rng(seed).bytes(size)
+    for impl in _styles(f"described-{name}"):
+        for options in ({}, {"rounds": rounds}):
+            ours = cipherlab.new(key, f"described-{name}", mode, iv=_iv(mode), impl=impl, **options)
+            theirs = cipherlab.new(key, name, mode, iv=_iv(mode), impl=impl, **options)
+            assert ours.encrypt(data) == theirs.encrypt(data)

@@ -92,7 +92,7 @@ class Chapter:
 
 
 #: Where variant descriptions live: ``config/variants/<variant>.yaml`` (:mod:`cipherlab.ciphers.described`).
-VARIANTS_DIR = paths.CONFIG_DIR / "variants"
+VARIANTS_DIR = paths.VARIANTS_DIR
 #: A variant's name: the stem of its file, and part of its rule, page and file names.
 VARIANT_NAME = r"[a-z0-9][a-z0-9-]*"
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from cipherlab.analysis.plotting import save_figure
@@ -147,8 +146,8 @@ def save_all(results: dict, profile) -> dict:
     return saved
 
 
-def save_figures(results: dict, profile, *, show: bool = False) -> dict:
-    """Draw and save the battery's figures (``variant_<name>_<figure>``); ``show`` displays them too."""
+def save_figures(results: dict, profile) -> dict:
+    """Draw and save the battery's figures as ``variant_<name>_<figure>``; returns ``{figure: Figure}`` (open)."""
     cipher = results["cipher"]
     figs = {"dependency": figures.dependency_rounds_figure(results["dependency"]),
             "rounds": figures.rounds_figure(results["rounds"]),
@@ -157,10 +156,6 @@ def save_figures(results: dict, profile, *, show: bool = False) -> dict:
     figs["affinity_attack"] = figures.attack_figure(results["image"], results["ciphertexts"][key],
                                                     results["recovered"][key],
                                                     f"{cipher}: the 129-query affinity attack")
-    saved = {}
     for name, fig in figs.items():
-        saved[name] = save_figure(fig, table_name(cipher, name), profile)
-        if show:
-            plt.show()
-        plt.close(fig)
-    return saved
+        save_figure(fig, table_name(cipher, name), profile)
+    return figs

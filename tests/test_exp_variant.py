@@ -259,6 +259,7 @@ def test_save_all_is_byte_identical(batteries, monkeypatch, tmp_path):
     ({"variant": "aes", "image_stride": -1}, "image_stride"),
     ({"variant": "aes", "measure_speed": "yes"}, "measure_speed"),
     ({"variant": "aes", "speed_trials": 1.5}, "speed_trials"),
+    ({"variant": "aes", "speed_bytes": 100}, "speed_bytes"),
 ])
 def test_bad_battery_parameters(kwargs, name):
     with pytest.raises(ValueError, match=name):

@@ -89,6 +89,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                         ("image_stride", image_stride), ("n_sequences", n_sequences),
                         ("speed_processes", speed_processes), ("speed_trials", speed_trials)):
         _positive(name, value)
+    if _positive("speed_bytes", speed_bytes) % 16:
+        raise ValueError(f"speed_bytes must be a positive multiple of 16, got {speed_bytes!r}")
     if not isinstance(measure_speed, (bool, np.bool_)):
         raise ValueError(f"measure_speed must be True or False, got {measure_speed!r}")
     cipher, path = resolve(variant)

@@ -25,7 +25,7 @@ def dependency_rounds_figure(dependency: pd.DataFrame, *, columns: int = 5) -> p
         ax.set_yticks([])
     axes[0, 0].set_ylabel("input byte")
     fig.suptitle("output byte changes when one input byte changes (rows: input, columns: output)", fontsize=9)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
 
 

@@ -278,3 +278,13 @@ def test_bad_battery_parameters(kwargs, name):
 def test_bad_parameters_name_themselves(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_speed_registers_the_variant_in_fresh_processes():
+    name, path = variant.resolve("aes-affine-sbox")
+    raw = speed.measure_speed(name, path, nbytes=1024, processes=1, trials=3)
+    assert set(raw["case"]) == set(speed.CASES)
+    assert set(raw["impl"]) == set(correctness.styles_here(name))
+    assert (raw["compile_seconds"] > 0).all()
+    table = speed.speed_table(raw, name)
+    assert set(table["finding"]) <= set(speed.WORDS.values()) and len(table) == raw["impl"].nunique()

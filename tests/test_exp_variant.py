@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cipherlab.ciphers import registry
 from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
 from cipherlab.experiments import variant
 from cipherlab.experiments.security.chapter import attack_targets
@@ -17,6 +18,14 @@ from cipherlab.pipeline import paths
 from naive import gf2_apply_naive, gf2_inverse_naive
 
 pytestmark = pytest.mark.usefixtures("quiet_research_warning")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_registry():
+    """The variants these tests register go into a copy of the registry, dropped after the module."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+        yield
 
 SMALL = dict(correctness_messages=1, correctness_bytes=100, dependency_keys=1, dependency_plaintexts=8,
              avalanche_keys=1, avalanche_plaintexts=4, affinity_triples=8, rounds_triples=4, image_stride=8,

@@ -324,3 +324,40 @@ def degree_naive(s) -> int:
             if coef:
                 best = max(best, bin(u).count("1"))
     return best
+
+
+# -- GF(2) linear algebra, bit by bit (the affinity attack's reference) ----------
+
+
+def gf2_inverse_naive(rows):
+    """Inverse of an n x n 0/1 matrix (a list of lists) over GF(2), or None if singular.
+
+    Gauss-Jordan on Python lists, one bit at a time: no NumPy, no packing.
+    """
+    n = len(rows)
+    a = [list(r) + [1 if i == j else 0 for j in range(n)] for i, r in enumerate(rows)]
+    for col in range(n):
+        pivot = None
+        for r in range(col, n):
+            if a[r][col] == 1:
+                pivot = r
+                break
+        if pivot is None:
+            return None
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(n):
+            if r != col and a[r][col] == 1:
+                for k in range(2 * n):
+                    a[r][k] ^= a[col][k]
+    return [row[n:] for row in a]
+
+
+def gf2_apply_naive(rows, vector):
+    """``rows @ vector`` over GF(2), one product bit at a time."""
+    out = []
+    for row in rows:
+        bit = 0
+        for m, v in zip(row, vector):
+            bit ^= m & v
+        out.append(bit)
+    return out

@@ -1,0 +1,37 @@
+"""The battery's tables as the book shows them (:func:`cipherlab.analysis.display.show_table`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from cipherlab.analysis.display import show_table
+
+PCT = "{:+.1f} %"
+#: per table: the columns of the short view (the full table is folded below it)
+SHORT = {
+    "correctness": ["key_bits", "mode", "style", "round_trips", "agreements", "ok"],
+    "byte_maps": ["map", "affine", "nonlinearity", "differential_uniformity", "algebraic_degree", "max_linear_bias",
+                  "fixed_points"],
+    "rounds": ["rounds", "dependent_pairs", "full_diffusion", "byte_local", "affine", "affine_triples_held"],
+    "property_rounds": None,
+    "avalanche_summary": ["avalanche_mean_percent", "avalanche_std_bits", "avalanche_min_bits",
+                          "avalanche_max_bits", "sac_max_abs_deviation", "sac_zero_entries"],
+    "affinity_test": None,
+    "affinity_attack": ["mode", "target", "queries", "invertible", "bytes_recovered", "bytes", "exact"],
+    "codebook": ["mode", "target", "ran", "queries", "bytes_recovered", "bytes", "exact"],
+    "randomness": ["mode", "input", "test", "proportion", "acceptable", "passed"],
+    "speed": ["style", "aes_mb_s", "variant_mb_s", "speedup_pct", "low", "high", "finding"],
+    "compile": None,
+}
+FORMATS = {"speed": {"speedup_pct": PCT, "low": PCT, "high": PCT, "control_low": PCT, "control_high": PCT,
+                     "aes_mb_s": "{:.1f}", "variant_mb_s": "{:.1f}"}}
+
+
+def view(results: dict, table: str, caption: "str | None" = None):
+    """One table of :func:`cipherlab.experiments.variant.run_battery`, rendered for the book."""
+    if table not in SHORT:
+        raise ValueError(f"table must be one of {tuple(SHORT)}, got {table!r}")
+    df: pd.DataFrame = results[table]
+    if "cipher" in df.columns and df["cipher"].nunique() == 1 and table != "randomness":
+        df = df.drop(columns="cipher")
+    return show_table(df, short=SHORT[table], formats=FORMATS.get(table), caption=caption)

@@ -1,0 +1,299 @@
+"""Tests of the variant battery (cipherlab.experiments.variant)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cipherlab.ciphers import registry
+from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
+from cipherlab.experiments import variant
+from cipherlab.experiments.security.chapter import attack_targets
+from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, speed, structure
+from cipherlab.pipeline import paths
+
+from naive import gf2_apply_naive, gf2_inverse_naive
+
+pytestmark = pytest.mark.usefixtures("quiet_research_warning")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_registry():
+    """The variants these tests register go into a copy of the registry, dropped after the module."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+        yield
+
+SMALL = dict(correctness_messages=1, correctness_bytes=100, dependency_keys=1, dependency_plaintexts=8,
+             avalanche_keys=1, avalanche_plaintexts=4, affinity_triples=8, rounds_triples=4, image_stride=8,
+             keystream_bytes=4096, n_sequences=2, measure_speed=False)
+
+
+# ---------------------------------------------------------------- a toy affine cipher
+
+def invertible_matrix(rng: np.random.Generator, n: int = 128) -> np.ndarray:
+    """A random invertible GF(2) matrix: unit lower x unit upper triangular, rows permuted."""
+    low = np.tril(rng.integers(0, 2, (n, n)), -1) + np.eye(n, dtype=np.int64)
+    up = np.triu(rng.integers(0, 2, (n, n)), 1) + np.eye(n, dtype=np.int64)
+    return ((low @ up) % 2)[rng.permutation(n)].astype(np.uint8)
+
+
+def toy_affine(seed: int):
+    """``(oracle, A, c)``: ``E(x) = A x ^ c`` on 128-bit blocks, computed with integer NumPy."""
+    rng = np.random.default_rng(seed)
+    a = invertible_matrix(rng)
+    c = rng.integers(0, 2, 128).astype(np.uint8)
+
+    def encrypt(blocks):
+        bits = np.unpackbits(blocks, axis=1).astype(np.int64)
+        return np.packbits(((bits @ a.T.astype(np.int64)) % 2).astype(np.uint8) ^ c, axis=1)
+
+    return affinity.BlockOracle(encrypt), a, c
+
+
+# ---------------------------------------------------------------- GF(2) algebra
+
+@pytest.mark.parametrize("n, seed", [(4, 0), (16, 1), (40, 2), (128, 3)])
+def test_gf2_inverse_matches_naive(n, seed):
+    m = np.random.default_rng(seed).integers(0, 2, (n, n)).astype(np.uint8)
+    naive = gf2_inverse_naive(m.tolist())
+    ours = affinity.gf2_inverse(m)
+    assert (ours is None) == (naive is None)
+    if naive is not None:
+        assert ours.tolist() == naive
+
+
+def test_gf2_inverse_of_invertible_is_inverse():
+    m = invertible_matrix(np.random.default_rng(5))
+    inv = affinity.gf2_inverse(m)
+    assert np.array_equal(affinity.gf2_matmul(m, inv), np.eye(128, dtype=np.uint8))
+    assert inv.tolist() == gf2_inverse_naive(m.tolist())
+
+
+def test_gf2_singular_is_none():
+    m = np.eye(8, dtype=np.uint8)
+    m[3] = m[5]
+    assert affinity.gf2_inverse(m) is None and gf2_inverse_naive(m.tolist()) is None
+
+
+def test_gf2_matmul_matches_naive():
+    rng = np.random.default_rng(9)
+    m = rng.integers(0, 2, (20, 20)).astype(np.uint8)
+    v = rng.integers(0, 2, 20).astype(np.uint8)
+    assert affinity.gf2_matmul(m, v).tolist() == gf2_apply_naive(m.tolist(), v.tolist())
+
+
+# ---------------------------------------------------------------- the affinity test and attack
+
+def test_attack_on_toy_recovers_matrix_and_plaintext():
+    oracle, a, c = toy_affine(0)
+    model = affinity.learn_affine(oracle)
+    assert oracle.queries == affinity.ATTACK_QUERIES == 129
+    assert model.invertible
+    assert np.array_equal(model.matrix, a) and np.array_equal(model.constant, c)
+    assert model.inverse.tolist() == gf2_inverse_naive(a.tolist())
+    x = np.random.default_rng(1).integers(0, 256, (50, 16), dtype=np.uint8)
+    assert np.array_equal(model.decrypt_blocks(oracle(x)), x)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_blocks=st.integers(1, 40))
+def test_attack_recovers_every_plaintext_of_random_affine_maps(seed, n_blocks):
+    oracle, _, _ = toy_affine(seed)
+    model = affinity.learn_affine(oracle)
+    x = np.random.default_rng(seed + 1).integers(0, 256, (n_blocks, 16), dtype=np.uint8)
+    assert model.invertible
+    assert np.array_equal(model.decrypt_blocks(oracle(x)), x)
+
+
+@pytest.mark.parametrize("cipher, affine", [("aes", False), ("aes-2sbox", False), ("aes-affine-sbox", True)])
+def test_affinity_test_on_ciphers(cipher, affine):
+    name, _ = variant.resolve(cipher)
+    res = affinity.affinity_test(affinity.cipher_oracle(name, bytes(range(16))), n_triples=16, seed=2)
+    assert res["affine"] is affine
+    assert res["held"] == (16 if affine else 0)
+    assert res["queries"] == 64
+
+
+def test_affinity_test_on_toy_holds():
+    oracle, _, _ = toy_affine(7)
+    assert affinity.affinity_test(oracle, n_triples=10)["held"] == 10
+
+
+@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+def test_affine_variant_image_recovered_exactly(mode):
+    name, _ = variant.resolve("aes-affine-sbox")
+    image = attack_targets(seed=0, image_stride=1, text_bytes=16)["image"]
+    iv = bytes(range(16, 32)) if mode == "cbc" else None
+    res = affinity.run_affine_attack(name, bytes(range(16)), image, mode, iv)
+    assert res["queries"] == 129 and res["invertible"]
+    assert np.array_equal(res["recovered"], image.reshape(-1))
+    assert res["exact"]
+
+
+def test_affine_attack_fails_on_aes():
+    image = attack_targets(seed=0, image_stride=8, text_bytes=16)["image"]
+    res = affinity.run_affine_attack("aes", bytes(16), image)
+    assert not res["exact"] and res["match_fraction"] < 0.05
+
+
+# ---------------------------------------------------------------- byte maps
+
+@pytest.mark.parametrize("sbox, affine", [
+    (np.arange(256), True),
+    (np.arange(256) ^ 0x5A, True),
+    (second_sbox(0x7F, "xor-index")[0], True),
+    (rijndael_sbox(), False),
+    (np.random.default_rng(0).permutation(256), False),
+])
+def test_is_affine(sbox, affine):
+    assert bytemaps.is_affine(sbox) is affine
+    assert bytemaps.affine_components(sbox) == (255 if affine else 0)
+
+
+def test_is_affine_matches_definition():
+    s = second_sbox(0x7F, "xor-index")[0]
+    x, y = np.meshgrid(np.arange(256), np.arange(256))
+    assert np.array_equal(s[x ^ y] ^ s[0], s[x] ^ s[y])
+
+
+def test_byte_map_table_has_control():
+    t = bytemaps.byte_map_table({"sbox": second_sbox(0x7F, "xor-index")[0]})
+    assert list(t["map"]) == ["sbox", "rijndael (AES)"]
+    assert list(t["affine"]) == [True, False]
+    assert t["nonlinearity"].tolist() == [0, 112]
+
+
+# ---------------------------------------------------------------- structure and the codebook
+
+@pytest.mark.parametrize("cipher, local", [("aes", False), ("aes-2sbox", True), ("maes-1", True)])
+def test_byte_locality_from_dependency(cipher, local):
+    _, rates = structure.dependency_by_round(cipher, n_keys=1, n_plaintexts=8, max_rounds=10)
+    assert structure.is_byte_local(rates[10]) is local
+    assert structure.is_byte_local(rates[1])   # one round has no MixColumns: byte-local for all
+
+
+@pytest.mark.parametrize("cipher, local", [("aes-2sbox", True), ("aes", False)])
+def test_codebook_path(cipher, local):
+    targets = {"image": attack_targets(seed=0, image_stride=8, text_bytes=16)["image"]}
+    table, recovered = structure.codebook_table(cipher, targets, local, seed=1)
+    assert bool(table["ran"].all()) is local
+    if local:
+        assert table["exact"].all() and (table["queries"] == 257).all()
+        assert np.array_equal(recovered[("ecb", "image")], targets["image"].reshape(-1))
+    else:
+        assert recovered == {}
+
+
+def test_property_rounds():
+    rounds = pd.DataFrame({"rounds": [1, 2, 3], "byte_local": [True, False, False], "affine": [True] * 3,
+                           "full_diffusion": [False, False, True]})
+    p = structure.property_rounds(rounds).set_index("property")
+    assert p.loc["byte_local", "first_round_failing"] == 2
+    assert p.loc["byte_local", "last_round_holding"] == 1
+    assert pd.isna(p.loc["affine", "first_round_failing"])
+    assert p.loc["full_diffusion", "first_round_holding"] == 3
+
+
+def test_correctness_all_styles_agree():
+    t = correctness.correctness_table("aes-2sbox", n_messages=1, message_bytes=33)
+    assert t["ok"].all()
+    assert set(t["mode"]) == {"ecb", "cbc", "ctr"}
+    assert set(t["style"]) == set(correctness.styles_here("aes-2sbox"))
+
+
+# ---------------------------------------------------------------- speed, decided by the engine
+
+def _raw(variant_factor: float, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for p in range(2):
+        for t in range(30):
+            base = 1e-3 * (1 + 0.01 * rng.standard_normal())
+            for case, f in (("aes", 1.0), ("aes (A/A control)", 1.0), ("variant", variant_factor)):
+                rows.append({"impl": "table", "case": case, "bytes": 65536, "process": p, "trial": t,
+                             "seconds": base * f * (1 + 0.002 * rng.standard_normal())})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("factor, words", [(0.5, "faster"), (2.0, "slower"),
+                                           (1.0, "no difference beyond the A/A band")])
+def test_speed_verdict_words(factor, words):
+    t = speed.speed_table(_raw(factor), "toy")
+    assert t["finding"].iloc[0] == words
+
+
+def test_claim_row_is_ordering():
+    assert speed.claim_row("x", "table")["rule"] == "ordering"
+
+
+# ---------------------------------------------------------------- the card
+
+@pytest.fixture(scope="module")
+def batteries():
+    return {c: variant.run_battery(c, seed=3, **SMALL) for c in ("aes-affine-sbox", "aes-2sbox", "aes")}
+
+
+def test_card_affine(batteries):
+    text = batteries["aes-affine-sbox"]["card"]
+    assert "weakest point: **affine over GF(2)" in text and "129 chosen plaintexts" in text
+
+
+def test_card_byte_local(batteries):
+    text = batteries["aes-2sbox"]["card"]
+    assert "weakest point: **byte-local" in text and "257 chosen plaintexts" in text
+
+
+def test_card_aes(batteries):
+    text = batteries["aes"]["card"]
+    assert card.NO_WEAKNESS in text and "tests run:" in text
+
+
+def test_save_all_is_byte_identical(batteries, monkeypatch, tmp_path):
+    monkeypatch.setattr(paths, "DATA_DIR", tmp_path)
+    first = {k: p.read_bytes() for k, p in variant.save_all(batteries["aes"], "quick").items()}
+    again = variant.run_battery("aes", seed=3, **SMALL)
+    second = {k: p.read_bytes() for k, p in variant.save_all(again, "quick").items()}
+    assert first == second and set(first) == set(variant.TABLES)
+
+
+# ---------------------------------------------------------------- bad parameters
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"variant": "no-such-cipher"}, "variant"),
+    ({"variant": "aes", "affinity_triples": 0}, "affinity_triples"),
+    ({"variant": "aes", "image_stride": -1}, "image_stride"),
+    ({"variant": "aes", "measure_speed": "yes"}, "measure_speed"),
+    ({"variant": "aes", "speed_trials": 1.5}, "speed_trials"),
+    ({"variant": "aes", "speed_bytes": 100}, "speed_bytes"),
+])
+def test_bad_battery_parameters(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        variant.run_battery(**kwargs)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: affinity.affinity_test(toy_affine(0)[0], n_triples=0), "n_triples"),
+    (lambda: affinity.gf2_inverse(np.zeros((2, 3))), "matrix"),
+    (lambda: affinity.decrypt_with_model(None, b"", mode="ctr"), "mode"),
+    (lambda: affinity.BlockOracle(42), "encrypt_blocks"),
+    (lambda: correctness.correctness_table("aes", n_messages=0), "n_messages"),
+    (lambda: speed.measure_speed("aes", nbytes=17), "nbytes"),
+    (lambda: bytemaps.is_affine(np.arange(10)), "sbox"),
+])
+def test_bad_parameters_name_themselves(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_speed_registers_the_variant_in_fresh_processes():
+    name, path = variant.resolve("aes-affine-sbox")
+    raw = speed.measure_speed(name, path, nbytes=1024, processes=1, trials=3)
+    assert set(raw["case"]) == set(speed.CASES)
+    assert set(raw["impl"]) == set(correctness.styles_here(name))
+    assert (raw["compile_seconds"] > 0).all()
+    table = speed.speed_table(raw, name)
+    assert set(table["finding"]) <= set(speed.WORDS.values()) and len(table) == raw["impl"].nunique()

@@ -22,6 +22,7 @@ from cipherlab.ciphers.registry import cipher_names
 from cipherlab.experiments.security import figures as security_figures
 from cipherlab.experiments.security.chapter import attack_targets
 from cipherlab.pipeline.paths import variant_file
+from cipherlab.pipeline.chapters import Variants
 from cipherlab.pipeline.results import save_raw, save_table
 
 from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, figures, randomness, speed, structure
@@ -132,8 +133,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
 
 
 def table_name(cipher: str, table: str) -> str:
-    """``variant_<name>_<table>`` with ``-`` as ``_`` in the name."""
-    return f"variant_{cipher.replace('-', '_')}_{table}"
+    """``variant_<name>_<table>``: the stem the variant chapters' rule declares (:meth:`Variants.stem`)."""
+    return Variants.stem(cipher, table)
 
 
 def save_all(results: dict, profile) -> dict:

@@ -74,7 +74,7 @@ class Tree:
         if "Nothing to be done" in out:
             return {}
         block = out.split("Job stats:", 1)[1].split("total", 1)[0]
-        jobs = dict(re.findall(r"^(\w+)\s+(\d+)\s*$", block, flags=re.M))
+        jobs = dict(re.findall(r"^([\w-]+)\s+(\d+)\s*$", block, flags=re.M))
         assert jobs, out[-3000:]
         return {k: int(v) for k, v in jobs.items()}
 

@@ -80,7 +80,8 @@ def test_every_notebook_parameter_is_a_config_key():
         for nb_path in sorted(paths.NOTEBOOKS_DIR.glob("*.ipynb")):
             nb = nbformat.read(nb_path, as_version=4)
             section = nb_path.stem.removesuffix("_measure")
-            params = (notebook_parameters(cfg, section) if section in config.chapter_sections()
+            extra = {"variant": cfg["variant"]["names"][0]} if section == "variant" else {}   # the rule's --set
+            params = (notebook_parameters(cfg, section, **extra) if section in config.chapter_sections()
                       else config.book_parameters(cfg))
             check_parameters(nb, params, nb_path)  # raises if one is missing
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import pandas as pd
 import yaml
 
 from cipherlab.pipeline import chapters, config, paths
@@ -87,7 +88,8 @@ def test_timing_tables_are_decided_by_the_manifest_alone():
 
 
 def test_config_sections_are_required_for_every_chapter():
-    assert config.chapter_sections() == chapters.names()
+    variants = ("variant",) if chapters.load().variants else ()
+    assert config.chapter_sections() == chapters.names() + variants
     required = config.schema()["required"]
     assert required[:2] == ["profile", "seed"] and set(chapters.names()) <= set(required)
     cfg = config.read_config("quick")
@@ -164,6 +166,7 @@ def test_venv_snakemake_plans_in_a_fresh_clone_without_activation(tmp_path):
     planned = set(re.findall(r"^(?:local)?rule (\w+):", out, flags=re.M))
     expected = {"all", "book", "verdicts", "findings", "environment", "selfcheck", "input_file"}
     expected |= {n for c in chapters.load().chapters for n in (c.name, c.measure_name) if n}
+    expected |= {"variant_chapter"} if config.variant_list(config.load_config("quick")) else set()
     assert planned == expected, f"planned {sorted(planned)}, expected {sorted(expected)}"
     commands = [ln.split(":", 1)[1].strip() for ln in out.splitlines()
                 if ln.startswith("Shell command:") and ln.strip() != "Shell command: None"]   # `all` has none
@@ -292,3 +295,48 @@ def test_a_toy_chapter_is_built_into_the_book(quick_tree, tmp_path):
     assert "<img" in toy_page and "Toy chapter" in toy_page
     assert tree.at(q.table("toy_squares")).read_text(encoding="utf-8").splitlines()[-1] == "7,49"
     assert tree.at(q.raw_meta("toy_trials")).is_file()
+
+
+# --- a new variant: one file, one command ---------------------------------------------------------------------------
+NEW_VARIANT = """\
+name: aes-xor-iv-sbox
+summary: AES whose MixColumns is replaced by MAES's per-round IVs, with a seeded random S-box
+key_bytes: 16
+sbox:
+  kind: random
+  seed: 7
+linear:
+  kind: xor-iv
+"""
+
+
+@pytest.mark.pipeline
+def test_a_new_variant_is_one_file_and_one_command(quick_tree, tmp_path):
+    tree = copy_tree(quick_tree, tmp_path / "tree")
+    (tree.root / "config" / "variants" / "aes-xor-iv-sbox.yaml").write_text(NEW_VARIANT, encoding="utf-8")
+    q = paths.Profile("quick")
+    # Its chapter and the book; nothing else re-runs (the variant is not in variant.names).
+    assert tree.plan("variant_aes-xor-iv-sbox") == {"variant_chapter": 1, "variant_aes-xor-iv-sbox": 1}
+    tree.snakemake("--cores", "2", "variant_aes-xor-iv-sbox")
+    assert tree.at(q.executed_notebook("variant_aes-xor-iv-sbox")).is_file()
+    # no MixColumns: byte-local, and the codebook attack reads every byte back
+    attack = pd.read_csv(tree.at(q.table("variant_aes-xor-iv-sbox_codebook")))
+    assert len(attack) and attack["ran"].all() and attack["exact"].all(), attack
+    html = tree.at(q.html)
+    assert (html / "variant_aes-xor-iv-sbox.html").is_file()
+    staged = yaml.safe_load(tree.at(q.book_src / "_toc.yml").read_text(encoding="utf-8"))
+    pages = book.toc_pages(staged)
+    assert pages.index("howto_variant") < pages.index("variant_aes-xor-iv-sbox"), pages
+    assert tree.plan("variant_aes-xor-iv-sbox") in ({}, {"variant_aes-xor-iv-sbox": 1})   # up to date but the book
+
+
+def test_the_how_to_page_shows_a_description_that_loads_and_is_the_shipped_one(tmp_path):
+    from cipherlab.ciphers import described
+
+    text = (paths.BOOK_DIR / "howto_variant.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(.*?)```", text, flags=re.S).group(1)
+    shown = tmp_path / "aes-affine-sbox.yaml"
+    shown.write_text(block, encoding="utf-8")
+    ours, shipped = described.load_variant(shown), described.load_variant(paths.variant_file("aes-affine-sbox"))
+    assert (ours.sbox, ours.linear, ours.linear_map, ours.key_sizes, ours.rounds) == \
+        (shipped.sbox, shipped.linear, shipped.linear_map, shipped.key_sizes, shipped.rounds)

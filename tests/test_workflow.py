@@ -10,7 +10,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import nbformat
@@ -248,8 +247,9 @@ def _toy_notebook(path: Path, title: str, cells: list[str]) -> None:
 def add_toy_chapter(tree: Tree) -> None:
     """What README "Adding an experiment" asks: a manifest entry, a package, its notebooks, a config section."""
     manifest = tree.root / "workflow" / "chapters.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8") + "\n" + textwrap.indent(
-        yaml.safe_dump([TOY_ENTRY], sort_keys=False), "  "), encoding="utf-8")
+    data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    data["chapters"].append(TOY_ENTRY)     # the last chapter (the variants' block stays after the list)
+    manifest.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     package = tree.root / "src" / "cipherlab" / "experiments" / "toy"
     package.mkdir()
     (package / "__init__.py").write_text(TOY_PACKAGE, encoding="utf-8")

@@ -1,10 +1,10 @@
-"""The battery's tables as the book shows them (:func:`cipherlab.analysis.display.show_table`)."""
+"""The battery's tables as the book shows them (:func:`cipherlab.analysis.table_layout.fitted_table`)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.analysis.display import show_table
+from cipherlab.analysis.table_layout import fitted_table
 
 PCT = "{:+.1f} %"
 #: per table: the columns of the short view (the full table is folded below it)
@@ -27,11 +27,26 @@ FORMATS = {"speed": {"speedup_pct": PCT, "low": PCT, "high": PCT, "control_low":
                      "aes_mb_s": "{:.1f}", "variant_mb_s": "{:.1f}"}}
 
 
+#: per table: the columns that name a row, repeated in each column group of the folded full table
+KEYS = {"correctness": ["key_bits", "mode", "style"], "byte_maps": ["map"], "rounds": ["rounds"],
+        "property_rounds": ["property"], "affinity_attack": ["mode", "target"], "codebook": ["mode", "target"],
+        "randomness": ["mode", "input", "test"], "speed": ["style"]}
+#: at most this many columns in a short view chosen for a table without one in :data:`SHORT`
+SHORT_COLUMNS = 6
+
+
 def view(results: dict, table: str, caption: "str | None" = None):
-    """One table of :func:`cipherlab.experiments.variant.run_battery`, rendered for the book."""
+    """One table of :func:`cipherlab.experiments.variant.run_battery`, rendered for the book.
+
+    The short view (headers wrap) fits the page; every column is in the full
+    table folded below it, in column groups that each fit
+    (:func:`cipherlab.analysis.table_layout.fitted_table`).
+    """
     if table not in SHORT:
         raise ValueError(f"table must be one of {tuple(SHORT)}, got {table!r}")
     df: pd.DataFrame = results[table]
     if "cipher" in df.columns and df["cipher"].nunique() == 1 and table != "randomness":
         df = df.drop(columns="cipher")
-    return show_table(df, short=SHORT[table], formats=FORMATS.get(table), caption=caption)
+    short = [c for c in (SHORT[table] or list(df.columns[:SHORT_COLUMNS])) if c in df.columns]
+    keys = [c for c in KEYS.get(table, short[:1]) if c in df.columns] or short[:1]
+    return fitted_table(df, short=short, keys=keys, formats=FORMATS.get(table), caption=caption)

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from cipherlab._checks import check_choice
 from cipherlab.ciphers.registry import cipher_names
 
 from cipherlab.experiments.security.quiet import BLOCK, check_cipher, new_quiet
@@ -48,11 +49,6 @@ def as_bytes_array(data) -> np.ndarray:
         raise ValueError(f"plaintext: expected bytes or a uint8 array, got dtype {arr.dtype}")
     return np.ascontiguousarray(arr.reshape(-1))
 
-
-def _check_mode(mode: str) -> str:
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    return mode
 
 
 class EncryptionOracle:
@@ -81,7 +77,7 @@ class EncryptionOracle:
     def __init__(self, cipher: str, key: bytes, mode: str = "ecb", iv: "bytes | None" = None,
                  **options):
         check_cipher(cipher)
-        _check_mode(mode)
+        check_choice("mode", mode, MODES)
         if mode == "cbc" and iv is None:
             raise ValueError("iv: CBC oracle needs a 16-byte IV")
 
@@ -178,7 +174,7 @@ def decrypt_with_codebook(codebook: Codebook, ciphertext, mode: str = "ecb",
     iv : bytes
         CBC only: the IV sent with the ciphertext.
     """
-    _check_mode(mode)
+    check_choice("mode", mode, MODES)
     blocks = np.asarray(ciphertext, dtype=np.uint8).reshape(-1, BLOCK)
     decoded = codebook.decrypt_blocks(blocks)
     if mode == "cbc":
@@ -214,7 +210,7 @@ def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes
         plaintext length), ``exact`` and ``byte_local``.
     """
     check_cipher(cipher)
-    _check_mode(mode)
+    check_choice("mode", mode, MODES)
     plain = as_bytes_array(plaintext)
     victim = new_quiet(key, cipher, mode, iv=iv, padding=True, **options)
     target = np.asarray(victim.encrypt(plain), dtype=np.uint8)

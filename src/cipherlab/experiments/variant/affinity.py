@@ -30,13 +30,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from cipherlab.experiments.security.attack import as_bytes_array, strip_pkcs7
+from cipherlab._checks import check_choice
+from cipherlab.experiments.security.attack import MODES, as_bytes_array, strip_pkcs7
 from cipherlab.experiments.security.quiet import BLOCK, new_quiet
 
 BITS = 8 * BLOCK
 #: plaintext blocks the attack queries: 0 and the 128 unit vectors
 ATTACK_QUERIES = BITS + 1
-MODES = ("ecb", "cbc")
 
 
 def _check_count(name: str, value) -> int:
@@ -44,11 +44,6 @@ def _check_count(name: str, value) -> int:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
-
-def _check_mode(mode: str) -> str:
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    return mode
 
 
 # ----------------------------------------------------------------------------- oracles
@@ -196,7 +191,7 @@ def model_agreement(model: AffineModel, oracle, *, n_blocks: int = 64, seed: int
 
 def decrypt_with_model(model: AffineModel, ciphertext, mode: str = "ecb", iv=None) -> np.ndarray:
     """Plaintext bytes of an ECB or CBC ciphertext from the learned model (padding kept)."""
-    _check_mode(mode)
+    check_choice("mode", mode, MODES)
     blocks = np.asarray(ciphertext, dtype=np.uint8).reshape(-1, BLOCK)
     plain = model.decrypt_blocks(blocks)
     if mode == "cbc":
@@ -220,7 +215,7 @@ def run_affine_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv=
         ``match_fraction``, ``exact``, ``recovered`` (uint8, the plaintext's
         length) and ``ciphertext``.
     """
-    _check_mode(mode)
+    check_choice("mode", mode, MODES)
     plain = as_bytes_array(plaintext)
     victim = new_quiet(key, cipher, mode, iv=iv, padding=True, impl=impl, **options)
     target = np.asarray(victim.encrypt(plain), dtype=np.uint8)

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
+import cipherlab
 from cipherlab import bench, selfcheck
+from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
 from cipherlab.ciphers.cpu import has_aesni
 
 needs_aesni = pytest.mark.skipif(not has_aesni(), reason="no AES-NI on this CPU / JIT target")
@@ -98,6 +102,24 @@ def test_selfcheck_reports_a_broken_cipher(monkeypatch):
     frame = sc.run_selfcheck(ciphers=("aes",), impls=("table",))
     assert not frame.passed.all()
     assert sc.main(["--cipher", "aes", "--impl", "table"]) == 1
+
+
+def test_selfcheck_checks_each_description_against_the_registered_cipher(tmp_path):
+    import cipherlab.selfcheck as sc
+
+    frame = sc.run_selfcheck(impls=("reference", "table"))
+    described = frame[frame.check.str.startswith("description == registered")]
+    assert set(described.cipher) == {"aes", "aes-2sbox", "maes-1", "maes-2"} and described.passed.all()
+    assert set(described["mode"]) == set(cipherlab.MODES) and set(described.impl) == {"reference", "table"}
+    # a description that says something else than the registered cipher fails its checks, each named
+    doc = yaml.safe_load((CIPHER_DESCRIPTIONS_DIR / "aes-2sbox.yaml").read_text())
+    doc["linear"]["map"]["xor_byte"] = 0x7E
+    (tmp_path / "aes-2sbox.yaml").write_text(yaml.safe_dump(doc))
+    rows: list = []
+    with pytest.warns(cipherlab.InsecureCipherWarning):
+        sc._described_agree(rows, "aes-2sbox", ("table",), np.random.default_rng(0), folder=tmp_path)
+    assert rows and not any(r["passed"] for r in rows)
+    assert all(r["check"].startswith("description == registered") for r in rows)
 
 
 def test_selfcheck_rejects_unknown():

@@ -9,6 +9,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ import cipherlab
 from cipherlab.experiments.security import attack, diffusion, evidence, randomness, summary
 from cipherlab.experiments.security import sbox_properties as sp
 from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
+from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
 
 from naive import ddt_naive, degree_naive, lat_entry_naive, rijndael_sbox_naive
 
@@ -306,6 +308,13 @@ def test_measure_is_deterministic():
     a, b = chapter.measure(**kw), chapter.measure(**kw)
     for name in ("dependency", "avalanche", "attack", "randomness", "summary"):
         assert a[name].equals(b[name]), name
+    # the ciphers are the descriptions in config/ciphers/; SP 800-22 also runs on the encrypted test image
+    assert tuple(dict.fromkeys(a["dependency"]["cipher"])) == ("aes", "aes-2sbox", "maes-1", "maes-2")
+    rd = a["randomness"]
+    assert set(rd["input"]) == {"zeros", "text", "image"}
+    image = rd[rd["input"] == "image"]
+    assert set(image["mode"]) == {"-", "ecb", "ctr"} and set(image["cipher"]) == {"plaintext", "aes", "aes-2sbox",
+                                                                                  "maes-1", "maes-2"}
     rows = evidence.evidence_rows(a, profile="quick")
     assert [r.claim_id for r in rows] == [r.claim_id for r in evidence.evidence_rows(b, profile="quick")]
 
@@ -396,3 +405,28 @@ def test_sbox_findings_text_is_written_from_the_table():
     assert "affine" not in views.sbox_findings_text(changed, 0x7F).split(".")[0]
     with pytest.raises(ValueError, match="lacks"):
         views.sbox_findings_text(props, 0x01)
+
+
+# ---------------------------------------------------------------- the ciphers, as described
+
+def test_the_chapter_analyses_the_descriptions_not_the_registry(tmp_path):
+    from cipherlab.experiments.security import chapter
+
+    shipped = chapter.described_ciphers()
+    assert [c.name for c in shipped] == ["aes", "aes-2sbox", "maes-1", "maes-2"]
+    assert [c.name for c in chapter.described_ciphers(["maes-2", "aes"])] == ["maes-2", "aes"]
+    with pytest.raises(ValueError, match=r"ciphers must be one of \('aes', 'aes-2sbox', 'maes-1', 'maes-2'\)"):
+        chapter.described_ciphers(["rot13"])
+    with pytest.raises(ValueError, match="ciphers: no cipher descriptions"):
+        chapter.described_ciphers(folder=tmp_path)
+    # an "aes" whose description drops MixColumns is measured as described: byte-local, unlike the registered AES
+    doc = yaml.safe_load((CIPHER_DESCRIPTIONS_DIR / "aes.yaml").read_text())
+    doc["linear"] = {"kind": "none"}
+    (tmp_path / "aes.yaml").write_text(yaml.safe_dump(doc))
+    (edited,) = chapter.described_ciphers(folder=tmp_path)
+    kw = dict(n_keys=1, n_plaintexts=8, seed=1)
+    assert (diffusion.byte_dependency_matrix(edited, **kw).sum(axis=0) == 1).all()
+    assert diffusion.byte_dependency_matrix("aes", **kw).all()
+    assert diffusion.dependency_frame(diffusion.byte_change_rates(edited, **kw), edited)["cipher"].eq("aes").all()
+    res = attack.run_attack(edited, bytes(16), b"attack at dawn, from the description" * 4)
+    assert res["cipher"] == "aes" and res["exact"]

@@ -107,8 +107,9 @@ def _selfcheck_fails_naming(cipher, capsys):
     failed = frame[~frame["passed"]]
     assert set(failed["cipher"]) == {cipher}
     # round trips cannot see a swap; only AES-NI, which cannot build a second S-box that is
-    # not affine, fails them, and says so
-    other = failed[~failed["check"].str.startswith("known answer")]
+    # not affine, fails them, and says so; a mutated registered cipher may also differ from its
+    # description in config/ciphers/ (which does not share the mutated function)
+    other = failed[~failed["check"].str.startswith(("known answer", "description == registered"))]
     assert (other["impl"] == "aesni").all() and other["detail"].str.contains("no AES-NI form").all(), other
 
 

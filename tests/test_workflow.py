@@ -172,6 +172,13 @@ def test_venv_snakemake_plans_in_a_fresh_clone_without_activation(tmp_path):
     assert commands and all(c.startswith(shlex.quote(sys.executable) + " -m cipherlab.") for c in commands), \
         commands[:3]
     assert not (clone / "data" / "inputs").exists() and not (clone / "build").exists(), "a dry run wrote outputs"
+    # the papers' cipher descriptions are inputs of the selfcheck (it checks them against the registered
+    # ciphers) and of the security chapter (it analyses them, manifest key `config`)
+    inputs = dict(re.findall(r"^(?:local)?rule (\w+):\n\s+input: (.*)$", out, flags=re.M))
+    descriptions = [f"config/ciphers/{p.name}" for p in sorted((CHECKOUT / "config" / "ciphers").glob("*.yaml"))]
+    assert descriptions
+    for rule in ("selfcheck", "security"):
+        assert set(descriptions) <= set(inputs[rule].split(", ")), (rule, inputs[rule][-500:])
 
 
 # --- a toy chapter: one manifest entry, one package, its notebooks --------------------------------------

@@ -11,7 +11,11 @@ MAES-1, MAES-2) against its frozen known answers (``vectors/<name>.json`` with
 ``-`` as ``_``: ``aes_2sbox.json``, ``maes_1.json``, ``maes_2.json``, generated
 once from the naive implementation in ``tests/naive.py``; a research cipher
 without them fails), in every style the registry lists for it and this CPU
-runs; round trips; ``reference == table`` and ``reference == aesni``.
+runs; round trips; ``reference == table`` and ``reference == aesni``; and
+each cipher description in ``config/ciphers/<name>.yaml`` (what the security
+chapter analyses, :mod:`cipherlab.ciphers.described`) encrypts exactly as the
+registered cipher ``<name>`` (what the speed chapters time), in every mode, key
+size and style they share.
 """
 from __future__ import annotations
 
@@ -26,8 +30,10 @@ from Crypto.Util.Padding import pad
 
 from cipherlab.ciphers import vectors
 from cipherlab._checks import check_choices
+from cipherlab.ciphers.described import build_from_description, load_variant
 from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
 from cipherlab.pipeline.results import write_csv
 
 __all__ = ["run_selfcheck", "main", "vector_file"]
@@ -64,6 +70,29 @@ def _research_kats(rows, cipher, impl):
             enc, dec = c.encrypt(pt), c.decrypt(ct)
             return enc == ct and dec == pt, (f"{len(pt)} bytes" if enc == ct else f"encrypt gave {enc.hex()}")
         _check(rows, cipher, impl, case["mode"], f"known answer {case['name']}", kat)
+
+
+def _described_agree(rows, cipher, impls, rng, folder=CIPHER_DESCRIPTIONS_DIR):
+    """``config/ciphers/<cipher>.yaml`` built from its description == the registered ``cipher``."""
+    path = folder / f"{cipher}.yaml"
+    if not path.is_file():
+        return
+    described = build_from_description(load_variant(path))
+    for impl in impls:
+        if impl not in described.styles or not _supports(cipher, impl):
+            continue
+        for mode in MODES:
+            for size in KEY_SIZES:
+                if size not in described.key_sizes:
+                    continue
+                key, iv, data = rng.bytes(size), rng.bytes(16), rng.bytes(int(rng.integers(1, 5000)))
+
+                def agree(key=key, iv=iv, data=data, mode=mode, impl=impl):
+                    ivm = None if mode == "ecb" else iv
+                    a = new(key, described, mode, iv=ivm, impl=impl).encrypt(data)
+                    b = new(key, cipher, mode, iv=ivm, impl=impl).encrypt(data)
+                    return a == b, f"{len(data)} bytes, {path.parent.name}/{path.name}"
+                _check(rows, cipher, impl, mode, f"description == registered {8 * size}-bit key", agree)
 
 
 def _check(rows, cipher, impl, mode, check, fn):
@@ -143,6 +172,9 @@ def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
                                 b = new(key, cipher, mode, iv=ivm, impl=impl).encrypt(data)
                                 return a == b, f"{len(data)} bytes"
                             _check(rows, cipher, impl, mode, f"reference == {impl} {8 * size}-bit key", agree)
+        described_rng = np.random.default_rng(20261123)  # its own stream: the checks above keep their inputs
+        for cipher in ciphers:
+            _described_agree(rows, cipher, impls, described_rng)
     return pd.DataFrame(rows, columns=["cipher", "impl", "mode", "check", "passed", "detail"])
 
 

@@ -7,7 +7,8 @@
 #
 # Measuring and drawing are separate jobs, so re-drawing a figure never re-times.  Every
 # rule also reads the chapter's library code (chapter_code) and its config section
-# (params.values), so editing either re-runs it.
+# (params.values), so editing either re-runs it; the files under config/ an entry lists
+# (`config:`, e.g. the security chapter's cipher descriptions) are inputs too.
 
 
 def _chapter_rules(ch):
@@ -47,6 +48,7 @@ def _chapter_rules(ch):
             raw=[raw(x) for x in ch.raw],
             meta=[raw_meta(x) for x in ch.raw],
             paper=paper_inputs(ch.paper),
+            config=config_inputs(ch.config),
         output:
             notebook=executed(ch.name),
             tables=[table(x) for x in ch.tables],

@@ -92,6 +92,17 @@ def chapter_code(section, extra=()):
     return out + [f for f in SHARED_ANALYSIS_CODE if f not in out]
 
 
+def config_inputs(patterns):
+    """Files under config/ a chapter reads besides the profiles (globs, e.g. ciphers/*.yaml)."""
+    files = []
+    for pattern in patterns:
+        found = sorted(paths.CONFIG_DIR.glob(pattern))
+        if not found:
+            raise ValueError(f"config {pattern!r} matches no file under config")
+        files += [rel(p) for p in found if rel(p) not in files]
+    return files
+
+
 def paper_inputs(patterns):
     """Published values (globs under data/paper/), the claims and the verdict rules."""
     files = []

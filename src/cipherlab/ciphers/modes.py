@@ -36,7 +36,7 @@ from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
 from cipherlab.ciphers._numba import max_threads
 from cipherlab.ciphers.cpu import check_aesni, has_aesni
-from cipherlab.ciphers.registry import AES_ROUNDS, STYLES, InsecureCipherWarning, check_key, lookup
+from cipherlab.ciphers.registry import AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry
 
 __all__ = ["new", "Cipher", "MODES", "IMPLS", "pkcs7_pad", "pkcs7_unpad", "resolve_impl", "available_impls",
            "InsecureCipherWarning"]
@@ -138,9 +138,10 @@ class Cipher:
         ``False`` for research ciphers and round-reduced AES.
     """
 
-    def __init__(self, key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table",
+    def __init__(self, key, cipher: "str | CipherInfo" = "aes", mode: str = "ecb", iv=None, impl: str = "table",
                  padding: bool = True, threads: int | None = None, options: dict | None = None):
-        info = lookup(cipher)
+        info = cipher_entry(cipher)
+        cipher = info.name
         check_choice("mode", mode, MODES)
         impl = resolve_impl(impl)
         if impl not in info.styles:
@@ -348,7 +349,7 @@ class Cipher:
         return self._one_block(block, True)
 
 
-def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table", padding: bool = True,
+def new(key, cipher: "str | CipherInfo" = "aes", mode: str = "ecb", iv=None, impl: str = "table", padding: bool = True,
         threads: int | None = None, **options) -> Cipher:
     """Create a cipher object, in PyCryptodome's ``new(key, mode, iv=...)`` idiom.
 
@@ -358,9 +359,12 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     cipher : str
         A registered name (:func:`cipherlab.ciphers.registry.cipher_names` with
         ``families=True``: ``"aes"``, ``"aes-2sbox"``, ``"maes"``, ``"maes-1"``,
-        ``"maes-2"``). Everything but ``"aes"`` (and ``"aes"`` with fewer
-        rounds than the standard) is a research cipher that is **not
-        secure**; creating one emits :class:`InsecureCipherWarning`.
+        ``"maes-2"``), or a registry entry (:class:`~cipherlab.ciphers.registry.CipherInfo`,
+        as PyCryptodome's modes take a cipher module), registered or not: a
+        described cipher, ``build_from_description(load_variant(path))`` of
+        :mod:`cipherlab.ciphers.described`. Everything but ``"aes"`` (and
+        ``"aes"`` with fewer rounds than the standard) is a research cipher
+        that is **not secure**; creating one emits :class:`InsecureCipherWarning`.
     mode : {"ecb", "cbc", "ctr"}
     iv : bytes-like of 16 bytes
         Required for CBC (the IV) and CTR (the initial counter block); not
@@ -392,7 +396,7 @@ def new(key, cipher: str = "aes", mode: str = "ecb", iv=None, impl: str = "table
     """
     obj = Cipher(key, cipher, mode, iv, impl, padding, threads, options)
     if not obj.secure:
-        what = (f"{cipher!r} is a research cipher" if obj._research
+        what = (f"{obj.cipher!r} is a research cipher" if obj._research
                 else f"AES reduced to {obj.rounds} of {AES_ROUNDS[obj.key_size // 8]} rounds is a research cipher")
         warnings.warn(f"{what}, NOT secure: do not use it to protect data.", InsecureCipherWarning, stacklevel=2)
     return obj

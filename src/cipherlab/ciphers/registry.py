@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping
 from cipherlab._checks import check_bytes, check_choice
 
 __all__ = ["Option", "CipherInfo", "InsecureCipherWarning", "register", "register_variant", "lookup",
-           "cipher_names", "cipher_options", "check_key", "AES_ROUNDS", "KEY_SIZES", "STYLES"]
+           "cipher_names", "cipher_entry", "cipher_options", "check_key", "AES_ROUNDS", "KEY_SIZES", "STYLES"]
 
 #: AES rounds ``Nr`` per key length in bytes (FIPS-197); the variants keep them.
 AES_ROUNDS = MappingProxyType({16: 10, 24: 12, 32: 14})
@@ -176,6 +176,16 @@ def lookup(cipher: str) -> CipherInfo:
     """The registered cipher ``cipher``; ``ValueError`` naming ``cipher`` and the names allowed."""
     check_choice("cipher", cipher, tuple(_REGISTRY))
     return _REGISTRY[cipher]
+
+
+def cipher_entry(cipher: "str | CipherInfo") -> CipherInfo:
+    """The entry of a registered name, or ``cipher`` itself if it is an entry already.
+
+    An entry need not be registered: ``cipherlab.ciphers.described.build_from_description``
+    builds one from a YAML description (the security chapter's ciphers). ``ValueError``
+    naming ``cipher`` and the registered names for anything else.
+    """
+    return cipher if isinstance(cipher, CipherInfo) else lookup(cipher)
 
 
 def cipher_options(cipher: str) -> dict[str, Any]:

@@ -50,6 +50,8 @@ class Chapter:
     measure: "Measure | None" = None
     code: tuple[str, ...] = ()
     paper: tuple[str, ...] = ()
+    #: Globs of files under config/ (besides the profiles) that the chapter reads.
+    config: tuple[str, ...] = ()
     threads: int = 1
     mem_mb: int = CHAPTER_MEM_MB
 
@@ -208,6 +210,7 @@ def _chapter(entry: dict[str, Any]) -> Chapter:
     return Chapter(name=entry["name"], about=entry["about"], tables=tuple(entry["tables"]),
                    timing_tables=tuple(entry["timing_tables"]), figures=tuple(entry["figures"]),
                    measure=measure, code=tuple(entry.get("code", ())), paper=tuple(entry.get("paper", ())),
+                   config=tuple(entry.get("config", ())),
                    threads=int(entry.get("threads", 1)), mem_mb=int(entry.get("mem_mb", CHAPTER_MEM_MB)))
 
 

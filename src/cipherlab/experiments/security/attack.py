@@ -33,7 +33,7 @@ import pandas as pd
 from scipy import stats
 
 from cipherlab._checks import check_choice
-from cipherlab.ciphers.registry import cipher_names
+from cipherlab.ciphers.registry import CipherInfo, cipher_names
 
 from cipherlab.experiments.security.quiet import BLOCK, check_cipher, new_quiet
 
@@ -56,7 +56,8 @@ class EncryptionOracle:
 
     Parameters
     ----------
-    cipher : {"aes", "aes-2sbox", "maes-1", "maes-2"}
+    cipher : str or CipherInfo
+        A registered name or a registry entry (a described cipher).
     key : bytes
         Held privately; there is no accessor.
     mode : {"ecb", "cbc"}
@@ -74,9 +75,9 @@ class EncryptionOracle:
         Messages submitted so far.
     """
 
-    def __init__(self, cipher: str, key: bytes, mode: str = "ecb", iv: "bytes | None" = None,
+    def __init__(self, cipher: "str | CipherInfo", key: bytes, mode: str = "ecb", iv: "bytes | None" = None,
                  **options):
-        check_cipher(cipher)
+        cipher = check_cipher(cipher)
         check_choice("mode", mode, MODES)
         if mode == "cbc" and iv is None:
             raise ValueError("iv: CBC oracle needs a 16-byte IV")
@@ -87,7 +88,7 @@ class EncryptionOracle:
             return np.asarray(obj.encrypt(message), dtype=np.uint8)
 
         self._encrypt = encrypt
-        self.cipher = cipher
+        self.cipher = cipher.name
         self.mode = mode
         self.iv = None if iv is None else bytes(iv)
         self.queries = 0
@@ -195,7 +196,7 @@ def strip_pkcs7(recovered: np.ndarray) -> np.ndarray:
     return recovered
 
 
-def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes | None" = None,
+def run_attack(cipher: "str | CipherInfo", key: bytes, plaintext, mode: str = "ecb", iv: "bytes | None" = None,
                **options) -> dict:
     """Encrypt ``plaintext`` (PKCS#7) with the key, then attack it without the key.
 
@@ -209,7 +210,7 @@ def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes
         ``match_fraction`` (recovered byte == plaintext byte, over the
         plaintext length), ``exact`` and ``byte_local``.
     """
-    check_cipher(cipher)
+    cipher = check_cipher(cipher)
     check_choice("mode", mode, MODES)
     plain = as_bytes_array(plaintext)
     victim = new_quiet(key, cipher, mode, iv=iv, padding=True, **options)
@@ -225,7 +226,7 @@ def run_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv: "bytes
         recovered = np.concatenate([recovered, np.full(plain.size - recovered.size, -1, np.int16)])
     match = recovered == plain
     return {
-        "cipher": cipher,
+        "cipher": cipher.name,
         "mode": mode,
         "queries": oracle.queries,
         "calls": oracle.calls,
@@ -251,8 +252,8 @@ def attack_table(targets: dict, ciphers=None,
     ----------
     targets : dict
         ``name -> uint8 array or bytes``: the plaintexts the victim encrypts.
-    ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`).
+    ciphers : sequence of str or CipherInfo, optional
+        Registered names or entries (default :func:`cipherlab.ciphers.registry.cipher_names`).
     seed : int
         Seeds the victim's key and IV (one key per cipher, as a victim would).
 
@@ -277,8 +278,8 @@ def attack_table(targets: dict, ciphers=None,
             for name, data in targets.items():
                 res = run_attack(cipher, key, data, mode=mode, iv=iv if mode == "cbc" else None,
                                  **options)
-                recovered[(cipher, mode, name)] = res.pop("recovered")
-                ciphertexts[(cipher, mode, name)] = res.pop("ciphertext")
+                recovered[(res["cipher"], mode, name)] = res.pop("recovered")
+                ciphertexts[(res["cipher"], mode, name)] = res.pop("ciphertext")
                 # two-sided binomial test: are the decoded bytes right more (or less)
                 # often than a guess?
                 chance_p = stats.binomtest(res["bytes_recovered"], max(1, res["decoded_bytes"]),

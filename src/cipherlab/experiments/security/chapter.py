@@ -5,9 +5,19 @@ and :func:`cipherlab.experiments.security.evidence.evidence_rows` (the
 evidence the decision engine turns into findings, and into the verdict of
 "the security side has slightly weakened" of papers 000/001); nothing else
 happens there.
+
+The ciphers are the papers' ciphers as *described* in ``config/ciphers/<name>.yaml``
+(:func:`described_ciphers`), built from the core's blocks by
+:func:`cipherlab.ciphers.described.build_from_description`, the same way a
+variant chapter builds a variant: the chapter analyses what the descriptions
+say, and the selfcheck (:mod:`cipherlab.selfcheck`) shows before every run
+that each description encrypts bit for bit like the registered cipher the
+speed chapters time.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +25,9 @@ import pandas as pd
 from tqdm import tqdm  # plain text bar: no ipywidgets warning in the book
 
 from cipherlab.pipeline import inputs as _inputs
+from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
 from cipherlab._checks import check_choices
-from cipherlab.ciphers.registry import cipher_names
+from cipherlab.ciphers.described import VariantInfo, build_from_description, load_variant
 from cipherlab.pipeline.results import save_table
 from cipherlab.analysis.stats import byte_entropy
 
@@ -29,6 +40,21 @@ def _stride_image(image: np.ndarray, stride: int) -> np.ndarray:
     if not isinstance(stride, int) or stride < 1:
         raise ValueError(f"image_stride must be a positive integer, got {stride!r}")
     return np.ascontiguousarray(image[::stride, ::stride])
+
+
+def described_ciphers(names=None, folder=CIPHER_DESCRIPTIONS_DIR) -> tuple[VariantInfo, ...]:
+    """The ciphers described in ``folder/<name>.yaml``, built (not registered), in the order of ``names``.
+
+    ``names`` default: every description in ``folder``, sorted by name
+    (``aes``, ``aes-2sbox``, ``maes-1``, ``maes-2``). ``ValueError`` naming
+    ``ciphers`` and the described names for a name without a file.
+    """
+    folder = Path(folder)
+    described = tuple(sorted(p.stem for p in folder.glob("*.yaml")))
+    if not described:
+        raise ValueError(f"ciphers: no cipher descriptions (*.yaml) in {folder}")
+    names = check_choices("ciphers", described if names is None else names, described)
+    return tuple(build_from_description(load_variant(folder / f"{n}.yaml")) for n in names)
 
 
 def attack_targets(*, seed: int, image_stride: int = 1, text_bytes: int = 65536) -> dict:
@@ -51,21 +77,23 @@ def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: i
     seed : int
         The profile seed; each part derives its own seed from it.
     ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`:
-        every distinct cipher, AES and the research ones).
+        Names of cipher descriptions in ``config/ciphers/`` (default: all of
+        them, :func:`described_ciphers`); the tables' ``cipher`` column.
     sbox_spread : bool
         Tabulate the second S-box for all 256 xor bytes (a few seconds).
     image_stride : int
         Take every ``image_stride``-th pixel row and column of the test image
         (1 = the whole 600 x 512 image).
     text_bytes, randomness_bytes : int
-        Size of the attack's text target and of each randomness input.
+        Size of the attack's text target and of each low-entropy randomness
+        input (all-zero, text); the third randomness input is the (strided)
+        test image, at its own size.
 
     Returns
     -------
     dict of DataFrame (and the recovered plaintexts under ``"recovered"``)
     """
-    ciphers = check_choices("ciphers", cipher_names() if ciphers is None else ciphers, cipher_names())
+    ciphers = described_ciphers(ciphers)
     bar = tqdm(total=7, disable=not progress, desc="security")
     out: dict = {}
 
@@ -86,7 +114,7 @@ def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: i
     for k, cipher in enumerate(ciphers):
         rates = diffusion.byte_change_rates(cipher, n_keys=dependency_keys,
                                             n_plaintexts=dependency_plaintexts, seed=seed + k)
-        dep.append(diffusion.dependency_frame(rates, cipher))
+        dep.append(diffusion.dependency_frame(rates, cipher.name))
     out["dependency"] = pd.concat(dep, ignore_index=True)
     bar.update()
 
@@ -94,9 +122,9 @@ def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: i
     for k, cipher in enumerate(ciphers):
         hist, sac = diffusion.avalanche_sac(cipher, n_keys=avalanche_keys,
                                             n_plaintexts=avalanche_plaintexts, seed=seed + 100 + k)
-        hists.append(diffusion.avalanche_frame(hist, cipher))
-        rows.append(diffusion.avalanche_summary(hist, sac, cipher))
-        out.setdefault("_sac", {})[cipher] = sac
+        hists.append(diffusion.avalanche_frame(hist, cipher.name))
+        rows.append(diffusion.avalanche_summary(hist, sac, cipher.name))
+        out.setdefault("_sac", {})[cipher.name] = sac
     out["avalanche"] = pd.concat(hists, ignore_index=True)
     out["avalanche_summary"] = pd.DataFrame(rows)
     bar.update()
@@ -123,13 +151,15 @@ def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: i
     for cipher in ciphers:
         key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
         ct = new_quiet(key, cipher, "ecb", padding=True).encrypt(image.reshape(-1))
-        ent.append({"cipher": cipher, "mode": "ecb", "input": "image",
+        ent.append({"cipher": cipher.name, "mode": "ecb", "input": "image",
                     "byte_entropy": byte_entropy(np.asarray(ct))})
     out["image_entropy"] = pd.DataFrame(ent)
     bar.update()
 
+    # the low-entropy files, and the test image the papers encrypt (its pixel bytes, row by row)
     rin = {"zeros": bytes(randomness_bytes),
-           "text": _inputs.text_bytes(randomness_bytes, np.random.default_rng(seed + 600))}
+           "text": _inputs.text_bytes(randomness_bytes, np.random.default_rng(seed + 600)),
+           "image": image.tobytes()}
     per_seq = randomness.ciphertext_randomness(rin, ciphers=ciphers, seed=seed + 700,
                                                n_sequences=n_sequences, block_size=block_size,
                                                apen_m=apen_m, serial_m=serial_m)
@@ -140,7 +170,7 @@ def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: i
 
     out["summary"] = summary.summary_table(out["sbox_properties"], out["dependency"],
                                            out["avalanche_summary"], out["rounds"], out["attack"],
-                                           out["randomness"])
+                                           out["randomness"], xor_byte=xor_byte)
     return out
 
 

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from cipherlab.experiments.security.quiet import BLOCK, check_cipher, ecb_encryptor, full_rounds
+from cipherlab.ciphers.registry import CipherInfo
+from cipherlab.experiments.security.quiet import BLOCK, check_cipher, cipher_label, ecb_encryptor, full_rounds
 
 BITS = 8 * BLOCK
 
@@ -26,7 +27,7 @@ def _check_positive(name: str, value: int) -> int:
     return int(value)
 
 
-def byte_change_rates(cipher: str, *, n_keys: int = 8, n_plaintexts: int = 256,
+def byte_change_rates(cipher: "str | CipherInfo", *, n_keys: int = 8, n_plaintexts: int = 256,
                       rounds: "int | None" = None, key_bytes: int = 16, seed: int = 0,
                       impl: str = "table") -> np.ndarray:
     """``rate[i, j]``: fraction of trials in which output byte j changed when
@@ -34,14 +35,16 @@ def byte_change_rates(cipher: str, *, n_keys: int = 8, n_plaintexts: int = 256,
 
     Parameters
     ----------
-    cipher : {"aes", "aes-2sbox", "maes-1", "maes-2"}
+    cipher : str or CipherInfo
+        A registered name (``"aes"``, ``"aes-2sbox"``, ``"maes-1"``, ``"maes-2"``, ...)
+        or a registry entry (a described cipher).
     n_keys, n_plaintexts : int
         Random keys, and random plaintexts per key; each plaintext is paired
         with 16 modified copies (one per input byte).
     rounds : int or None
         Round-reduced research option of the core; None is the full cipher.
     """
-    check_cipher(cipher)
+    cipher = check_cipher(cipher)
     n_keys = _check_positive("n_keys", n_keys)
     n_plaintexts = _check_positive("n_plaintexts", n_plaintexts)
     rng = np.random.default_rng(seed)
@@ -60,7 +63,7 @@ def byte_change_rates(cipher: str, *, n_keys: int = 8, n_plaintexts: int = 256,
     return changed / (n_keys * n_plaintexts)
 
 
-def byte_dependency_matrix(cipher: str, **kwargs) -> np.ndarray:
+def byte_dependency_matrix(cipher, **kwargs) -> np.ndarray:
     """Boolean 16 x 16: did output byte j ever change when only input byte i changed?
 
     Keyword arguments as :func:`byte_change_rates`.
@@ -68,11 +71,11 @@ def byte_dependency_matrix(cipher: str, **kwargs) -> np.ndarray:
     return byte_change_rates(cipher, **kwargs) > 0
 
 
-def dependency_frame(rates: np.ndarray, cipher: str, rounds: "int | None" = None) -> pd.DataFrame:
+def dependency_frame(rates: np.ndarray, cipher, rounds: "int | None" = None) -> pd.DataFrame:
     """A 16 x 16 rate matrix as a tidy frame (one row per input/output byte pair)."""
     i, j = np.meshgrid(np.arange(BLOCK), np.arange(BLOCK), indexing="ij")
     return pd.DataFrame({
-        "cipher": cipher,
+        "cipher": cipher_label(cipher),
         "rounds": rounds if rounds is not None else full_rounds(cipher),
         "input_byte": i.ravel(),
         "output_byte": j.ravel(),
@@ -81,7 +84,7 @@ def dependency_frame(rates: np.ndarray, cipher: str, rounds: "int | None" = None
     })
 
 
-def _bit_flip_trials(cipher: str, n_keys: int, n_plaintexts: int, rounds, key_bytes: int,
+def _bit_flip_trials(cipher: CipherInfo, n_keys: int, n_plaintexts: int, rounds, key_bytes: int,
                      seed: int, impl: str):
     """Yield ``flips[n, i, j]`` (bool): output bit j flipped when input bit i flipped."""
     rng = np.random.default_rng(seed)
@@ -98,7 +101,7 @@ def _bit_flip_trials(cipher: str, n_keys: int, n_plaintexts: int, rounds, key_by
         yield np.unpackbits(diff, axis=2).astype(bool)  # [n, input bit, output bit]
 
 
-def avalanche_sac(cipher: str, *, n_keys: int = 4, n_plaintexts: int = 64,
+def avalanche_sac(cipher, *, n_keys: int = 4, n_plaintexts: int = 64,
                   rounds: "int | None" = None, key_bytes: int = 16, seed: int = 0,
                   impl: str = "table") -> tuple[np.ndarray, np.ndarray]:
     """Avalanche histogram and 128 x 128 SAC matrix of a cipher.
@@ -113,7 +116,7 @@ def avalanche_sac(cipher: str, *, n_keys: int = 4, n_plaintexts: int = 64,
     sac : ndarray, float[128, 128]
         ``sac[i, j] = P(output bit j flips | input bit i flips)`` (ideal 0.5).
     """
-    check_cipher(cipher)
+    cipher = check_cipher(cipher)
     n_keys = _check_positive("n_keys", n_keys)
     n_plaintexts = _check_positive("n_plaintexts", n_plaintexts)
     hist = np.zeros(BITS + 1, dtype=np.int64)
@@ -124,12 +127,12 @@ def avalanche_sac(cipher: str, *, n_keys: int = 4, n_plaintexts: int = 64,
     return hist, sac / (n_keys * n_plaintexts)
 
 
-def avalanche_frame(hist: np.ndarray, cipher: str) -> pd.DataFrame:
+def avalanche_frame(hist: np.ndarray, cipher) -> pd.DataFrame:
     """Avalanche histogram as a tidy frame with the Binomial(128, 1/2) expectation."""
     total = hist.sum()
     k = np.arange(BITS + 1)
     return pd.DataFrame({
-        "cipher": cipher,
+        "cipher": cipher_label(cipher),
         "bits_flipped": k,
         "count": hist,
         "fraction": hist / total,
@@ -137,7 +140,7 @@ def avalanche_frame(hist: np.ndarray, cipher: str) -> pd.DataFrame:
     })
 
 
-def avalanche_summary(hist: np.ndarray, sac: np.ndarray, cipher: str) -> dict:
+def avalanche_summary(hist: np.ndarray, sac: np.ndarray, cipher) -> dict:
     """Mean, spread and extremes of the avalanche, SAC deviation, as one row."""
     k = np.arange(BITS + 1)
     total = hist.sum()
@@ -145,7 +148,7 @@ def avalanche_summary(hist: np.ndarray, sac: np.ndarray, cipher: str) -> dict:
     std = float(np.sqrt(((k - mean) ** 2 * hist).sum() / total))
     nz = np.flatnonzero(hist)
     return {
-        "cipher": cipher,
+        "cipher": cipher_label(cipher),
         "flips": int(total),
         "avalanche_mean_bits": mean,
         "avalanche_mean_percent": 100 * mean / BITS,
@@ -158,7 +161,7 @@ def avalanche_summary(hist: np.ndarray, sac: np.ndarray, cipher: str) -> dict:
     }
 
 
-def rounds_to_full_diffusion(cipher: str, *, max_rounds: "int | None" = None, n_keys: int = 4,
+def rounds_to_full_diffusion(cipher, *, max_rounds: "int | None" = None, n_keys: int = 4,
                              n_plaintexts: int = 64, key_bytes: int = 16, seed: int = 0,
                              impl: str = "table") -> pd.DataFrame:
     """Dependency-matrix density after each number of rounds, 1 .. Nr.
@@ -167,13 +170,14 @@ def rounds_to_full_diffusion(cipher: str, *, max_rounds: "int | None" = None, n_
     pairs that depend (out of 256), the mean change rate and whether the
     diffusion is full (all 256 pairs depend).
     """
+    cipher = check_cipher(cipher)
     nr = full_rounds(cipher, key_bytes) if max_rounds is None else int(max_rounds)
     rows = []
     for r in range(1, nr + 1):
         rates = byte_change_rates(cipher, n_keys=n_keys, n_plaintexts=n_plaintexts, rounds=r,
                                   key_bytes=key_bytes, seed=seed, impl=impl)
         rows.append({
-            "cipher": cipher,
+            "cipher": cipher.name,
             "rounds": r,
             "dependent_pairs": int((rates > 0).sum()),
             "mean_change_rate": float(rates.mean()),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from cipherlab.analysis.verdicts import Evidence
+from cipherlab.experiments.security.summary import round_sbox_name
 
 #: The cipher(s) of each paper whose extensions this chapter measures.
 PAPER_CIPHERS = {"000": ("aes-2sbox",), "002": ("maes-1", "maes-2")}
@@ -25,9 +26,6 @@ WEAKENED_PAPERS = ("000", "001")
 #: MyST labels of the notebook's sections.
 SECTIONS = {"sboxes": "security-sboxes", "diffusion": "security-diffusion", "attack": "security-attack",
             "randomness": "security-randomness"}
-#: The round byte map of each cipher in the S-box table (the core's default reading of the second S-box).
-ROUND_SBOX = {"aes": "rijndael", "aes-2sbox": "aes-2sbox round: S2(S(x)) (xor-index, {xb:02X})",
-              "maes-1": "maes round: S(x) ^ 00", "maes-2": "maes round: S(x) ^ 00"}
 
 __all__ = ["evidence_rows", "randomness_method_text", "randomness_findings_text", "PAPER_CIPHERS", "SECTIONS"]
 
@@ -84,7 +82,7 @@ def evidence_rows(results: dict, *, profile: str, xor_byte: int = 0x7F) -> list[
             detail=(f"{_names(ciphers)}: " + ("full diffusion after " + ", ".join(f"{c} {int(v)}" for c, v in full.items())
                                              if reached else f"no full diffusion in {int(mine['rounds'].max())} rounds")
                     + (f"; AES after {int(aes_r.min())} rounds" if len(aes_r) else ""))))
-        names = {c: ROUND_SBOX[c].format(xb=xor_byte) for c in ciphers}
+        names = {c: round_sbox_name(c, xor_byte) for c in ciphers}
         r0 = sb.loc["rijndael"]
         same = all(int(sb.loc[n, "nonlinearity"]) == int(r0["nonlinearity"]) and
                    int(sb.loc[n, "differential_uniformity"]) == int(r0["differential_uniformity"]) for n in names.values())

@@ -3,7 +3,11 @@
 The security chapter creates thousands of research-cipher objects on purpose;
 the :class:`cipherlab.InsecureCipherWarning` is the point of the chapter, not
 news to it. Cipher names and their checks come from the registry
-(:mod:`cipherlab.ciphers.registry`).
+(:mod:`cipherlab.ciphers.registry`). Every runner takes a cipher as a
+registered name or as a registry entry, registered or not: the security
+chapter's ciphers are built from their descriptions in ``config/ciphers/``
+(:func:`cipherlab.ciphers.described.build_from_description`) and labelled by
+their names.
 """
 
 from __future__ import annotations
@@ -14,20 +18,28 @@ import numpy as np
 
 from cipherlab._checks import check_choice
 from cipherlab.ciphers.modes import new
-from cipherlab.ciphers.registry import AES_ROUNDS, InsecureCipherWarning, cipher_names
+from cipherlab.ciphers.registry import AES_ROUNDS, CipherInfo, InsecureCipherWarning, cipher_names, lookup
 
 BLOCK = 16
 
 
-def check_cipher(cipher: str) -> str:
-    """``cipher`` if it is a registered name (one per distinct cipher), else ``ValueError`` listing them."""
-    return check_choice("cipher", cipher, cipher_names())
+def check_cipher(cipher: "str | CipherInfo") -> CipherInfo:
+    """The entry of ``cipher``: a registry entry as it is, or a registered name (one per distinct
+    cipher), else ``ValueError`` listing the names."""
+    if isinstance(cipher, CipherInfo):
+        return cipher
+    return lookup(check_choice("cipher", cipher, cipher_names()))
 
 
-def new_quiet(key, cipher: str, mode: str = "ecb", *, iv=None, padding: bool = False,
+def cipher_label(cipher: "str | CipherInfo") -> str:
+    """The name a table shows for ``cipher`` (a name or an entry)."""
+    return check_cipher(cipher).name
+
+
+def new_quiet(key, cipher: "str | CipherInfo", mode: str = "ecb", *, iv=None, padding: bool = False,
               rounds: "int | None" = None, impl: str = "table", **options):
     """:func:`cipherlab.new` with :class:`cipherlab.InsecureCipherWarning` silenced (every other check kept)."""
-    check_cipher(cipher)
+    cipher = check_cipher(cipher)
     if rounds is not None:
         options["rounds"] = rounds
     with warnings.catch_warnings():
@@ -36,7 +48,7 @@ def new_quiet(key, cipher: str, mode: str = "ecb", *, iv=None, padding: bool = F
                    **options)
 
 
-def ecb_encryptor(key, cipher: str, *, rounds: "int | None" = None, impl: str = "table", **options):
+def ecb_encryptor(key, cipher: "str | CipherInfo", *, rounds: "int | None" = None, impl: str = "table", **options):
     """A function mapping ``uint8[n, 16]`` plaintext blocks to ciphertext blocks."""
     obj = new_quiet(key, cipher, "ecb", padding=False, rounds=rounds, impl=impl, **options)
 

@@ -21,7 +21,7 @@ from scipy import special, stats
 from cipherlab.ciphers.registry import cipher_names
 from cipherlab.analysis.stats import byte_entropy, chi_square_uniform
 
-from cipherlab.experiments.security.quiet import new_quiet
+from cipherlab.experiments.security.quiet import cipher_label, new_quiet
 
 ALPHA = 0.01
 
@@ -245,8 +245,8 @@ def ciphertext_randomness(inputs: dict, ciphers=None,
     ----------
     inputs : dict
         ``name -> bytes``: the low-entropy plaintexts (e.g. all-zero, text).
-    ciphers : sequence of str, optional
-        Registered names (default :func:`cipherlab.ciphers.registry.cipher_names`).
+    ciphers : sequence of str or CipherInfo, optional
+        Registered names or entries (default :func:`cipherlab.ciphers.registry.cipher_names`).
     seed : int
         Seeds one key per cipher and the CTR initial counter block.
     n_sequences : int
@@ -286,7 +286,7 @@ def ciphertext_randomness(inputs: dict, ciphers=None,
                 iv = counter if mode == "ctr" else None
                 obj = new_quiet(key, cipher, mode, iv=iv, padding=(mode == "ecb"))
                 ct = np.asarray(obj.encrypt(plain), dtype=np.uint8)
-                frames.append(describe(ct, cipher=cipher, mode=mode, input=name))
+                frames.append(describe(ct, cipher=cipher_label(cipher), mode=mode, input=name))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -11,6 +11,15 @@ from cipherlab.experiments.security.sbox_properties import compose, sbox_propert
 
 #: readings of the second S-box construction offered by the core
 CONSTRUCTIONS = ("xor-index", "xor-sbox")
+#: The round byte map of each cipher, as :func:`sbox_catalogue` names it (the core's default reading
+#: of the second S-box; ``{xb}``: the xor byte).
+ROUND_SBOX = {"aes": "rijndael", "aes-2sbox": "aes-2sbox round: S2(S(x)) (xor-index, {xb:02X})",
+              "maes-1": "maes round: S(x) ^ 00", "maes-2": "maes round: S(x) ^ 00"}
+
+
+def round_sbox_name(cipher: str, xor_byte: int = 0x7F) -> str:
+    """The :func:`sbox_catalogue` entry of ``cipher``'s round byte map."""
+    return ROUND_SBOX[cipher].format(xb=xor_byte)
 
 
 def sbox_catalogue(xor_byte: int = 0x7F, maes_iv_byte: int = 0x00) -> dict[str, np.ndarray]:
@@ -48,24 +57,18 @@ def spread_summary(spread: pd.DataFrame) -> pd.DataFrame:
 
 def summary_table(sbox_table: pd.DataFrame, dependency: pd.DataFrame, avalanche: pd.DataFrame,
                   full_diffusion: pd.DataFrame, attack: pd.DataFrame,
-                  randomness: pd.DataFrame) -> pd.DataFrame:
+                  randomness: pd.DataFrame, xor_byte: int = 0x7F) -> pd.DataFrame:
     """Cipher x property, with the measured value and its practical consequence.
 
     Parameters are the chapter's tables: the S-box table (from
     ``sbox_property_table``), the full-cipher dependency frame, the avalanche
     summary, rounds-to-full-diffusion, the attack table and the randomness
-    table.
+    table; ``xor_byte`` names the second S-box in the S-box table.
     """
     rows = []
-    round_sbox = {
-        "aes": "rijndael",
-        "aes-2sbox": "aes-2sbox round: S2(S(x)) (xor-index, 7F)",
-        "maes-1": "maes round: S(x) ^ 00",
-        "maes-2": "maes round: S(x) ^ 00",
-    }
     sb = sbox_table.set_index("sbox")
     for cipher in dict.fromkeys(dependency["cipher"]):
-        name = round_sbox[cipher]
+        name = round_sbox_name(cipher, xor_byte) if cipher in ROUND_SBOX else None
         if name in sb.index:
             r = sb.loc[name]
             rows.append((cipher, "round S-box NL / DU / degree",
@@ -104,9 +107,10 @@ def summary_table(sbox_table: pd.DataFrame, dependency: pd.DataFrame, avalanche:
             m = rd[rd["mode"] == mode]
             failed = int((~m["passed"]).sum())
             ent = m.groupby("input")["byte_entropy"].first().min()
+            inputs = ", ".join(dict.fromkeys(m["input"]))
             # one failing cell happens by chance (each test has a 1% false alarm
             # rate per sequence); a broken cipher fails most of them
-            rows.append((cipher, f"SP 800-22 on low-entropy input, {mode.upper()}",
+            rows.append((cipher, f"SP 800-22 on {inputs}, {mode.upper()}",
                          f"{failed} of {len(m)} test x input cells below the pass proportion; "
                          f"min byte entropy {ent:.3f}",
                          "ciphertext looks random to these tests" if failed <= 1

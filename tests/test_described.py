@@ -240,6 +240,26 @@ def test_round_trip_in_every_style_and_the_styles_agree(registered, name, mode):
         assert len(outputs) == 1, f"the styles {_styles(name)} disagree"
 
 
+@pytest.mark.skipif("aesni" not in OWN_STYLES, reason="needs AES-NI")
+def test_a_variant_s_own_round_count_gets_the_hardware_style_s_fixed_kernel(registered):
+    """aes-4-rounds runs the unrolled kernel compiled for its 4 rounds, as AES does for 10 (so its speed
+    against AES compares like with like); the rounds option (any count) keeps the one shared kernel."""
+    from cipherlab.ciphers import _aesni
+
+    info = lookup("aes-4-rounds")
+    spec = info.make(bytes(16), info.check_options({}, 16))
+    assert spec.own_rounds == 4 and len(_aesni.plan(spec, False).rk) == 5          # k0..k4, the fixed form
+    reduced = info.make(bytes(16), info.check_options({"rounds": 2}, 16))
+    assert len(_aesni.plan(reduced, False).rk) == 4                                # (k0, middle, n, k_last)
+    aes4 = lookup("aes").make(bytes(16), lookup("aes").check_options({"rounds": 4}, 16))
+    assert aes4.own_rounds is None and len(_aesni.plan(aes4, True).rk) == 4
+    data = bytes(range(256)) * 3
+    for mode in cipherlab.MODES:
+        fixed = cipherlab.new(bytes(16), "aes-4-rounds", mode, iv=_iv(mode), impl="aesni")
+        counted = cipherlab.new(bytes(16), "aes", mode, iv=_iv(mode), impl="aesni", rounds=4)
+        assert fixed.encrypt(data) == counted.encrypt(data) and fixed.decrypt(counted.encrypt(data)) == data
+
+
 @pytest.mark.parametrize("impl", [s for s in ("reference", "table", "aesni") if s in OWN_STYLES])
 def test_aes_4_rounds_is_aes_with_4_rounds(registered, impl):
     rng = np.random.default_rng(4)

@@ -77,14 +77,17 @@ def _second_sbox_map(table: np.ndarray, decrypt: bool):
     return nib, block(pre.tobytes())
 
 
-#: Round counts that get a kernel of their own with every key in a register (AES-128/192/256).
+#: Round counts that get a kernel of their own with every key in a register (AES-128/192/256);
+#: a cipher's ``own_rounds`` (a described variant's round count) gets one too.
 FULL_ROUNDS = (10, 12, 14)
 
 
-def _round_keys(blocks: list) -> tuple:
-    """The kernels' round-key argument: a plain tuple for the full round counts, else the padded form."""
+def _round_keys(blocks: list, own_rounds: "int | None" = None) -> tuple:
+    """The kernels' round-key argument: a plain tuple for the full round counts and the cipher's
+    own count, else the padded form (one compiled kernel for every other count, several times
+    slower per round: the research ``rounds`` option)."""
     rounds = len(blocks) - 1
-    if rounds in FULL_ROUNDS:
+    if rounds in FULL_ROUNDS or rounds == own_rounds:
         return tuple(blocks)
     middle = blocks[1:-1]
     if len(middle) > H.MIDDLE_SLOTS:
@@ -99,7 +102,7 @@ def plan(spec, decrypt: bool) -> HwPlan:
     keys = np.ascontiguousarray(sched.rk32.astype(">u4")).view(np.uint8).reshape(-1, 16)
     lanes = keys.view("<u8").reshape(-1, 2)
     blocks = [(a, b) for a, b in lanes]
-    rk = _round_keys(blocks)
+    rk = _round_keys(blocks, spec.own_rounds)
     mix = True if spec.mix_kind == K.MIX_COLUMNS else None
     nib = pre = None
     if spec.mix_kind == K.MIX_SECOND_SBOX:

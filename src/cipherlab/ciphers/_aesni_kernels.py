@@ -7,9 +7,10 @@ A 128-bit block is a tuple of two ``uint64`` (little-endian lanes: lane 0 is
 bytes 0..7 of the block in memory); the intrinsics turn it into LLVM's
 ``<2 x i64>`` and back, and LLVM removes those conversions, so the state
 lives in xmm registers. Round keys arrive in one of two forms (see
-:func:`encrypt4`): a tuple of blocks for the full round counts, compiled per
-count with every key in a register, or a padded tuple with a runtime count
-for round-reduced variants, one compile for them all.  Rounds are always
+:func:`encrypt4`): a tuple of blocks for the full round counts (and a
+described variant's own count), compiled per count with every key in a
+register, or a padded tuple with a runtime count for the ``rounds`` research
+option, one compile for them all.  Rounds are always
 unrolled (~4x faster than a loop).
 
 Every cipher is one of three round shapes, chosen by which optional
@@ -206,9 +207,13 @@ def _dec_round4(x, k, mix, nib, pre):
 #   ``len(rk)`` is a compile-time constant, so LLVM keeps exactly the rounds in
 #   use and every key in a register (the fast path, ~11 GB/s here);
 # * ``(k0, middle, n_middle, k_last)`` with a fixed 13-slot ``middle`` tuple and
-#   a runtime count, for round-reduced variants: one compile serves every round
-#   count (the unrolled rounds are guarded by the count; ~40 % slower, since
-#   the padded keys no longer fit the registers).
+#   a runtime count, for the ``rounds`` research option: one compile serves every
+#   round count (the unrolled rounds are guarded by the count; several times
+#   slower per round, since the padded keys no longer fit the registers: on the
+#   development machine 9 rounds ran at a fifth of the 10-round kernel's speed).
+#   A described variant's own round count gets the first form
+#   (``AES.own_rounds``, :func:`cipherlab.ciphers._aesni.plan`), so its speed
+#   against AES compares like with like.
 #
 # :func:`encrypt4` / :func:`decrypt4` pick the form from the type of ``rk`` at
 # compile time (:func:`numba.extending.overload`).

@@ -207,6 +207,7 @@ def _factory(desc: VariantDescription):
         else:
             spec = VariantAES(key, rounds)
         spec.main = main
+        spec.own_rounds = desc.rounds  # its Nr: the hardware style's fast kernel (AES.own_rounds)
         return spec
     return build
 

@@ -17,7 +17,7 @@ from Crypto.Cipher import AES as PyAES
 import cipherlab
 import naive
 from cipherlab import InsecureCipherWarning
-from cipherlab.ciphers.aes import expand_key, inv_mix_columns_blocks, mix_columns_blocks
+from cipherlab.ciphers.aes import expand_key, inv_mix_columns_blocks, key_from_round_key, mix_columns_blocks
 from cipherlab.ciphers.aes_2sbox import inv_sub_bytes_xor_blocks, sub_bytes_xor_blocks
 from cipherlab.ciphers.maes import maes_ivs, xor_iv_blocks
 from cipherlab.ciphers.registry import cipher_names, lookup
@@ -221,3 +221,16 @@ def test_step_functions(impl):
     # FIPS-197 Appendix B, round 1: after ShiftRows -> after MixColumns (first column)
     col = np.frombuffer(bytes.fromhex("d4bf5d30" + "e0b452ae" + "b84111f1" + "1e2798e5"), dtype=np.uint8).reshape(1, 16)
     assert mix_columns_blocks(col, impl)[0, :4].tobytes().hex() == "046681e5"
+
+
+@settings(max_examples=50, deadline=None)
+@given(key=st.binary(min_size=16, max_size=16), index=st.integers(1, 10))
+def test_key_from_round_key_runs_the_schedule_backwards(key, index):
+    assert key_from_round_key(expand_key(key)[index].tobytes(), index) == key
+
+
+@pytest.mark.parametrize("args, match", [((bytes(16), 0), "round_index"), ((bytes(16), 11), "round_index"),
+                                         ((bytes(24), 3), "key must be 16 bytes"), ((bytes(16), True), "round_index")])
+def test_key_from_round_key_refuses_bad_input(args, match):
+    with pytest.raises(ValueError, match=match):
+        key_from_round_key(*args)

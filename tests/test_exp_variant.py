@@ -12,9 +12,11 @@ from cipherlab.ciphers import registry
 from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
 from cipherlab.experiments import variant
 from cipherlab.experiments.security.chapter import attack_targets
-from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, speed, structure
+from cipherlab.ciphers.aes import expand_key
+from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, integral, speed, structure
 from cipherlab.pipeline import paths
 
+import naive
 from naive import gf2_apply_naive, gf2_inverse_naive
 
 pytestmark = pytest.mark.usefixtures("quiet_research_warning")
@@ -190,12 +192,82 @@ def test_codebook_path(cipher, local):
 
 def test_property_rounds():
     rounds = pd.DataFrame({"rounds": [1, 2, 3], "byte_local": [True, False, False], "affine": [True] * 3,
-                           "full_diffusion": [False, False, True]})
+                           "balanced": [True, True, False], "full_diffusion": [False, False, True]})
     p = structure.property_rounds(rounds).set_index("property")
+    assert list(p.index) == list(structure.PROPERTIES)
+    assert p.loc["balanced", "last_round_holding"] == 2 and p.loc["balanced", "first_round_failing"] == 3
     assert p.loc["byte_local", "first_round_failing"] == 2
     assert p.loc["byte_local", "last_round_holding"] == 1
     assert pd.isna(p.loc["affine", "first_round_failing"])
     assert p.loc["full_diffusion", "first_round_holding"] == 3
+
+
+# ---------------------------------------------------------------- the integral property and the square attack
+
+def test_lambda_sets_take_every_value_in_byte_0_and_agree_elsewhere():
+    sets = integral.lambda_sets(3, seed=1).reshape(3, 256, 16)
+    assert all(sorted(s[:, 0]) == list(range(256)) and (s[:, 1:] == s[0, 1:]).all() for s in sets)
+    assert not np.array_equal(sets[0, 0, 1:], sets[1, 0, 1:])
+    with pytest.raises(ValueError, match="n_sets"):
+        integral.lambda_sets(0)
+
+
+def test_three_rounds_of_aes_are_balanced_in_the_naive_reference():
+    """The property itself, on tests/naive.py's AES (independent of the kernels), one Λ-set."""
+    key = bytes(range(16))
+    blocks = integral.lambda_sets(1, seed=2)
+    for rounds, balanced in ((3, True), (4, False)):
+        cts = np.frombuffer(b"".join(naive.encrypt_block(key, b.tobytes(), "aes", rounds=rounds) for b in blocks),
+                            dtype=np.uint8).reshape(-1, 16)
+        assert (not integral.byte_sums(cts, 1).any()) == balanced
+
+
+@pytest.mark.parametrize("rounds, balanced", [(1, True), (3, True), (4, False), (10, False)])
+def test_is_balanced_on_round_reduced_aes(rounds, balanced):
+    oracle = affinity.cipher_oracle("aes", bytes(range(16)), rounds=rounds)
+    assert integral.is_balanced(oracle, n_sets=2, seed=5) == balanced
+    assert oracle.queries == 2 * 256
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_last_round_key_of_4_round_aes_is_the_only_candidate(seed):
+    key = np.random.default_rng(seed).bytes(16)
+    oracle = affinity.cipher_oracle("aes", key, rounds=4)
+    cts = oracle(integral.lambda_sets(4, seed=seed))
+    cands = integral.last_round_key_candidates(cts, np.argsort(rijndael_sbox()).astype(np.uint8), 4)
+    # FIPS-197 KeyExpansion's round key 4; a wrong byte survives four sets with probability 2^-32
+    assert [c.tolist() for c in cands] == [[int(b)] for b in expand_key(key)[4]]
+
+
+def test_square_attack_recovers_the_key_and_the_image_of_aes_4_rounds():
+    name, _ = variant.resolve("aes-4-rounds")
+    image = attack_targets(seed=0, image_stride=8, text_bytes=16)["image"]
+    rates = {r: np.ones((16, 16)) for r in range(1, 5)}
+    rounds = structure.rounds_table(name, rates, n_triples=2, lambda_sets=2, seed=1)
+    assert rounds["balanced"].tolist() == [True, True, True, False]
+    table, recovered, attacked = integral.square_attack_table(name, {"image": image}, rounds, n_sets=3, seed=4)
+    row = table.iloc[0]
+    assert row["ran"] and row["key_recovered"] and row["exact"] and row["queries"] == 3 * 256 + 1
+    assert row["key_candidates_log2"] == 0.0
+    assert np.array_equal(recovered[("ecb", "image")], image.reshape(-1))
+    assert not np.array_equal(attacked[("ecb", "image")][:image.size], image.reshape(-1))
+
+
+def test_square_attack_says_why_not_or_what_is_left():
+    image = np.arange(64, dtype=np.uint8)
+    ten = pd.DataFrame({"rounds": range(1, 11), "balanced": [True] * 3 + [False] * 7})
+    table, recovered, _ = integral.square_attack_table(variant.resolve("aes-random-sbox")[0], {"image": image}, ten)
+    assert not table["ran"].iloc[0] and table["reason"].iloc[0] == "not balanced after 9 of 10 rounds"
+    assert recovered == {}
+    assert integral.applicability("aes-2sbox", ten).startswith("the last round is not known")
+    # an affine S-box: every guess fits every Λ-set; nothing recovered, and the table says how much is left
+    every = pd.DataFrame({"rounds": range(1, 11), "balanced": [True] * 10})
+    table, recovered, _ = integral.square_attack_table(variant.resolve("aes-affine-sbox")[0], {"image": image},
+                                                       every, n_sets=2)
+    row = table.iloc[0]
+    assert row["ran"] and not row["key_recovered"] and row["key_candidates_log2"] == 128.0
+    assert row["bytes_recovered"] == 0 and row["reason"] == "2^128 last-round keys fit every Λ-set"
 
 
 def test_correctness_all_styles_agree():
@@ -250,6 +322,13 @@ def test_card_byte_local(batteries):
 def test_card_aes(batteries):
     text = batteries["aes"]["card"]
     assert card.NO_WEAKNESS in text and "tests run:" in text
+    assert "balanced over Λ-sets (the integral property) up to 3 round(s), no longer from 4" in text
+
+
+def test_card_round_reduced():
+    text = variant.run_battery("aes-4-rounds", seed=3, **SMALL)["card"]
+    assert "weakest point: **the square (integral) attack: balanced after 3 of its 4 rounds**" in text
+    assert "769 chosen plaintexts (3 Λ-sets and one check) recover the 128-bit key" in text
 
 
 def test_save_all_is_byte_identical(batteries, monkeypatch, tmp_path):

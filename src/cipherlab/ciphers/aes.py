@@ -16,7 +16,7 @@ from cipherlab.ciphers._schedule import build_schedule
 from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
 from cipherlab.ciphers.sboxes import rijndael_sbox
 
-__all__ = ["AES", "expand_key", "expand_key_words", "mix_columns_blocks", "inv_mix_columns_blocks",
+__all__ = ["AES", "expand_key", "expand_key_words", "key_from_round_key", "mix_columns_blocks", "inv_mix_columns_blocks",
            "apply_step_blocks", "STEP_IMPLS"]
 
 STEP_IMPLS = ("reference", "table")
@@ -33,21 +33,47 @@ def _rcon(i: int) -> int:
     return r
 
 
+def _sub_word(t: int, sbox: np.ndarray) -> int:
+    return (int(sbox[t >> 24]) << 24) | (int(sbox[(t >> 16) & 0xFF]) << 16) | (int(sbox[(t >> 8) & 0xFF]) << 8) | int(sbox[t & 0xFF])
+
+
+def _temp(prev: int, i: int, nk: int, sbox: np.ndarray) -> int:
+    """FIPS-197 KeyExpansion's ``temp`` for word ``i`` from word ``i - 1``: ``w[i] = w[i - nk] ^ temp``."""
+    if i % nk == 0:
+        return _sub_word(((prev << 8) | (prev >> 24)) & 0xFFFFFFFF, sbox) ^ (_rcon(i // nk) << 24)  # RotWord
+    if nk > 6 and i % nk == 4:
+        return _sub_word(prev, sbox)
+    return prev
+
+
 def expand_key_words(key: bytes, n_words: int) -> list[int]:
     """FIPS-197 KeyExpansion run for ``n_words`` 32-bit words (may exceed the schedule)."""
     sbox = rijndael_sbox()
     nk = len(key) // 4
     w = [int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(nk)]
     for i in range(nk, n_words):
-        t = w[i - 1]
-        if i % nk == 0:
-            t = ((t << 8) | (t >> 24)) & 0xFFFFFFFF  # RotWord
-            t = (int(sbox[t >> 24]) << 24) | (int(sbox[(t >> 16) & 0xFF]) << 16) | (int(sbox[(t >> 8) & 0xFF]) << 8) | int(sbox[t & 0xFF])
-            t ^= _rcon(i // nk) << 24
-        elif nk > 6 and i % nk == 4:
-            t = (int(sbox[t >> 24]) << 24) | (int(sbox[(t >> 16) & 0xFF]) << 16) | (int(sbox[(t >> 8) & 0xFF]) << 8) | int(sbox[t & 0xFF])
-        w.append(w[i - nk] ^ t)
+        w.append(w[i - nk] ^ _temp(w[i - 1], i, nk, sbox))
     return w
+
+
+def key_from_round_key(round_key, round_index: int) -> bytes:
+    """The AES-128 key whose KeyExpansion gives ``round_key`` as round key ``round_index`` (1..10).
+
+    AES-128's schedule runs backwards: ``w[i - 4] = w[i] ^ temp(w[i - 1])``, so
+    one round key determines the key (the last step of the square attack,
+    :mod:`cipherlab.experiments.variant.integral`). ``ValueError`` unless
+    ``round_key`` is 16 bytes and ``round_index`` is in 1..10.
+    """
+    round_key = check_key(round_key, (16,))
+    if isinstance(round_index, bool) or not isinstance(round_index, (int, np.integer)) \
+            or not 1 <= round_index <= AES_ROUNDS[16]:
+        raise ValueError(f"round_index must be an integer in 1..{AES_ROUNDS[16]}, got {round_index!r}")
+    sbox = rijndael_sbox()
+    first = 4 * int(round_index)
+    w = {first + j: int.from_bytes(round_key[4 * j:4 * j + 4], "big") for j in range(4)}
+    for i in range(first + 3, 3, -1):
+        w[i - 4] = w[i] ^ _temp(w[i - 1], i, 4, sbox)
+    return b"".join(w[i].to_bytes(4, "big") for i in range(4))
 
 
 def _words_to_blocks(words: list[int]) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Referee a variant: the whole battery for one registered cipher or variant description.
 
 :func:`run_battery` runs correctness, byte maps, diffusion, the structural
-attacks (affinity, codebook, properties by round), randomness and, if asked,
+attacks (affinity, codebook, square, properties by round), randomness and, if asked,
 speed against AES; :func:`save_all` writes the tables and figures.  The
 notebook ``notebooks/variant.ipynb`` calls these two and displays the results;
 :mod:`cipherlab.experiments.variant.card` renders the summary card.
@@ -25,13 +25,14 @@ from cipherlab.pipeline.paths import variant_file
 from cipherlab.pipeline.chapters import Variants
 from cipherlab.pipeline.results import save_raw, save_table
 
-from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, figures, randomness, speed, structure
+from cipherlab.experiments.variant import (affinity, bytemaps, card, correctness, figures, integral, randomness,
+                                           speed, structure)
 
 __all__ = ["resolve", "run_battery", "save_all", "save_figures", "TABLES", "TIMING_TABLES"]
 
 #: tables :func:`save_all` writes, as ``variant_<name>_<table>``
 TABLES = ("correctness", "byte_maps", "dependency", "rounds", "property_rounds", "avalanche", "avalanche_summary",
-          "affinity_test", "affinity_attack", "codebook", "randomness", "randomness_sequences")
+          "affinity_test", "affinity_attack", "codebook", "square_attack", "randomness", "randomness_sequences")
 #: tables whose bytes depend on measured times
 TIMING_TABLES = ("speed", "compile")
 
@@ -68,7 +69,7 @@ def _positive(name: str, value) -> int:
 def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0, correctness_messages: int = 2,
                 correctness_bytes: int = 1000, dependency_keys: int = 2, dependency_plaintexts: int = 32,
                 avalanche_keys: int = 2, avalanche_plaintexts: int = 32, affinity_triples: int = 64,
-                rounds_triples: int = 8, image_stride: int = 4, keystream_bytes: int = 65536,
+                rounds_triples: int = 8, lambda_sets: int = 3, image_stride: int = 4, keystream_bytes: int = 65536,
                 n_sequences: int = 8, block_size: int = 128, apen_m: int = 8, serial_m: int = 10,
                 measure_speed: bool = True, speed_bytes: int = 65536, speed_processes: int = 2,
                 speed_trials: int = 10) -> dict:
@@ -87,6 +88,7 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                         ("dependency_keys", dependency_keys), ("dependency_plaintexts", dependency_plaintexts),
                         ("avalanche_keys", avalanche_keys), ("avalanche_plaintexts", avalanche_plaintexts),
                         ("affinity_triples", affinity_triples), ("rounds_triples", rounds_triples),
+                        ("lambda_sets", lambda_sets),
                         ("image_stride", image_stride), ("n_sequences", n_sequences),
                         ("speed_processes", speed_processes), ("speed_trials", speed_trials)):
         _positive(name, value)
@@ -103,7 +105,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
     dep, rates = structure.dependency_by_round(cipher, n_keys=dependency_keys, n_plaintexts=dependency_plaintexts,
                                                seed=seed + 100)
     out["dependency"] = dep
-    out["rounds"] = structure.rounds_table(cipher, rates, n_triples=rounds_triples, seed=seed + 200)
+    out["rounds"] = structure.rounds_table(cipher, rates, n_triples=rounds_triples, lambda_sets=lambda_sets,
+                                           seed=seed + 200)
     out["property_rounds"] = structure.property_rounds(out["rounds"])
     out["byte_local"] = structure.is_byte_local(rates[max(rates)])
     out["avalanche"], out["avalanche_summary"], out["sac"] = structure.diffusion_tables(
@@ -115,9 +118,13 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
     out["affinity_test"], out["affinity_attack"], rec_a, ct_a = affinity.affinity_table(
         cipher, targets, seed=seed + 400, n_triples=affinity_triples)
     out["codebook"], rec_c = structure.codebook_table(cipher, targets, out["byte_local"], seed=seed + 500)
+    out["square_attack"], rec_s, ct_s = integral.square_attack_table(cipher, targets, out["rounds"],
+                                                                     n_sets=lambda_sets, seed=seed + 450)
     out["recovered"] = {**{("affinity", m, t): v for (m, t), v in rec_a.items()},
-                        **{("codebook", m, t): v for (m, t), v in rec_c.items()}}
-    out["ciphertexts"] = {("affinity", m, t): v for (m, t), v in ct_a.items()}
+                        **{("codebook", m, t): v for (m, t), v in rec_c.items()},
+                        **{("square", m, t): v for (m, t), v in rec_s.items()}}
+    out["ciphertexts"] = {**{("affinity", m, t): v for (m, t), v in ct_a.items()},
+                          **{("square", m, t): v for (m, t), v in ct_s.items()}}
 
     out["randomness_sequences"], out["randomness"] = randomness.randomness_tables(
         cipher, image, keystream_bytes=keystream_bytes, seed=seed + 600, n_sequences=n_sequences,

@@ -6,7 +6,9 @@ structural weaknesses, worst first:
 1. **affine over GF(2)**: every random triple of the affinity test held and the
    129-query attack recovered the plaintext exactly;
 2. **byte-local**: the dependency matrix is a permutation and the codebook
-   attack (256 + 1 queries) recovered the plaintext exactly.
+   attack (256 + 1 queries) recovered the plaintext exactly;
+3. **the square attack**: balanced one round short of the whole cipher, and
+   the attack recovered the key and the plaintext exactly.
 
 Anything else (the round count of full diffusion, the S-box measures against
 Rijndael's, randomness, speed) is listed below the headline.
@@ -19,7 +21,8 @@ import pandas as pd
 #: the tests the card lists when it finds nothing
 TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures", "byte-dependency by round",
              "avalanche and SAC", "GF(2)-affinity test and 129-query attack",
-             "byte-locality test and codebook attack", "structural properties by round",
+             "byte-locality test and codebook attack", "integral property by round and the square attack",
+             "structural properties by round",
              "SP 800-22 on a CTR keystream and an ECB image")
 NO_WEAKNESS = "no structural weakness found by this battery"
 
@@ -48,6 +51,14 @@ def weaknesses(results: dict) -> list[dict]:
         out.append({"what": "byte-local (each output byte depends on one input byte)",
                     "cost": f"a codebook of 256 blocks per position plus one ({q} chosen plaintexts) "
                             "recovers every plaintext without the key"})
+    sq = results["square_attack"]
+    if _exact(sq):
+        ran = sq[sq["ran"]]
+        nr = int(ran["rounds"].iloc[0])
+        out.append({"what": f"the square (integral) attack: balanced after {nr - 1} of its {nr} rounds",
+                    "cost": f"{int(ran['queries'].iloc[0])} chosen plaintexts ({int(ran['lambda_sets'].iloc[0])} "
+                            "Λ-sets and one check) recover the 128-bit key, and with it every plaintext "
+                            f"({int(ran['bytes_recovered'].sum())} of {int(ran['bytes'].sum())} target bytes)"})
     return out
 
 
@@ -67,11 +78,14 @@ def card_markdown(results: dict, cipher: str) -> str:
                      f"{int(full['first_round_holding'])} of {nr} rounds")
     else:
         lines.append(f"- no full diffusion within its {nr} rounds")
-    for prop, label in (("affine", "affine over GF(2)"), ("byte_local", "byte-local")):
+    for prop, label in (("affine", "affine over GF(2)"), ("byte_local", "byte-local"),
+                        ("balanced", "balanced over Λ-sets (the integral property)")):
         row = props.loc[prop]
         if pd.notna(row["first_round_failing"]) and pd.notna(row["last_round_holding"]):
             lines.append(f"- {label} up to {int(row['last_round_holding'])} round(s), "
                          f"no longer from {int(row['first_round_failing'])}")
+        elif bool(row["holds_at_full"]) and pd.isna(row["first_round_failing"]):
+            lines.append(f"- {label} after every round count, 1 to {nr}")
     maps = results["byte_maps"]
     ref = maps[maps["map"] == "rijndael (AES)"].iloc[0]
     for _, m in maps[maps["map"] != "rijndael (AES)"].iterrows():

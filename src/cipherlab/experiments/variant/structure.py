@@ -1,4 +1,4 @@
-"""Diffusion, byte-locality and the round count at which each structural property stops holding.
+"""Diffusion, byte-locality, the integral property and the round count at which each structural property stops holding.
 
 Byte-locality is decided by a measurement, never by the cipher's name: a
 cipher is *byte-local* when its byte-dependency matrix
@@ -17,6 +17,11 @@ from cipherlab.experiments.security import attack, diffusion
 from cipherlab.experiments.security.quiet import new_quiet
 
 from cipherlab.experiments.variant.affinity import affinity_test, cipher_oracle
+from cipherlab.experiments.variant.integral import is_balanced
+
+
+#: The structural properties of the table by round, in the order :func:`property_rounds` lists them.
+PROPERTIES = ("byte_local", "affine", "balanced", "full_diffusion")
 
 
 def default_rounds(cipher: str, key_bytes: int = 16, **options) -> int:
@@ -46,17 +51,21 @@ def dependency_by_round(cipher: str, *, n_keys: int = 2, n_plaintexts: int = 32,
     return pd.concat(frames, ignore_index=True), rates
 
 
-def rounds_table(cipher: str, rates: dict, *, n_triples: int = 16, seed: int = 0) -> pd.DataFrame:
-    """One row per round count: dependent byte pairs, full diffusion, byte-local, affine."""
+def rounds_table(cipher: str, rates: dict, *, n_triples: int = 16, lambda_sets: int = 2,
+                 seed: int = 0) -> pd.DataFrame:
+    """One row per round count: dependent byte pairs, full diffusion, byte-local, affine, balanced
+    (the integral property over ``lambda_sets`` Λ-sets, :mod:`cipherlab.experiments.variant.integral`)."""
     rng = np.random.default_rng(seed)
     rows = []
     for r, rate in rates.items():
         key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
-        aff = affinity_test(cipher_oracle(cipher, key, rounds=r), n_triples=n_triples, seed=seed + r)
+        oracle = cipher_oracle(cipher, key, rounds=r)
+        aff = affinity_test(oracle, n_triples=n_triples, seed=seed + r)
         rows.append({"cipher": cipher, "rounds": r, "dependent_pairs": int((rate > 0).sum()),
                      "mean_change_rate": float(rate.mean()), "full_diffusion": bool((rate > 0).all()),
                      "byte_local": is_byte_local(rate), "affine": aff["affine"],
-                     "affine_triples_held": aff["held"], "affine_triples": aff["triples"]})
+                     "affine_triples_held": aff["held"], "affine_triples": aff["triples"],
+                     "balanced": is_balanced(oracle, n_sets=lambda_sets, seed=seed + 1000 + r)})
     return pd.DataFrame(rows)
 
 
@@ -69,7 +78,7 @@ def property_rounds(rounds: pd.DataFrame) -> pd.DataFrame:
     """
     nr = int(rounds["rounds"].max())
     rows = []
-    for prop in ("byte_local", "affine", "full_diffusion"):
+    for prop in [p for p in PROPERTIES if p in rounds.columns]:
         holds = rounds.set_index("rounds")[prop].astype(bool)
         yes, no = holds[holds].index, holds[~holds].index
         rows.append({"property": prop, "rounds_measured": nr, "holds_at_full": bool(holds.loc[nr]),

@@ -12,13 +12,14 @@ SHORT = {
     "correctness": ["key_bits", "mode", "style", "round_trips", "agreements", "ok"],
     "byte_maps": ["map", "affine", "nonlinearity", "differential_uniformity", "algebraic_degree", "max_linear_bias",
                   "fixed_points"],
-    "rounds": ["rounds", "dependent_pairs", "full_diffusion", "byte_local", "affine", "affine_triples_held"],
+    "rounds": ["rounds", "dependent_pairs", "full_diffusion", "byte_local", "affine", "balanced"],
     "property_rounds": None,
     "avalanche_summary": ["avalanche_mean_percent", "avalanche_std_bits", "avalanche_min_bits",
                           "avalanche_max_bits", "sac_max_abs_deviation", "sac_zero_entries"],
     "affinity_test": None,
     "affinity_attack": ["mode", "target", "queries", "invertible", "bytes_recovered", "bytes", "exact"],
     "codebook": ["mode", "target", "ran", "queries", "bytes_recovered", "bytes", "exact"],
+    "square_attack": ["target", "ran", "reason", "queries", "key_recovered", "bytes_recovered", "exact"],
     "randomness": ["mode", "input", "test", "proportion", "acceptable", "passed"],
     "speed": ["style", "aes_mb_s", "variant_mb_s", "speedup_pct", "low", "high", "finding"],
     "compile": None,
@@ -30,7 +31,7 @@ FORMATS = {"speed": {"speedup_pct": PCT, "low": PCT, "high": PCT, "control_low":
 #: per table: the columns that name a row, repeated in each column group of the folded full table
 KEYS = {"correctness": ["key_bits", "mode", "style"], "byte_maps": ["map"], "rounds": ["rounds"],
         "property_rounds": ["property"], "affinity_attack": ["mode", "target"], "codebook": ["mode", "target"],
-        "randomness": ["mode", "input", "test"], "speed": ["style"]}
+        "square_attack": ["mode", "target"], "randomness": ["mode", "input", "test"], "speed": ["style"]}
 #: at most this many columns in a short view chosen for a table without one in :data:`SHORT`
 SHORT_COLUMNS = 6
 

@@ -179,11 +179,18 @@ def decrypt_with_codebook(codebook: Codebook, ciphertext, mode: str = "ecb",
     blocks = np.asarray(ciphertext, dtype=np.uint8).reshape(-1, BLOCK)
     decoded = codebook.decrypt_blocks(blocks)
     if mode == "cbc":
-        if iv is None:
-            raise ValueError("iv: CBC decryption needs the 16-byte IV")
-        prev = np.vstack([np.frombuffer(bytes(iv), dtype=np.uint8)[None, :], blocks[:-1]])
-        decoded = np.where(decoded >= 0, decoded ^ prev.astype(np.int16), -1)
+        decoded = np.where(decoded >= 0, decoded ^ cbc_chaining_blocks(blocks, iv).astype(np.int16), -1)
     return decoded.reshape(-1)
+
+
+def cbc_chaining_blocks(blocks: np.ndarray, iv) -> np.ndarray:
+    """``uint8[n, 16]``: what CBC XORs into each decrypted block, the IV then each previous ciphertext block.
+
+    The attacks undo the chaining with it: ``P_i = D(C_i) ^ C_(i-1)``.
+    """
+    if iv is None:
+        raise ValueError("iv: CBC decryption needs the 16-byte IV")
+    return np.vstack([np.frombuffer(bytes(iv), dtype=np.uint8)[None, :], blocks[:-1]])
 
 
 def strip_pkcs7(recovered: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 
 from cipherlab._checks import check_choice
 from cipherlab.ciphers.modes import new
-from cipherlab.ciphers.registry import AES_ROUNDS, CipherInfo, InsecureCipherWarning, cipher_names, lookup
+from cipherlab.ciphers.registry import AES_ROUNDS, CipherInfo, InsecureCipherWarning, cipher_entry, cipher_names
 
 BLOCK = 16
 
@@ -26,9 +26,9 @@ BLOCK = 16
 def check_cipher(cipher: "str | CipherInfo") -> CipherInfo:
     """The entry of ``cipher``: a registry entry as it is, or a registered name (one per distinct
     cipher), else ``ValueError`` listing the names."""
-    if isinstance(cipher, CipherInfo):
-        return cipher
-    return lookup(check_choice("cipher", cipher, cipher_names()))
+    if not isinstance(cipher, CipherInfo):
+        check_choice("cipher", cipher, cipher_names())
+    return cipher_entry(cipher)
 
 
 def cipher_label(cipher: "str | CipherInfo") -> str:

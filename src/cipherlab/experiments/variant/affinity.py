@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab._checks import check_choice
-from cipherlab.experiments.security.attack import MODES, as_bytes_array, strip_pkcs7
+from cipherlab.experiments.security.attack import MODES, as_bytes_array, cbc_chaining_blocks, strip_pkcs7
 from cipherlab.experiments.security.quiet import BLOCK, new_quiet
 
 BITS = 8 * BLOCK
@@ -195,10 +195,7 @@ def decrypt_with_model(model: AffineModel, ciphertext, mode: str = "ecb", iv=Non
     blocks = np.asarray(ciphertext, dtype=np.uint8).reshape(-1, BLOCK)
     plain = model.decrypt_blocks(blocks)
     if mode == "cbc":
-        if iv is None:
-            raise ValueError("iv: CBC decryption needs the 16-byte IV")
-        prev = np.vstack([np.frombuffer(bytes(iv), dtype=np.uint8)[None, :], blocks[:-1]])
-        plain = plain ^ prev
+        plain = plain ^ cbc_chaining_blocks(blocks, iv)
     return plain.reshape(-1)
 
 

@@ -21,7 +21,13 @@ KINDS = ("value", "ratio", "ordering", "significance", "structural", "qualitativ
 SCOPES = ("claim", "extension")
 RULES = ("within_margin", "ordering", "equivalent", "significance", "pvalue", "holds", "not_testable")
 CLAIM_COLUMNS = ("claim_id", "paper", "where", "quote", "kind", "scope", "source", "published", "unit",
-                 "null", "rule", "margin", "alpha", "expect", "decided_by", "section", "note")
+                 "null", "rule", "margin", "alpha", "expect", "decided_by", "section", "note",
+                 "tier", "condition", "covered_by")
+#: ``tier``: ``headline`` (what the paper is about: its speedups, security, entropy, rankings) or
+#: ``supporting`` (its arithmetic, its printed tables); ``condition``: the condition the claim is
+#: about (e.g. ``size=5 MB``), empty when it names none; ``covered_by``: the claim id of the row
+#: that tests the same sentence (this row is then counted once, there).
+TIERS = ("headline", "supporting")
 
 
 # ----------------------------------------------------------------------------- rules

@@ -76,6 +76,9 @@ class Evidence:
         One line on how the number was obtained, shown beside the verdict.
     section : str
         MyST label of the book section that holds the evidence.
+    reading : str
+        Which reading of a condition the paper leaves open this row measures
+        (e.g. ``"mode=cbc"``); empty when the paper leaves none open.
     """
 
     claim_id: str
@@ -95,6 +98,7 @@ class Evidence:
     unit: str = ""
     detail: str = ""
     section: str = ""
+    reading: str = ""
 
     def __post_init__(self) -> None:
         if not self.claim_id:
@@ -148,13 +152,14 @@ def load_evidence(profile: "str | Profile", chapters) -> pd.DataFrame:
         if not path.exists():
             raise FileNotFoundError(f"{path} is missing: run the {ch} chapter first")
         df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"claim_id": str, "size": str,
-                         "style": str, "mode": str, "profile": str, "unit": str, "detail": str, "section": str})
+                         "style": str, "mode": str, "profile": str, "unit": str, "detail": str, "section": str,
+                         "reading": str})
         df.insert(0, "chapter", ch)
         frames.append(df)
     if not frames:
         return pd.DataFrame(columns=["chapter", *EVIDENCE_COLUMNS])
     out = pd.concat(frames, ignore_index=True)
-    for col in ("size", "style", "mode", "profile", "unit", "detail", "section"):
+    for col in ("size", "style", "mode", "profile", "unit", "detail", "section", "reading"):
         out[col] = out[col].fillna("")
     return out
 
@@ -364,7 +369,7 @@ def _rule_label(claim) -> str:
 
 
 VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
-                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other")
+                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other", "tier", "condition", "covered_by", "reading")
 
 
 def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None" = None) -> pd.DataFrame:
@@ -406,6 +411,8 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "chapter": claim["section"].partition("-")[0] if claim["section"] else ("" if ev is None else ev["chapter"]),
             "section": claim["section"] or ("" if ev is None else ev["section"]),
             "other": "; ".join(others),
+            "tier": claim["tier"], "condition": claim["condition"], "covered_by": claim["covered_by"],
+            "reading": "" if ev is None else ev["reading"],
         })
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
 

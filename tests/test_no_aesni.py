@@ -7,6 +7,11 @@ project forbids it (``NUMBA_CPU_NAME=generic``: the JIT target has no ``aes`` fe
 and the selfcheck and ``impl="auto"`` already skip it (``available_impls``). The run's evidence is
 compared with the session's quick run (``quick_tree``): every condition decided by another style is
 there, the verdicts are decided, and nothing claims a hardware-style measurement.
+
+Cheap on purpose (CI's budget): the run starts from a copy of the session's quick run (its generated
+inputs are reused), re-runs the selfcheck, the two measuring notebooks and the two chapters, with the
+fewest trials and one process (:data:`FEW_TRIALS`): what is tested is that nothing asks for the
+hardware style, not the timings.
 """
 from __future__ import annotations
 
@@ -17,27 +22,60 @@ import time
 
 import pandas as pd
 import pytest
+import yaml
 
 from cipherlab.analysis import verdicts as V
 from cipherlab.pipeline import paths
-from pipeline_tree import make_tree
-
-pytestmark = pytest.mark.pipeline
+from pipeline_tree import copy_tree
 
 NOT_MEASURED = "not measured: this CPU has no AES-NI"
 TARGETS = ("maes", "aes2sbox")
 
 
+#: The quick profile's timing keys, cut to the least the schema allows (per chapter section).
+FEW_TRIALS = {
+    "maes": {"processes": 1, "trials_keyexp": 3, "trials_stage": 3, "stage_blocks": 1024, "trials_block": 3,
+             "trials_bulk": 3, "warmup": 1},
+    "aes2sbox": {"processes": 1, "avalanche_plaintexts": 4},
+}
+
+
+def few_trials(tree) -> None:
+    """Cut the tree's quick profile to :data:`FEW_TRIALS` (and each AES-2SBox protocol to 3 trials)."""
+    path = tree.root / "config" / "quick.yaml"
+    cfg = yaml.safe_load(path.read_text())
+    for section, values in FEW_TRIALS.items():
+        cfg[section].update(values)
+    for protocol in cfg["aes2sbox"]["protocols"].values():
+        protocol.update(trials=3, warmup=1)
+    path.write_text(yaml.safe_dump(cfg, sort_keys=False))
+
+
 @pytest.fixture(scope="module")
-def generic_tree(tmp_path_factory):
-    tree = make_tree(tmp_path_factory.mktemp("no-aesni") / "tree")
+def generic_tree(quick_tree, tmp_path_factory):
+    tree = copy_tree(quick_tree, tmp_path_factory.mktemp("no-aesni") / "tree")
+    few_trials(tree)
     start = time.monotonic()
-    proc = tree.snakemake("--cores", "2", *TARGETS, env=tree.env(NUMBA_CPU_NAME="generic"), check=False)
+    proc = tree.snakemake("--cores", "2", *TARGETS, "--forcerun", "selfcheck",
+                          env=tree.env(NUMBA_CPU_NAME="generic"), check=False)
     tree.seconds = time.monotonic() - start
     tree.log = proc.stdout + proc.stderr
     assert proc.returncode == 0, "\n".join(tree.log.splitlines()[-60:])
     print(f"\nquick pipeline ({' '.join(TARGETS)}) with AES-NI forbidden: {tree.seconds:.0f} s")
     return tree
+
+
+def test_maes_times_only_the_styles_this_cpu_runs(monkeypatch):
+    from cipherlab.experiments import maes as X
+    from cipherlab.experiments.maes import common
+    monkeypatch.setattr(common, "available_impls", lambda: ("reference", "table", "pycryptodome"))
+    styles, skipped = X.measured_impls(["reference", "table", "aesni"])
+    assert styles == ("reference", "table") and list(skipped) == ["aesni"]
+    assert skipped["aesni"].startswith(NOT_MEASURED) and X.NOT_MEASURED_NO_AESNI == NOT_MEASURED
+    monkeypatch.setattr(common, "available_impls", lambda: ("reference", "table", "aesni", "pycryptodome"))
+    assert X.measured_impls(["reference", "aesni"]) == (("reference", "aesni"), {})
+    with pytest.raises(ValueError, match="impls must be one of"):
+        X.measured_impls(["fast"])
 
 
 def _profile_in(tree, monkeypatch):
@@ -53,6 +91,7 @@ def test_aesni_is_really_forbidden_in_the_tree():
     assert "aesni" not in out.split(","), out
 
 
+@pytest.mark.pipeline
 def test_no_hardware_rows_and_the_chapters_say_why(generic_tree):
     raw = generic_tree.root / "data" / "raw" / "quick"
     for name in ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "aes2sbox_speed"):
@@ -64,6 +103,7 @@ def test_no_hardware_rows_and_the_chapters_say_why(generic_tree):
     assert NOT_MEASURED in (generic_tree.root / "build" / "quick" / "notebooks" / "maes_measure.ipynb").read_text()
 
 
+@pytest.mark.pipeline
 def test_every_claim_is_decided_and_the_other_styles_evidence_is_kept(generic_tree, quick_tree, monkeypatch):
     chapters = list(TARGETS)
     generic = V.load_evidence(_profile_in(generic_tree, monkeypatch), chapters)

@@ -53,8 +53,7 @@ reproduce: venv
 variant: venv
 	@test -n "$(VARIANT)" || { echo "usage: make variant VARIANT=<name> [QUICK=1]; described variants:" \
 	  $$(ls config/variants/ | sed -n 's/\.yaml$$//p') >&2; exit 2; }
-	@test -f "config/variants/$(VARIANT).yaml" || { echo "no file config/variants/$(VARIANT).yaml; described variants:" \
-	  $$(ls config/variants/ | sed -n 's/\.yaml$$//p') >&2; exit 2; }
+	@$(BIN)/python -m cipherlab._variant_check "$(VARIANT)"  # name, file and description: one line if bad
 	@echo "$(BIN)/snakemake --cores $(CORES) variant_$(VARIANT) --config profile=$(PROFILE) --rerun-incomplete"
 	@$(BIN)/snakemake --cores $(CORES) variant_$(VARIANT) --config profile=$(PROFILE) --rerun-incomplete \
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }

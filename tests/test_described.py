@@ -100,7 +100,7 @@ TABLE_OK = " ".join(f"{x:02x}" for x in range(255, -1, -1))
     (lambda d: d.update(sbox={"kind": "random", "seed": -1}), None, r"key 'sbox.seed'"),
     (lambda d: d.update(sbox={"kind": "table", "file": "t.txt"}), "00 " * 256, r"key 'sbox.file'.*not a permutation"),
     (lambda d: d.update(sbox={"kind": "table", "file": "t.txt"}), "00 01", r"key 'sbox.file'.*must hold 256 hex bytes, holds 2"),
-    (lambda d: d.update(sbox={"kind": "table", "file": "t.txt"}), "zz " + TABLE_OK, r"key 'sbox.file'.*'zz' is not a hex byte"),
+    (lambda d: d.update(sbox={"kind": "table", "file": "t.txt"}), "zz " + TABLE_OK, r"key 'sbox.file'.*entry 1 is not a hex byte"),
     (lambda d: d.update(sbox={"kind": "table", "file": "missing.txt"}), None, r"key 'sbox.file'.*cannot be read"),
     (lambda d: d.update(linear={"kind": "byte-map", "map": {"kind": "table", "file": "t.txt"}}), "01 " * 256,
      r"key 'linear.map.file'.*not a permutation"),
@@ -130,7 +130,7 @@ def test_a_bad_description_names_the_file_and_the_key(tmp_path, change, table, m
         (tmp_path / "t.txt").write_text(table)
     path = _write(tmp_path, doc, stem="toy")
     with pytest.raises(ValueError, match=match) as err:
-        load_variant(path)
+        load_variant(path, allow_custom=True)
     assert str(path) in str(err.value)
 
 
@@ -144,7 +144,7 @@ def test_a_file_that_is_no_mapping_is_refused(tmp_path, text):
 
 def test_a_custom_callable_must_return_a_key_schedule(tmp_path):
     doc = {"name": "toy", "summary": "s", "key_bytes": 16, "custom": "custom_variant:not_a_schedule"}
-    desc = load_variant(_write(tmp_path, doc))
+    desc = load_variant(_write(tmp_path, doc), allow_custom=True)
     with pytest.raises(ValueError, match=r"toy.yaml: key 'custom': custom_variant:not_a_schedule returned str"):
         build_from_description(desc)
 
@@ -306,7 +306,7 @@ def test_aes_affine_sbox_is_affine_and_aes_random_sbox_is_not(registered, size):
 def test_a_custom_variant_runs_in_the_styles_it_maps_to(scratch_registry, tmp_path):
     doc = {"name": "aes-blake2-ivs", "summary": "IVs from BLAKE2b", "key_bytes": [16, 32], "rounds": 6,
            "custom": "custom_variant:build"}
-    info = register_variant_file(_write(tmp_path, doc))
+    info = register_variant_file(_write(tmp_path, doc), allow_custom=True)
     assert info.styles == ("reference", "table", "aesni") and info.key_sizes == (16, 32)
     key, data = bytes(range(32)), bytes(range(64))
     ivs = custom_variant.Blake2IVs(key, 6).round_ivs
@@ -352,3 +352,86 @@ def test_new_takes_a_described_entry_without_registering_it():
         cipherlab.new(bytes(16), 3)
     with pytest.raises(ValueError, match="unknown option"):
         cipherlab.new(bytes(16), info, xor_byte=1)   # a description fixes its byte maps
+
+
+# --- a variant file is code only when the user allows it; the YAML is strict (issue 23) -----------
+
+CUSTOM_DOC = {"name": "toy", "summary": "s", "key_bytes": 16, "custom": "custom_variant:build"}
+
+
+def test_custom_is_refused_unless_allowed_and_nothing_is_imported(tmp_path, monkeypatch):
+    monkeypatch.delenv(described.ALLOW_CUSTOM_ENV, raising=False)
+    path = tmp_path / "toy.yaml"
+    path.write_text("name: toy\nsummary: s\nkey_bytes: 16\ncustom: 'this:s'\n")  # 'import this' prints the Zen
+    monkeypatch.delitem(__import__("sys").modules, "this", raising=False)
+    with pytest.raises(ValueError, match=r"toy.yaml: key 'custom': 'this:s' would run Python code; refused "
+                                         r"unless allowed \(CIPHERLAB_ALLOW_CUSTOM=1"):
+        load_variant(path)
+    assert "this" not in __import__("sys").modules
+
+
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_custom_runs_when_the_user_allows_it(tmp_path, monkeypatch, how):
+    monkeypatch.delenv(described.ALLOW_CUSTOM_ENV, raising=False)
+    path = _write(tmp_path, CUSTOM_DOC)
+    if how == "flag":
+        desc = load_variant(path, allow_custom=True)
+    else:
+        monkeypatch.setenv(described.ALLOW_CUSTOM_ENV, "1")
+        desc = load_variant(path)
+    assert desc.custom == "custom_variant:build"
+    with pytest.raises(ValueError, match="refused unless allowed"):
+        load_variant(path, allow_custom=False)  # the flag wins over the environment
+
+
+@pytest.mark.parametrize("text, match", [
+    ("key_bytes: 16.0\n", r"key 'key_bytes': must be an integer, got 16.0"),
+    ("key_bytes: 16\nrounds: 4.0\n", r"key 'rounds': must be an integer, got 4.0"),
+    ("key_bytes: 16\nkey_bytes: 32\n", r"key 'key_bytes' is given twice \(lines 3 and 4\)"),
+    ("key_bytes: 16\nsummary: again\n", r"key 'summary' is given twice"),
+    ("key_bytes: &k 16\nrounds: *k\n", r"anchors and aliases .* are not allowed"),
+])
+def test_strict_yaml_numbers_duplicates_and_aliases(tmp_path, text, match):
+    path = tmp_path / "toy.yaml"
+    path.write_text("name: toy\nsummary: s\n" + text + "sbox: {kind: rijndael}\nlinear: {kind: mixcolumns}\n")
+    with pytest.raises(ValueError, match=match) as err:
+        load_variant(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_random_seed_must_be_an_integer(tmp_path):
+    path = _write(tmp_path, {**_base(), "sbox": {"kind": "random", "seed": 99.0}})
+    with pytest.raises(ValueError, match=r"toy.yaml: key 'sbox.seed': must be an integer, got 99.0"):
+        load_variant(path)
+
+
+def test_an_alias_bomb_is_refused_at_once(tmp_path):
+    import time
+    rows = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    rows += [f"{b}: &{b} [{', '.join(['*' + a] * 9)}]" for a, b in zip("abcdefgh", "bcdefghi")]
+    path = tmp_path / "toy.yaml"
+    path.write_text("\n".join(rows) + "\n")
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="anchors and aliases"):
+        load_variant(path)
+    assert time.perf_counter() - start < 10  # before: over 120 s (9^9 strings)
+
+
+@pytest.mark.parametrize("file", ["../secret.txt", "/etc/passwd", "maps/../../secret.txt", "link.txt"])
+def test_a_table_file_outside_the_variant_folder_is_refused_without_echo(tmp_path, file):
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (tmp_path / "secret.txt").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (folder / "link.txt").symlink_to(tmp_path / "secret.txt")
+    path = _write(folder, {**_base(), "sbox": {"kind": "table", "file": file}})
+    with pytest.raises(ValueError, match=r"key 'sbox.file': a table file must lie in the variant file's folder") as err:
+        load_variant(path)
+    assert "root:" not in str(err.value)
+
+
+def test_a_bad_table_entry_is_named_by_position_not_echoed(tmp_path):
+    (tmp_path / "t.txt").write_text("secretword " + " ".join(f"{i:02x}" for i in range(255)))
+    path = _write(tmp_path, {**_base(), "sbox": {"kind": "table", "file": "t.txt"}})
+    with pytest.raises(ValueError, match=r"entry 1 is not a hex byte") as err:
+        load_variant(path)
+    assert "secretword" not in str(err.value)

@@ -78,6 +78,43 @@ def test_kernel_dies_with_the_notebook_runner(tmp_path):
     assert not dst.exists()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl are Linux")
+def test_kill_9_of_snakemake_alone_stops_its_jobs_writing(tmp_path):
+    """``kill -9`` of the Snakemake process only (not its group): the job's shell and notebook runner
+    are orphaned, but the kernel (what writes outputs) ends at once, so ``make unlock && make reproduce``
+    never races a job of the killed run (before: it went on for ~40 s and wrote its outputs)."""
+    src, dst = tmp_path / "sleep.ipynb", tmp_path / "out.ipynb"
+    pidfile, marker = tmp_path / "kernel.pid", tmp_path / "marker"
+    _sleeping_notebook(src)
+    code = (f"from cipherlab.report.notebook import run_notebook; "  # no braces: Snakemake formats the shell
+            f"run_notebook({str(src)!r}, {str(dst)!r}, dict(pidfile={str(pidfile)!r}, marker={str(marker)!r}))")
+    (tmp_path / "Snakefile").write_text(textwrap.dedent(f"""\
+        rule all:
+            output: {str(dst)!r}
+            shell: {f"{sys.executable} -c {code!r}"!r}
+        """))
+    snake = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--snakefile",
+                              str(tmp_path / "Snakefile"), "--directory", str(tmp_path)],
+                             cwd=tmp_path, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _wait_until(lambda: pidfile.exists() and pidfile.read_text(), 180), "the kernel never started"
+        kernel = int(pidfile.read_text())
+        os.kill(snake.pid, signal.SIGKILL)  # Snakemake alone: its jobs are orphaned, not signalled
+        snake.wait(timeout=30)
+        assert _wait_until(lambda: not _alive(kernel), 5), f"kernel {kernel} went on after Snakemake was killed"
+    finally:
+        if snake.poll() is None:
+            snake.kill()
+        try:
+            os.killpg(snake.pid, signal.SIGKILL)  # whatever is left of the test's own run
+        except ProcessLookupError:
+            pass
+    time.sleep(3.5)
+    assert not marker.exists(), "the orphaned job went on writing"
+    assert not dst.exists()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux")
 def test_die_with_parent_watchdog_and_prctl(tmp_path):
     """A process under die_with_parent() ends when its parent is SIGKILLed."""

@@ -9,6 +9,15 @@ are **not secure**.
 """
 __version__ = "0.1.0"
 
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"] or _sys.argv[0].endswith(("/cipherlab", "\\cipherlab.exe")):
+    # The command line (``cipherlab``, ``python -m cipherlab[.x]``): Ctrl-C during the second of
+    # imports below ends the process as the signal does, with no traceback; cli.main() restores it.
+    import signal as _signal
+
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+
 from cipherlab.ciphers.modes import IMPLS, MODES, Cipher, new
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, cipher_options, lookup
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox, second_sbox

@@ -28,9 +28,10 @@ import argparse
 import errno
 import json
 import os
+import signal
 import stat
 import sys
-import tempfile
+import threading
 import warnings
 from pathlib import Path
 from typing import Any, Sequence
@@ -38,6 +39,7 @@ from typing import Any, Sequence
 import cipherlab
 from cipherlab import bench, selfcheck
 from cipherlab.ciphers.modes import IMPLS, MODES
+from cipherlab.pipeline import results
 from cipherlab.pipeline.provenance import environment_summary
 from cipherlab.ciphers.registry import cipher_names
 
@@ -123,108 +125,51 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _read(path: str) -> bytes:
     if path == "-":
+        if sys.stdin is None:  # started with stdin closed (``<&-``)
+            raise OSError(errno.EBADF, "standard input is closed")
         return sys.stdin.buffer.read()
     return Path(path).read_bytes()
 
 
-#: Bytes per write(2) call; each call's result is checked.
-_CHUNK = 1 << 20
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write every byte to ``fd``, checking each ``write()``; ``OSError`` on failure or no progress."""
-    view = memoryview(data)
-    done = 0
-    while done < len(view):
-        n = os.write(fd, view[done:done + _CHUNK])
-        if n <= 0:
-            raise OSError(errno.EIO, f"write made no progress after {done} of {len(view)} bytes")
-        done += n
-
-
-def _fsync(fd: int, special: bool) -> None:
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        # devices, pipes and sockets may not support fsync; a regular file must
-        if not (special and exc.errno in (errno.EINVAL, errno.ENOTSUP, errno.EROFS, errno.EBADF)):
-            raise
+def _quiet_stdout(fd: int) -> None:
+    """Point ``fd`` at /dev/null so the interpreter's exit flush of stdout stays quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def _write_stdout(data: bytes) -> None:
+    if sys.stdout is None:  # started with stdout closed (``>&-``)
+        raise OSError(errno.EBADF, "standard output is closed")
     sys.stdout.flush()
     fd = sys.stdout.fileno()
     try:
-        _write_all(fd, data)
+        results.write_all(fd, data)
         if stat.S_ISREG(os.fstat(fd).st_mode):
-            _fsync(fd, special=False)
+            results.fsync(fd, special=False)
     except BrokenPipeError:
         # the reader went away: say so, and keep the interpreter's exit flush quiet
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, fd)
-        os.close(devnull)
+        _quiet_stdout(fd)
         raise OSError(errno.EPIPE, "the reader closed the pipe before all output was written") from None
+    except OSError:
+        _quiet_stdout(fd)
+        raise
 
 
 def write_output(path: str, data: bytes) -> None:
     """Write ``data`` to ``path`` (``"-"``: stdout) without clobbering what should not be.
 
-    * a symlink is resolved, and the file it points to is written;
-    * a character or block device, FIFO or socket is opened and written in
-      place (never replaced by a regular file);
-    * a regular file is replaced atomically: a temporary ``.part`` file in the
-      same directory, ``fsync``, rename, ``fsync`` of the directory; it keeps
-      the old file's permission bits (and owner, when allowed);
-    * a new file is created with mode ``0600``;
-    * a directory that does not exist is an error (nothing is created).
-
-    Every ``write()`` and ``fsync()`` is checked; ``OSError`` on failure.
+    The project's one writer, :func:`cipherlab.pipeline.results.atomic_path`:
+    a symlink is followed; a device, FIFO or socket is written in place, never
+    replaced; a regular file is replaced atomically and keeps its permission
+    bits; a new file is created ``0600`` (the output may be plaintext); a
+    directory, or a directory that does not exist, is an error (nothing is
+    created).  Every ``write()`` and ``fsync()`` is checked; ``OSError`` on failure.
     """
     if path == "-":
         _write_stdout(data)
         return
-    target = os.path.realpath(path)
-    parent = os.path.dirname(target)
-    if not os.path.isdir(parent):
-        raise FileNotFoundError(errno.ENOENT, f"the output directory {parent!r} does not exist")
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(errno.EISDIR, f"{target!r} is a directory")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        fd = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
-        try:
-            _write_all(fd, data)
-            _fsync(fd, special=True)
-        finally:
-            os.close(fd)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part", dir=parent)  # 0600
-    try:
-        if st is not None:
-            os.fchmod(fd, stat.S_IMODE(st.st_mode))
-            try:
-                os.fchown(fd, st.st_uid, st.st_gid)
-            except PermissionError:
-                pass
-        _write_all(fd, data)
-        _fsync(fd, special=False)
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, target)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        raise
-    dfd = os.open(parent, os.O_RDONLY)
-    try:
-        _fsync(dfd, special=True)
-    finally:
-        os.close(dfd)
+    results.write_bytes(path, data, new_mode=0o600)
 
 
 def _warn_insecure(message: str) -> None:
@@ -259,6 +204,10 @@ def run_cipher(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"cipherlab: error: {args.command} failed: {exc}", file=sys.stderr)
         return EXIT_FAILURE
+    except MemoryError:
+        print(f"cipherlab: error: {args.command} failed: out of memory for an input of {len(data)} bytes "
+              "(the output needs as much again; split the input)", file=sys.stderr)
+        return EXIT_FAILURE
     try:
         write_output(args.output, bytes(out))
     except OSError as exc:
@@ -270,16 +219,25 @@ def run_cipher(args: argparse.Namespace) -> int:
 def run_info(as_json: bool) -> int:
     env = environment_summary()
     if as_json:
-        print(json.dumps(env, indent=2, sort_keys=True))
-        return 0
-    packages = env.pop("packages")
-    width = max(len(k) for k in env)
-    for k, v in env.items():
-        print(f"{k:<{width}}  {v}")
-    print("packages:")
-    pwidth = max(len(k) for k in packages)
-    for k, v in packages.items():
-        print(f"  {k:<{pwidth}}  {v}")
+        text = json.dumps(env, indent=2, sort_keys=True) + "\n"
+    else:
+        packages = env.pop("packages")
+        width = max(len(k) for k in env)
+        pwidth = max(len(k) for k in packages)
+        text = "".join([*(f"{k:<{width}}  {v}\n" for k, v in env.items()), "packages:\n",
+                        *(f"  {k:<{pwidth}}  {v}\n" for k, v in packages.items())])
+    try:
+        if sys.stdout is None:  # started with stdout closed (``>&-``)
+            raise OSError(errno.EBADF, "standard output is closed")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:  # a full disk (``>/dev/full``), a closed pipe
+        try:
+            _quiet_stdout(sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        print(f"cipherlab: error: info: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILURE
     return 0
 
 
@@ -290,6 +248,8 @@ DELEGATES = {"bench": bench.main, "selfcheck": selfcheck.main}
 def main(argv: "Sequence[str] | None" = None) -> int:
     """Entry point of the ``cipherlab`` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the imports are done (see cipherlab/__init__)
     parser = build_parser()
     # bench and selfcheck own their arguments: pass them through untouched.
     if argv and argv[0] in DELEGATES:
@@ -300,6 +260,13 @@ def main(argv: "Sequence[str] | None" = None) -> int:
         except KeyboardInterrupt:
             print("cipherlab: interrupted", file=sys.stderr)
             return 130
+        except MemoryError:
+            print(f"cipherlab {argv[0]}: error: out of memory", file=sys.stderr)
+            return EXIT_FAILURE
+        except OSError as exc:  # e.g. --out on a full disk, a directory, a missing directory
+            print(f"cipherlab {argv[0]}: error: {exc.strerror or exc}"
+                  + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)
+            return EXIT_FAILURE
     try:
         args = parser.parse_args(argv)
         if args.command is None:

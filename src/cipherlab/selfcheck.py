@@ -1,6 +1,6 @@
 """Known-answer and round-trip checks the pipeline runs before any timing.
 
-``python -m cipherlab.selfcheck --out PATH`` writes one row per check
+``cipherlab selfcheck --out PATH`` (or ``python -m cipherlab.selfcheck``) writes one row per check
 (``cipher, impl, mode, check, passed, detail``) atomically and exits non-zero
 if any check failed, naming each failing cipher. The output is deterministic
 (seeded inputs, no timings).
@@ -34,7 +34,7 @@ from cipherlab.ciphers.described import build_from_description, load_variant
 from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
-from cipherlab.pipeline.results import write_csv
+from cipherlab.pipeline.results import resolve_target, write_csv
 
 __all__ = ["run_selfcheck", "main", "vector_file"]
 
@@ -178,17 +178,33 @@ def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["cipher", "impl", "mode", "check", "passed", "detail"])
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (no usage block), exit status 2."""
+
+    def error(self, message: str) -> "None":  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help)\n")
+
+
 def main(argv=None) -> int:
-    """``python -m cipherlab.selfcheck --out PATH``; exit status 1 if any check failed."""
-    parser = argparse.ArgumentParser(prog="python -m cipherlab.selfcheck", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", help="CSV to write (atomically); omit to only print the summary")
+    """``cipherlab selfcheck --out PATH``; exit status 1 if any check failed or the CSV cannot be written."""
+    parser = _Parser(prog="cipherlab selfcheck", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", help="CSV to write (atomically; its directory must exist); "
+                                      "omit to only print the summary")
     parser.add_argument("--cipher", action="append", choices=cipher_names(),
                         help="restrict to a cipher (repeatable)")
     parser.add_argument("--impl", action="append", choices=IMPLS, help="restrict to an impl (repeatable)")
     args = parser.parse_args(argv)
+    if args.out:  # refuse a bad path before minutes of checks
+        try:
+            resolve_target(args.out)
+        except OSError as exc:
+            parser.exit(1, f"{parser.prog}: error: --out: cannot write {args.out!r}: {exc.strerror or exc}\n")
     frame = run_selfcheck(args.cipher, args.impl)
     if args.out:
-        write_csv(frame, args.out)
+        try:
+            write_csv(frame, args.out)
+        except OSError as exc:
+            parser.exit(1, f"{parser.prog}: error: --out: cannot write {args.out!r}: {exc.strerror or exc}\n")
     failed = frame[~frame["passed"]]
     print(f"selfcheck: {len(frame) - len(failed)}/{len(frame)} checks passed")
     if len(failed):

@@ -51,7 +51,9 @@ if MANIFEST.variants:
             runtime=MEASURE_RUNTIME,
             slurm_extra="--exclusive",
         shell:
-            TIMING_NOTEBOOK_SHELL.replace(" > {log}", " --set variant='\"{wildcards.variant}\"' > {log}")
+            # the description is checked before the notebook takes the machine lock (its reason in the log)
+            PYTHON + " -m cipherlab._variant_check {wildcards.variant} > {log} 2>&1 && "
+            + TIMING_NOTEBOOK_SHELL.replace(" > {log}", " --set variant='\"{wildcards.variant}\"' > {log}")
     workflow.get_rule("variant_chapter").docstring = VARIANTS.about
 
     def _variant_target(name):

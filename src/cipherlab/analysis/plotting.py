@@ -58,7 +58,7 @@ def save_figure(fig: "plt.Figure", name: str, profile: "str | Profile") -> dict[
     out = {}
     for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None, "Creator": None})):
         path = prof.figure(name, ext)
-        with atomic_path(path) as tmp:
+        with atomic_path(path, parents=True) as tmp:
             fig.savefig(tmp, format=ext, metadata=meta, bbox_inches="tight")
         out[ext] = path
     return out

@@ -51,6 +51,7 @@ pipeline layer: :func:`cipherlab.pipeline.paths.variant_file`.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -253,7 +254,51 @@ def _validator():
     schema = yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(schema)
+    # an integer is an int, not a float with no fraction (``key_bytes: 16.0``, ``seed: 99.0``)
+    strict = cls.TYPE_CHECKER.redefine("integer", lambda _, v: isinstance(v, int) and not isinstance(v, bool))
+    return jsonschema.validators.extend(cls, type_checker=strict)(schema)
+
+
+#: The environment variable that allows ``custom:`` (a variant file that runs Python code).
+ALLOW_CUSTOM_ENV = "CIPHERLAB_ALLOW_CUSTOM"
+
+
+def custom_allowed(allow_custom: "bool | None" = None) -> bool:
+    """Whether a variant file may name a ``custom:`` callable: ``allow_custom``, else ``CIPHERLAB_ALLOW_CUSTOM=1``."""
+    if allow_custom is not None:
+        return bool(allow_custom)
+    return os.environ.get(ALLOW_CUSTOM_ENV, "") == "1"
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML as a variant file may use it: no anchors or aliases (an alias bomb never expands), no duplicate keys."""
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            mark = event.start_mark
+            raise yaml.constructor.ConstructorError(
+                None, None, f"anchors and aliases (&{event.anchor}, *{event.anchor}) are not allowed in a "
+                "variant file; write each value out", mark)
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is given twice (lines {seen[key] + 1} and "
+                    f"{key_node.start_mark.line + 1})", key_node.start_mark)
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep=deep)
+
+
+def _yaml_message(e: yaml.YAMLError) -> str:
+    """A YAML error on one line: the problem and where."""
+    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+    mark = getattr(e, "problem_mark", None)
+    return f"{problem} (line {mark.line + 1}, column {mark.column + 1})" if mark else problem
 
 
 def _schema_message(error) -> str:
@@ -263,6 +308,8 @@ def _schema_message(error) -> str:
         unknown = sorted(set(error.instance) - set(allowed))
         names = ", ".join(repr(f"{key}.{u}" if key else u) for u in unknown)
         return f"unknown key {names} (allowed here: {', '.join(allowed)})"
+    if isinstance(error.instance, float) and error.validator in ("type", "anyOf", "oneOf"):
+        return f"key {key!r}: must be an integer, got {error.instance!r}"
     return f"key {key!r}: {error.message}" if key else error.message
 
 
@@ -281,9 +328,9 @@ def _read_table(where: str, key: str, file: Path) -> np.ndarray:
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"{label} cannot be read ({type(e).__name__}: {e})") from None
     values = []
-    for token in re.sub(r"#[^\n]*", " ", text).replace(",", " ").split():
-        if not re.fullmatch(r"(0[xX])?[0-9A-Fa-f]{1,2}", token):
-            raise ValueError(f"{label}: {token!r} is not a hex byte (00..FF)")
+    for i, token in enumerate(re.sub(r"#[^\n]*", " ", text).replace(",", " ").split()):
+        if not re.fullmatch(r"(0[xX])?[0-9A-Fa-f]{1,2}", token):  # the file's content is not echoed
+            raise ValueError(f"{label}: entry {i + 1} is not a hex byte (00..FF)")
         values.append(int(token, 16))
     if len(values) != 256:
         raise ValueError(f"{label} must hold 256 hex bytes, holds {len(values)}")
@@ -305,10 +352,19 @@ def _byte_map(where: str, key: str, spec: dict, base: Path) -> ByteMap:
                               SECOND_SBOX_CONSTRUCTIONS)
         table = _second_sbox(xor_byte, construction)[0]
     elif kind == "table":
-        table = _read_table(where, f"{key}.file", base / spec["file"])
+        table = _read_table(where, f"{key}.file", _confined(where, f"{key}.file", base, spec["file"]))
     else:
         table = np.random.default_rng(spec["seed"]).permutation(256).astype(np.uint8)
     return ByteMap(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")), table.tobytes())
+
+
+def _confined(where: str, key: str, base: Path, name: str) -> Path:
+    """``base / name``, which must lie inside ``base`` (the variant file's folder), symlinks resolved."""
+    path = (base / name).resolve()
+    if not path.is_relative_to(base.resolve()):
+        raise ValueError(f"{where}: key {key!r}: a table file must lie in the variant file's folder "
+                         f"{base} (a relative path, no '..'), got {name!r}")
+    return path
 
 
 def _import_custom(where: str, target: str):
@@ -323,22 +379,29 @@ def _import_custom(where: str, target: str):
     return fn
 
 
-def load_variant(path) -> VariantDescription:
+def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescription:
     """Read and check the description in the YAML file ``path``.
 
     ``ValueError`` naming the file and the key for: unreadable or invalid YAML,
-    an unknown or missing key, a wrong type, ``name`` other than the file's
-    stem, a key size or round count out of range, a table file that is not 256
-    hex bytes forming a permutation, a ``custom`` callable that cannot be imported.
+    a duplicate key, an anchor or alias, an unknown or missing key, a wrong
+    type (``16.0`` is not an integer), ``name`` other than the file's stem, a
+    key size or round count out of range, a table file outside the variant
+    file's folder or that is not 256 hex bytes forming a permutation, and a
+    ``custom`` callable that cannot be imported.
+
+    **A variant file with ``custom:`` runs Python code** (it imports a module
+    and calls a callable, as a ``setup.py`` does): it is refused unless
+    ``allow_custom=True`` or the environment sets ``CIPHERLAB_ALLOW_CUSTOM=1``
+    (:func:`custom_allowed`); nothing is imported before that check.
     """
     path = Path(path)
     where = str(path)
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"variant file {where} cannot be read ({type(e).__name__}: {e})") from None
     except yaml.YAMLError as e:
-        raise ValueError(f"{where}: not valid YAML: {e}") from None
+        raise ValueError(f"{where}: not valid YAML: {_yaml_message(e)}") from None
     if not isinstance(doc, dict):
         raise ValueError(f"{where}: must be a mapping (name, summary, key_bytes, sbox, linear, ...), "
                          f"got {type(doc).__name__}")
@@ -360,6 +423,9 @@ def load_variant(path) -> VariantDescription:
         given = [k for k in ("sbox", "linear") if k in doc]
         if given:
             raise ValueError(f"{where}: key 'custom' replaces the blocks: remove {given} or 'custom'")
+        if not custom_allowed(allow_custom):
+            raise ValueError(f"{where}: key 'custom': {doc['custom']!r} would run Python code; refused unless "
+                             f"allowed ({ALLOW_CUSTOM_ENV}=1, or load_variant(..., allow_custom=True))")
         _import_custom(where, doc["custom"])
         return VariantDescription(custom=doc["custom"], **common)
     linear = doc["linear"]
@@ -394,14 +460,14 @@ def build_from_description(desc: VariantDescription) -> VariantInfo:
 _REGISTERED: dict[str, VariantInfo] = {}
 
 
-def register_variant_file(path) -> VariantInfo:
+def register_variant_file(path, *, allow_custom: "bool | None" = None) -> VariantInfo:
     """Register the variant described in ``path`` under its ``name`` (a research cipher, NOT secure).
 
     Registering the same description again returns the same entry; a name
     taken by any other cipher (``aes.yaml``, or the same name with another
     description) is a ``ValueError``.
     """
-    desc = load_variant(path)
+    desc = load_variant(path, allow_custom=allow_custom)
     if desc.name in cipher_names(families=True):
         known = _REGISTERED.get(desc.name)
         if known is not None and lookup(desc.name) is known and known.description == desc:

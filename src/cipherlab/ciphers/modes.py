@@ -21,6 +21,7 @@ Semantics (differences from PyCryptodome are deliberate and simple):
 """
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numba
@@ -117,6 +118,16 @@ def available_impls() -> tuple[str, ...]:
     return tuple(i for i in IMPLS if i != "aesni" or has_aesni())
 
 
+def _warn_insecure(obj: "Cipher") -> None:
+    """:class:`InsecureCipherWarning` for a research cipher, however it was made (``new()`` or ``Cipher()``),
+    attributed to the user's line (the caller of ``new`` or of ``Cipher``)."""
+    what = (f"{obj.cipher!r} is a research cipher" if obj._research
+            else f"AES reduced to {obj.rounds} of {AES_ROUNDS[obj.key_size // 8]} rounds is a research cipher")
+    via_new = sys._getframe(2).f_code is new.__code__
+    warnings.warn(f"{what}, NOT secure: do not use it to protect data.", InsecureCipherWarning,
+                  stacklevel=4 if via_new else 3)
+
+
 class Cipher:
     """A keyed cipher in one mode; create it with :func:`new` (same arguments, same checks).
 
@@ -190,6 +201,8 @@ class Cipher:
                 self._enc = schedule.schedule(impl, decrypt=False)
                 self._dec = schedule.schedule(impl, decrypt=True)
         self._frozen = True
+        if not self._secure:
+            _warn_insecure(self)
 
     def __setattr__(self, name, value):
         if getattr(self, "_frozen", False):
@@ -394,9 +407,4 @@ def new(key, cipher: "str | CipherInfo" = "aes", mode: str = "ecb", iv=None, imp
     -------
     Cipher
     """
-    obj = Cipher(key, cipher, mode, iv, impl, padding, threads, options)
-    if not obj.secure:
-        what = (f"{obj.cipher!r} is a research cipher" if obj._research
-                else f"AES reduced to {obj.rounds} of {AES_ROUNDS[obj.key_size // 8]} rounds is a research cipher")
-        warnings.warn(f"{what}, NOT secure: do not use it to protect data.", InsecureCipherWarning, stacklevel=2)
-    return obj
+    return Cipher(key, cipher, mode, iv, impl, padding, threads, options)  # warns if insecure

@@ -132,7 +132,7 @@ def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", p
     if require_all:
         check_parameters(nb, parameters, src)
     failed = dst.with_suffix(".failed.ipynb")
-    with atomic_path(dst) as tmp:
+    with atomic_path(dst, parents=True) as tmp:
         try:
             pm.execute_notebook(str(src), str(tmp), parameters=parameters, cwd=str(cwd or src.parent),
                                 progress_bar=progress, log_output=True, kernel_name="python3",

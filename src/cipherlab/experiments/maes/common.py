@@ -7,7 +7,9 @@ import numpy as np
 
 from cipherlab._checks import check_choice, check_choices
 from cipherlab.ciphers.maes import SHA3_CHAINS, SHA3_VARIANTS
+from cipherlab.ciphers.cpu import aesni_status
 from cipherlab.ciphers.modes import IMPLS as CORE_IMPLS
+from cipherlab.ciphers.modes import available_impls
 from cipherlab.analysis.paper import published
 from cipherlab.ciphers.registry import cipher_names, lookup
 
@@ -64,6 +66,24 @@ SECURITY_WARNING = (
 def check_impls(impls: Iterable) -> tuple:
     """The implementation styles of the config key ``impls``, checked against the core's styles."""
     return check_choices("impls", impls, STYLES)
+
+
+#: What the chapter says of a style this machine cannot run (the hardware style on a CPU without AES-NI).
+NOT_MEASURED_NO_AESNI = "not measured: this CPU has no AES-NI"
+
+
+def measured_impls(impls: Iterable) -> "tuple[tuple, dict[str, str]]":
+    """The styles of ``impls`` this machine times, and ``{style: why not}`` for the others.
+
+    On a host without AES-NI (an ARM laptop, ``NUMBA_CPU_NAME=generic``) the
+    hardware style ``aesni`` is *not measured* (:data:`NOT_MEASURED_NO_AESNI`,
+    with the core's reason), never a crash; the other styles, and the verdicts
+    they decide, are unchanged.
+    """
+    styles = check_impls(impls)
+    runnable = available_impls()
+    skipped = {s: f"{NOT_MEASURED_NO_AESNI} ({aesni_status()})" for s in styles if s not in runnable}
+    return tuple(s for s in styles if s in runnable), skipped
 
 
 def check_paper_styles(original_style: str, optimized_style: str, impls: Sequence[str]) -> None:

@@ -1,0 +1,33 @@
+"""``python -m cipherlab._variant_check NAME``: is ``config/variants/<NAME>.yaml`` a variant the pipeline can run?
+
+``make variant`` and the ``variant_chapter`` rule call it before any lock is
+taken and before any timing: a bad name (``../ciphers/aes``), a file that does
+not exist, or a description that :func:`cipherlab.ciphers.described.load_variant`
+refuses (a bad key, ``custom:`` without ``CIPHERLAB_ALLOW_CUSTOM=1``...) gives
+one line on stderr and exit status 2; a good one exits 0 silently.
+"""
+from __future__ import annotations
+
+import sys
+
+from cipherlab.ciphers.described import load_variant
+from cipherlab.pipeline.chapters import check_variant_names
+from cipherlab.pipeline.paths import variant_file
+
+
+def main(argv: "list[str] | None" = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) != 1:
+        print("usage: python -m cipherlab._variant_check NAME", file=sys.stderr)
+        return 2
+    try:
+        check_variant_names(argv, where="VARIANT")
+        load_variant(variant_file(argv[0]))
+    except ValueError as exc:
+        print(f"variant: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

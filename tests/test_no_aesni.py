@@ -1,0 +1,119 @@
+"""A host without AES-NI (every ARM laptop) runs the pipeline: the hardware style is *not measured*, never a crash.
+
+CI runs the chapters that time the hardware style, MAES and AES-2SBox (``snakemake maes aes2sbox``: their
+inputs, the selfcheck, the measuring and chapter notebooks), once with AES-NI forbidden the way the
+project forbids it (``NUMBA_CPU_NAME=generic``: the JIT target has no ``aes`` feature, see
+``cipherlab.ciphers.cpu``). The other chapters never ask for ``aesni`` unless their config lists it,
+and the selfcheck and ``impl="auto"`` already skip it (``available_impls``). The run's evidence is
+compared with the session's quick run (``quick_tree``): every condition decided by another style is
+there, the verdicts are decided, and nothing claims a hardware-style measurement.
+
+Cheap on purpose (CI's budget): the run starts from a copy of the session's quick run (its generated
+inputs are reused), re-runs the selfcheck, the two measuring notebooks and the two chapters, with the
+fewest trials and one process (:data:`FEW_TRIALS`): what is tested is that nothing asks for the
+hardware style, not the timings.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+import yaml
+
+from cipherlab.analysis import verdicts as V
+from cipherlab.pipeline import paths
+from pipeline_tree import copy_tree
+
+NOT_MEASURED = "not measured: this CPU has no AES-NI"
+TARGETS = ("maes", "aes2sbox")
+
+
+#: The quick profile's timing keys, cut to the least the schema allows (per chapter section).
+FEW_TRIALS = {
+    "maes": {"processes": 1, "trials_keyexp": 3, "trials_stage": 3, "stage_blocks": 1024, "trials_block": 3,
+             "trials_bulk": 3, "warmup": 1},
+    "aes2sbox": {"processes": 1, "avalanche_plaintexts": 4},
+}
+
+
+def few_trials(tree) -> None:
+    """Cut the tree's quick profile to :data:`FEW_TRIALS` (and each AES-2SBox protocol to 3 trials)."""
+    path = tree.root / "config" / "quick.yaml"
+    cfg = yaml.safe_load(path.read_text())
+    for section, values in FEW_TRIALS.items():
+        cfg[section].update(values)
+    for protocol in cfg["aes2sbox"]["protocols"].values():
+        protocol.update(trials=3, warmup=1)
+    path.write_text(yaml.safe_dump(cfg, sort_keys=False))
+
+
+@pytest.fixture(scope="module")
+def generic_tree(quick_tree, tmp_path_factory):
+    tree = copy_tree(quick_tree, tmp_path_factory.mktemp("no-aesni") / "tree")
+    few_trials(tree)
+    start = time.monotonic()
+    proc = tree.snakemake("--cores", "2", *TARGETS, "--forcerun", "selfcheck",
+                          env=tree.env(NUMBA_CPU_NAME="generic"), check=False)
+    tree.seconds = time.monotonic() - start
+    tree.log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, "\n".join(tree.log.splitlines()[-60:])
+    print(f"\nquick pipeline ({' '.join(TARGETS)}) with AES-NI forbidden: {tree.seconds:.0f} s")
+    return tree
+
+
+def test_maes_times_only_the_styles_this_cpu_runs(monkeypatch):
+    from cipherlab.experiments import maes as X
+    from cipherlab.experiments.maes import common
+    monkeypatch.setattr(common, "available_impls", lambda: ("reference", "table", "pycryptodome"))
+    styles, skipped = X.measured_impls(["reference", "table", "aesni"])
+    assert styles == ("reference", "table") and list(skipped) == ["aesni"]
+    assert skipped["aesni"].startswith(NOT_MEASURED) and X.NOT_MEASURED_NO_AESNI == NOT_MEASURED
+    monkeypatch.setattr(common, "available_impls", lambda: ("reference", "table", "aesni", "pycryptodome"))
+    assert X.measured_impls(["reference", "aesni"]) == (("reference", "aesni"), {})
+    with pytest.raises(ValueError, match="impls must be one of"):
+        X.measured_impls(["fast"])
+
+
+def _profile_in(tree, monkeypatch):
+    monkeypatch.setattr(paths, "DATA_DIR", tree.root / "data")
+    monkeypatch.setattr(paths, "ROOT", tree.root)
+    return paths.Profile("quick")
+
+
+def test_aesni_is_really_forbidden_in_the_tree():
+    code = "from cipherlab.ciphers.modes import available_impls; print(','.join(available_impls()))"
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_CPU_NAME": "generic"},
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "aesni" not in out.split(","), out
+
+
+@pytest.mark.pipeline
+def test_no_hardware_rows_and_the_chapters_say_why(generic_tree):
+    raw = generic_tree.root / "data" / "raw" / "quick"
+    for name in ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "aes2sbox_speed"):
+        frame = pd.read_csv(raw / f"{name}.csv")
+        if "impl" in frame:
+            assert "aesni" not in set(frame["impl"]), name
+    executed = (generic_tree.root / "build" / "quick" / "notebooks" / "maes.ipynb").read_text()
+    assert NOT_MEASURED in executed
+    assert NOT_MEASURED in (generic_tree.root / "build" / "quick" / "notebooks" / "maes_measure.ipynb").read_text()
+
+
+@pytest.mark.pipeline
+def test_every_claim_is_decided_and_the_other_styles_evidence_is_kept(generic_tree, quick_tree, monkeypatch):
+    chapters = list(TARGETS)
+    generic = V.load_evidence(_profile_in(generic_tree, monkeypatch), chapters)
+    full = V.load_evidence(_profile_in(quick_tree, monkeypatch), chapters)
+    assert "aesni" not in set(generic["style"])
+    key = ["chapter", "claim_id", "style", "mode", "size"]
+    expected = set(map(tuple, full.loc[full["style"] != "aesni", key].astype(str).values))
+    got = set(map(tuple, generic[key].astype(str).values))
+    assert expected <= got, f"evidence lost without AES-NI: {sorted(expected - got)[:10]}"
+    for chapter in chapters:
+        decided = V.decide_all(V.claims_of_chapter(chapter), generic[generic["chapter"] == chapter])
+        assert len(decided) and decided["verdict"].notna().all()
+        assert "aesni" not in set(decided["style"].astype(str))

@@ -12,7 +12,8 @@ RULES = V.load_rules()
 def claim(rule="within_margin", published="20", null="0", margin="0.25", alpha="", expect="", **kw):
     row = {c: "" for c in V.CLAIM_COLUMNS}
     row.update(claim_id="x", paper="000", where="Table 5", quote="q", kind="ratio", scope="claim",
-               published=published, null=null, rule=rule, margin=margin, alpha=alpha, expect=expect)
+               published=published, null=null, rule=rule, margin=margin, alpha=alpha, expect=expect,
+               tier="headline")
     row.update(kw)
     return row
 
@@ -75,9 +76,11 @@ def test_a_noisy_machine_or_a_claim_inside_the_noise_is_inconclusive():
 @pytest.mark.parametrize("lo, hi, expected", [
     (5.0, 9.0, "reproduced"),
     (-9.0, -5.0, "contradicted"),
-    (-1.5, 1.5, "not reproduced"),
+    (-1.5, 1.5, "contradicted"),       # a tie within the band: no effect, as under within_margin and significance
     (-1.0, 6.0, "inconclusive"),
-    (2.0, 2.0, "not reproduced"),      # exactly on the noise edge belongs to the band: not beyond it
+    (2.0, 2.0, "contradicted"),        # exactly on the noise edge belongs to the band: not beyond it
+    (-5.0, 1.0, "contradicted"),       # reaches no further than the band in the claimed direction
+    (2.0, 9.0, "inconclusive"),        # touches the edge from inside: not beyond it, not excluded
 ])
 def test_ordering(lo, hi, expected):
     assert decide(claim(rule="ordering", published="", margin=""), estimate=lo, low=lo, high=hi, **AA) == expected
@@ -99,6 +102,8 @@ def test_equivalent(lo, hi, expected):
     (0.2, -1.0, 1.0, "contradicted"),
     (0.2, -1.0, 8.0, "inconclusive"),
     (0.04, 3.0, 9.0, "reproduced"),
+    (0.001, -9.0, -5.0, "contradicted"),   # significant, but the other way: never supports the claim
+    (0.2, 3.0, 9.0, "inconclusive"),       # beyond the band but not significant
 ])
 def test_significance(p, lo, hi, expected):
     c = claim(rule="significance", published="", margin="", alpha="0.05")
@@ -130,7 +135,7 @@ def test_holds_and_not_testable():
 
 def test_missing_evidence_fields_are_errors():
     with pytest.raises(ValueError, match="interval"):
-        decide(claim(), estimate=1.0)
+        decide(claim(), estimate=1.0, **AA)     # an estimate with a control but no interval
     with pytest.raises(ValueError, match="holds"):
         decide(claim(rule="holds", published="", margin=""), estimate=1.0)
     with pytest.raises(ValueError, match="p_value"):
@@ -199,17 +204,18 @@ def test_decided_by_can_name_several_conditions():
 
 
 def test_extensions_get_findings_and_are_not_counted():
-    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="")])
+    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="", tier="")])
     ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, **AA),
                            V.Evidence("ext", holds=True)]).assign(chapter="c")
     out = V.decide_all(claims, ev, RULES)
     assert out.set_index("claim_id").loc["ext", "verdict"] == V.FINDING
     counts = V.verdict_counts(out)
     assert counts.loc["all", "total"] == 1
+    assert list(counts.columns) == [*V.VERDICTS, "total", *V.STATUSES]
     two = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, **AA),
                             V.Evidence("ext", holds=True, style="table"),
                             V.Evidence("ext", holds=False, style="reference")]).assign(chapter="c")
-    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="",
+    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="", tier="",
                                    decided_by="style=table")])
     other = V.decide_all(claims, two, RULES).set_index("claim_id").loc["ext", "other"]
     assert other == "reference: does not hold"     # a finding carries no verdict word, not even beside it

@@ -352,8 +352,8 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         reason = f"the same under every reading ({', '.join(readings)}); under {worst[0]['reading']}: {worst[1].reason}"
     else:
         label = worst[0]["reading"]
-        reason = (f"under {label}, the least favourable of {len(readings)} readings "
-                  f"({', '.join(f'{r}: {d.verdict}' for r, d in decided)}): {worst[1].reason}")
+        each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
+        reason = f"under {label}, the least favourable of {len(readings)} readings ({each}): {worst[1].reason}"
     return worst[0], Decision(worst[1].verdict, reason, worst[1].outcome), label
 
 
@@ -451,7 +451,8 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
         verdict = FINDING if claim["scope"] == "extension" else decision.verdict
         others = []
         for _, o in (evs if ev is None else evs.drop(index=ev.name)).iterrows():
-            label = ", ".join(x for x in (o["reading"], o["style"], o["mode"], o["size"]) if x) or "another condition"
+            label = (", ".join(x for x in (o["reading"], o["style"]) if x) if o["reading"] else
+                     ", ".join(x for x in (o["style"], o["mode"], o["size"]) if x)) or "another condition"
             if claim["scope"] == "extension" or claim["rule"] == "not_testable" or claim["covered_by"]:
                 others.append(f"{label}: {_ours(o)}")
             elif not _at_condition(claim, o, rules):

@@ -572,5 +572,20 @@ def test_contributing_and_the_methods_page_hold_the_one_table_of_meanings():
 def test_every_real_claim_has_a_tier_and_a_valid_condition():
     claims = V.load_claims()
     papers = claims[claims["scope"] == "claim"]
-    assert papers["tier"].isin(V.TIERS if hasattr(V, "TIERS") else ("headline", "supporting")).all()
-    assert (claims.loc[claims["scope"] == "extension", "tier"] == "").all()
+    assert papers["tier"].isin(("headline", "supporting")).all()
+    assert claims["tier"].isin(("headline", "supporting", "")).all()
+    with pytest.raises(ValueError, match="tier must be one of"):
+        _load([claim(tier="")])
+    with pytest.raises(ValueError, match="tier must be one of"):
+        _load([claim(tier="main")])
+
+
+def test_side_verdicts_under_other_styles_respect_the_claims_direction():
+    """A 2.8x slowdown in another style, however significant, is shown as contradicting "significantly faster"."""
+    claims = _load([claim(rule="significance", published="", margin="", alpha="0.05", decided_by="style=reference")])
+    ev = V.evidence_frame([
+        V.Evidence("x", estimate=20.0, low=18.0, high=22.0, p_value=0.001, style="reference", **AA),
+        V.Evidence("x", estimate=-64.0, low=-65.0, high=-63.0, p_value=1e-9, style="table", **AA),
+    ]).assign(chapter="c")
+    out = V.decide_all(claims, ev, RULES).iloc[0]
+    assert out["verdict"] == "reproduced" and "table: -64 [-65, -63] → contradicted" in out["other"]

@@ -209,10 +209,9 @@ def load_claims(path=None) -> pd.DataFrame:
             raise ValueError(f"{where}: rule pvalue needs expect = reject | retain, got {r.expect!r}")
         if r.rule == "within_margin" and _num(value) is None:
             raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
-        if r.scope == "claim" and r.tier not in TIERS:
-            raise ValueError(f"{where}: tier must be one of {TIERS}, got {r.tier!r}")
-        if r.scope == "extension" and r.tier:
-            raise ValueError(f"{where}: an extension has no tier (it is a finding, not the paper's claim)")
+        if r.tier not in TIERS and (r.scope == "claim" or r.tier):
+            raise ValueError(f"{where}: tier must be one of {TIERS}" + (" (or empty, for an extension)"
+                             if r.scope == "extension" else "") + f", got {r.tier!r}")
         try:
             condition_terms(r.condition, "condition")
             condition_terms(r.decided_by, "decided_by")

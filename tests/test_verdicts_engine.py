@@ -266,7 +266,8 @@ def test_evidence_round_trips_through_its_table(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "DATA_DIR", tmp_path / "data")
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     claims = _load([claim()])
-    monkeypatch.setattr(V, "load_claims", lambda path=None: claims)
+    from cipherlab.analysis import evidence as E
+    monkeypatch.setattr(E, "load_claims", lambda path=None: claims)
     prof = paths.Profile("quick")
     rows = [V.Evidence("x", estimate=20.0, low=18.0, high=22.0, n=30, size="1 B", style="table", **AA)]
     V.save_evidence(rows, "c", prof)

@@ -469,7 +469,9 @@ def test_a_covered_claim_is_shown_by_its_covering_row_and_counted_apart():
     out = V.decide_all(claims, ev, RULES).set_index("claim_id")
     assert out.loc["y", "verdict"] == V.COVERED and out.loc["y", "reason"] == "covered by x"
     counts = V.verdict_counts(out.reset_index())
-    assert counts.loc["all", "total"] == 1 and counts.loc["all", V.COVERED] == 1
+    assert counts.loc["all", "total"] == 1 and counts.loc["all", "apart"] == 1
+    detail = V.verdict_counts(out.reset_index(), statuses=True)
+    assert detail.loc["all", V.COVERED] == 1 and detail.loc["all", V.NOT_AT_CONDITION] == 0
 
 
 @pytest.mark.parametrize("target, match", [("y", "another claim id"), ("nope", "another claim id"),

@@ -335,18 +335,23 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
 
 
-def verdict_counts(rows: pd.DataFrame) -> pd.DataFrame:
+def verdict_counts(rows: pd.DataFrame, statuses: bool = False) -> pd.DataFrame:
     """The papers' claims per paper and verdict, with totals; extensions are not counted.
 
     ``total`` counts the five verdicts; rows *covered* by another row and rows
-    *not at the paper's condition* are counted apart, after it (each column
-    only when some row has that status).
+    *not at the paper's condition* are counted apart, after it: in one column
+    ``apart`` (when some row has a status), or with ``statuses=True`` one
+    column per status.
     """
     claims = rows[rows["verdict"] != FINDING]
     counts = (claims.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
               .reindex(columns=list(VERDICTS) + list(STATUSES), fill_value=0))
     counts.insert(len(VERDICTS), "total", counts[list(VERDICTS)].sum(axis=1))
-    counts = counts.drop(columns=[s for s in STATUSES if not counts[s].any()])   # shown only when they occur
+    if not statuses:
+        apart = counts[list(STATUSES)].sum(axis=1)
+        counts = counts.drop(columns=list(STATUSES))
+        if apart.any():
+            counts["apart"] = apart
     counts.loc["all"] = counts.sum()
     counts.columns.name = None
     return counts

@@ -100,6 +100,12 @@ def _direction(lo, hi, band, h, side):
     return est, Outcome("no_effect", f"{text}, not beyond it in the claimed direction: no effect beyond the noise")
 
 
+def _direction_text(lo, hi, band, h, side, established) -> str:
+    where = f"{place(lo, hi, band)} the {band_text(band, h)}"
+    return (f"the claimed direction holds beyond the noise ({where})" if established else
+            f"the claimed direction is not excluded ({where})")
+
+
 def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Outcome:
     """A value or ratio: ``published +- margin`` (relative); with a ``base`` (null), also its direction."""
     blo, bhi = sorted((published * (1 - margin), published * (1 + margin)))
@@ -125,8 +131,7 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Ou
     if est_dir and inside:
         return Outcome("established", f"{against(lo, hi, band, h, side)}, and within {span}")
     if outside:
-        return Outcome("size_excluded", f"{ci} outside {span}; the direction is not excluded "
-                                        f"({place(lo, hi, band)} the {band_text(band, h)})")
+        return Outcome("size_excluded", f"{ci} outside {span}; {_direction_text(lo, hi, band, h, side, est_dir)}")
     return Outcome("undecided", f"{against(lo, hi, band, h, side)}; too wide to decide against {span}")
 
 
@@ -150,8 +155,8 @@ def ordering(lo, hi, est, base, bound, h, percent, rules) -> Outcome:
     if where == "above":
         return Outcome("established", f"{interval_text(lo, hi)} above {ttext}")
     if where == "below":
-        return Outcome("size_excluded", f"{interval_text(lo, hi)} below {ttext}; the direction is not excluded "
-                                        f"({place(lo, hi, band)} the {band_text(band, h)})")
+        return Outcome("size_excluded", f"{interval_text(lo, hi)} below {ttext}; "
+                                        f"{_direction_text(lo, hi, band, h, 1.0, est_dir)}")
     return Outcome("undecided", f"{interval_text(lo, hi)} {where} {ttext}")
 
 

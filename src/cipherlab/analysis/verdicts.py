@@ -6,15 +6,16 @@ statement holds, or a p-value), the condition actually measured (size, style,
 mode, profile) and, for speed, the A/A control band.  :func:`decide` alone
 turns a claim and its evidence into a verdict, by the claim's declared rule
 with the parameters in ``config/verdicts.yaml`` (the same for every chapter and
-profile).  The vocabulary:
+profile).
 
-* **reproduced**: the interval lies within the declared margin of the published value;
-* **not reproduced**: the interval excludes that band, but the claim's direction holds;
-* **contradicted**: the direction or a structural statement is false, shown with
-  the declared alpha or by construction (a speed effect no larger than the
-  machine's own A/A noise counts as absent);
-* **inconclusive**: the interval is too wide to decide;
-* **not testable**: the claim cannot be checked here, and the claim row says why.
+Each rule compares (:mod:`cipherlab.analysis.compare`) and names an
+*outcome*; the table of meanings in ``config/verdicts.yaml`` alone gives its
+word (:func:`verdict_of`): *reproduced*, *not reproduced*, *contradicted*,
+*inconclusive*, *not testable*, and two statuses counted apart, *covered* (by
+another row) and *not at condition* (evidence taken at another condition than
+the claim's).  :func:`decide_all` applies ``covered_by``, the claim's
+``condition`` and the declared ``readings`` rule, which need every evidence
+row of a claim.
 
 Rows whose ``scope`` is ``extension`` are our own experiments: they get a
 *finding*, never a verdict, and are never counted with the papers' claims.

@@ -592,3 +592,13 @@ def test_side_verdicts_under_other_styles_respect_the_claims_direction():
     ]).assign(chapter="c")
     out = V.decide_all(claims, ev, RULES).iloc[0]
     assert out["verdict"] == "reproduced" and "table: -64 [-65, -63] → contradicted" in out["other"]
+
+
+def test_the_verdict_table_writes_the_statuses_as_the_table_of_meanings_shows_them():
+    claims = _load([claim(condition="size=5 MB"), claim(claim_id="y", covered_by="x", rule="not_testable",
+                                                        published="", margin="", note="n")])
+    ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="1000 B", **AA)])
+    html = V.verdict_html(V.decide_all(claims, ev.assign(chapter="c"), RULES))
+    import html as _html
+    assert "<b>covered by x</b>" in html
+    assert f"<b>{_html.escape(RULES['verdicts'][V.NOT_AT_CONDITION]['shown'])}</b>" in html

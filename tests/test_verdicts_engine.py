@@ -602,3 +602,22 @@ def test_the_verdict_table_writes_the_statuses_as_the_table_of_meanings_shows_th
     import html as _html
     assert "<b>covered by x</b>" in html
     assert f"<b>{_html.escape(RULES['verdicts'][V.NOT_AT_CONDITION]['shown'])}</b>" in html
+
+
+@pytest.mark.parametrize("h, est, expected", [
+    (20.0, 50.0, "reproduced"),       # a band of exactly +-20 % is not too noisy
+    (20.5, 50.0, "inconclusive"),     # just wider, and 50 < 10 x 20.5
+    (25.0, 250.0, "reproduced"),      # exactly 10x the band: decided
+    (25.0, 249.0, "inconclusive"),    # just under
+])
+def test_the_noise_limit_boundaries(h, est, expected):
+    c = claim(rule="ordering", published="", margin="")
+    assert decide(c, estimate=est, low=est - 1, high=est + 1, control_low=-h, control_high=h, unit="%") == expected
+
+
+@pytest.mark.parametrize("lo, expected", [(162.5, "inconclusive"), (162.6, "reproduced")])
+def test_the_scaled_band_edge_at_a_bound(lo, expected):
+    # "at least 150 %" with an A/A band of +-5 %: around 150 the band is +-5 x 2.5 = 137.5 .. 162.5,
+    # and an interval starting on its upper edge is not beyond it
+    c = claim(rule="ordering", published="150", null="150", margin="")
+    assert decide(c, estimate=lo + 5, low=lo, high=lo + 10, control_low=-5.0, control_high=5.0, unit="%") == expected

@@ -621,3 +621,8 @@ def test_the_scaled_band_edge_at_a_bound(lo, expected):
     # and an interval starting on its upper edge is not beyond it
     c = claim(rule="ordering", published="150", null="150", margin="")
     assert decide(c, estimate=lo + 5, low=lo, high=lo + 10, control_low=-5.0, control_high=5.0, unit="%") == expected
+
+
+def test_evidence_in_another_unit_than_the_claims_is_an_error():
+    with pytest.raises(ValueError, match="evidence in 'bits' for a claim in '%'"):
+        decide(claim(unit="%"), estimate=20.0, low=18.0, high=22.0, unit="bits")

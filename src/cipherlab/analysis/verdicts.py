@@ -136,6 +136,8 @@ def compare(claim, ev, rules: "dict | None" = None) -> _cmp.Outcome:
         if p is None:
             raise ValueError(f"claim {cid}: rule pvalue needs 'p_value' in the evidence")
         return _cmp.pvalue(p, float(claim["alpha_value"]), claim["expect"])
+    if claim["unit"] and _unit(ev) and claim["unit"] != _unit(ev):
+        raise ValueError(f"claim {cid}: evidence in {_unit(ev)!r} for a claim in {claim['unit']!r}")
     lo, hi = _interval(ev, cid)
     est = _get(ev, "estimate")
     est = (lo + hi) / 2 if est is None else est

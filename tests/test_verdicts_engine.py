@@ -12,7 +12,8 @@ RULES = V.load_rules()
 def claim(rule="within_margin", published="20", null="0", margin="0.25", alpha="", expect="", **kw):
     row = {c: "" for c in V.CLAIM_COLUMNS}
     row.update(claim_id="x", paper="000", where="Table 5", quote="q", kind="ratio", scope="claim",
-               published=published, null=null, rule=rule, margin=margin, alpha=alpha, expect=expect)
+               published=published, null=null, rule=rule, margin=margin, alpha=alpha, expect=expect,
+               tier="headline")
     row.update(kw)
     return row
 
@@ -75,9 +76,11 @@ def test_a_noisy_machine_or_a_claim_inside_the_noise_is_inconclusive():
 @pytest.mark.parametrize("lo, hi, expected", [
     (5.0, 9.0, "reproduced"),
     (-9.0, -5.0, "contradicted"),
-    (-1.5, 1.5, "not reproduced"),
+    (-1.5, 1.5, "contradicted"),       # a tie within the band: no effect, as under within_margin and significance
     (-1.0, 6.0, "inconclusive"),
-    (2.0, 2.0, "not reproduced"),      # exactly on the noise edge belongs to the band: not beyond it
+    (2.0, 2.0, "contradicted"),        # exactly on the noise edge belongs to the band: not beyond it
+    (-5.0, 1.0, "contradicted"),       # reaches no further than the band in the claimed direction
+    (2.0, 9.0, "inconclusive"),        # touches the edge from inside: not beyond it, not excluded
 ])
 def test_ordering(lo, hi, expected):
     assert decide(claim(rule="ordering", published="", margin=""), estimate=lo, low=lo, high=hi, **AA) == expected
@@ -99,6 +102,8 @@ def test_equivalent(lo, hi, expected):
     (0.2, -1.0, 1.0, "contradicted"),
     (0.2, -1.0, 8.0, "inconclusive"),
     (0.04, 3.0, 9.0, "reproduced"),
+    (0.001, -9.0, -5.0, "contradicted"),   # significant, but the other way: never supports the claim
+    (0.2, 3.0, 9.0, "inconclusive"),       # beyond the band but not significant
 ])
 def test_significance(p, lo, hi, expected):
     c = claim(rule="significance", published="", margin="", alpha="0.05")
@@ -130,7 +135,7 @@ def test_holds_and_not_testable():
 
 def test_missing_evidence_fields_are_errors():
     with pytest.raises(ValueError, match="interval"):
-        decide(claim(), estimate=1.0)
+        decide(claim(), estimate=1.0, **AA)     # an estimate with a control but no interval
     with pytest.raises(ValueError, match="holds"):
         decide(claim(rule="holds", published="", margin=""), estimate=1.0)
     with pytest.raises(ValueError, match="p_value"):
@@ -199,17 +204,18 @@ def test_decided_by_can_name_several_conditions():
 
 
 def test_extensions_get_findings_and_are_not_counted():
-    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="")])
+    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="", tier="")])
     ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, **AA),
                            V.Evidence("ext", holds=True)]).assign(chapter="c")
     out = V.decide_all(claims, ev, RULES)
     assert out.set_index("claim_id").loc["ext", "verdict"] == V.FINDING
     counts = V.verdict_counts(out)
     assert counts.loc["all", "total"] == 1
+    assert list(counts.columns) == [*V.VERDICTS, "total"]      # no status occurs: no status column
     two = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, **AA),
                             V.Evidence("ext", holds=True, style="table"),
                             V.Evidence("ext", holds=False, style="reference")]).assign(chapter="c")
-    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="",
+    claims = _load([claim(), claim(claim_id="ext", scope="extension", rule="holds", published="", margin="", tier="",
                                    decided_by="style=table")])
     other = V.decide_all(claims, two, RULES).set_index("claim_id").loc["ext", "other"]
     assert other == "reference: does not hold"     # a finding carries no verdict word, not even beside it
@@ -260,7 +266,8 @@ def test_evidence_round_trips_through_its_table(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "DATA_DIR", tmp_path / "data")
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     claims = _load([claim()])
-    monkeypatch.setattr(V, "load_claims", lambda path=None: claims)
+    from cipherlab.analysis import evidence as E
+    monkeypatch.setattr(E, "load_claims", lambda path=None: claims)
     prof = paths.Profile("quick")
     rows = [V.Evidence("x", estimate=20.0, low=18.0, high=22.0, n=30, size="1 B", style="table", **AA)]
     V.save_evidence(rows, "c", prof)
@@ -288,3 +295,334 @@ def test_every_claim_names_the_section_of_a_chapter_that_writes_its_evidence():
     owners = claims["section"].str.partition("-")[0]
     assert set(owners) <= set(evidence_chapters()), sorted(set(owners) - set(evidence_chapters()))
     assert sum(len(V.claims_of_chapter(c, claims)) for c in evidence_chapters()) == len(claims)
+
+
+# ----------------------------------------------------------------------------- the table of meanings, rule by rule
+# Every word each rule can give, on synthetic evidence (A/A band +-2 unless said; no unit, so no 3 % floor).
+EVERY_WORD = [
+    # within_margin, directional: published 20, margin 25 % -> [15, 25]
+    ("within_margin", dict(), dict(low=16.0, high=24.0, **AA), "reproduced"),
+    ("within_margin", dict(), dict(low=30.0, high=40.0, **AA), "not reproduced"),
+    ("within_margin", dict(), dict(low=-20.0, high=-10.0, **AA), "contradicted"),
+    ("within_margin", dict(), dict(low=-1.0, high=1.0, **AA), "contradicted"),
+    ("within_margin", dict(), dict(low=-5.0, high=40.0, **AA), "inconclusive"),
+    ("within_margin", dict(published="1.5"), dict(low=-1.0, high=1.0, **AA), "inconclusive"),   # claim in the band
+    # ordering (null 0)
+    ("ordering", dict(published="", margin=""), dict(low=5.0, high=9.0, **AA), "reproduced"),
+    ("ordering", dict(published="", margin=""), dict(low=-9.0, high=-5.0, **AA), "contradicted"),
+    ("ordering", dict(published="", margin=""), dict(low=-1.0, high=1.0, **AA), "contradicted"),
+    ("ordering", dict(published="", margin=""), dict(low=1.0, high=9.0, **AA), "inconclusive"),
+    # ordering with a stated bound: "at least 150 % faster" (null 150; band +-2 % scaled by 2.5 around 150)
+    ("ordering", dict(published="150", null="150", margin=""), dict(low=160.0, high=170.0, unit="%", **AA),
+     "reproduced"),
+    ("ordering", dict(published="150", null="150", margin=""), dict(low=40.0, high=60.0, unit="%", **AA),
+     "not reproduced"),
+    ("ordering", dict(published="150", null="150", margin=""), dict(low=-60.0, high=-40.0, unit="%", **AA),
+     "contradicted"),
+    ("ordering", dict(published="150", null="150", margin=""), dict(low=145.0, high=155.0, unit="%", **AA),
+     "inconclusive"),
+    # equivalent (null 0, margin 0.01)
+    ("equivalent", dict(published="", margin="0.01"), dict(low=-0.005, high=0.005), "reproduced"),
+    ("equivalent", dict(published="", margin="0.01"), dict(low=0.02, high=0.03), "contradicted"),
+    ("equivalent", dict(published="", margin="0.01"), dict(low=0.0, high=0.03), "inconclusive"),
+    # significance
+    ("significance", dict(published="", margin="", alpha="0.05"), dict(low=5.0, high=9.0, p_value=0.001, **AA),
+     "reproduced"),
+    ("significance", dict(published="", margin="", alpha="0.05"), dict(low=-9.0, high=-5.0, p_value=0.001, **AA),
+     "contradicted"),
+    ("significance", dict(published="", margin="", alpha="0.05"), dict(low=-1.0, high=1.0, p_value=0.001, **AA),
+     "contradicted"),
+    ("significance", dict(published="", margin="", alpha="0.05"), dict(low=1.0, high=9.0, p_value=0.001, **AA),
+     "inconclusive"),
+    # pvalue, holds, not_testable
+    ("pvalue", dict(published="", margin="", alpha="0.01", expect="retain"), dict(p_value=0.5), "reproduced"),
+    ("pvalue", dict(published="", margin="", alpha="0.01", expect="retain"), dict(p_value=0.001), "contradicted"),
+    ("holds", dict(published="", margin=""), dict(holds=True), "reproduced"),
+    ("holds", dict(published="", margin=""), dict(holds=False), "contradicted"),
+]
+
+
+@pytest.mark.parametrize("rule, claim_kw, ev, expected", EVERY_WORD,
+                         ids=[f"{r}-{e}-{i}" for i, (r, _, _, e) in enumerate(EVERY_WORD)])
+def test_every_word_under_every_rule(rule, claim_kw, ev, expected):
+    assert decide(claim(rule=rule, **claim_kw), estimate=(ev.get("low", 0) + ev.get("high", 0)) / 2, **ev) == expected
+
+
+def test_each_rule_gives_each_word_it_can():
+    """The table above is complete: every rule reaches every word the table of meanings lets it reach."""
+    reach = {}
+    for rule, _, _, word in EVERY_WORD:
+        reach.setdefault(rule, set()).add(word)
+    interval = {"reproduced", "not reproduced", "contradicted", "inconclusive"}
+    assert reach["within_margin"] == interval and reach["ordering"] == interval
+    assert reach["significance"] == interval - {"not reproduced"}      # states no size
+    assert reach["equivalent"] == interval - {"not reproduced"}
+    assert reach["pvalue"] == reach["holds"] == {"reproduced", "contradicted"}
+
+
+def test_a_tie_inside_the_band_means_the_same_word_under_every_interval_rule():
+    tie = dict(estimate=0.0, low=-1.0, high=1.0, p_value=0.5, **AA)
+    words = {decide(claim(), **tie),
+             decide(claim(rule="ordering", published="", margin=""), **tie),
+             decide(claim(rule="significance", published="", margin="", alpha="0.05"), **tie)}
+    assert words == {"contradicted"}
+
+
+def test_the_words_come_from_the_table_of_meanings_alone():
+    for word, entry in RULES["verdicts"].items():
+        for outcome in entry["outcomes"]:
+            assert V.verdict_of(outcome, RULES) == word
+    swapped = dict(RULES, verdicts={**RULES["verdicts"],
+                                    "not reproduced": {**RULES["verdicts"]["not reproduced"], "outcomes": []},
+                                    "inconclusive": {**RULES["verdicts"]["inconclusive"],
+                                                     "outcomes": ["undecided", "claim_in_noise", "too_noisy",
+                                                                  "size_excluded"]}})
+    c = _load([claim()]).iloc[0]
+    assert V.decide(c, V.Evidence("x", estimate=35.0, low=30.0, high=40.0, **AA), swapped).verdict == "inconclusive"
+
+
+def test_the_band_is_scaled_at_a_non_zero_null_not_added():
+    # +-3 % around a claimed 809 % is +-3 x 9.09 = +-27.3 points: 830 is inside it, 840 beyond
+    c = claim(rule="ordering", published="809", null="809", margin="")
+    assert decide(c, estimate=830.0, low=825.0, high=835.0, control_low=-3.0, control_high=3.0, unit="%") \
+        == "inconclusive"
+    assert decide(c, estimate=845.0, low=840.0, high=850.0, control_low=-3.0, control_high=3.0, unit="%") \
+        == "reproduced"
+
+
+def test_the_noise_limit_is_relative_to_the_effect():
+    wide = dict(control_low=-25.0, control_high=25.0, unit="%")
+    # an effect 20x the band is decided, a small one is not
+    assert decide(claim(rule="ordering", published="", margin=""), estimate=500.0, low=480.0, high=520.0,
+                  **wide) == "reproduced"
+    assert decide(claim(rule="ordering", published="", margin=""), estimate=50.0, low=40.0, high=60.0,
+                  **wide) == "inconclusive"
+    # a claimed 500 % against a measured nothing: the claim is 20x the band, so its absence is decided
+    assert decide(claim(published="500"), estimate=0.0, low=-5.0, high=5.0, **wide) == "contradicted"
+
+
+def test_an_exact_value_is_its_own_interval():
+    c = claim(published="-128", null="", margin="0.01", unit="log2")
+    assert decide(c, estimate=-128.0, unit="log2") == "reproduced"
+    assert decide(c, estimate=128.0, unit="log2") == "not reproduced"
+
+
+# ----------------------------------------------------------------------------- reasons agree with their numbers
+hyp = pytest.importorskip("hypothesis")
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_num = st.floats(-300, 300, allow_nan=False, allow_infinity=False)
+
+
+def _check_reason(reason, lo, hi, a, b, outcome):
+    if outcome not in ("claim_in_noise", "too_noisy"):
+        assert f"[{V._fmt(lo)}, {V._fmt(hi)}]" in reason or lo == hi, reason
+    if " within the A/A noise band" in reason:
+        assert a <= lo and hi <= b, reason
+    if " above the A/A noise band" in reason:
+        assert lo > b, reason
+    if " below the A/A noise band" in reason:
+        assert hi < a, reason
+    if "(the opposite direction)" in reason:
+        assert "reverse" in reason
+
+
+@settings(max_examples=300, deadline=None)
+@given(lo=_num, width=st.floats(0, 100), h=st.floats(0.5, 15), published=_num.filter(lambda x: abs(x) > 1e-3),
+       rule=st.sampled_from(["within_margin", "ordering", "significance"]), p=st.floats(0, 1))
+def test_a_reason_says_where_the_interval_lies_as_it_does(lo, width, h, published, rule, p):
+    hi = lo + width
+    kw = dict(published=str(published)) if rule == "within_margin" else dict(published="", margin="", alpha="0.05")
+    c = _load([claim(rule=rule, **kw)]).iloc[0]
+    d = V.decide(c, V.Evidence("x", estimate=(lo + hi) / 2, low=lo, high=hi, p_value=p, control_low=-h,
+                               control_high=h), RULES)
+    _check_reason(d.reason, lo, hi, -h, h, d.outcome)
+    side = 1 if (rule != "within_margin" or published >= 0) else -1
+    # the word agrees with the place the reason names
+    if d.verdict == "reproduced":
+        assert (lo > h) if side > 0 else (hi < -h)
+    if d.verdict == "contradicted":
+        assert (hi <= h) if side > 0 else (lo >= -h)
+        assert "no effect beyond the noise" in d.reason or "reverse of the claim" in d.reason
+
+
+def test_the_sha3_reason_names_the_reverse_and_never_no_effect():
+    """The reason of issue 22: an interval far below the band was called 'no effect beyond the band'."""
+    c = _load([claim(published="100", margin="0.25")]).iloc[0]
+    d = V.decide(c, V.Evidence("x", estimate=-80.5, low=-80.8, high=-80.1, control_low=-3.0, control_high=3.0,
+                               unit="%"), RULES)
+    assert d.verdict == "contradicted" and "below the A/A noise band" in d.reason and "reverse" in d.reason
+    assert "no effect" not in d.reason
+
+
+def test_a_reason_without_a_control_names_the_no_effect_value():
+    c = _load([claim(rule="ordering", published="", margin="")]).iloc[0]
+    d = V.decide(c, V.Evidence("x", estimate=0.0002, low=0.0001, high=0.0003, unit="bits"), RULES)
+    assert "no-effect value 0" in d.reason and "no noise band" not in d.reason and d.verdict == "reproduced"
+
+
+# ----------------------------------------------------------------------------- statuses: covered, not at condition
+def test_a_covered_claim_is_shown_by_its_covering_row_and_counted_apart():
+    claims = _load([claim(), claim(claim_id="y", rule="not_testable", published="", margin="", note="absolute",
+                                   covered_by="x", tier="supporting")])
+    ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, **AA)]).assign(chapter="c")
+    out = V.decide_all(claims, ev, RULES).set_index("claim_id")
+    assert out.loc["y", "verdict"] == V.COVERED and out.loc["y", "reason"] == "covered by x"
+    counts = V.verdict_counts(out.reset_index())
+    assert counts.loc["all", "total"] == 1 and counts.loc["all", "apart"] == 1
+    detail = V.verdict_counts(out.reset_index(), statuses=True)
+    assert detail.loc["all", V.COVERED] == 1 and detail.loc["all", V.NOT_AT_CONDITION] == 0
+
+
+@pytest.mark.parametrize("target, match", [("y", "another claim id"), ("nope", "another claim id"),
+                                           ("z", "itself covered")])
+def test_covered_by_must_name_a_deciding_row(target, match):
+    rows = [claim(claim_id="y", covered_by=target), claim(claim_id="z", covered_by="w"), claim(claim_id="w")]
+    with pytest.raises(ValueError, match=match):
+        _load(rows)
+
+
+def test_evidence_at_another_condition_never_decides():
+    claims = _load([claim(condition="size=5 MB")])
+    small = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="1000 B", **AA)])
+    out = V.decide_all(claims, small.assign(chapter="c"), RULES)
+    assert out["verdict"].tolist() == [V.NOT_AT_CONDITION]
+    assert "1000 B" in out["reason"].iloc[0] and "within ±25%" in out["reason"].iloc[0]    # what it measured
+    assert out["ours"].iloc[0].startswith("20")
+    big = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="5000000 B", **AA)])
+    assert V.decide_all(claims, big.assign(chapter="c"), RULES)["verdict"].tolist() == ["reproduced"]
+    assert V.verdict_counts(out).loc["all", "total"] == 0
+
+
+def test_a_condition_names_valid_terms():
+    with pytest.raises(ValueError, match="condition"):
+        _load([claim(condition="colour=red")])
+    with pytest.raises(ValueError, match="one size"):
+        _load([claim(condition="size=big")])
+
+
+# ----------------------------------------------------------------------------- readings
+def _readings(*rows, **claim_kw):
+    claims = _load([claim(**claim_kw)])
+    ev = V.evidence_frame([V.Evidence("x", **AA, **r) for r in rows]).assign(chapter="c")
+    return V.decide_all(claims, ev, RULES).iloc[0]
+
+
+def test_readings_combine_by_the_declared_rule_every_reading_must_hold():
+    good = dict(estimate=20.0, low=18.0, high=22.0)
+    bad = dict(estimate=0.0, low=-1.0, high=1.0)
+    row = _readings(dict(reading="mode=cbc", mode="cbc", **good), dict(reading="mode=ctr", mode="ctr", **bad))
+    assert row["verdict"] == "contradicted" and row["reading"] == "mode=ctr"
+    assert "mode=cbc: reproduced" in row["reason"]
+    row = _readings(dict(reading="mode=cbc", mode="cbc", **good), dict(reading="mode=ctr", mode="ctr", **good))
+    assert row["verdict"] == "reproduced" and row["reading"].startswith("every reading")
+
+
+def test_decided_by_admits_the_plausible_readings_and_shows_the_others():
+    good = dict(estimate=20.0, low=18.0, high=22.0)
+    bad = dict(estimate=0.0, low=-1.0, high=1.0)
+    row = _readings(dict(reading="mode=ecb", mode="ecb", **bad), dict(reading="mode=cbc", mode="cbc", **good),
+                    dict(reading="mode=ctr", mode="ctr", **good), decided_by="mode=cbc|ctr")
+    assert row["verdict"] == "reproduced" and "mode=ecb" in row["other"] and "contradicted" in row["other"]
+
+
+def test_per_size_readings_outside_the_claims_sizes_do_not_decide():
+    good = dict(estimate=20.0, low=18.0, high=22.0)
+    bad = dict(estimate=-20.0, low=-22.0, high=-18.0)
+    row = _readings(dict(reading="size=1000 B", size="1000 B", **bad), dict(reading="size=0.1 MB", size="100000 B",
+                                                                             **good),
+                    dict(reading="size=5 MB", size="5000000 B", **good), condition="size=0.1 MB|5 MB")
+    assert row["verdict"] == "reproduced" and f"size=1000 B: -20 [-22, -18] → {V.NOT_AT_CONDITION}" in row["other"]
+
+
+def test_several_rows_without_readings_are_an_error():
+    with pytest.raises(ValueError, match="reading"):
+        _readings(dict(estimate=1.0, low=0.0, high=2.0), dict(estimate=1.0, low=0.0, high=2.0, style="table"))
+
+
+# ----------------------------------------------------------------------------- misprints and the rendered table
+def test_a_claim_read_under_a_misprint_shows_it_on_its_row():
+    claims = V.load_claims()
+    row = claims[claims["claim_id"] == "003-s52-approx-2-128"]
+    ev = V.evidence_frame([V.Evidence("003-s52-approx-2-128", estimate=-128.0, unit="log2")]).assign(chapter="aead")
+    out = V.decide_all(row, ev, RULES).iloc[0]
+    assert out["verdict"] == "reproduced" and "read as -128" in out["misprint"] and "Section 6" in out["misprint"]
+
+
+def test_every_paper_has_a_misprints_file_and_every_entry_gives_its_evidence():
+    from cipherlab.pipeline.paths import PAPER_DATA_DIR
+    for paper in ("000", "001", "002", "003"):
+        df = pd.read_csv(PAPER_DATA_DIR / f"{paper}_misprints.csv", dtype=str, keep_default_na=False)
+        assert len(df) and df["table"].str.endswith("(misprints)").all()
+        assert df["note"].str.contains("printed|Section|Table|arithmetic").all()
+
+
+def _contributing_block() -> str:
+    from cipherlab.pipeline.paths import ROOT
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    start, end = "<!-- verdict-meanings: rendered from config/verdicts.yaml -->\n", "<!-- /verdict-meanings -->"
+    return text[text.index(start) + len(start):text.index(end)]
+
+
+def test_contributing_and_the_methods_page_hold_the_one_table_of_meanings():
+    table = V.meanings_markdown(RULES)
+    assert _contributing_block().strip() == table.strip()
+    assert table in V.rules_markdown(RULES)
+    for word in RULES["verdicts"]:
+        assert f"*{word}*" in table
+
+
+def test_every_real_claim_has_a_tier_and_a_valid_condition():
+    claims = V.load_claims()
+    papers = claims[claims["scope"] == "claim"]
+    assert papers["tier"].isin(("headline", "supporting")).all()
+    assert claims["tier"].isin(("headline", "supporting", "")).all()
+    with pytest.raises(ValueError, match="tier must be one of"):
+        _load([claim(tier="")])
+    with pytest.raises(ValueError, match="tier must be one of"):
+        _load([claim(tier="main")])
+
+
+def test_side_verdicts_under_other_styles_respect_the_claims_direction():
+    """A 2.8x slowdown in another style, however significant, is shown as contradicting "significantly faster"."""
+    claims = _load([claim(rule="significance", published="", margin="", alpha="0.05", decided_by="style=reference")])
+    ev = V.evidence_frame([
+        V.Evidence("x", estimate=20.0, low=18.0, high=22.0, p_value=0.001, style="reference", **AA),
+        V.Evidence("x", estimate=-64.0, low=-65.0, high=-63.0, p_value=1e-9, style="table", **AA),
+    ]).assign(chapter="c")
+    out = V.decide_all(claims, ev, RULES).iloc[0]
+    assert out["verdict"] == "reproduced" and "table: -64 [-65, -63] → contradicted" in out["other"]
+
+
+def test_the_verdict_table_writes_the_statuses_as_the_table_of_meanings_shows_them():
+    claims = _load([claim(condition="size=5 MB"), claim(claim_id="y", covered_by="x", rule="not_testable",
+                                                        published="", margin="", note="n")])
+    ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="1000 B", **AA)])
+    html = V.verdict_html(V.decide_all(claims, ev.assign(chapter="c"), RULES))
+    import html as _html
+    assert "<b>covered by x</b>" in html
+    assert f"<b>{_html.escape(RULES['verdicts'][V.NOT_AT_CONDITION]['shown'])}</b>" in html
+
+
+@pytest.mark.parametrize("h, est, expected", [
+    (20.0, 50.0, "reproduced"),       # a band of exactly +-20 % is not too noisy
+    (20.5, 50.0, "inconclusive"),     # just wider, and 50 < 10 x 20.5
+    (25.0, 250.0, "reproduced"),      # exactly 10x the band: decided
+    (25.0, 249.0, "inconclusive"),    # just under
+])
+def test_the_noise_limit_boundaries(h, est, expected):
+    c = claim(rule="ordering", published="", margin="")
+    assert decide(c, estimate=est, low=est - 1, high=est + 1, control_low=-h, control_high=h, unit="%") == expected
+
+
+@pytest.mark.parametrize("lo, expected", [(162.5, "inconclusive"), (162.6, "reproduced")])
+def test_the_scaled_band_edge_at_a_bound(lo, expected):
+    # "at least 150 %" with an A/A band of +-5 %: around 150 the band is +-5 x 2.5 = 137.5 .. 162.5,
+    # and an interval starting on its upper edge is not beyond it
+    c = claim(rule="ordering", published="150", null="150", margin="")
+    assert decide(c, estimate=lo + 5, low=lo, high=lo + 10, control_low=-5.0, control_high=5.0, unit="%") == expected
+
+
+def test_evidence_in_another_unit_than_the_claims_is_an_error():
+    with pytest.raises(ValueError, match="evidence in 'bits' for a claim in '%'"):
+        decide(claim(unit="%"), estimate=20.0, low=18.0, high=22.0, unit="bits")

@@ -18,7 +18,7 @@ rule verdicts:
         notebook="notebooks/verdicts.ipynb",
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
-        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims")],
+        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("verdicts"),

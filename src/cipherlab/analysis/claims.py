@@ -8,6 +8,7 @@ the rules the decision engine (:mod:`cipherlab.analysis.verdicts`) applies.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 
 import numpy as np
@@ -28,6 +29,13 @@ CLAIM_COLUMNS = ("claim_id", "paper", "where", "quote", "kind", "scope", "source
 #: about (e.g. ``size=5 MB``), empty when it names none; ``covered_by``: the claim id of the row
 #: that tests the same sentence (this row is then counted once, there).
 TIERS = ("headline", "supporting")
+#: Keys of a claim's ``condition`` and ``decided_by`` terms: the evidence fields they compare with.
+CONDITION_KEYS = ("size", "style", "mode")
+#: Verdict words of the table of meanings (``config/verdicts.yaml``): the five verdicts, then the two statuses
+#: counted apart.
+VERDICT_WORDS = ("reproduced", "not reproduced", "contradicted", "inconclusive", "not testable", "covered",
+                 "not at condition")
+READINGS = ("every",)
 
 
 # ----------------------------------------------------------------------------- rules
@@ -64,6 +72,70 @@ def _check_rules(rules: dict, path: str) -> None:
                          f"(a quantile of per-round ratios means nothing); got {rules['speed_statistic']!r}")
     if not 0 < float(rules["confidence"]) < 1:
         raise ValueError(f"{path}: confidence must be in (0, 1)")
+    _check_meanings(rules, path)
+
+
+def _check_meanings(rules: dict, path: str) -> None:
+    """The table of meanings: every verdict word once, every outcome given to exactly one word."""
+    from cipherlab.analysis.compare import OUTCOMES
+    table = rules.get("verdicts")
+    if not isinstance(table, dict) or tuple(table) != VERDICT_WORDS:
+        raise ValueError(f"{path}: 'verdicts' must list exactly {VERDICT_WORDS}, in that order")
+    seen = [o for word in table.values() for o in word.get("outcomes", [])]
+    if sorted(seen) != sorted(OUTCOMES):
+        raise ValueError(f"{path}: the verdicts' outcomes must name each of {OUTCOMES} exactly once; got {seen}")
+    if set(rules.get("outcomes", {})) != set(OUTCOMES):
+        raise ValueError(f"{path}: 'outcomes' must describe exactly {OUTCOMES}")
+    for word, entry in table.items():
+        if not str(entry.get("meaning", "")).strip():
+            raise ValueError(f"{path}: verdict {word!r} needs a meaning")
+    if rules.get("readings") not in READINGS:
+        raise ValueError(f"{path}: readings must be one of {READINGS}, got {rules.get('readings')!r}")
+    if sorted(rules.get("combine_order", [])) != sorted(VERDICT_WORDS[:4]):
+        raise ValueError(f"{path}: combine_order must order exactly {VERDICT_WORDS[:4]}")
+
+
+# ----------------------------------------------------------------------------- conditions
+_SIZE_UNITS = {"B": 1.0, "KB": 1024.0, "kB": 1000.0, "MB": 2.0**20}
+
+
+def condition_terms(text: str, what: str = "condition") -> list[tuple[str, tuple[str, ...]]]:
+    """``size=5 MB; mode=cbc|ctr`` as ``[("size", ("5 MB",)), ("mode", ("cbc", "ctr"))]``.
+
+    Terms are joined by ``;``, alternatives by ``|``; keys are :data:`CONDITION_KEYS`.
+    """
+    out = []
+    for term in filter(None, (t.strip() for t in str(text).split(";"))):
+        key, sep, value = term.partition("=")
+        key = key.strip()
+        values = tuple(v.strip() for v in value.split("|"))
+        if key not in CONDITION_KEYS or not sep or not all(values):
+            raise ValueError(f"{what} terms must be key=value (keys {', '.join(CONDITION_KEYS)}; alternatives "
+                             f"joined by '|', terms by ';'); got {text!r}")
+        if key == "size" and not all(len(size_bytes(v)) == 1 for v in values):
+            raise ValueError(f"{what}: a size term names one size per alternative ('<number> B|KB|kB|MB'); "
+                             f"got {text!r}")
+        out.append((key, values))
+    return out
+
+
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(B|KB|kB|MB)\b")
+
+
+def size_bytes(text: str) -> list[float]:
+    """The sizes in bytes a size text names: ``"5 MB"``, ``"60416 B"``, ``"1000 B vs 16000 B"``,
+    ``"16 B (one block)"``; KB = 1024, kB = 1000, MB = 2**20 bytes (:data:`_SIZE_UNITS`)."""
+    return [float(num) * _SIZE_UNITS[unit] for num, unit in _SIZE.findall(str(text))]
+
+
+def term_matches(key: str, values: tuple[str, ...], measured: str, size_tolerance: float = 0.0) -> bool:
+    """Whether an evidence field matches one term: a size within the tolerance (every size the evidence lists
+    must be one the term names), other keys exactly (case-insensitive)."""
+    if key != "size":
+        return str(measured).strip().lower() in {v.lower() for v in values}
+    got = size_bytes(measured)
+    want = [b for v in values for b in size_bytes(v)]
+    return bool(got) and all(any(abs(g - w) <= size_tolerance * w for w in want) for g in got)
 
 
 # ----------------------------------------------------------------------------- claims
@@ -137,6 +209,15 @@ def load_claims(path=None) -> pd.DataFrame:
             raise ValueError(f"{where}: rule pvalue needs expect = reject | retain, got {r.expect!r}")
         if r.rule == "within_margin" and _num(value) is None:
             raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
+        if r.tier not in TIERS and (r.scope == "claim" or r.tier):
+            raise ValueError(f"{where}: tier must be one of {TIERS}" + (" (or empty, for an extension)"
+                             if r.scope == "extension" else "") + f", got {r.tier!r}")
+        try:
+            condition_terms(r.condition, "condition")
+            condition_terms(r.decided_by, "decided_by")
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    _check_covered(df, path)
     df["published"] = pub
     df["unit"] = units
     df["published_value"] = [(_num(v) if v != "" else None) for v in pub]
@@ -145,6 +226,21 @@ def load_claims(path=None) -> pd.DataFrame:
     df["alpha_value"] = pd.Series(alphas, dtype=float)
     df["null_value"] = [(_num(v) if v != "" else np.nan) for v in df["null"]]
     return df
+
+
+def _check_covered(df: pd.DataFrame, path) -> None:
+    """``covered_by`` names another claim of the same paper, itself not covered (a claim is counted once)."""
+    rows = df.set_index("claim_id")
+    for cid, target in rows["covered_by"].items():
+        if not target:
+            continue
+        where = f"{path}: claim {cid!r}"
+        if target == cid or target not in rows.index:
+            raise ValueError(f"{where}: covered_by must name another claim id, got {target!r}")
+        if rows.loc[target, "covered_by"]:
+            raise ValueError(f"{where}: covered_by {target!r} is itself covered; name the row that decides")
+        if rows.loc[target, "paper"] != rows.loc[cid, "paper"] or rows.loc[target, "scope"] != "claim":
+            raise ValueError(f"{where}: covered_by {target!r} must be a claim of the same paper")
 
 
 def claims_of_chapter(chapter: str, claims: "pd.DataFrame | None" = None) -> pd.DataFrame:

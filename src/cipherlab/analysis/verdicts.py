@@ -6,15 +6,16 @@ statement holds, or a p-value), the condition actually measured (size, style,
 mode, profile) and, for speed, the A/A control band.  :func:`decide` alone
 turns a claim and its evidence into a verdict, by the claim's declared rule
 with the parameters in ``config/verdicts.yaml`` (the same for every chapter and
-profile).  The vocabulary:
+profile).
 
-* **reproduced**: the interval lies within the declared margin of the published value;
-* **not reproduced**: the interval excludes that band, but the claim's direction holds;
-* **contradicted**: the direction or a structural statement is false, shown with
-  the declared alpha or by construction (a speed effect no larger than the
-  machine's own A/A noise counts as absent);
-* **inconclusive**: the interval is too wide to decide;
-* **not testable**: the claim cannot be checked here, and the claim row says why.
+Each rule compares (:mod:`cipherlab.analysis.compare`) and names an
+*outcome*; the table of meanings in ``config/verdicts.yaml`` alone gives its
+word (:func:`verdict_of`): *reproduced*, *not reproduced*, *contradicted*,
+*inconclusive*, *not testable*, and two statuses counted apart, *covered* (by
+another row) and *not at condition* (evidence taken at another condition than
+the claim's).  :func:`decide_all` applies ``covered_by``, the claim's
+``condition`` and the declared ``readings`` rule, which need every evidence
+row of a claim.
 
 Rows whose ``scope`` is ``extension`` are our own experiments: they get a
 *finding*, never a verdict, and are never counted with the papers' claims.
@@ -23,172 +24,36 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
-from cipherlab.analysis import stats as _stats
-from cipherlab.analysis.claims import CLAIM_COLUMNS, KINDS, RULES, SCOPES, claims_of_chapter, load_claims, load_rules
+from cipherlab.analysis import compare as _cmp
+from cipherlab.analysis import paper as _paper
+from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_WORDS, claims_of_chapter,
+                                       condition_terms, load_claims, load_rules, term_matches)
 from cipherlab.pipeline.config import load_config
-from cipherlab.pipeline.paths import PROFILES, Profile, as_profile
+from cipherlab.pipeline.paths import PROFILES, Profile
 from cipherlab.pipeline.results import save_table
 
-__all__ = ["VERDICTS", "FINDING", "KINDS", "SCOPES", "RULES", "CLAIM_COLUMNS", "load_claims", "load_rules",
+__all__ = ["VERDICTS", "STATUSES", "FINDING", "verdict_of", "compare", "KINDS", "SCOPES", "RULES", "CLAIM_COLUMNS", "load_claims", "load_rules",
            "claims_of_chapter", "Evidence", "evidence_frame", "save_evidence", "load_evidence", "speed_evidence",
            "Decision", "decide", "decide_all", "verdict_counts", "verdict_html", "rules_markdown", "save_verdicts"]
 
-VERDICTS = ("reproduced", "not reproduced", "contradicted", "inconclusive", "not testable")
+VERDICTS = VERDICT_WORDS[:5]
+#: Statuses counted apart: a claim another row tests, and evidence taken at another condition than the claim's.
+STATUSES = VERDICT_WORDS[5:]
+COVERED, NOT_AT_CONDITION = STATUSES
 FINDING = "finding"
 #: Background colour of each verdict in the book.
 VERDICT_COLOURS = {"reproduced": "#d4edda", "not reproduced": "#fff3cd", "contradicted": "#f8d7da",
-                   "inconclusive": "#dbe7f6", "not testable": "#e2e3e5", FINDING: "#f3f3f3"}
+                   "inconclusive": "#dbe7f6", "not testable": "#e2e3e5", COVERED: "#ffffff",
+                   NOT_AT_CONDITION: "#ececf6", FINDING: "#f3f3f3"}
 
 
-# ----------------------------------------------------------------------------- evidence
-@dataclass(frozen=True)
-class Evidence:
-    """What one chapter measured for one claim, under one condition.
-
-    Parameters
-    ----------
-    claim_id : str
-        A ``claim_id`` of ``data/paper/claims.csv``.
-    estimate, low, high : float, optional
-        Our estimate and its interval (same unit as the claim's published value).
-    n : int, optional
-        Sample size behind the interval (trials per case in all, cells, queries ...).
-    processes : int, optional
-        For speed: the fresh processes the trials were spread over (the
-        interval resamples them too, :func:`cipherlab.analysis.stats.speedup_ci`).
-    holds : bool, optional
-        For structural and qualitative claims: does the statement hold here.
-    p_value : float, optional
-        For rules ``significance`` and ``pvalue``.
-    control_low, control_high : float, optional
-        The A/A control: the same statistic for AES against an identical
-        second AES instance, under the same protocol (speed claims only).
-    size, style, mode, profile : str
-        The condition actually measured (e.g. ``"60416 B"``, ``"table"``, ``"ecb"``, ``"full"``).
-    unit : str
-        Unit of estimate/low/high.
-    detail : str
-        One line on how the number was obtained, shown beside the verdict.
-    section : str
-        MyST label of the book section that holds the evidence.
-    reading : str
-        Which reading of a condition the paper leaves open this row measures
-        (e.g. ``"mode=cbc"``); empty when the paper leaves none open.
-    """
-
-    claim_id: str
-    estimate: "float | None" = None
-    low: "float | None" = None
-    high: "float | None" = None
-    n: "int | None" = None
-    processes: "int | None" = None
-    holds: "bool | None" = None
-    p_value: "float | None" = None
-    control_low: "float | None" = None
-    control_high: "float | None" = None
-    size: str = ""
-    style: str = ""
-    mode: str = ""
-    profile: str = ""
-    unit: str = ""
-    detail: str = ""
-    section: str = ""
-    reading: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.claim_id:
-            raise ValueError("claim_id must be a non-empty string")
-        for name in ("estimate", "low", "high", "p_value", "control_low", "control_high"):
-            v = getattr(self, name)
-            if v is not None and not (isinstance(v, (int, float, np.floating, np.integer)) and math.isfinite(float(v))):
-                raise ValueError(f"{name} must be a finite number or None, got {v!r}")
-        if (self.low is None) != (self.high is None):
-            raise ValueError("low and high must be given together")
-        if self.low is not None and float(self.low) > float(self.high):
-            raise ValueError(f"low must be <= high, got [{self.low}, {self.high}]")
-        if (self.control_low is None) != (self.control_high is None):
-            raise ValueError("control_low and control_high must be given together")
-        if self.holds is not None and not isinstance(self.holds, (bool, np.bool_)):
-            raise ValueError(f"holds must be True, False or None, got {self.holds!r}")
-        if self.p_value is not None and not 0 <= float(self.p_value) <= 1:
-            raise ValueError(f"p_value must be in [0, 1], got {self.p_value!r}")
-
-
-EVIDENCE_COLUMNS = tuple(f.name for f in fields(Evidence))
-
-
-def evidence_frame(rows) -> pd.DataFrame:
-    rows = list(rows)
-    for r in rows:
-        if not isinstance(r, Evidence):
-            raise ValueError(f"rows must be Evidence objects, got {type(r).__name__}")
-    return pd.DataFrame([asdict(r) for r in rows], columns=list(EVIDENCE_COLUMNS))
-
-
-def save_evidence(rows, chapter: str, profile: "str | Profile"):
-    """Write a chapter's evidence to ``data/tables/<profile>/evidence_<chapter>.csv``.
-
-    Every claim id must exist in ``claims.csv``: a typo fails here, not silently later.
-    """
-    frame = evidence_frame(rows)
-    known = set(load_claims()["claim_id"])
-    unknown = sorted(set(frame["claim_id"]) - known)
-    if unknown:
-        raise ValueError(f"evidence for unknown claim ids {unknown}; add them to data/paper/claims.csv")
-    return save_table(frame, f"evidence_{chapter}", profile)
-
-
-def load_evidence(profile: "str | Profile", chapters) -> pd.DataFrame:
-    """Every chapter's evidence for a profile (a missing file is an error: the book would be incomplete)."""
-    prof = as_profile(profile)
-    frames = []
-    for ch in chapters:
-        path = prof.table(f"evidence_{ch}")
-        if not path.exists():
-            raise FileNotFoundError(f"{path} is missing: run the {ch} chapter first")
-        df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"claim_id": str, "size": str,
-                         "style": str, "mode": str, "profile": str, "unit": str, "detail": str, "section": str,
-                         "reading": str})
-        df.insert(0, "chapter", ch)
-        frames.append(df)
-    if not frames:
-        return pd.DataFrame(columns=["chapter", *EVIDENCE_COLUMNS])
-    out = pd.concat(frames, ignore_index=True)
-    for col in ("size", "style", "mode", "profile", "unit", "detail", "section", "reading"):
-        out[col] = out[col].fillna("")
-    return out
-
-
-def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: "dict | None" = None,
-                   seed: int = 0, **condition) -> Evidence:
-    """Evidence for a speed claim, by the declared statistic, interval and A/A control.
-
-    ``old``/``new`` are per-call times of the baseline and the candidate,
-    1-D or processes x trials (:func:`cipherlab.analysis.timing.trials_by_process`);
-    with ``speed_pairing: rounds`` they must come from one interleaved
-    measurement (trial ``t`` of both timed in the same round)
-    (the estimate is ``(stat(old) / stat(new) - 1) * 100`` percent: positive
-    when ``new`` is faster); ``control_old``/``control_new`` are the per-call
-    times of two identical AES instances timed in the same interleaved run,
-    whose "speedup" interval is the machine's own noise.  ``condition`` holds
-    ``size``, ``style``, ``mode``, ``profile``, ``detail``, ``section``.
-    """
-    rules = rules or load_rules()
-    kw = dict(statistic=rules["speed_statistic"], confidence=float(rules["confidence"]),
-              n_resamples=int(rules["bootstrap_resamples"]), seed=seed,
-              paired=rules["speed_pairing"] == "rounds")
-    effect = _stats.speedup_ci(old, new, **kw)
-    control = _stats.speedup_ci(control_old, control_new, **kw)
-    n = min(np.asarray(old).size, np.asarray(new).size)
-    processes = np.asarray(old).shape[0] if np.asarray(old).ndim == 2 else 1
-    return Evidence(claim_id, estimate=effect.estimate, low=effect.low, high=effect.high, n=int(n),
-                    processes=int(processes),
-                    control_low=control.low, control_high=control.high, unit="%", **condition)
+# ----------------------------------------------------------------------------- evidence (re-exported)
+from cipherlab.analysis.evidence import (EVIDENCE_COLUMNS, Evidence, evidence_frame, load_evidence,  # noqa: E402
+                                         save_evidence, speed_evidence)
 
 
 # ----------------------------------------------------------------------------- decisions
@@ -196,6 +61,7 @@ def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: 
 class Decision:
     verdict: str
     reason: str
+    outcome: str = ""
 
 
 def noise_half_width(ev, floor_pct: float) -> float:
@@ -206,8 +72,12 @@ def noise_half_width(ev, floor_pct: float) -> float:
     lo, hi = _get(ev, "control_low"), _get(ev, "control_high")
     if lo is None:
         return 0.0
-    floor = float(floor_pct) if str(ev["unit"] if isinstance(ev, (dict, pd.Series)) else ev.unit) == "%" else 0.0
+    floor = float(floor_pct) if _unit(ev) == "%" else 0.0
     return max(abs(lo), abs(hi), floor)
+
+
+def _unit(ev) -> str:
+    return str(ev["unit"] if isinstance(ev, (dict, pd.Series)) else ev.unit)
 
 
 def _get(ev, name):
@@ -222,120 +92,170 @@ def _get(ev, name):
 
 
 def _interval(ev, claim_id):
+    """The evidence's interval; an exact value (an estimate with neither interval nor control) is its own."""
     lo, hi = _get(ev, "low"), _get(ev, "high")
     if lo is None:
+        est = _get(ev, "estimate")
+        if est is not None and _get(ev, "control_low") is None:
+            return est, est
         raise ValueError(f"claim {claim_id}: its rule needs an interval (low, high) in the evidence")
     return lo, hi
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.3g}"
+    return _cmp.fmt(x)
 
 
-def decide(claim, ev, rules: "dict | None" = None) -> Decision:
-    """The verdict of one claim (a row of :func:`load_claims`) on one evidence row.
+def verdict_of(outcome: str, rules: "dict | None" = None) -> str:
+    """The verdict word of an outcome, by the table of meanings (``verdicts:`` in ``config/verdicts.yaml``).
 
-    ``rules`` defaults to ``config/verdicts.yaml``.  Pure: the same inputs always
-    give the same decision.
+    The one place where an outcome becomes a word.
     """
     rules = rules or load_rules()
+    for word, entry in rules["verdicts"].items():
+        if outcome in entry["outcomes"]:
+            return word
+    raise ValueError(f"outcome {outcome!r} has no verdict in the table of meanings")
+
+
+def compare(claim, ev, rules: "dict | None" = None) -> _cmp.Outcome:
+    """The outcome of the comparison the claim's rule makes with one evidence row."""
+    rules = rules or load_rules()
     rule, cid = claim["rule"], claim["claim_id"]
-    floor = float(rules["noise_floor_pct"])
     if rule == "not_testable":
-        return Decision("not testable", claim["note"])
+        return _cmp.Outcome("unmeasurable", claim["note"])
     if ev is None:
         raise ValueError(f"claim {cid}: no evidence")
     if rule == "holds":
         holds = _get(ev, "holds")
         if holds is None:
             raise ValueError(f"claim {cid}: rule holds needs 'holds' in the evidence")
-        return Decision("reproduced", "the statement holds") if holds else \
-            Decision("contradicted", "the statement does not hold")
+        return _cmp.holds(holds)
     if rule == "pvalue":
-        p, alpha = _get(ev, "p_value"), float(claim["alpha_value"])
+        p = _get(ev, "p_value")
         if p is None:
             raise ValueError(f"claim {cid}: rule pvalue needs 'p_value' in the evidence")
-        rejected = p < alpha
-        want = claim["expect"] == "reject"
-        word = f"p = {p:.3g} {'<' if rejected else '>='} alpha = {alpha:g}"
-        return Decision("reproduced" if rejected == want else "contradicted", word)
-
+        return _cmp.pvalue(p, float(claim["alpha_value"]), claim["expect"])
+    if claim["unit"] and _unit(ev) and claim["unit"] != _unit(ev):
+        raise ValueError(f"claim {cid}: evidence in {_unit(ev)!r} for a claim in {claim['unit']!r}")
     lo, hi = _interval(ev, cid)
+    est = _get(ev, "estimate")
+    est = (lo + hi) / 2 if est is None else est
     null = claim["null_value"]
-    null = 0.0 if (null is None or (isinstance(null, float) and math.isnan(null))) else float(null)
-    h = noise_half_width(ev, floor)
-    band_txt = f"A/A noise band {null - h:+.3g} .. {null + h:+.3g}" if h else "no noise band"
-    ci = f"interval [{_fmt(lo)}, {_fmt(hi)}]"
-    max_noise = float(rules["max_noise_pct"])
-    if h and str(ev["unit"] if isinstance(ev, (dict, pd.Series)) else ev.unit) == "%" and h > max_noise:
-        return Decision("inconclusive", f"the {band_txt} is wider than ±{max_noise:g} %: "
-                                        "this machine was too noisy to decide")
-
+    null = None if (null is None or (isinstance(null, float) and math.isnan(null))) else float(null)
+    percent = _unit(ev) == "%"
+    h = noise_half_width(ev, float(rules["noise_floor_pct"]))
     if rule == "within_margin":
-        p = float(claim["published_value"])
-        m = float(claim["margin_value"])
-        blo, bhi = sorted((p * (1 - m), p * (1 + m)))
-        directional = claim["null"] != ""
-        side = 1.0 if p >= null else -1.0
-        if directional:
-            beyond = (lo > null + h) if side > 0 else (hi < null - h)
-            absent = (hi <= null + h) if side > 0 else (lo >= null - h)
-        else:
-            beyond, absent = True, False
-        if directional and h >= abs(p - null):
-            return Decision("inconclusive", f"the claimed effect {_fmt(p)} lies inside the {band_txt}")
-        if blo <= lo and hi <= bhi and beyond:
-            return Decision("reproduced", f"{ci} within ±{m:.0%} of {_fmt(p)} ([{_fmt(blo)}, {_fmt(bhi)}])")
-        if absent:
-            return Decision("contradicted", f"{ci}: no effect beyond the {band_txt}")
-        if hi < blo or lo > bhi:
-            how = "in the same direction" if beyond else f"and an effect not established beyond the {band_txt}"
-            return Decision("not reproduced", f"{ci} outside ±{m:.0%} of {_fmt(p)}, {how}")
-        return Decision("inconclusive", f"{ci} too wide to decide against ±{m:.0%} of {_fmt(p)} and the {band_txt}")
+        return _cmp.within_margin(lo, hi, est, float(claim["published_value"]), float(claim["margin_value"]),
+                                  null, h, percent, rules)
     if rule == "ordering":
-        if lo > null + h:
-            return Decision("reproduced", f"{ci} above the {band_txt}")
-        if hi < null - h:
-            return Decision("contradicted", f"{ci}: the reverse order, beyond the {band_txt}")
-        if null - h <= lo and hi <= null + h:
-            return Decision("not reproduced", f"{ci}: a tie within the {band_txt}")
-        return Decision("inconclusive", f"{ci} overlaps the {band_txt}")
+        null = 0.0 if null is None else null
+        if percent and null != 0.0:     # "at least N % faster": the direction is against 0, the bound is N
+            return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules)
+        return _cmp.ordering(lo, hi, est, null, None, h, percent, rules)
     if rule == "equivalent":
-        m = float(claim["margin_value"])
-        if null - m <= lo and hi <= null + m:
-            return Decision("reproduced", f"{ci} within ±{_fmt(m)} of {_fmt(null)}")
-        if hi < null - m or lo > null + m:
-            return Decision("contradicted", f"{ci} outside ±{_fmt(m)} of {_fmt(null)}")
-        return Decision("inconclusive", f"{ci} overlaps the edge of ±{_fmt(m)}")
+        return _cmp.equivalent(lo, hi, 0.0 if null is None else null, float(claim["margin_value"]))
     if rule == "significance":
-        p, alpha = _get(ev, "p_value"), float(claim["alpha_value"])
+        p = _get(ev, "p_value")
         if p is None:
             raise ValueError(f"claim {cid}: rule significance needs 'p_value' in the evidence")
-        if null - h <= lo and hi <= null + h:
-            return Decision("contradicted", f"{ci}: no difference beyond the {band_txt} (p = {p:.3g})")
-        if p < alpha and (lo > null + h or hi < null - h):
-            return Decision("reproduced", f"p = {p:.3g} < {alpha:g} and {ci} beyond the {band_txt}")
-        return Decision("inconclusive", f"p = {p:.3g}, {ci}, {band_txt}")
+        return _cmp.significance(lo, hi, est, p, float(claim["alpha_value"]), 0.0 if null is None else null,
+                                 h, percent, rules)
     raise ValueError(f"claim {cid}: unknown rule {rule!r}")
 
 
-def _select(claim, evs: pd.DataFrame):
-    """The evidence row that decides a claim: ``decided_by`` picks it among several.
+def decide(claim, ev, rules: "dict | None" = None) -> Decision:
+    """The verdict of one claim (a row of :func:`load_claims`) on one evidence row.
 
-    ``decided_by`` is ``key=value`` or several joined by ``;`` (all must match),
-    with keys ``size``, ``style``, ``mode``.
+    ``rules`` defaults to ``config/verdicts.yaml``.  Pure: the same inputs always
+    give the same decision.  The claim's condition and ``covered_by`` are
+    applied by :func:`decide_all`, which sees every evidence row.
     """
-    cid = claim["claim_id"]
+    rules = rules or load_rules()
+    out = compare(claim, ev, rules)
+    return Decision(verdict_of(out.name, rules), out.reason, out.name)
+
+
+def _select(claim, evs: pd.DataFrame) -> pd.DataFrame:
+    """The evidence rows ``decided_by`` admits: terms ``key=value`` (all must match), ``|`` alternatives."""
     pick = evs
-    for term in filter(None, (t.strip() for t in claim["decided_by"].split(";"))):
-        key, sep, value = term.partition("=")
-        if key not in ("size", "style", "mode") or not sep:
-            raise ValueError(f"claim {cid}: decided_by terms must be size=, style= or mode=..., "
-                             f"joined by ';'; got {claim['decided_by']!r}")
-        pick = pick[pick[key] == value]
-    if len(pick) != 1:
-        raise ValueError(f"claim {cid}: {len(pick)} evidence rows match decided_by={claim['decided_by']!r}; need exactly 1")
-    return pick.iloc[0]
+    try:
+        terms = condition_terms(claim["decided_by"], "decided_by")
+    except ValueError as exc:
+        raise ValueError(f"claim {claim['claim_id']}: {exc}") from None
+    for key, values in terms:
+        pick = pick[pick[key].map(lambda v: term_matches(key, values, v))]
+    return pick
+
+
+def _at_condition(claim, ev, rules) -> bool:
+    tol = float(rules.get("size_tolerance", 0.0))
+    return all(term_matches(k, vals, ev[k], tol) for k, vals in condition_terms(claim["condition"]))
+
+
+def _measured_at(ev) -> str:
+    return ", ".join(x for x in (ev["size"], ev["style"], ev["mode"]) if x) or "an unstated condition"
+
+
+def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
+    """Several readings of one claim, one verdict: the declared ``readings`` rule (``every``).
+
+    The claim holds only if it holds under every reading; the least favourable
+    reading (``combine_order``) decides and is named.
+    """
+    decided = [(r, decide(claim, r, rules)) for _, r in rows.iterrows()]
+    order = list(rules["combine_order"])
+    worst = min(decided, key=lambda rd: order.index(rd[1].verdict))
+    readings = [r["reading"] for r, _ in decided]
+    if all(d.verdict == worst[1].verdict for _, d in decided):
+        label = "every reading (" + ", ".join(readings) + ")"
+        reason = f"the same under every reading ({', '.join(readings)}); under {worst[0]['reading']}: {worst[1].reason}"
+    else:
+        label = worst[0]["reading"]
+        each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
+        reason = f"under {label}, the least favourable of {len(readings)} readings ({each}): {worst[1].reason}"
+    return worst[0], Decision(worst[1].verdict, reason, worst[1].outcome), label
+
+
+def _decide_claim(claim, evs: pd.DataFrame, rules) -> "tuple[pd.Series | None, Decision, str]":
+    """(the evidence row shown, the decision, the reading that decided) for one claim."""
+    cid = claim["claim_id"]
+    if claim["covered_by"]:
+        cands = _select(claim, evs) if not evs.empty else evs
+        ev = cands.iloc[0] if len(cands) == 1 else None
+        return ev, Decision(verdict_of("covered", rules), f"covered by {claim['covered_by']}", "covered"), ""
+    if claim["rule"] == "not_testable":
+        ev = evs.iloc[0] if len(evs) == 1 else None
+        return ev, decide(claim, None, rules), ""
+    cands = _select(claim, evs)
+    if cands.empty:
+        raise ValueError(f"claim {cid}: no evidence row matches decided_by={claim['decided_by']!r}")
+    at = cands[[_at_condition(claim, r, rules) for _, r in cands.iterrows()]]
+    if at.empty:
+        ev = cands.iloc[0]
+        what = "; ".join(f"at {_measured_at(r)}: {decide(claim, r, rules).reason}" for _, r in cands.iterrows())
+        return ev, Decision(verdict_of("elsewhere", rules),
+                            f"not at the paper's condition ({claim['condition']}): measured {what}",
+                            "elsewhere"), ""
+    if len(at) == 1:
+        return at.iloc[0], decide(claim, at.iloc[0], rules), at.iloc[0]["reading"]
+    if (at["reading"] == "").any():
+        raise ValueError(f"claim {cid}: {len(at)} evidence rows match decided_by={claim['decided_by']!r} and its "
+                         "condition; several rows must each name their reading")
+    return _combine(claim, at, rules)
+
+
+def _misprints(claim) -> str:
+    """The documented misprints (``data/paper/<paper>_misprints.csv``) a claim is judged under, corrected."""
+    if "(misprints)" not in claim["source"] and f"{claim['paper']}_misprints.csv" not in claim["note"]:
+        return ""
+    df = _paper.published(claim["paper"])
+    df = df[df["table"].str.endswith("(misprints)")]
+    if "(misprints)" in claim["source"]:
+        table, row, column = claim["source"].split("|")
+        df = df[(df["table"] == table) & (df["row"] == row) & (df["column"] == column)]
+    return "; ".join(f"{r.table.replace(' (misprints)', '')} {r.row} {r.column}: read as {r.value} {r.unit}"
+                     .replace(" :", ":").strip() + f" ({r.note})" for r in df.itertuples())
 
 
 def _ours(ev) -> str:
@@ -369,7 +289,7 @@ def _rule_label(claim) -> str:
 
 
 VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
-                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other", "tier", "condition", "covered_by", "reading")
+                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other", "tier", "condition", "covered_by", "reading", "misprint")
 
 
 def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None" = None) -> pd.DataFrame:
@@ -387,17 +307,18 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
         evs = evidence[evidence["claim_id"] == claim["claim_id"]]
         if claim["rule"] != "not_testable" and evs.empty:
             raise ValueError(f"claim {claim['claim_id']} ({claim['paper']}, {claim['where']}) has no evidence")
-        ev = None if evs.empty else _select(claim, evs)
-        decision = decide(claim, ev, rules)
+        ev, decision, reading = _decide_claim(claim, evs, rules)
         verdict = FINDING if claim["scope"] == "extension" else decision.verdict
         others = []
-        if ev is not None:
-            for _, o in evs.drop(index=ev.name).iterrows():
-                label = ", ".join(x for x in (o["style"], o["mode"], o["size"]) if x) or "another condition"
-                if claim["scope"] == "extension":
-                    others.append(f"{label}: {_ours(o)}")
-                else:
-                    others.append(f"{label}: {_ours(o)} → {decide(claim, o, rules).verdict}")
+        for _, o in (evs if ev is None else evs.drop(index=ev.name)).iterrows():
+            label = (", ".join(x for x in (o["reading"], o["style"]) if x) if o["reading"] else
+                     ", ".join(x for x in (o["style"], o["mode"], o["size"]) if x)) or "another condition"
+            if claim["scope"] == "extension" or claim["rule"] == "not_testable" or claim["covered_by"]:
+                others.append(f"{label}: {_ours(o)}")
+            elif not _at_condition(claim, o, rules):
+                others.append(f"{label}: {_ours(o)} → {verdict_of('elsewhere', rules)}")
+            else:
+                others.append(f"{label}: {_ours(o)} → {decide(claim, o, rules).verdict}")
         pub = claim["published"] + (f" {claim['unit']}" if claim["unit"] and claim["published"] else "")
         out.append({
             "claim_id": claim["claim_id"], "paper": claim["paper"], "where": claim["where"],
@@ -412,17 +333,28 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "section": claim["section"] or ("" if ev is None else ev["section"]),
             "other": "; ".join(others),
             "tier": claim["tier"], "condition": claim["condition"], "covered_by": claim["covered_by"],
-            "reading": "" if ev is None else ev["reading"],
+            "reading": reading, "misprint": _misprints(claim),
         })
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
 
 
-def verdict_counts(rows: pd.DataFrame) -> pd.DataFrame:
-    """The papers' claims per paper and verdict, with totals; extensions are not counted."""
+def verdict_counts(rows: pd.DataFrame, statuses: bool = False) -> pd.DataFrame:
+    """The papers' claims per paper and verdict, with totals; extensions are not counted.
+
+    ``total`` counts the five verdicts; rows *covered* by another row and rows
+    *not at the paper's condition* are counted apart, after it: in one column
+    ``apart`` (when some row has a status), or with ``statuses=True`` one
+    column per status.
+    """
     claims = rows[rows["verdict"] != FINDING]
     counts = (claims.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
-              .reindex(columns=list(VERDICTS), fill_value=0))
-    counts["total"] = counts.sum(axis=1)
+              .reindex(columns=list(VERDICTS) + list(STATUSES), fill_value=0))
+    counts.insert(len(VERDICTS), "total", counts[list(VERDICTS)].sum(axis=1))
+    if not statuses:
+        apart = counts[list(STATUSES)].sum(axis=1)
+        counts = counts.drop(columns=list(STATUSES))
+        if apart.any():
+            counts["apart"] = apart
     counts.loc["all"] = counts.sum()
     counts.columns.name = None
     return counts
@@ -446,11 +378,20 @@ def verdict_html(rows: pd.DataFrame) -> str:
         link = f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
         control = f"<br><small>A/A control {esc(str(r.control))}</small>" if r.control != "—" else ""
         other = f"<br><small>other conditions: {esc(r.other)}</small>" if r.other else ""
+        reading = getattr(r, "reading", "")
+        other += f"<br><small>reading that decided: {esc(reading)}</small>" if reading else ""
+        misprint = getattr(r, "misprint", "")
+        other += f"<br><small>misprint read as corrected: {esc(misprint)}</small>" if misprint else ""
+        shown = r.verdict
+        if r.verdict == COVERED and getattr(r, "covered_by", ""):
+            shown = f"covered by {r.covered_by}"
+        elif r.verdict in STATUSES:
+            shown = load_rules()["verdicts"][r.verdict].get("shown", r.verdict)
         cells = [
             f"<b>{esc(r.claim_id)}</b><br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
             esc(str(r.published)),
             f"{esc(str(r.ours))}{control}<br><small>measured at: {esc(cond)}</small>",
-            f'<a href="{esc(link)}"><b>{esc(r.verdict)}</b></a><br><small>{esc(r.rule)}: {esc(str(r.reason))}</small>'
+            f'<a href="{esc(link)}"><b>{esc(shown)}</b></a><br><small>{esc(r.rule)}: {esc(str(r.reason))}</small>'
             f"{other}",
         ]
         colour = VERDICT_COLOURS.get(r.verdict, "#fff")
@@ -462,30 +403,55 @@ def verdict_html(rows: pd.DataFrame) -> str:
             f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 
-#: What each rule decides, in words, with ``{margin}``/``{alpha}`` filled from the rules file.
+#: What each rule compares, in words, with ``{margin}``/``{alpha}`` filled from the rules file.  A rule names
+#: an outcome; the table of meanings (:func:`meanings_markdown`) alone gives its verdict word.
 RULE_TEXT = {
     "within_margin": ("value, ratio",
-                      "reproduced if our interval lies within ±{margin} (relative) of the published value and, for a "
-                      "directional claim, beyond the A/A noise band; not reproduced if it lies wholly outside that "
-                      "margin in the claimed direction; contradicted if the effect is no larger than the noise band "
-                      "or reversed; otherwise inconclusive"),
+                      "our interval against the published value ±{margin} (relative) and, for a directional claim "
+                      "(one with a null), against the A/A noise band around the null: `established` if beyond the "
+                      "band in the claimed direction and within the margin; `size_excluded` if wholly outside the "
+                      "margin and the direction not excluded; `reversed` or `no_effect` if it reaches no further "
+                      "than the band in the claimed direction; `claim_in_noise` if the published value lies inside "
+                      "the band; otherwise `undecided`"),
     "ordering": ("ordering",
-                 "reproduced if our interval of the effect lies beyond the noise band in the claimed direction; "
-                 "contradicted if beyond it in the other direction; not reproduced if it lies within the band "
-                 "(a tie); otherwise inconclusive"),
+                 "our interval of the effect, oriented so that the claim lies above the null, against the noise "
+                 "band around the null: `established` if above it, `reversed` if below it, `no_effect` if it "
+                 "reaches no further than its upper edge; a speedup claimed to be at least N % (null N) has its "
+                 "direction judged against 0 and its bound against the band around N (`size_excluded` below it); "
+                 "otherwise `undecided`"),
     "equivalent": ("value",
-                   "reproduced if our interval of the difference lies within ±{margin} (in the claim's unit); "
-                   "contradicted if wholly outside; otherwise inconclusive"),
+                   "`established` if our interval of the difference lies within ±{margin} of the null (in the "
+                   "claim's unit); `statement_false` if wholly outside; otherwise `undecided`"),
     "significance": ("significance",
-                     "reproduced if p < {alpha} and our interval lies beyond the noise band; contradicted if it "
-                     "lies within the band (no difference beyond this machine's noise); otherwise inconclusive"),
+                     "`established` if p < {alpha} and our interval lies above the noise band (the direction the "
+                     "paper reports); `reversed` or `no_effect` as for `ordering`, whatever p; otherwise "
+                     "`undecided`"),
     "pvalue": ("structural",
-               "a test at alpha = {alpha} (by default; a claim may declare its own): reproduced if its outcome "
-               "(reject or retain) is the one the claim states, contradicted otherwise"),
+               "a test at alpha = {alpha} (by default; a claim may declare its own): `established` if its outcome "
+               "(reject or retain) is the one the claim states, `statement_false` otherwise"),
     "holds": ("structural, qualitative",
-              "reproduced if the statement holds (checked exhaustively or by construction), contradicted if not"),
-    "not_testable": ("any", "not testable; the claim row says why"),
+              "`established` if the statement holds (checked exhaustively or by construction), `statement_false` "
+              "if not"),
+    "not_testable": ("any", "`unmeasurable`; the claim row says why"),
 }
+
+
+def meanings_markdown(rules: "dict | None" = None) -> str:
+    """The one table of meanings (``verdicts:`` and ``outcomes:`` of ``config/verdicts.yaml``) in Markdown.
+
+    The Methods page and CONTRIBUTING show exactly this text.
+    """
+    rules = rules or load_rules()
+    lines = ["| verdict | meaning | outcomes that give it | counted |", "|---|---|---|---|"]
+    for word, entry in rules["verdicts"].items():
+        shown = entry.get("shown", word)
+        label = f"*{word}*" + (f" (shown \"{shown}\")" if shown != word else "")
+        counted = "yes" if entry.get("counted", True) else "apart"
+        lines.append(f"| {label} | {entry['meaning']} | {', '.join(f'`{o}`' for o in entry['outcomes'])} "
+                     f"| {counted} |")
+    lines += ["", "| outcome | the comparison |", "|---|---|"]
+    lines += [f"| `{name}` | {text} |" for name, text in rules["outcomes"].items()]
+    return "\n".join(lines) + "\n"
 
 
 def rules_markdown(rules: "dict | None" = None) -> str:
@@ -518,13 +484,32 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         f"±{float(rules['noise_floor_pct']):g} %: that floor stands for what an A/A control of one code path "
         "cannot show, the few percent by which two different code paths differ from code and data layout alone "
         "(Mytkowicz et al., *Producing wrong data without doing anything obviously wrong!*, ASPLOS 2009). "
-        "A speed effect counts only beyond the band; a claimed effect "
-        "inside the band, or a band wider than "
-        f"±{float(rules['max_noise_pct']):g} % (the machine was too noisy), gives *inconclusive*.",
+        "A speed effect counts only beyond the band. Around a non-zero null N (a speedup claimed to be at least "
+        "N %) the band is a band of ratios, its half-width scaled by (1 + N / 100), not added in percentage "
+        "points. A band wider than "
+        f"±{float(rules['max_noise_pct']):g} % is too noisy to decide unless the effect (claimed or measured, the "
+        f"larger) is at least {float(rules['decisive_effect_ratio']):g} times its half-width.",
         f"- Operations shorter than {float(rules['min_trial_seconds']) * 1e3:g} ms are timed in batches of k calls "
         "per trial (k fixed per case after the warm-up), and the empty-call overhead is reported apart.",
+        "- Condition: a claim row names the condition it is about (`condition`, e.g. `size=5 MB`, alternatives "
+        "joined by `|`). Evidence taken at another condition never decides it: the row is *not at the paper's "
+        f"condition* and shows what was measured. A size matches within {float(rules['size_tolerance']):.0%}, so "
+        "the paper's KB and MB match whether it meant 1000- or 1024-based units.",
+        f"- Readings (`readings: {rules['readings']}`): where the paper leaves a condition open (a mode) or "
+        "states its claim across several (every size), the chapter measures each reading and the claim row admits "
+        "the plausible ones (`decided_by`, alternatives joined by `|`). The claim holds only if it holds under "
+        "every reading it admits: the least favourable decides, in the order "
+        + ", ".join(f"*{w}*" for w in rules["combine_order"]) + ", and its reading is shown on the row. "
+        "One rule, because a claim the paper states without its condition is a claim about each condition it "
+        "could mean; a reading its own numbers exclude is not admitted, and the row's note says why.",
+        "- A claim another row tests (`covered_by`) is *covered by* that row and counted once, there. A documented "
+        "misprint (`data/paper/<paper>_misprints.csv`, each with its evidence) is read as corrected, and shown on "
+        "the claim's row.",
         "",
-        "| rule | for claims of kind | decision | parameters |",
+        "The table of meanings, the one place where a comparison's outcome becomes a verdict word:",
+        "",
+        meanings_markdown(rules),
+        "| rule | for claims of kind | comparison | parameters |",
         "|---|---|---|---|",
     ]
     for name in RULES:

@@ -25,9 +25,10 @@ from cipherlab.ciphers.modes import new
 
 from cipherlab.experiments.variant.correctness import styles_here
 
-#: the words each verdict of the ordering claim "the variant is faster than AES" becomes
-WORDS = {"reproduced": "faster", "contradicted": "slower",
-         "not reproduced": "no difference beyond the A/A band", "inconclusive": "inconclusive"}
+#: the words each outcome of the ordering claim "the variant is faster than AES" becomes (the engine's
+#: comparison outcomes, :mod:`cipherlab.analysis.compare`: a tie and a slowdown are both *contradicted*)
+WORDS = {"established": "faster", "reversed": "slower", "no_effect": "no difference beyond the A/A band",
+         "undecided": "inconclusive", "too_noisy": "inconclusive", "claim_in_noise": "inconclusive"}
 CASES = ("aes", "aes (A/A control)", "variant")
 
 
@@ -95,7 +96,7 @@ def speed_table(raw: pd.DataFrame, cipher: str, *, profile: str = "", seed: int 
                      "speedup_pct": ev.estimate, "low": ev.low, "high": ev.high,
                      "control_low": ev.control_low, "control_high": ev.control_high,
                      "processes": ev.processes, "trials": ev.n, "verdict": decision.verdict,
-                     "finding": WORDS[decision.verdict], "reason": decision.reason})
+                     "finding": WORDS[decision.outcome], "reason": decision.reason})
     return pd.DataFrame(rows)
 
 

@@ -198,9 +198,16 @@ def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits
     return path
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``cipherlab bench: error: ...``, exit status 2), no usage block."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv=None) -> int:
     """``cipherlab bench [--size-mib N] [--repeats N] [--cipher C] [--impl I] [--out CSV]``."""
-    p = argparse.ArgumentParser(prog="cipherlab bench", description=__doc__.splitlines()[0])
+    p = _OneLineParser(prog="cipherlab bench", description=__doc__.splitlines()[0])
     p.add_argument("--size-mib", type=_positive_float, default=8.0, help="MiB of random data (default 8)")
     p.add_argument("--repeats", type=_positive_int, default=3, help="calls per figure, best reported (default 3)")
     p.add_argument("--key-bits", type=int, choices=(128, 192, 256), default=128)

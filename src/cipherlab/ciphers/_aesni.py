@@ -17,6 +17,7 @@ A second S-box of any other shape raises ``ValueError`` (none exists today).
 """
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
@@ -117,6 +118,16 @@ def _pool() -> ThreadPoolExecutor:
     if not _POOL:
         _POOL.append(ThreadPoolExecutor(max_workers=max(1, max_threads() - 1), thread_name_prefix="cipherlab-aesni"))
     return _POOL[0]
+
+
+def _forget_pool_in_child() -> None:
+    """A forked child inherits the executor but not its worker threads (work submitted to it would
+    never run): the child starts without a pool and makes its own on first use."""
+    _POOL.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def _ranges(kernel, n_bytes: int, threads: int, args_for) -> None:

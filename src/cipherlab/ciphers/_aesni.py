@@ -25,9 +25,11 @@ from typing import NamedTuple
 import numpy as np
 
 from cipherlab.ciphers import _aesni_kernels as H
+from cipherlab.ciphers import _vaes_kernels as V  # importing compiles nothing: the kernels compile on first call
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._numba import max_threads
 from cipherlab.ciphers._schedule import kernel_round_keys
+from cipherlab.ciphers.cpu import has_vaes
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr"]
@@ -202,14 +204,12 @@ _VAES: list = [None]
 def vaes_enabled() -> bool:
     """True if ECB and CTR of AES-NI-only round shapes run on the VAES kernels in this process."""
     if _VAES[0] is None:
-        from cipherlab.ciphers.cpu import has_vaes
         _VAES[0] = has_vaes()
     return _VAES[0]
 
 
 def use_vaes(enabled: bool) -> bool:
     """Turn the VAES kernels on (only where the CPU has VAES) or off; returns the previous setting."""
-    from cipherlab.ciphers.cpu import has_vaes
     previous = vaes_enabled()
     _VAES[0] = bool(enabled) and has_vaes()
     return previous
@@ -217,15 +217,17 @@ def use_vaes(enabled: bool) -> bool:
 
 def _wide(p: HwPlan) -> bool:
     """Does plan ``p`` run on the VAES kernels? (AES's and MAES's round shapes, the fixed key form.)"""
-    return p.nib is None and isinstance(p.rk, np.ndarray) and vaes_enabled()
+    return p.nib is None and (_VAES[0] if _VAES[0] is not None else vaes_enabled()) and isinstance(p.rk, np.ndarray)
 
 
 def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
     """ECB over whole blocks on ``threads`` threads (in place allowed)."""
     inp = _readonly(inp)
     if _wide(p):
-        from cipherlab.ciphers import _vaes_kernels as V
         keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
+        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
+            V.ecb_range(inp, out, 0, inp.shape[0] // 16, decrypt, keys, marker, p.mix)
+            return
         _ranges(V.ecb_range, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, keys, marker, p.mix))
         return
     args = _args(p)
@@ -251,8 +253,10 @@ def ctr(inp, out, iv: np.ndarray, p: HwPlan, threads: int) -> None:
     """CTR from the initial counter block ``iv`` (``uint8[16]``, big-endian), wrapping modulo 2^128."""
     inp = _readonly(inp)
     if _wide(p):
-        from cipherlab.ciphers import _vaes_kernels as V
         keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
+        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
+            V.ctr_range(inp, out, iv, 0, (inp.shape[0] + 15) // 16, keys, marker, p.mix)
+            return
         _ranges(V.ctr_range, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, keys, marker, p.mix))
         return
     args = _args(p)

@@ -159,6 +159,12 @@ def _static_parts(mix_kind: int, impl: str, decrypt: bool, rounds: int, sbox: "t
             np.ascontiguousarray(round_tables * 1024, dtype=np.int64), sboxes)
 
 
+@lru_cache(maxsize=16)
+def _zero_ivs(rounds: int) -> np.ndarray:
+    """No IVs (every cipher but MAES): one shared zero array per round count (the kernels only read it)."""
+    return np.zeros((rounds + 1, 16), dtype=np.uint8)
+
+
 def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bool,
                    second: tuple[np.ndarray, np.ndarray] | None = None,
                    ivs: np.ndarray | None = None,
@@ -189,9 +195,14 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
     """
     rounds = round_keys.shape[0] - 1
     params, tables, round_tables, sboxes = _static_parts(mix_kind, impl, bool(decrypt), rounds,
-                                                         _map_bytes(sbox), _map_bytes(second))
+                                                         None if sbox is None else _map_bytes(sbox),
+                                                         None if second is None else _map_bytes(second))
+    if not decrypt and ivs is None and round_keys.dtype == np.uint8 and round_keys.flags.c_contiguous:
+        # encryption without IVs: the keys in their own order, the table style's words straight from them
+        return KernelSchedule(params, tables, round_tables, round_keys.view(">u4").astype(np.uint32), round_keys,
+                              sboxes, _zero_ivs(rounds))
     if ivs is None:
-        ivs = np.zeros((rounds + 1, 16), dtype=np.uint8)
+        ivs = _zero_ivs(rounds)
     rk8 = np.ascontiguousarray(round_keys, dtype=np.uint8)
     keys = kernel_round_keys(rk8, mix_kind, decrypt, ivs)
     rk32 = keys.reshape(-1).view(">u4").astype(np.uint32).reshape(rounds + 1, 4)

@@ -122,7 +122,8 @@ class AES:
         self.key = key
         self.nr = AES_ROUNDS[len(key)]
         self.rounds = self.nr if rounds is None else rounds
-        self.round_keys = _expand_key(key)[: self.rounds + 1]
+        keys = _expand_key(key)
+        self.round_keys = keys if self.rounds == self.nr else keys[: self.rounds + 1]
 
     def _extra(self) -> dict:
         return {}

@@ -72,6 +72,8 @@ def pkcs7_unpad(data: np.ndarray) -> np.ndarray:
 
 
 def _as_array(data, name="data") -> tuple[np.ndarray, type]:
+    if type(data) is bytes:  # the common case first
+        return np.frombuffer(data, dtype=np.uint8), bytes
     if isinstance(data, np.ndarray):
         if data.dtype != np.uint8 or data.ndim != 1 or not data.flags.c_contiguous:
             raise ValueError(f"{name} must be bytes, bytearray, memoryview or a contiguous 1-D uint8 array; "
@@ -171,7 +173,8 @@ class Cipher:
             if iv is None:
                 raise ValueError(f"iv is required for mode {mode!r}: 16 bytes "
                                  f"({'the IV' if mode == 'cbc' else 'the initial counter block'})")
-            iv = check_bytes("iv", iv, "16 bytes (bytes-like or a 1-D uint8 array)")
+            if type(iv) is not bytes:
+                iv = check_bytes("iv", iv, "16 bytes (bytes-like or a 1-D uint8 array)")
             if len(iv) != BLOCK:
                 raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
         # everything is checked: from here on the core trusts its arguments. The attributes go

@@ -14,7 +14,7 @@ import pandas as pd
 
 from cipherlab.pipeline.paths import DATA_DIR, Profile
 
-__all__ = ["SWEEP_CSV", "AES_ROUNDS_PER_CYCLE", "instruction_bound", "sweep_table", "sweep_results", "sweep_figure",
+__all__ = ["SWEEP_CSV", "SWEEP_SHORT", "AES_ROUNDS_PER_CYCLE", "instruction_bound", "sweep_table", "sweep_results", "sweep_figure",
            "bound_table", "timing_loads"]
 
 #: Where the Environment page looks for the CSV of ``cipherlab bench --sizes --out`` (``<csv>.meta.json`` beside).
@@ -23,6 +23,9 @@ MiB = 1 << 20
 #: The AES units' throughput the bound assumes: AES round instructions issued per cycle (two on AMD
 #: Zen 2-4 and on Intel Ice Lake and later), each on one 128-bit block, or on two with VAES.
 AES_ROUNDS_PER_CYCLE = 2
+#: The sweep table's short view on the page (the full table folds out).
+SWEEP_SHORT = ["message", "cipherlab fresh MB/s", "pycryptodome fresh MB/s", "fresh: cipherlab / PyCryptodome",
+               "openssl -evp MB/s", "cipherlab fresh cycles/B"]
 _CASES = (("cipherlab", "fresh"), ("cipherlab", "reused"), ("pycryptodome", "fresh"), ("pycryptodome", "reused"))
 
 
@@ -90,7 +93,7 @@ def sweep_figure(frame: pd.DataFrame):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     sizes = sorted(frame.bytes.unique())
-    ax.set_xticks(sizes, [_size_label(int(n)) for n in sizes])
+    ax.set_xticks(sizes, [_size_label(int(n)) for n in sizes], rotation=45)
     ax.set_xlabel("message size")
     ax.set_ylabel("MB/s (10^6 B/s), one thread")
     ax.legend(fontsize=8)

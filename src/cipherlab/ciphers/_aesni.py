@@ -133,7 +133,10 @@ def plan(spec, decrypt: bool) -> HwPlan:
     the second S-box's nibble tables depend on the cipher's options only and are made once per process.
     """
     extra = spec._extra()
-    keys = kernel_round_keys(spec.round_keys, spec.mix_kind, decrypt, extra.get("ivs"))
+    if not decrypt and spec.mix_kind != K.MIX_XOR_IV:  # the keys in their own order: no copy
+        keys = spec.round_keys
+    else:
+        keys = kernel_round_keys(spec.round_keys, spec.mix_kind, decrypt, extra.get("ivs"))
     rk = _round_keys(keys, spec.own_rounds)
     mix = True if spec.mix_kind == K.MIX_COLUMNS else None
     nib = pre = None

@@ -25,6 +25,8 @@ import numpy as np
 import numba
 from numba.core.codegen import get_host_cpu_features
 
+from cipherlab.ciphers._numba import jit as _jit
+
 __all__ = ["AESNI_FEATURES", "VAES_FEATURES", "aesni_status", "check_aesni", "has_aesni", "has_vaes", "vaes_status",
            "jit_target"]
 
@@ -167,8 +169,6 @@ def check_aesni() -> None:
 
 
 # -- the clock, measured -----------------------------------------------------------------------
-
-from cipherlab.ciphers._numba import jit as _jit  # noqa: E402  (kept beside its only user)
 
 #: Cycles per iteration of :func:`_chain`: an add and a shift in parallel, then an XOR, each one
 #: cycle on every x86 core (the assumption of :func:`measured_clock_hz`).

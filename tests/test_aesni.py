@@ -192,3 +192,25 @@ def test_peak_memory_at_most_twice_the_input(impl, mode, op):
     finally:
         tracemalloc.stop()
     assert peak <= 2 * len(data) + (64 << 10), peak / len(data)
+
+
+@pytest.mark.parametrize("impl", ("reference", "table") + ("aesni",) * has_aesni())
+@pytest.mark.parametrize("mode", cipherlab.MODES)
+def test_decryption_schedule_is_made_on_first_decrypt(impl, mode):
+    """An object that only encrypts never builds the decryption schedule; the first decryption does,
+    once, and gives the inverse (a fresh object per message is cheap: issue 24)."""
+    c = cipherlab.new(bytes(range(16)), "aes", mode, iv=None if mode == "ecb" else bytes(16), impl=impl)
+    ct = c.encrypt(b"sixteen byte msg" * 3)
+    assert c._dec is None
+    assert c.decrypt(ct) == b"sixteen byte msg" * 3
+    made = c._dec
+    assert (made is None) == (mode == "ctr")  # CTR decrypts with the encryption schedule
+    assert c.decrypt(ct) == b"sixteen byte msg" * 3 and c._dec is made
+
+
+def test_cipher_parts_are_shared_between_objects():
+    """Tables and S-boxes depend on the cipher and its options only: two keys share them."""
+    a = cipherlab.new(bytes(16), impl="table")._enc
+    b = cipherlab.new(bytes(range(16)), impl="table")._enc
+    assert a.tables is b.tables and a.sboxes is b.sboxes and a.params is b.params
+    assert not np.array_equal(a.rk32, b.rk32)

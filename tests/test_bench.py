@@ -53,7 +53,16 @@ def test_bench_main_rejects_bad_arguments(capsys, argv, match):
     with pytest.raises(SystemExit) as exc:
         bench.main(argv)
     assert exc.value.code == 2
-    assert match in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert match in err
+    assert err.count("\n") == 1 and err.startswith("cipherlab bench: error: "), err  # one line, no usage block
+
+
+def test_bench_unknown_argument_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--bogus"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err == "cipherlab bench: error: unrecognized arguments: --bogus\n"
 
 
 @needs_aesni

@@ -97,3 +97,51 @@ def test_a_user_choice_of_layer_is_respected():
     env = dict(os.environ, NUMBA_THREADING_LAYER="omp")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert proc.stdout.strip() == "omp", proc.stderr
+
+
+# Every style, forked after it ran its threaded path: the hardware style keeps a thread pool per
+# process (``_aesni._pool``), which a forked child inherits without its worker thread; the child
+# must make its own instead of waiting forever on the inherited one.
+STYLES_SCRIPT = textwrap.dedent("""\
+    import multiprocessing as mp, os, signal, sys
+    import cipherlab
+    from cipherlab.ciphers.modes import available_impls
+    DATA = bytes(range(256)) * 4096           # 1 MiB: the threaded ranges run
+    KEY, IV = bytes(16), bytes(16)
+
+    def enc(impl, mode="ctr"):
+        return cipherlab.new(KEY, mode=mode, iv=None if mode == "ecb" else IV, impl=impl).encrypt(DATA)
+
+    def work(args):
+        return enc(*args)
+
+    styles = [s for s in ("reference", "table", "aesni") if s in available_impls()] + ["auto"]
+    for impl in styles:
+        for mode in ("ctr", "ecb"):
+            expected = enc(impl, mode)
+            pid = os.fork()
+            if pid == 0:
+                signal.alarm(60)               # a hung child dies instead of hanging the test
+                os._exit(0 if enc(impl, mode) == expected else 3)
+            _, status = os.waitpid(pid, 0)
+            code = os.waitstatus_to_exitcode(status)
+            assert code == 0, f"forked child after impl={impl} {mode}: exit {code}"
+        with mp.get_context("fork").Pool(2) as pool:
+            got = pool.map_async(work, [(impl, "ctr"), (impl, "ecb")]).get(timeout=60)
+        assert got == [enc(impl, "ctr"), enc(impl, "ecb")], impl
+        print("ok", impl, flush=True)
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_fork_and_fork_pool_after_each_style():
+    env = dict(os.environ, NUMBA_NUM_THREADS="2")
+    env.pop("NUMBA_THREADING_LAYER", None)
+    try:
+        proc = subprocess.run([sys.executable, "-c", STYLES_SCRIPT], capture_output=True, text=True, timeout=400,
+                              env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a forked child or a fork-context Pool hung after a threaded kernel ran")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    assert "ok auto" in proc.stdout and "ok table" in proc.stdout, out[-3000:]

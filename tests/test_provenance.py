@@ -11,3 +11,22 @@ def test_run_metadata_has_the_provenance_fields():
         assert key in meta
     assert meta["packages"]["numpy"] == np.__version__
     assert provenance.new_run_id() != provenance.new_run_id()
+
+
+def test_run_metadata_records_clock_boost_governor_and_load():
+    meta = provenance.run_metadata(profile="quick")
+    for key in ("cpu_mhz_os", "cpu_boost", "cpu_governor"):
+        assert isinstance(meta[key], str) and meta[key]  # a value, or "not readable"
+    assert meta["cpu_boost"] in ("on", "off", provenance.NOT_READABLE)
+    for key in ("load_average_start", "load_average_end"):
+        value = meta[key]
+        assert value == provenance.NOT_READABLE or (len(value) == 3 and all(x >= 0 for x in value))
+    assert meta["load_average_start"] == provenance.LOAD_AT_START
+
+
+def test_unreadable_cpufreq_is_said(monkeypatch):
+    monkeypatch.setattr(provenance, "_read_first_line", lambda path: None)
+    assert provenance.cpu_governor() == provenance.cpu_boost() == "not readable"
+    monkeypatch.setattr(provenance, "_read_first_line",
+                        lambda path: "1" if path.endswith("no_turbo") else None)
+    assert provenance.cpu_boost() == "off"

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import shutil
+import subprocess
 import sys
 import time
 import warnings
@@ -32,8 +34,10 @@ from cipherlab.ciphers.modes import available_impls, new
 from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.pipeline.results import write_csv, write_json
+from cipherlab.report.environment import AES_ROUNDS_PER_CYCLE, instruction_bound, sweep_table
 
-__all__ = ["run_bench", "main", "target_ratios", "format_table", "BENCH_IMPLS"]
+__all__ = ["run_bench", "run_sweep", "openssl_speed", "sweep_table", "instruction_bound", "main", "target_ratios",
+           "format_table", "BENCH_IMPLS", "SWEEP_SIZES"]
 
 MiB = 1 << 20
 BENCH_MODES = ("ecb", "ctr")
@@ -198,9 +202,187 @@ def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits
     return path
 
 
+# -- the size sweep (``cipherlab bench --sizes``), the way ``openssl speed`` reports -------------
+
+#: Message sizes of the sweep (bytes): ``openssl speed``'s six, then 1 MiB and 8 MiB.
+SWEEP_SIZES = (16, 64, 256, 1024, 8192, 16384, MiB, 8 * MiB)
+SWEEP_COLUMNS = ["library", "object", "mode", "bytes", "seconds", "mb_per_s", "cycles_per_byte", "calls"]
+#: Seconds each batch of calls should last: long enough for perf_counter, short enough to fit in one
+#: time slice of a shared machine (the fastest batch is kept).
+BATCH_SECONDS = 5e-4
+def _batch_time(fn, calls: int) -> float:
+    t0 = time.perf_counter_ns()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter_ns() - t0) / 1e9 / calls
+
+
+def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes) -> list:
+    """``(library, object, callable)`` for one message: cipherlab and PyCryptodome, each with a
+    fresh object per message (what a user does) and with one object reused."""
+    kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False, threads=1)
+    ours = new(key, "aes", mode, **kw)
+    if mode == "ecb":
+        theirs = PyAES.new(key, PyAES.MODE_ECB)
+        fresh = lambda: PyAES.new(key, PyAES.MODE_ECB).encrypt(raw)  # noqa: E731
+    else:  # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
+        theirs = PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
+        fresh = lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv).encrypt(raw)  # noqa: E731
+    return [("cipherlab", "fresh", lambda: new(key, "aes", mode, **kw).encrypt(data)),
+            ("cipherlab", "reused", lambda: ours.encrypt(data)),
+            ("pycryptodome", "fresh", fresh),
+            ("pycryptodome", "reused", lambda: theirs.encrypt(raw))]
+
+
+def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats: int = 5, seed: int = 0,
+              clock_hz: "float | None" = None) -> pd.DataFrame:
+    """Throughput of AES-128 by message size, one thread: cipherlab and PyCryptodome side by side.
+
+    Each size runs four cases (cipherlab / PyCryptodome, a fresh object per message / one object
+    reused), interleaved, ``repeats`` batches each (a batch lasts about :data:`BATCH_SECONDS`);
+    the fastest batch is reported, as seconds per call. ``cycles_per_byte`` uses ``clock_hz``
+    (None: NaN, the clock unknown).
+    """
+    from cipherlab.ciphers.modes import resolve_impl
+    check_choices("mode", (mode,), BENCH_MODES)
+    impl = resolve_impl(impl)
+    if impl not in BENCH_IMPLS:
+        raise ValueError(f"impl must be one of {BENCH_IMPLS} or 'auto', got {impl!r}")
+    sizes = tuple(sizes)
+    if not sizes or any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 16 or n % 16
+                        for n in sizes):
+        raise ValueError(f"sizes must be positive multiples of 16 bytes, got {sizes!r}")
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
+        raise ValueError(f"repeats must be an integer >= 1, got {repeats!r}")
+    rng = np.random.default_rng(seed)
+    key, iv = rng.bytes(16), rng.bytes(16)
+    rows = []
+    for n in sizes:
+        data = rng.integers(0, 256, n, dtype=np.uint8)
+        cases = _sweep_cases(mode, impl, key, iv, data, data.tobytes())
+        calls = []
+        for _, _, fn in cases:  # warm-up (JIT compile or cache load), then calls per batch: doubled until
+            fn()                # a batch lasts BATCH_SECONDS
+            c = 1
+            while c < 1 << 16 and _batch_time(fn, c) * c < BATCH_SECONDS:
+                c *= 2
+            calls.append(c)
+        best = [float("inf")] * len(cases)
+        for _ in range(repeats):
+            for i, (_, _, fn) in enumerate(cases):
+                best[i] = min(best[i], _batch_time(fn, calls[i]))
+        for (library, obj, _), s, c in zip(cases, best, calls):
+            rows.append(dict(library=library, object=obj, mode=mode, bytes=n, seconds=s, mb_per_s=n / s / 1e6,
+                             cycles_per_byte=s * clock_hz / n if clock_hz else float("nan"), calls=c))
+    return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+
+
+def new_timings(mode: str = "ctr", repeats: int = 40, seed: int = 0) -> pd.DataFrame:
+    """``new()`` alone, AES-128, for each cipherlab style available here beside PyCryptodome's
+    ``AES.new`` (interleaved batches, the fastest kept): ``impl, us, pycryptodome_us, ratio``."""
+    rng = np.random.default_rng(seed)
+    key, iv = rng.bytes(16), rng.bytes(16)
+    iv = None if mode == "ecb" else iv
+    theirs = ((lambda: PyAES.new(key, PyAES.MODE_ECB)) if mode == "ecb" else
+              (lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)))
+    styles = [i for i in BENCH_IMPLS if i in available_impls()]
+    fns = [theirs] + [lambda impl=impl: new(key, "aes", mode, iv=iv, impl=impl) for impl in styles]
+    for fn in fns:
+        fn()
+    calls = 100  # short batches, many of them: a batch that another process interrupts is not the fastest
+    best = [float("inf")] * len(fns)
+    for _ in range(repeats):
+        for i, fn in enumerate(fns):
+            best[i] = min(best[i], _batch_time(fn, calls))
+    return pd.DataFrame([dict(impl=impl, us=b * 1e6, pycryptodome_us=best[0] * 1e6, ratio=b / best[0])
+                         for impl, b in zip(styles, best[1:])])
+
+
+def openssl_speed(mode: str = "ctr", sizes=SWEEP_SIZES, seconds: int = 1) -> "pd.DataFrame | str":
+    """``openssl speed -evp aes-128-<mode>`` at each size (its one thread, a context reused), parsed
+    from its machine-readable output: ``bytes, mb_per_s`` rows; or a string saying why not."""
+    exe = shutil.which("openssl")
+    if exe is None:
+        return "openssl is not on PATH: not measured"
+    default = tuple(n for n in sizes if n in OPENSSL_DEFAULT_SIZES)
+    runs = ([[]] if default else []) + [["-bytes", str(n)] for n in sizes if n not in OPENSSL_DEFAULT_SIZES]
+    rows = []
+    for extra in runs:
+        cmd = [exe, "speed", "-mr", "-seconds", str(seconds), *extra, "-evp", f"aes-128-{mode}"]
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=True).stdout
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"openssl speed failed ({exc.__class__.__name__}): not measured"
+        measured = OPENSSL_DEFAULT_SIZES if not extra else (int(extra[1]),)
+        rows += parse_openssl_mr(out, measured)
+    rows = [r for r in rows if r["bytes"] in sizes]
+    return pd.DataFrame(rows, columns=["bytes", "mb_per_s"]) if rows else "openssl speed printed no result"
+
+
+#: The sizes ``openssl speed`` runs when not given ``-bytes``.
+OPENSSL_DEFAULT_SIZES = (16, 64, 256, 1024, 8192, 16384)
+
+
+def parse_openssl_mr(text: str, sizes) -> list:
+    """The ``+F:<n>:<cipher>:<bytes/s>:...`` line of ``openssl speed -mr`` as ``{bytes, mb_per_s}`` rows."""
+    for line in text.splitlines():
+        if line.startswith("+F:"):
+            values = [float(v) for v in line.split(":")[3:]]
+            return [dict(bytes=n, mb_per_s=v / 1e6) for n, v in zip(sizes, values)]
+    return []
+
+
+def run_sizes(args) -> int:
+    """``cipherlab bench --sizes``: the sweep, OpenSSL beside it, printed (and written with ``--out``)."""
+    from cipherlab.ciphers._aesni import vaes_enabled
+    from cipherlab.ciphers.cpu import measured_clock_hz
+    from cipherlab.pipeline.provenance import load_average, os_clock_mhz
+    load_before = load_average()
+    clock = measured_clock_hz()
+    frame = run_sweep(sizes=SWEEP_SIZES, mode=args.mode, impl=args.impl[0] if args.impl else "auto",
+                      repeats=args.repeats, clock_hz=clock)
+    openssl = openssl_speed(args.mode, SWEEP_SIZES)
+    impl = (args.impl or ["auto"])[0]
+    print(f"cipherlab bench --sizes: AES-128 {args.mode.upper()}, one thread, impl {impl}"
+          f"{' (VAES kernels)' if vaes_enabled() and impl in ('auto', 'aesni') else ''}, best of {args.repeats} "
+          f"batches, MB/s (10^6 B/s); clock {clock / 1e6:.0f} MHz measured (the OS reports {os_clock_mhz()})")
+    table = sweep_table(frame, openssl)
+    print(table.round(3).to_string(index=False))
+    if not clock:
+        print("cycles per byte: clock unknown")
+    if isinstance(openssl, str):
+        print(f"\nOpenSSL: {openssl}")
+    bound = instruction_bound(10, vaes=vaes_enabled())
+    print(f"\ninstruction-throughput bound: {bound:.3f} cycles/byte (10 rounds, {AES_ROUNDS_PER_CYCLE} AES "
+          f"instructions per cycle, {'two blocks each (VAES)' if vaes_enabled() else 'one block each'})")
+    news = new_timings(args.mode)
+    print(f"\nnew() alone, AES-128 {args.mode.upper()} (time / PyCryptodome's AES.new; <= 1.0 is as fast): "
+          + ", ".join(f"{r.impl} {r.us:.1f} us ({r.ratio:.2f}x)" for r in news.itertuples())
+          + f"; PyCryptodome {news.pycryptodome_us.iloc[0]:.1f} us")
+    print(f"load average before {load_before}, after {load_average()}: a shared machine makes these numbers noisy")
+    if args.out:
+        meta = run_metadata(profile="bench", seed=0, config=dict(sizes=list(SWEEP_SIZES), mode=args.mode,
+                                                                 repeats=args.repeats),
+                            clock_hz_measured=clock, load_average_before=load_before,
+                            instruction_bound_cycles_per_byte=bound, vaes=vaes_enabled(),
+                            openssl=openssl if isinstance(openssl, str) else "measured")
+        path = write_csv(frame.assign(openssl_mb_per_s=frame.bytes.map(
+            openssl.set_index("bytes").mb_per_s) if isinstance(openssl, pd.DataFrame) else float("nan"),
+            run_id=meta["run_id"]), args.out)
+        write_json(meta, path.with_name(path.name + ".meta.json"))
+    return 0
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``cipherlab bench: error: ...``, exit status 2), no usage block."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv=None) -> int:
     """``cipherlab bench [--size-mib N] [--repeats N] [--cipher C] [--impl I] [--out CSV]``."""
-    p = argparse.ArgumentParser(prog="cipherlab bench", description=__doc__.splitlines()[0])
+    p = _OneLineParser(prog="cipherlab bench", description=__doc__.splitlines()[0])
     p.add_argument("--size-mib", type=_positive_float, default=8.0, help="MiB of random data (default 8)")
     p.add_argument("--repeats", type=_positive_int, default=3, help="calls per figure, best reported (default 3)")
     p.add_argument("--key-bits", type=int, choices=(128, 192, 256), default=128)
@@ -209,7 +391,15 @@ def main(argv=None) -> int:
     p.add_argument("--impl", action="append", choices=BENCH_IMPLS,
                    help="restrict to a cipherlab style (repeatable); PyCryptodome is always measured")
     p.add_argument("--out", help="also write the raw rows to this CSV (and <out>.meta.json)")
+    p.add_argument("--sizes", action="store_true",
+                   help="the size sweep instead (16 B .. 8 MiB, AES-128, one thread, fresh and reused objects, "
+                        "PyCryptodome and openssl speed beside)")
+    p.add_argument("--mode", choices=BENCH_MODES, default="ctr", help="mode of the size sweep (default ctr)")
     args = p.parse_args(argv)
+    if args.sizes:
+        if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
+            p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")
+        return run_sizes(args)
     size = int(args.size_mib * MiB) // 16 * 16
     if size <= 0:
         p.error(f"argument --size-mib: must be at least 16 bytes (1.6e-05 MiB), got {args.size_mib}")

@@ -57,11 +57,21 @@ rule findings:
         NOTEBOOK_SHELL
 
 
+def bench_files(wildcards):
+    """The hand-run benchmark CSVs the Environment page shows (``cipherlab bench --out``, ``--sizes --out``),
+    where they exist: a new run of either re-renders the page; their absence is said on the page."""
+    bench = paths.DATA_DIR / "bench"
+    return [rel(bench / name) for name in ("bench.csv", "sweep.csv") if (bench / name).is_file()]
+
+
 rule environment:
-    """The Environment page: the machine, software and config this run used."""
+    """The Environment page: the machine, software and config this run used, the size sweep and the load
+    around each timing job."""
     input:
         notebook="notebooks/environment.ipynb",
         config=rel(paths.config_file(PROFILE)),
+        code=rel(paths.SRC_DIR / "report" / "environment.py"),
+        bench=bench_files,
     output:
         notebook=executed("environment"),
     params:

@@ -17,17 +17,22 @@ A second S-box of any other shape raises ``ValueError`` (none exists today).
 """
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from cipherlab.ciphers import _aesni_kernels as H
+from cipherlab.ciphers import _vaes_kernels as V  # importing compiles nothing: the kernels compile on first call
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._numba import max_threads
+from cipherlab.ciphers._schedule import kernel_round_keys
+from cipherlab.ciphers.cpu import has_vaes
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
-__all__ = ["HwPlan", "plan", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr"]
+__all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -39,10 +44,22 @@ PARALLEL_MIN_BYTES = 1 << 16
 
 
 class HwPlan(NamedTuple):
-    rk: tuple       # see _round_keys: the kernels compile once per form (and per full round count)
+    rk: object      # see _round_keys: the kernels compile once per form (and per full round count)
     mix: object
     nib: object
     pre: object
+
+
+#: ``marker`` arguments of the array entry points (``_aesni_kernels.key_blocks``): a tuple of n zeros
+_MARKERS = {n: (0,) * n for n in range(2, 17)}
+
+
+def _args(p: HwPlan) -> tuple:
+    """The kernel's trailing arguments: ``(keys, marker, mix, nib, pre)`` for the array form (the
+    ``*_k`` entry points), ``(rk, mix, nib, pre)`` for the padded form."""
+    if isinstance(p.rk, np.ndarray):
+        return (p.rk, _MARKERS[p.rk.shape[0]], p.mix, p.nib, p.pre)
+    return tuple(p)
 
 
 def block(b16) -> tuple:
@@ -82,13 +99,15 @@ def _second_sbox_map(table: np.ndarray, decrypt: bool):
 FULL_ROUNDS = (10, 12, 14)
 
 
-def _round_keys(blocks: list, own_rounds: "int | None" = None) -> tuple:
-    """The kernels' round-key argument: a plain tuple for the full round counts and the cipher's
-    own count, else the padded form (one compiled kernel for every other count, several times
+def _round_keys(keys: np.ndarray, own_rounds: "int | None" = None):
+    """The kernels' round-key argument: for the full round counts and the cipher's own count the
+    keys as ``uint64[rounds + 1, 2]`` (made a tuple of blocks inside the kernel, every key in a
+    register), else the padded form (one compiled kernel for every other count, several times
     slower per round: the research ``rounds`` option)."""
-    rounds = len(blocks) - 1
+    rounds = keys.shape[0] - 1
     if rounds in FULL_ROUNDS or rounds == own_rounds:
-        return tuple(blocks)
+        return np.ascontiguousarray(keys).view("<u8")
+    blocks = _key_blocks(keys)
     middle = blocks[1:-1]
     if len(middle) > H.MIDDLE_SLOTS:
         raise ValueError(f"impl 'aesni': at most {H.MIDDLE_SLOTS + 1} rounds, got {rounds}")
@@ -96,18 +115,40 @@ def _round_keys(blocks: list, own_rounds: "int | None" = None) -> tuple:
     return (blocks[0], tuple(middle) + (zero,) * (H.MIDDLE_SLOTS - len(middle)), np.int64(len(middle)), blocks[-1])
 
 
+@lru_cache(maxsize=256)
+def _second_sbox_map_cached(table: bytes, decrypt: bool):
+    return _second_sbox_map(np.frombuffer(table, dtype=np.uint8), decrypt)
+
+
+def _key_blocks(keys: np.ndarray) -> list:
+    """``uint8[n, 16]`` round keys as kernel blocks (pairs of ``np.uint64`` lanes)."""
+    lanes = iter(np.ascontiguousarray(keys).view("<u8").reshape(-1))
+    return list(zip(lanes, lanes))
+
+
 def plan(spec, decrypt: bool) -> HwPlan:
-    """Kernel arguments of cipher ``spec`` (an ``AES``, ``AES2SBox`` or ``MAES``) for one direction."""
-    sched = spec.schedule("table", decrypt)
-    keys = np.ascontiguousarray(sched.rk32.astype(">u4")).view(np.uint8).reshape(-1, 16)
-    lanes = keys.view("<u8").reshape(-1, 2)
-    blocks = [(a, b) for a, b in lanes]
-    rk = _round_keys(blocks, spec.own_rounds)
+    """Kernel arguments of cipher ``spec`` (an ``AES``, ``AES2SBox`` or ``MAES``) for one direction.
+
+    The round keys are the table style's, in use order (:func:`~cipherlab.ciphers._schedule.kernel_round_keys`);
+    the second S-box's nibble tables depend on the cipher's options only and are made once per process.
+    """
+    extra = spec._extra()
+    if not decrypt and spec.mix_kind != K.MIX_XOR_IV:  # the keys in their own order: no copy
+        keys = spec.round_keys
+    else:
+        keys = kernel_round_keys(spec.round_keys, spec.mix_kind, decrypt, extra.get("ivs"))
+    rk = _round_keys(keys, spec.own_rounds)
     mix = True if spec.mix_kind == K.MIX_COLUMNS else None
     nib = pre = None
     if spec.mix_kind == K.MIX_SECOND_SBOX:
-        nib, pre = _second_sbox_map(spec.second[1 if decrypt else 0], decrypt)
+        table = np.asarray(spec.second[1 if decrypt else 0], dtype=np.uint8)
+        nib, pre = _second_sbox_map_cached(table.tobytes(), bool(decrypt))
     return HwPlan(rk, mix, nib, pre)
+
+
+def counter(iv: bytes) -> tuple:
+    """The 16-byte big-endian initial counter block as the CTR kernel's ``(hi, lo)`` words."""
+    return np.uint64(int.from_bytes(iv[:8], "big")), np.uint64(int.from_bytes(iv[8:], "big"))
 
 
 _POOL: list = []
@@ -117,6 +158,16 @@ def _pool() -> ThreadPoolExecutor:
     if not _POOL:
         _POOL.append(ThreadPoolExecutor(max_workers=max(1, max_threads() - 1), thread_name_prefix="cipherlab-aesni"))
     return _POOL[0]
+
+
+def _forget_pool_in_child() -> None:
+    """A forked child inherits the executor but not its worker threads (work submitted to it would
+    never run): the child starts without a pool and makes its own on first use."""
+    _POOL.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def _ranges(kernel, n_bytes: int, threads: int, args_for) -> None:
@@ -147,25 +198,73 @@ def _readonly(inp: np.ndarray) -> np.ndarray:
     return view
 
 
+# -- VAES: two blocks per instruction where the CPU has it --------------------------------------
+#: Use the 256-bit kernels where they apply (None: decide from the CPU on first use). The
+#: hardware style picks them at run time; :func:`use_vaes` turns them off (a comparison, a test).
+_VAES: list = [None]
+
+
+def vaes_enabled() -> bool:
+    """True if ECB and CTR of AES-NI-only round shapes run on the VAES kernels in this process."""
+    if _VAES[0] is None:
+        _VAES[0] = has_vaes()
+    return _VAES[0]
+
+
+def use_vaes(enabled: bool) -> bool:
+    """Turn the VAES kernels on (only where the CPU has VAES) or off; returns the previous setting."""
+    previous = vaes_enabled()
+    _VAES[0] = bool(enabled) and has_vaes()
+    return previous
+
+
+def _wide(p: HwPlan) -> bool:
+    """Does plan ``p`` run on the VAES kernels? (AES's and MAES's round shapes, the fixed key form.)"""
+    return p.nib is None and (_VAES[0] if _VAES[0] is not None else vaes_enabled()) and isinstance(p.rk, np.ndarray)
+
+
 def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
     """ECB over whole blocks on ``threads`` threads (in place allowed)."""
     inp = _readonly(inp)
-    _ranges(H.ecb_range, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, *p))
+    if _wide(p):
+        keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
+        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
+            V.ecb_range(inp, out, 0, inp.shape[0] // 16, decrypt, keys, marker, p.mix)
+            return
+        _ranges(V.ecb_range, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, keys, marker, p.mix))
+        return
+    args = _args(p)
+    kernel = H.ecb_range_k if len(args) == 5 else H.ecb_range
+    _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, *args))
 
 
 def cbc_encrypt(inp, out, iv: tuple, p: HwPlan) -> None:
     """CBC encryption (sequential); ``iv`` a block (see :func:`block`)."""
-    H.cbc_encrypt(_readonly(inp), out, iv, *p)
+    args = _args(p)
+    (H.cbc_encrypt_k if len(args) == 5 else H.cbc_encrypt)(_readonly(inp), out, iv, *args)
 
 
 def cbc_decrypt(inp, out, iv: tuple, p: HwPlan, threads: int) -> None:
     """CBC decryption on ``threads`` threads (``inp`` and ``out`` distinct)."""
     inp = _readonly(inp)
-    _ranges(H.cbc_decrypt_range, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, *p))
+    args = _args(p)
+    kernel = H.cbc_decrypt_range_k if len(args) == 5 else H.cbc_decrypt_range
+    _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, *args))
 
 
-def ctr(inp, out, counter: bytes, p: HwPlan, threads: int) -> None:
-    """CTR from the 16-byte big-endian initial ``counter``, wrapping modulo 2^128."""
-    hi, lo = np.uint64(int.from_bytes(counter[:8], "big")), np.uint64(int.from_bytes(counter[8:], "big"))
+def ctr(inp, out, iv: np.ndarray, p: HwPlan, threads: int) -> None:
+    """CTR from the initial counter block ``iv`` (``uint8[16]``, big-endian), wrapping modulo 2^128."""
     inp = _readonly(inp)
-    _ranges(H.ctr_range, inp.shape[0], threads, lambda a, b: (inp, out, hi, lo, a, b, *p))
+    if _wide(p):
+        keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
+        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
+            V.ctr_range(inp, out, iv, 0, (inp.shape[0] + 15) // 16, keys, marker, p.mix)
+            return
+        _ranges(V.ctr_range, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, keys, marker, p.mix))
+        return
+    args = _args(p)
+    if len(args) == 5:  # the array entry point reads the counter from iv itself
+        _ranges(H.ctr_range_k, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, *args))
+    else:
+        hi, lo = counter(iv.tobytes())
+        _ranges(H.ctr_range, inp.shape[0], threads, lambda a, b: (inp, out, hi, lo, a, b, *args))

@@ -146,6 +146,28 @@ def bswap64(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
+@intrinsic
+def key_blocks(typingctx, keys, marker):
+    """Rows ``0 .. n - 1`` of ``keys`` (``uint64[>= n, 2]``, C order) as a tuple of ``n`` blocks, where
+    ``n = len(marker)`` is known when compiling (``marker`` is any tuple of ``n`` integers).
+
+    The round keys travel from Python as one array (cheap to pass) and become a tuple here,
+    so that the kernels keep every key in a register."""
+    if not isinstance(marker, types.UniTuple):
+        return None
+    n = marker.count
+    ret = types.UniTuple(_BLOCK, n)
+
+    def codegen(context, builder, sig, args):
+        a = context.make_array(sig.args[0])(context, builder, args[0])
+        blocks = []
+        for i in range(n):
+            lanes = [builder.load(builder.gep(a.data, [ir.Constant(_I64, 2 * i + j)])) for j in range(2)]
+            blocks.append(context.make_tuple(builder, _BLOCK, lanes))
+        return context.make_tuple(builder, ret, blocks)
+    return ret(keys, marker), codegen
+
+
 # --------------------------------------------------------------------------
 # one block
 # --------------------------------------------------------------------------
@@ -500,3 +522,35 @@ def ctr_range(inp, out, hi, lo, start, stop, rk, mix, nib, pre):
             for i in range(n - o):
                 out[o + i] = inp[o + i] ^ tail[i]
         b += 1
+
+
+# --------------------------------------------------------------------------
+# entry points taking the round keys as an array (the fixed form, see :func:`key_blocks`):
+# passing one array costs a fraction of a nested tuple of numpy scalars
+# --------------------------------------------------------------------------
+
+
+@jit
+def ecb_range_k(inp, out, start, stop, decrypt, keys, marker, mix, nib, pre):
+    ecb_range(inp, out, start, stop, decrypt, key_blocks(keys, marker), mix, nib, pre)
+
+
+@jit
+def cbc_encrypt_k(inp, out, iv, keys, marker, mix, nib, pre):
+    cbc_encrypt(inp, out, iv, key_blocks(keys, marker), mix, nib, pre)
+
+
+@jit
+def cbc_decrypt_range_k(inp, out, iv, start, stop, keys, marker, mix, nib, pre):
+    cbc_decrypt_range(inp, out, iv, start, stop, key_blocks(keys, marker), mix, nib, pre)
+
+
+@jit
+def ctr_range_k(inp, out, iv, start, stop, keys, marker, mix, nib, pre):
+    """``ctr_range`` from the initial counter block ``iv`` (``uint8[16]``, big-endian)."""
+    hi = np.uint64(0)
+    lo = np.uint64(0)
+    for i in range(8):
+        hi = (hi << np.uint64(8)) | np.uint64(iv[i])
+        lo = (lo << np.uint64(8)) | np.uint64(iv[8 + i])
+    ctr_range(inp, out, hi, lo, start, stop, key_blocks(keys, marker), mix, nib, pre)

@@ -16,7 +16,7 @@ import numpy as np
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers.sboxes import gf_mul, rijndael_inverse_sbox, rijndael_sbox
 
-__all__ = ["KernelSchedule", "build_schedule", "word_tables"]
+__all__ = ["KernelSchedule", "build_schedule", "kernel_round_keys", "word_tables"]
 
 IMPL_STYLES = {"reference": K.STYLE_REFERENCE, "table": K.STYLE_TABLE}
 
@@ -31,11 +31,6 @@ class KernelSchedule(NamedTuple):
     rk8: np.ndarray
     sboxes: np.ndarray
     ivs: np.ndarray
-
-
-def _words(block16: np.ndarray) -> np.ndarray:
-    b = block16.astype(np.uint32)
-    return (b[0::4] << 24) | (b[1::4] << 16) | (b[2::4] << 8) | b[3::4]
 
 
 @lru_cache(maxsize=64)
@@ -71,13 +66,103 @@ def _compose(outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
     return np.asarray(outer, dtype=np.uint8)[np.asarray(inner, dtype=np.uint8)]
 
 
-def _inv_mix_columns_key(k: np.ndarray) -> np.ndarray:
-    out = np.empty(16, dtype=np.uint8)
-    for c in range(4):
-        a = [int(v) for v in k[4 * c:4 * c + 4]]
-        for r, row in enumerate(((14, 11, 13, 9), (9, 14, 11, 13), (13, 9, 14, 11), (11, 13, 9, 14))):
-            out[4 * c + r] = gf_mul(row[0], a[0]) ^ gf_mul(row[1], a[1]) ^ gf_mul(row[2], a[2]) ^ gf_mul(row[3], a[3])
+def _inv_mix_columns_keys(keys: np.ndarray) -> np.ndarray:
+    """InvMixColumns on each row of ``uint8[n, 16]`` (compiled: the word form of ``_kernels.steps``)."""
+    out = np.empty_like(keys)
+    K.steps(keys, out, K.STEP_INV_MIX_COLUMNS, K.STYLE_TABLE, _NO_IV, _IDENTITY)
     return out
+
+
+_NO_IV = np.zeros(16, dtype=np.uint8)
+_IDENTITY = np.arange(256, dtype=np.uint8)
+_SBOX = rijndael_sbox()
+_SBOX.setflags(write=False)
+_INV_SBOX = rijndael_inverse_sbox()
+_INV_SBOX.setflags(write=False)
+
+
+def kernel_round_keys(round_keys: np.ndarray, mix_kind: int, decrypt: bool,
+                      ivs: np.ndarray | None = None) -> np.ndarray:
+    """The round keys in the order the rounds consume them, ``uint8[rounds + 1, 16]`` (a new array).
+
+    Encryption: ``k_0 .. k_R``, with a MAES IV folded into its round key (the IV XOR and
+    AddRoundKey commute). Decryption: reversed; for AES FIPS-197's equivalent inverse cipher
+    (InvMixColumns moved onto the middle keys); for MAES the IVs folded in; for a second S-box
+    plain (it is not linear, so it cannot cross the key). Both the table and the hardware
+    style run these keys.
+    """
+    rounds = round_keys.shape[0] - 1
+    rk8 = np.asarray(round_keys, dtype=np.uint8)
+    if not decrypt:
+        keys = rk8.copy()
+        if mix_kind == K.MIX_XOR_IV and ivs is not None:
+            keys[1:rounds] ^= ivs[1:rounds]
+        return keys
+    keys = rk8[::-1].copy()
+    if mix_kind == K.MIX_COLUMNS:
+        if rounds > 1:
+            keys[1:rounds] = _inv_mix_columns_keys(np.ascontiguousarray(keys[1:rounds]))
+    elif mix_kind == K.MIX_XOR_IV and ivs is not None:
+        keys[1:rounds] ^= ivs[rounds - 1:0:-1]
+    return keys
+
+
+def _map_bytes(pair) -> "tuple[bytes, bytes] | None":
+    return None if pair is None else (np.asarray(pair[0], dtype=np.uint8).tobytes(),
+                                      np.asarray(pair[1], dtype=np.uint8).tobytes())
+
+
+@lru_cache(maxsize=512)
+def _static_parts(mix_kind: int, impl: str, decrypt: bool, rounds: int, sbox: "tuple[bytes, bytes] | None",
+                  second: "tuple[bytes, bytes] | None") -> tuple:
+    """``(params, tables, round_tables, sboxes)``: everything of a schedule that depends on the
+    cipher and its options, not on the key; computed once per process and shared by every object
+    (the kernels never write them)."""
+    if sbox is None:
+        sbox, inv_sbox = _SBOX, _INV_SBOX
+    else:
+        sbox, inv_sbox = (np.frombuffer(b, dtype=np.uint8) for b in sbox)
+    identity = _IDENTITY
+    second_fwd, second_inv = (identity, identity) if second is None else (np.frombuffer(b, dtype=np.uint8)
+                                                                          for b in second)
+    params = np.array([IMPL_STYLES[impl], int(decrypt), mix_kind, rounds], dtype=np.int64)
+    sboxes = np.ascontiguousarray(np.stack([sbox, inv_sbox, second_fwd, second_inv]), dtype=np.uint8)
+    # Table-style plan: which word tables each round uses (the keys' order: kernel_round_keys).
+    final = np.zeros(rounds, dtype=np.int64)
+    if not decrypt:
+        if mix_kind == K.MIX_COLUMNS:
+            mid = word_tables(sbox, (2, 1, 1, 3))
+        elif mix_kind == K.MIX_SECOND_SBOX:
+            # SubBytes, ShiftRows, SubBytes(second) == ShiftRows then one fused substitution
+            mid = word_tables(_compose(second_fwd, sbox))
+        else:
+            mid = word_tables(sbox)
+        tables = np.stack([mid, word_tables(sbox)])
+        round_tables = final.copy()
+        round_tables[-1] = 1
+    elif mix_kind == K.MIX_COLUMNS:
+        # FIPS-197 equivalent inverse cipher: InvMixColumns moved onto the keys
+        tables = np.stack([word_tables(inv_sbox, (14, 9, 13, 11)), word_tables(inv_sbox)])
+        round_tables = final.copy()
+        round_tables[-1] = 1
+    elif mix_kind == K.MIX_SECOND_SBOX:
+        # The first inverse round is InvShiftRows+InvSubBytes alone, every later one undoes
+        # (second S-box then S-box) as one fused lookup.
+        tables = np.stack([word_tables(inv_sbox), word_tables(_compose(inv_sbox, second_inv))])
+        round_tables = np.ones(rounds, dtype=np.int64)
+        round_tables[0] = 0
+    else:
+        tables = np.stack([word_tables(inv_sbox)])
+        round_tables = final.copy()
+    # flattened tables and per-round offsets keep the kernel's index math unsigned
+    return (params, np.ascontiguousarray(tables, dtype=np.uint32).reshape(-1),
+            np.ascontiguousarray(round_tables * 1024, dtype=np.int64), sboxes)
+
+
+@lru_cache(maxsize=16)
+def _zero_ivs(rounds: int) -> np.ndarray:
+    """No IVs (every cipher but MAES): one shared zero array per round count (the kernels only read it)."""
+    return np.zeros((rounds + 1, 16), dtype=np.uint8)
 
 
 def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bool,
@@ -101,60 +186,24 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
     sbox : (sbox, inverse), optional
         The main S-box of SubBytes (default: Rijndael's), for both styles: a
         described variant's (:mod:`cipherlab.ciphers.described`). Any byte
-        permutation works: the decryption plan below only uses that SubBytes
+        permutation works: the decryption plan only uses that SubBytes
         is byte-wise and InvMixColumns linear. The key schedule keeps the
         Rijndael S-box (the round keys arrive already expanded).
+
+    The parts that depend only on the cipher and its options (tables, S-boxes) are built once
+    per process and shared; only the round keys (and IVs) are computed per key.
     """
     rounds = round_keys.shape[0] - 1
-    sbox, inv_sbox = sbox if sbox is not None else (rijndael_sbox(), rijndael_inverse_sbox())
-    identity = np.arange(256, dtype=np.uint8)
-    second_fwd, second_inv = second if second is not None else (identity, identity)
+    params, tables, round_tables, sboxes = _static_parts(mix_kind, impl, bool(decrypt), rounds,
+                                                         None if sbox is None else _map_bytes(sbox),
+                                                         None if second is None else _map_bytes(second))
+    if not decrypt and ivs is None and round_keys.dtype == np.uint8 and round_keys.flags.c_contiguous:
+        # encryption without IVs: the keys in their own order, the table style's words straight from them
+        return KernelSchedule(params, tables, round_tables, round_keys.view(">u4").astype(np.uint32), round_keys,
+                              sboxes, _zero_ivs(rounds))
     if ivs is None:
-        ivs = np.zeros((rounds + 1, 16), dtype=np.uint8)
+        ivs = _zero_ivs(rounds)
     rk8 = np.ascontiguousarray(round_keys, dtype=np.uint8)
-    params = np.array([IMPL_STYLES[impl], int(decrypt), mix_kind, rounds], dtype=np.int64)
-    sboxes = np.ascontiguousarray(np.stack([sbox, inv_sbox, second_fwd, second_inv]), dtype=np.uint8)
-
-    # Table-style plan: which word tables each round uses and the round keys in
-    # the order the rounds consume them (see the derivation in each branch).
-    final = np.zeros(rounds, dtype=np.int64)
-    if not decrypt:
-        if mix_kind == K.MIX_COLUMNS:
-            mid = word_tables(sbox, (2, 1, 1, 3))
-        elif mix_kind == K.MIX_SECOND_SBOX:
-            # SubBytes, ShiftRows, SubBytes(second) == ShiftRows then one fused substitution
-            mid = word_tables(_compose(second_fwd, sbox))
-        else:
-            mid = word_tables(sbox)
-        tables = np.stack([mid, word_tables(sbox)])
-        round_tables = final.copy()
-        round_tables[-1] = 1
-        keys = rk8.copy()
-        if mix_kind == K.MIX_XOR_IV:
-            # the IV XOR and AddRoundKey commute: fold the IV into the round key
-            keys[1:rounds] ^= ivs[1:rounds]
-    else:
-        if mix_kind == K.MIX_COLUMNS:
-            # FIPS-197 equivalent inverse cipher: InvMixColumns moved onto the keys
-            tables = np.stack([word_tables(inv_sbox, (14, 9, 13, 11)), word_tables(inv_sbox)])
-            round_tables = final.copy()
-            round_tables[-1] = 1
-            keys = np.stack([rk8[rounds]] + [_inv_mix_columns_key(rk8[r]) for r in range(rounds - 1, 0, -1)] + [rk8[0]])
-        elif mix_kind == K.MIX_SECOND_SBOX:
-            # The second S-box is not linear, so it cannot cross the key: the
-            # first inverse round is InvShiftRows+InvSubBytes alone, every later
-            # one undoes (second S-box then S-box) as one fused lookup.
-            tables = np.stack([word_tables(inv_sbox), word_tables(_compose(inv_sbox, second_inv))])
-            round_tables = np.ones(rounds, dtype=np.int64)
-            round_tables[0] = 0
-            keys = rk8[::-1].copy()
-        else:
-            tables = np.stack([word_tables(inv_sbox)])
-            round_tables = final.copy()
-            keys = rk8[::-1].copy()
-            keys[1:rounds] ^= ivs[rounds - 1:0:-1]
-    rk32 = np.ascontiguousarray(np.stack([_words(k) for k in keys]), dtype=np.uint32)
-    # flattened tables and per-round offsets keep the kernel's index math unsigned
-    return KernelSchedule(params, np.ascontiguousarray(tables, dtype=np.uint32).reshape(-1),
-                          np.ascontiguousarray(round_tables * 1024, dtype=np.int64), rk32, rk8, sboxes,
-                          np.ascontiguousarray(ivs, dtype=np.uint8))
+    keys = kernel_round_keys(rk8, mix_kind, decrypt, ivs)
+    rk32 = keys.reshape(-1).view(">u4").astype(np.uint32).reshape(rounds + 1, 4)
+    return KernelSchedule(params, tables, round_tables, rk32, rk8, sboxes, np.ascontiguousarray(ivs, dtype=np.uint8))

@@ -46,14 +46,18 @@ def _temp(prev: int, i: int, nk: int, sbox: np.ndarray) -> int:
     return prev
 
 
+_SBOX = rijndael_sbox()
+_SBOX.setflags(write=False)
+
+
+def _expand_words(key: bytes, n_words: int) -> np.ndarray:
+    """KeyExpansion's words as ``uint32[n_words]``, in compiled code (``_kernels.expand_key_words``)."""
+    return K.expand_key_words(np.frombuffer(key, dtype=np.uint8), n_words, _SBOX)
+
+
 def expand_key_words(key: bytes, n_words: int) -> list[int]:
     """FIPS-197 KeyExpansion run for ``n_words`` 32-bit words (may exceed the schedule)."""
-    sbox = rijndael_sbox()
-    nk = len(key) // 4
-    w = [int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(nk)]
-    for i in range(nk, n_words):
-        w.append(w[i - nk] ^ _temp(w[i - 1], i, nk, sbox))
-    return w
+    return _expand_words(bytes(key), n_words).tolist()
 
 
 def key_from_round_key(round_key, round_index: int) -> bytes:
@@ -76,12 +80,13 @@ def key_from_round_key(round_key, round_index: int) -> bytes:
     return b"".join(w[i].to_bytes(4, "big") for i in range(4))
 
 
-def _words_to_blocks(words: list[int]) -> np.ndarray:
-    return np.frombuffer(b"".join(x.to_bytes(4, "big") for x in words), dtype=np.uint8).reshape(-1, 16).copy()
+def _words_to_blocks(words) -> np.ndarray:
+    """32-bit words (a list or a ``uint32`` array) as ``uint8[n / 4, 16]``, each word big-endian."""
+    return np.asarray(words, dtype=np.uint32).astype(">u4").view(np.uint8).reshape(-1, 16)
 
 
 def _expand_key(key: bytes) -> np.ndarray:
-    return _words_to_blocks(expand_key_words(key, 4 * (AES_ROUNDS[len(key)] + 1)))
+    return K.expand_key_blocks(np.frombuffer(key, dtype=np.uint8), 4 * (AES_ROUNDS[len(key)] + 1), _SBOX)
 
 
 def expand_key(key) -> np.ndarray:
@@ -117,7 +122,8 @@ class AES:
         self.key = key
         self.nr = AES_ROUNDS[len(key)]
         self.rounds = self.nr if rounds is None else rounds
-        self.round_keys = _expand_key(key)[: self.rounds + 1]
+        keys = _expand_key(key)
+        self.round_keys = keys if self.rounds == self.nr else keys[: self.rounds + 1]
 
     def _extra(self) -> dict:
         return {}

@@ -21,10 +21,14 @@ import sys
 from functools import lru_cache
 
 import llvmlite.binding as llvm
+import numpy as np
 import numba
 from numba.core.codegen import get_host_cpu_features
 
-__all__ = ["AESNI_FEATURES", "aesni_status", "check_aesni", "has_aesni", "jit_target"]
+from cipherlab.ciphers._numba import jit as _jit
+
+__all__ = ["AESNI_FEATURES", "VAES_FEATURES", "aesni_status", "check_aesni", "has_aesni", "has_vaes", "vaes_status",
+           "jit_target"]
 
 #: LLVM features the hardware kernels use: AES-NI and SSSE3 (``pshufb``).
 AESNI_FEATURES = ("aes", "ssse3")
@@ -41,12 +45,29 @@ probe(uint64(1))
 """
 
 
+@lru_cache(maxsize=1)
+def _host_name() -> str:
+    return str(llvm.get_host_cpu_name())
+
+
+@lru_cache(maxsize=1)
+def _host_features_string() -> str:
+    """Numba's feature string for the host (asks LLVM: about a millisecond, so once per process)."""
+    return str(get_host_cpu_features())
+
+
+@lru_cache(maxsize=1)
+def _host_features() -> dict:
+    """LLVM's host feature map, once per process (the CPU does not change under a running process)."""
+    return dict(llvm.get_host_cpu_features())
+
+
 def jit_target() -> tuple[str, str]:
     """``(cpu_name, features)`` Numba compiles for (the host unless overridden)."""
-    name = numba.config.CPU_NAME or llvm.get_host_cpu_name()
+    name = numba.config.CPU_NAME or _host_name()
     features = numba.config.CPU_FEATURES
     if features is None:
-        features = get_host_cpu_features()
+        features = _host_features_string()
     return str(name), str(features)
 
 
@@ -72,10 +93,19 @@ def _probe_named_cpu(name: str, features: str) -> str:
 
 
 def aesni_status() -> str:
-    """``""`` if the hardware kernels can be compiled here, else the reason why not."""
+    """``""`` if the hardware kernels can be compiled here, else the reason why not.
+
+    Decided once per JIT target (``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` as Numba holds them):
+    the host's features are asked once per process.
+    """
+    return _aesni_status(numba.config.CPU_NAME, numba.config.CPU_FEATURES)
+
+
+@lru_cache(maxsize=8)
+def _aesni_status(cpu_name, cpu_features) -> str:
     if platform.machine().lower() not in _X86:
         return f"AES-NI is an x86 instruction set; this machine is {platform.machine()!r}"
-    host = llvm.get_host_cpu_features()
+    host = _host_features()
     missing_host = [f for f in AESNI_FEATURES if not host.get(f, False)]
     if missing_host:
         return f"the CPU lacks the feature(s) {missing_host} (AES-NI needs 'aes', the AES-2SBox map 'ssse3')"
@@ -92,6 +122,40 @@ def aesni_status() -> str:
     return _probe_named_cpu(name, features)
 
 
+#: LLVM features the 256-bit kernels (:mod:`cipherlab.ciphers._vaes_kernels`) need besides AES-NI.
+VAES_FEATURES = ("vaes", "avx2")
+
+
+def vaes_status() -> str:
+    """``""`` if the VAES kernels can run here (two blocks per AES instruction), else why not.
+
+    Only on the host's own JIT target: any ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` override
+    turns them off (the 128-bit AES-NI kernels run instead), so no override can make LLVM meet
+    a VAES intrinsic it cannot select.
+    """
+    return _vaes_status(numba.config.CPU_NAME, numba.config.CPU_FEATURES)
+
+
+@lru_cache(maxsize=8)
+def _vaes_status(cpu_name, cpu_features) -> str:
+    reason = aesni_status()
+    if reason:
+        return reason
+    if cpu_name is not None or cpu_features is not None:
+        return "the JIT target is overridden (NUMBA_CPU_NAME / NUMBA_CPU_FEATURES): the 128-bit kernels run"
+    host = _host_features()
+    declared = _parse(_host_features_string())
+    missing = [f for f in VAES_FEATURES if not (host.get(f, False) and declared.get(f, False))]
+    if missing:
+        return f"the CPU lacks the feature(s) {missing}"
+    return ""
+
+
+def has_vaes() -> bool:
+    """True if the hardware style may use its VAES kernels in this process."""
+    return not vaes_status()
+
+
 def has_aesni() -> bool:
     """True if ``impl="aesni"`` can run in this process."""
     return not aesni_status()
@@ -102,3 +166,36 @@ def check_aesni() -> None:
     reason = aesni_status()
     if reason:
         raise ValueError(f"impl 'aesni' is not available: {reason}. Use impl 'table', 'reference' or 'auto'.")
+
+
+# -- the clock, measured -----------------------------------------------------------------------
+
+#: Cycles per iteration of :func:`_chain`: an add and a shift in parallel, then an XOR, each one
+#: cycle on every x86 core (the assumption of :func:`measured_clock_hz`).
+CHAIN_CYCLES = 2
+
+
+@_jit
+def _chain(n, seed):
+    x = seed
+    for _ in range(n):
+        x = (x + np.uint64(0x9E3779B97F4A7C15)) ^ (x >> np.uint64(1))
+    return x
+
+
+def measured_clock_hz(iterations: int = 20_000_000, repeats: int = 5) -> float:
+    """The core clock the code runs at, measured: a serial chain of one-cycle integer operations
+    (:data:`CHAIN_CYCLES` per iteration) timed on this thread's CPU time (``thread_time``: time
+    while another process has the core is not counted), the fastest of ``repeats``.
+
+    A virtual machine whose host steals cycles unseen still makes a run slower, never faster, so
+    the fastest run is the best estimate; it is an estimate (a lower bound of the clock).
+    """
+    import time
+    _chain(10, np.uint64(1))
+    best = float("inf")
+    for i in range(repeats):
+        t0 = time.thread_time()
+        _chain(iterations, np.uint64(i + 1))
+        best = min(best, time.thread_time() - t0)
+    return CHAIN_CYCLES * iterations / best

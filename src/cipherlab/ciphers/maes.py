@@ -45,7 +45,7 @@ import numpy as np
 
 from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_choice
-from cipherlab.ciphers.aes import AES, _words_to_blocks, apply_step_blocks, expand_key_words
+from cipherlab.ciphers.aes import AES, _expand_words, _words_to_blocks, apply_step_blocks
 from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, CipherInfo, Option, check_key, register, register_variant
 
 __all__ = ["MAES", "maes_ivs", "xor_iv_blocks", "IV_SOURCES", "SHA3_VARIANTS", "SHA3_CHAINS", "APPROACHES"]
@@ -92,7 +92,7 @@ def _maes_ivs(key: bytes, approach: int, iv_source: str, sha3: str, sha3_chain: 
             out += digest[:16]
             chain = digest[:16] if sha3_chain == "iv" else digest
         return np.frombuffer(bytes(out), dtype=np.uint8).reshape(n, 16).copy()
-    words = expand_key_words(key, 4 * (nr + 1 + n))
+    words = _expand_words(key, 4 * (nr + 1 + n))
     return _words_to_blocks(words[4 * (nr + 1):])
 
 

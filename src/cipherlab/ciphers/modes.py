@@ -48,6 +48,9 @@ MODES = ("ecb", "cbc", "ctr")
 #: Which cipher has which: :func:`cipherlab.ciphers.registry.lookup` ``(cipher).styles``.
 IMPLS = STYLES
 BLOCK = 16
+# fast membership tests for the common case (exact str values); anything else goes through check_choice
+_MODE_SET = frozenset(MODES)
+_IMPL_SET = frozenset(IMPLS)
 # Inputs smaller than this are run by the serial ECB kernel: thread start-up
 # would cost more than it saves.
 _PARALLEL_MIN_BYTES = 4096
@@ -70,6 +73,8 @@ def pkcs7_unpad(data: np.ndarray) -> np.ndarray:
 
 
 def _as_array(data, name="data") -> tuple[np.ndarray, type]:
+    if type(data) is bytes:  # the common case first
+        return np.frombuffer(data, dtype=np.uint8), bytes
     if isinstance(data, np.ndarray):
         if data.dtype != np.uint8 or data.ndim != 1 or not data.flags.c_contiguous:
             raise ValueError(f"{name} must be bytes, bytearray, memoryview or a contiguous 1-D uint8 array; "
@@ -107,6 +112,8 @@ def _check_threads(threads) -> int:
 
 def resolve_impl(impl: str) -> str:
     """``"auto"`` becomes the fastest style available here (``aesni``, else ``table``); others pass through."""
+    if impl in _IMPL_SET:
+        return impl
     check_choice("impl", impl, IMPLS + ("auto",))
     if impl == "auto":
         return "aesni" if has_aesni() else "table"
@@ -153,7 +160,8 @@ class Cipher:
                  padding: bool = True, threads: int | None = None, options: dict | None = None):
         info = cipher_entry(cipher)
         cipher = info.name
-        check_choice("mode", mode, MODES)
+        if mode not in _MODE_SET:
+            check_choice("mode", mode, MODES)
         impl = resolve_impl(impl)
         if impl not in info.styles:
             raise ValueError(f"impl {impl!r} is not a style of cipher {cipher!r}: its styles are {info.styles}")
@@ -176,36 +184,44 @@ class Cipher:
             if iv is None:
                 raise ValueError(f"iv is required for mode {mode!r}: 16 bytes "
                                  f"({'the IV' if mode == 'cbc' else 'the initial counter block'})")
-            iv = check_bytes("iv", iv, "16 bytes (bytes-like or a 1-D uint8 array)")
+            if type(iv) is not bytes:
+                iv = check_bytes("iv", iv, "16 bytes (bytes-like or a 1-D uint8 array)")
             if len(iv) != BLOCK:
                 raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
-        # everything is checked: from here on the core trusts its arguments
-        self._cipher, self._mode, self._impl, self._iv = cipher, mode, impl, iv
-        self._padding = bool(padding) if mode != "ctr" else False
-        self._threads = threads
-        self._key_size = 8 * len(key)
-        self._rounds = rounds
-        self._secure = not info.research and rounds == nr
-        self._research = info.research
-        self._options = options
-        self._iv_array = None if iv is None else np.frombuffer(iv, dtype=np.uint8)
+        # everything is checked: from here on the core trusts its arguments. The attributes go
+        # straight into __dict__ (__setattr__ refuses every write once the object is made).
+        d = self.__dict__
+        d["_cipher"], d["_mode"], d["_impl"], d["_iv"] = cipher, mode, impl, iv
+        d["_padding"] = bool(padding) if mode != "ctr" else False
+        d["_threads"] = threads
+        d["_key_size"] = 8 * len(key)
+        d["_rounds"] = rounds
+        d["_secure"] = not info.research and rounds == nr
+        d["_research"] = info.research
+        d["_options"] = options
+        d["_iv_array"] = None if iv is None else np.frombuffer(iv, dtype=np.uint8)
+        # The decryption schedule is made on the first decryption (_decryption): an object that only
+        # encrypts (every CTR object, most others) never pays for it.
+        d["_dec"] = None
         if impl == "pycryptodome":
-            self._key = key
+            d["_key"] = key
         else:
-            schedule = info.make(key, options)
-            if impl == "aesni":
-                self._enc = HW.plan(schedule, decrypt=False)
-                self._dec = HW.plan(schedule, decrypt=True)
-                self._iv_block = None if iv is None else HW.block(iv)
-            else:
-                self._enc = schedule.schedule(impl, decrypt=False)
-                self._dec = schedule.schedule(impl, decrypt=True)
-        self._frozen = True
-        if not self._secure:
+            spec = d["_spec"] = info.make(key, options)
+            d["_enc"] = HW.plan(spec, decrypt=False) if impl == "aesni" else spec.schedule(impl, decrypt=False)
+        d["_frozen"] = True
+        if not d["_secure"]:
             _warn_insecure(self)
 
+    def _decryption(self):
+        """The decryption schedule, made once on first use (a benign race: two threads make equal ones)."""
+        dec = self._dec
+        if dec is None:
+            dec = HW.plan(self._spec, decrypt=True) if self._impl == "aesni" else self._spec.schedule(self._impl, True)
+            object.__setattr__(self, "_dec", dec)
+        return dec
+
     def __setattr__(self, name, value):
-        if getattr(self, "_frozen", False):
+        if self.__dict__.get("_frozen", False):
             raise AttributeError(f"Cipher attributes are read-only (tried to set {name!r}); "
                                  f"create a new object with cipherlab.new(...)")
         object.__setattr__(self, name, value)
@@ -251,7 +267,7 @@ class Cipher:
         if inp.shape[0] == 0:
             return
         iv = self._iv_array if iv is None else iv
-        sched = self._dec if decrypt else self._enc
+        sched = self._decryption() if decrypt else self._enc
         if self._impl == "aesni":
             if self._mode == "ecb":
                 HW.ecb(inp, out, sched, decrypt, self._threads)
@@ -273,7 +289,7 @@ class Cipher:
         if inp.shape[0] == 0:
             return
         if self._impl == "aesni":
-            HW.ctr(inp, out, self._iv, self._enc, self._threads)
+            HW.ctr(inp, out, self._iv_array, self._enc, self._threads)
         else:
             self._run(K.ctr, inp, out, self._iv_array, *self._enc)
 
@@ -347,10 +363,11 @@ class Cipher:
             raw = c.decrypt(arr.tobytes()) if decrypt else c.encrypt(arr.tobytes())
             return _same_kind(np.frombuffer(raw, dtype=np.uint8).copy(), kind)
         out = np.empty(BLOCK, dtype=np.uint8)
+        sched = self._decryption() if decrypt else self._enc
         if self._impl == "aesni":
-            HW.ecb(arr, out, self._dec if decrypt else self._enc, decrypt, 1)
+            HW.ecb(arr, out, sched, decrypt, 1)
         else:
-            K.ecb_serial(arr, out, *(self._dec if decrypt else self._enc))
+            K.ecb_serial(arr, out, *sched)
         return _same_kind(out, kind)
 
     def encrypt_block(self, block):

@@ -20,6 +20,7 @@ arguments.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -107,6 +108,8 @@ class CipherInfo:
         ``ValueError`` for an unknown option name (listing the allowed ones)
         or a value an option refuses (naming the option).
         """
+        if not options:
+            return dict(self._defaults[key_len])
         unknown = sorted(set(options) - set(self.options))
         if unknown:
             fixed = sorted(set(unknown) & set(self.fixed))
@@ -116,6 +119,12 @@ class CipherInfo:
                              f"allowed options: {tuple(self.options)}{hint}")
         return {name: opt.validate(name, options.get(name, opt.default), key_len)
                 for name, opt in self.options.items()}
+
+    @cached_property
+    def _defaults(self) -> dict:
+        """``{key_len: every option's default, checked}``: made once per entry (``check_options({})``)."""
+        return {n: {name: opt.validate(name, opt.default, n) for name, opt in self.options.items()}
+                for n in self.key_sizes}
 
     def make(self, key: bytes, options: Mapping[str, Any]):
         """The key schedule for a checked key and checked options (see :meth:`check_options`)."""
@@ -174,6 +183,8 @@ def cipher_names(*, style: str | None = None, research: bool | None = None, fami
 
 def lookup(cipher: str) -> CipherInfo:
     """The registered cipher ``cipher``; ``ValueError`` naming ``cipher`` and the names allowed."""
+    if type(cipher) is str and cipher in _REGISTRY:
+        return _REGISTRY[cipher]
     check_choice("cipher", cipher, tuple(_REGISTRY))
     return _REGISTRY[cipher]
 
@@ -195,6 +206,8 @@ def cipher_options(cipher: str) -> dict[str, Any]:
 
 def check_key(key, sizes: tuple[int, ...] = KEY_SIZES) -> bytes:
     """``key`` as bytes; ``ValueError`` naming ``key`` unless it is bytes-like with a length in ``sizes``."""
+    if type(key) is bytes and len(key) in sizes:
+        return key
     text = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
     key = check_bytes("key", key, f"bytes-like or a 1-D uint8 array ({text} bytes)")
     if len(key) not in sizes:

@@ -65,6 +65,58 @@ def cpu_has_aes() -> bool:
     return False
 
 
+NOT_READABLE = "not readable"
+
+
+def _read_first_line(path: str) -> "str | None":
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.readline().strip()
+    except OSError:
+        return None
+
+
+def os_clock_mhz() -> str:
+    """The clock the OS reports for CPU 0 (``cpu MHz`` of /proc/cpuinfo; a virtual machine often
+    reports its nominal clock), as text, or ``not readable``."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("cpu MHz"):
+                    return f"{float(line.split(':', 1)[1]):.0f} MHz"
+    except (OSError, ValueError):
+        pass
+    return NOT_READABLE
+
+
+def cpu_governor() -> str:
+    """cpufreq's scaling governor of CPU 0, or ``not readable`` (no cpufreq, e.g. most virtual machines)."""
+    return _read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") or NOT_READABLE
+
+
+def cpu_boost() -> str:
+    """Turbo/boost: ``on``/``off`` from cpufreq's ``boost`` or intel_pstate's ``no_turbo``, else ``not readable``."""
+    boost = _read_first_line("/sys/devices/system/cpu/cpufreq/boost")
+    if boost in ("0", "1"):
+        return "on" if boost == "1" else "off"
+    no_turbo = _read_first_line("/sys/devices/system/cpu/intel_pstate/no_turbo")
+    if no_turbo in ("0", "1"):
+        return "off" if no_turbo == "1" else "on"
+    return NOT_READABLE
+
+
+def load_average() -> "list[float] | str":
+    """The 1, 5 and 15 minute load averages, or ``not readable``."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (OSError, AttributeError):
+        return NOT_READABLE
+
+
+#: The load average when this process started (for a timing job: before it measured anything).
+LOAD_AT_START = load_average()
+
+
 def package_versions() -> dict[str, str]:
     out = {}
     for name in TRACKED_PACKAGES:
@@ -106,6 +158,9 @@ def environment_summary() -> dict[str, Any]:
     return {
         "cpu_model": cpu_model(),
         "cpu_aes_ni": cpu_has_aes(),
+        "cpu_mhz_os": os_clock_mhz(),
+        "cpu_boost": cpu_boost(),
+        "cpu_governor": cpu_governor(),
         "logical_cores": os.cpu_count(),
         "memory_gib": memory_gib(),
         "numba_threads": numba_threads(),
@@ -142,6 +197,10 @@ def run_metadata(*, profile: str, seed: "int | None" = None, config: "dict | Non
         "config": config or {},
         "node": node(),
         **environment_summary(),
+        # before: when this process started (a timing job's notebook kernel, before its trials);
+        # after: now, when the record is written after the measurements
+        "load_average_start": LOAD_AT_START,
+        "load_average_end": load_average(),
     }
     meta.update(extra)
     return meta

@@ -1,0 +1,114 @@
+"""``cipherlab bench --sizes``: the size sweep, the openssl anchor (parsed, or said to be absent),
+the table and the Environment page's parts built from it. No speed is asserted (timings are noise here)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cipherlab import bench
+from cipherlab.report import environment as env_page
+
+OPENSSL_MR = """+DT:AES-128-CTR:1:16
++R:55501815:AES-128-CTR:1.000000
++F:25:AES-128-CTR:888029040.00:2990000000.00:5900000000.00:8300000000.00:9100000000.00:9200000000.00
+"""
+
+
+def test_run_sweep_fresh_and_reused_beside_pycryptodome():
+    frame = bench.run_sweep(sizes=(16, 1024), mode="ctr", impl="table", repeats=1, clock_hz=3e9)
+    assert list(frame.columns) == bench.SWEEP_COLUMNS
+    assert set(zip(frame.library, frame.object)) == {("cipherlab", "fresh"), ("cipherlab", "reused"),
+                                                     ("pycryptodome", "fresh"), ("pycryptodome", "reused")}
+    assert sorted(frame.bytes.unique()) == [16, 1024] and (frame.mb_per_s > 0).all()
+    np.testing.assert_allclose(frame.cycles_per_byte, frame.seconds * 3e9 / frame.bytes)
+    table = env_page.sweep_table(frame)
+    assert list(table.message) == ["16 B", "1 KiB"] and table["openssl -evp MB/s"].isna().all()
+    assert (table["fresh: cipherlab / PyCryptodome"] > 0).all()
+
+
+def test_run_sweep_without_a_clock_says_unknown():
+    frame = bench.run_sweep(sizes=(64,), mode="ecb", impl="table", repeats=1)
+    assert frame.cycles_per_byte.isna().all()
+    bound = env_page.bound_table(frame, {"instruction_bound_cycles_per_byte": 0.3125})
+    assert set(bound["cycles/B measured"]) == {"clock unknown"} and set(bound["cycles/B bound"]) == {"0.312"}
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(sizes=(15,)), "sizes must be positive multiples of 16"),
+    (dict(sizes=()), "sizes must be positive multiples of 16"),
+    (dict(mode="cbc"), "mode must be one of"),
+    (dict(impl="fast"), "impl must be one of"),
+    (dict(repeats=0), "repeats must be an integer >= 1"),
+])
+def test_run_sweep_rejects_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        bench.run_sweep(**kwargs)
+
+
+def test_openssl_machine_readable_output_is_parsed():
+    rows = bench.parse_openssl_mr(OPENSSL_MR, bench.OPENSSL_DEFAULT_SIZES)
+    assert [r["bytes"] for r in rows] == [16, 64, 256, 1024, 8192, 16384]
+    assert rows[0]["mb_per_s"] == pytest.approx(888.02904) and rows[-1]["mb_per_s"] == pytest.approx(9200.0)
+    assert bench.parse_openssl_mr("no result line\n", (16,)) == []
+
+
+def test_openssl_absent_is_said(monkeypatch):
+    monkeypatch.setattr(bench.shutil, "which", lambda name: None)
+    assert bench.openssl_speed("ctr") == "openssl is not on PATH: not measured"
+
+
+def test_openssl_runs_one_process_per_extra_size(monkeypatch):
+    calls = []
+
+    class Done:
+        def __init__(self, cmd):
+            calls.append(cmd)
+            n = int(cmd[cmd.index("-bytes") + 1]) if "-bytes" in cmd else None
+            self.stdout = OPENSSL_MR if n is None else f"+F:25:AES-128-CTR:{n * 1000.0}\n"
+
+    monkeypatch.setattr(bench.shutil, "which", lambda name: "/usr/bin/openssl")
+    monkeypatch.setattr(bench.subprocess, "run", lambda cmd, **kw: Done(cmd))
+    got = bench.openssl_speed("ecb", sizes=(16, 1 << 20))
+    assert list(got.bytes) == [16, 1 << 20] and got.mb_per_s.iloc[1] == pytest.approx((1 << 20) / 1000)
+    assert all(c[-2:] == ["-evp", "aes-128-ecb"] for c in calls) and len(calls) == 2
+
+
+def test_instruction_bound_states_its_assumption():
+    assert env_page.instruction_bound(10) == pytest.approx(10 / 32)      # 2 blocks-rounds per cycle
+    assert env_page.instruction_bound(10, vaes=True) == pytest.approx(10 / 64)
+    assert env_page.instruction_bound(14, per_cycle=1) == pytest.approx(14 / 16)
+
+
+def test_bench_sizes_main_prints_and_writes(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(bench, "SWEEP_SIZES", (16, 256))
+    monkeypatch.setattr(bench, "openssl_speed", lambda mode, sizes: "openssl is not on PATH: not measured")
+    monkeypatch.setattr(bench, "new_timings", lambda mode: pd.DataFrame(
+        [dict(impl="table", us=5.0, pycryptodome_us=6.0, ratio=5 / 6)]))
+    out = tmp_path / "sweep.csv"
+    assert bench.main(["--sizes", "--impl", "table", "--repeats", "1", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "cipherlab fresh MB/s" in text and "OpenSSL: openssl is not on PATH: not measured" in text
+    assert "instruction-throughput bound" in text and "new() alone" in text and "load average before" in text
+    rows, meta = env_page.sweep_results(out)
+    assert set(rows.bytes) == {16, 256} and rows.run_id.nunique() == 1
+    assert meta["clock_hz_measured"] > 0 and "load_average_before" in meta and "cpu_mhz_os" in meta
+    assert json.loads((tmp_path / "sweep.csv.meta.json").read_text())["openssl"].startswith("openssl is not")
+    fig = env_page.sweep_figure(rows)
+    assert len(fig.axes[0].lines) == 4
+
+
+def test_timing_loads_reads_the_raw_provenance(monkeypatch, tmp_path):
+    from cipherlab.pipeline import paths
+
+    raw = tmp_path / "raw" / "quick"
+    raw.mkdir(parents=True)
+    (raw / "a.meta.json").write_text(json.dumps({"run_id": "r1", "load_average_start": [1.0, 2.0, 3.0],
+                                                 "load_average_end": [1.5, 2.0, 3.0]}))
+    (raw / "b.meta.json").write_text(json.dumps({"run_id": "r2"}))
+    monkeypatch.setattr(paths, "DATA_DIR", tmp_path)
+    loads = env_page.timing_loads("quick")
+    assert list(loads["raw file"]) == ["a", "b"]
+    assert loads["load at start"].iloc[0] == "[1.0, 2.0, 3.0]" and loads["load at end"].iloc[1] == "not recorded"

@@ -145,3 +145,39 @@ def test_fork_and_fork_pool_after_each_style():
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
     assert "ok auto" in proc.stdout and "ok table" in proc.stdout, out[-3000:]
+
+
+# A child forked while another thread is inside a parallel kernel inherits the serialising lock
+# held (by a thread that does not exist in the child): it must get a fresh lock, not deadlock.
+LOCK_SCRIPT = textwrap.dedent("""\
+    import os, signal, threading
+    import cipherlab
+    from cipherlab.ciphers import _numba
+    DATA = bytes(range(256)) * 4096
+    enc = lambda: cipherlab.new(bytes(16), mode="ctr", iv=bytes(16), impl="table").encrypt(DATA)
+    expected = enc()
+    held, release = threading.Event(), threading.Event()
+    def hold():
+        with _numba._PARALLEL_LOCK:
+            held.set()
+            release.wait()
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait()
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(60)
+        os._exit(0 if enc() == expected else 3)
+    release.set()
+    t.join()
+    _, status = os.waitpid(pid, 0)
+    print("child", os.waitstatus_to_exitcode(status), flush=True)
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_a_child_forked_while_the_parallel_lock_is_held_does_not_deadlock():
+    env = dict(os.environ, NUMBA_NUM_THREADS="2")
+    env.pop("NUMBA_THREADING_LAYER", None)
+    proc = subprocess.run([sys.executable, "-c", LOCK_SCRIPT], capture_output=True, text=True, timeout=200, env=env)
+    assert "child 0" in proc.stdout, (proc.stdout + proc.stderr)[-3000:]

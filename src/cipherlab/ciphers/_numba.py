@@ -37,6 +37,17 @@ if not os.environ.get("NUMBA_THREADING_LAYER"):
 _PARALLEL_LOCK = threading.Lock()
 
 
+def _fresh_lock_in_child() -> None:
+    # A child forked while another thread held the lock would inherit it held, by a thread
+    # that does not exist there, and deadlock on its first parallel call.
+    global _PARALLEL_LOCK
+    _PARALLEL_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_in_child)
+
+
 class _Serialised:
     """A ``parallel=True`` dispatcher whose calls hold :data:`_PARALLEL_LOCK`.
 

@@ -47,6 +47,9 @@ API (small on purpose)
 ``variant_byte_maps(name_or_desc) -> {"sbox": uint8[256], "linear": uint8[256]}``
     The main S-box and (``byte-map`` only) the linear layer's byte map;
     also ``VariantInfo.byte_maps``. ``VariantInfo.description`` is the description.
+``variant_linear_layer(name_or_desc) -> (kind, matrix or None)``
+    The linear layer's kind (one of :data:`LINEAR_LAYERS`) and, for ``mixcolumns``
+    and ``matrix``, its ``uint8[4, 4]`` matrix (the trail bounds of the variant battery).
 
 The name-to-file rule (``config/variants/<name>.yaml``) belongs to the
 pipeline layer: :func:`cipherlab.pipeline.paths.variant_file`.
@@ -68,7 +71,7 @@ from cipherlab._checks import check_choice
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
 from cipherlab.ciphers._schedule import build_schedule, word_tables
-from cipherlab.ciphers.gfmatrix import gf_inverse_matrix, gf_mat_vec
+from cipherlab.ciphers.gfmatrix import AES_MIX_MATRIX, gf_inverse_matrix, gf_mat_vec
 from cipherlab.ciphers.aes import AES
 from cipherlab.ciphers.maes import MAES
 from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rounds, cipher_names,
@@ -76,7 +79,7 @@ from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rou
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_sbox
 
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
-           "register_variant_file", "variant_byte_maps", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
+           "register_variant_file", "variant_byte_maps", "variant_linear_layer", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
 
 #: The schema of a description (in the checkout holding this package).
 SCHEMA_FILE = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "variant.schema.yaml"
@@ -490,3 +493,25 @@ def variant_byte_maps(name_or_desc) -> dict[str, np.ndarray]:
     if isinstance(name_or_desc, VariantDescription):
         return build_from_description(name_or_desc).byte_maps
     return _byte_maps_of(_probe(lookup(name_or_desc)))
+
+
+def variant_linear_layer(name_or_desc) -> tuple[str, "np.ndarray | None"]:
+    """``(kind, matrix)`` of a registered cipher (by name) or a description.
+
+    ``kind`` is one of :data:`LINEAR_LAYERS`, read from the key schedule's round
+    shape (so a ``custom`` variant and the registered ciphers have one too:
+    AES-2SBox is ``byte-map``, MAES ``xor-iv``); ``matrix`` is ``uint8[4, 4]``
+    for ``mixcolumns`` (FIPS-197's) and ``matrix``, else ``None``.
+    """
+    if isinstance(name_or_desc, VariantDescription):
+        desc, spec = name_or_desc, _probe(build_from_description(name_or_desc))
+    else:
+        info = lookup(name_or_desc)
+        desc, spec = getattr(info, "description", None), _probe(info)
+    if spec.mix_kind == K.MIX_MATRIX:
+        return "matrix", np.array(spec.matrix, dtype=np.uint8)
+    if spec.mix_kind == K.MIX_COLUMNS:
+        return "mixcolumns", np.array(AES_MIX_MATRIX, dtype=np.uint8)
+    if spec.mix_kind == K.MIX_SECOND_SBOX:
+        return "byte-map", None
+    return ("none" if desc is not None and desc.linear == "none" else "xor-iv"), None

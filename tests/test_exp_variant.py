@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from cipherlab.experiments.security.chapter import attack_targets
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, integral, speed, structure
 from cipherlab.pipeline import paths
+from cipherlab.pipeline.paths import variant_file
 
 import naive
 from naive import gf2_apply_naive, gf2_inverse_naive
@@ -252,6 +254,22 @@ def test_square_attack_recovers_the_key_and_the_image_of_aes_4_rounds():
     assert row["key_candidates_log2"] == 0.0
     assert np.array_equal(recovered[("ecb", "image")], image.reshape(-1))
     assert not np.array_equal(attacked[("ecb", "image")][:image.size], image.reshape(-1))
+
+
+def test_square_attack_runs_on_a_4_round_matrix_variant(tmp_path):
+    # a matrix layer leaves AES's last round as it is: balanced after 3 rounds, the attack applies
+    doc = yaml.safe_load(variant_file("aes-circulant-matrix").read_text())
+    doc.update(name="circ-4-rounds", key_bytes=16, rounds=4)
+    path = tmp_path / "circ-4-rounds.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    name, _ = variant.resolve(str(path))
+    image = attack_targets(seed=0, image_stride=8, text_bytes=16)["image"]
+    rounds = structure.rounds_table(name, {r: np.ones((16, 16)) for r in range(1, 5)}, n_triples=2, lambda_sets=2,
+                                    seed=1)
+    assert rounds["balanced"].tolist() == [True, True, True, False]
+    table, recovered, _ = integral.square_attack_table(name, {"image": image}, rounds, n_sets=3, seed=4)
+    assert table.iloc[0]["ran"] and table.iloc[0]["key_recovered"] and table.iloc[0]["exact"]
+    assert np.array_equal(recovered[("ecb", "image")], image.reshape(-1))
 
 
 def test_square_attack_says_why_not_or_what_is_left():

@@ -76,7 +76,8 @@ from cipherlab.ciphers.aes import AES
 from cipherlab.ciphers.maes import MAES
 from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rounds, cipher_names,
                                         lookup, register)
-from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_sbox
+from cipherlab.ciphers.sboxes import (SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_inverse_sbox,
+                                      rijndael_sbox)
 
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
            "register_variant_file", "variant_byte_maps", "variant_linear_layer", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
@@ -206,7 +207,7 @@ class VariantMatrix(_MainSBox, AES):
         sboxes[3, :16] = self.inverse_matrix.reshape(-1)
         params = base.params.copy()
         params[2] = K.MIX_MATRIX
-        sbox, inv_sbox = extra.get("sbox") or (rijndael_sbox(), np.argsort(rijndael_sbox()).astype(np.uint8))
+        sbox, inv_sbox = extra.get("sbox") or (rijndael_sbox(), rijndael_inverse_sbox())
         tables = base.tables.copy()
         rk32 = base.rk32.copy()
         # T_k[x] = column k of the matrix times S[x]: the byte in row k of the (shifted) column

@@ -52,7 +52,6 @@ from scipy.sparse import coo_matrix
 from cipherlab.ciphers.described import variant_byte_maps, variant_linear_layer
 from cipherlab.ciphers.gfmatrix import branch_number, gf_inverse_matrix, linear_branch_number
 from cipherlab.ciphers.registry import AES_ROUNDS, lookup
-from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security.sbox_properties import compose, differential_uniformity, nonlinearity
 
 __all__ = ["layer_properties", "active_sbox_bound", "sbox_trail_measures", "bound_table", "margin_table",
@@ -233,7 +232,3 @@ def margin_table(cipher: str) -> pd.DataFrame:
         df[col] = df[col].astype("Int64")
     return df
 
-
-def aes_sbox_is_rijndael(cipher: str) -> bool:
-    """Is the cipher's S-box Rijndael's (then its control row is AES's own)?"""
-    return bool(np.array_equal(variant_byte_maps(cipher)["sbox"], rijndael_sbox()))

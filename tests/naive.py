@@ -361,3 +361,55 @@ def gf2_apply_naive(rows, vector):
             bit ^= m & v
         out.append(bit)
     return out
+
+
+def bct_entry_naive(s, a: int, b: int) -> int:
+    """``#{x : S^-1(S(x) ^ b) ^ S^-1(S(x ^ a) ^ b) == a}`` by the definition (Cid et al. 2018)."""
+    inv = [0] * len(s)
+    for x, y in enumerate(s):
+        inv[y] = x
+    return sum(1 for x in range(len(s)) if inv[s[x] ^ b] ^ inv[s[x ^ a] ^ b] == a)
+
+
+def is_linear_structure_naive(s, a: int, b: int) -> bool:
+    """Is ``x -> b . (S(x) ^ S(x ^ a))`` constant?"""
+    return len({dot(b, s[x] ^ s[x ^ a]) for x in range(len(s))}) == 1
+
+
+def cycles_naive(s) -> list:
+    """The cycle lengths of a permutation, longest first, by walking each cycle."""
+    seen, out = set(), []
+    for start in range(len(s)):
+        if start in seen:
+            continue
+        n, x = 0, start
+        while x not in seen:
+            seen.add(x)
+            x = s[x]
+            n += 1
+        out.append(n)
+    return sorted(out, reverse=True)
+
+
+
+def gf_det_naive(m) -> int:
+    """The determinant over GF(2^8) by Laplace expansion along the first row (signs vanish in characteristic 2)."""
+    if len(m) == 1:
+        return m[0][0]
+    det = 0
+    for j in range(len(m)):
+        minor = [row[:j] + row[j + 1:] for row in m[1:]]
+        det ^= gf_mul(m[0][j], gf_det_naive(minor))
+    return det
+
+
+def is_mds_naive(m) -> bool:
+    """MDS iff every square submatrix is non-singular (MacWilliams and Sloane)."""
+    from itertools import combinations
+    n = len(m)
+    for k in range(1, n + 1):
+        for rows in combinations(range(n), k):
+            for cols in combinations(range(n), k):
+                if gf_det_naive([[m[r][c] for c in cols] for r in rows]) == 0:
+                    return False
+    return True

@@ -435,3 +435,65 @@ def test_a_bad_table_entry_is_named_by_position_not_echoed(tmp_path):
     with pytest.raises(ValueError, match=r"entry 1 is not a hex byte") as err:
         load_variant(path)
     assert "secretword" not in str(err.value)
+
+
+# --- linear: {matrix: ...}: any invertible 4 x 4 matrix over GF(2^8) --------------------------------
+
+AES_ROWS = [[2, 3, 1, 1], [1, 2, 3, 1], [1, 1, 2, 3], [3, 1, 1, 2]]
+CIRC_1112 = [[1, 1, 1, 2], [2, 1, 1, 1], [1, 2, 1, 1], [1, 1, 2, 1]]
+
+
+def _matrix_variant(tmp_path, rows, name="toy-matrix", kind=False):
+    linear = {"kind": "matrix", "matrix": rows} if kind else {"matrix": rows}
+    return build_from_description(load_variant(_write(tmp_path, {**_base(), "name": name, "key_bytes": [16, 24, 32],
+                                                                 "linear": linear})))
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.sampled_from((16, 24, 32)), mode=st.sampled_from(cipherlab.MODES), impl=st.sampled_from(("reference", "table")),
+       rounds=st.one_of(st.none(), st.integers(1, 10)), seed=st.integers(0, 2**32 - 1), kind=st.booleans())
+def test_the_aes_matrix_described_as_a_matrix_encrypts_bit_for_bit_like_aes(tmp_path_factory, size, mode, impl, rounds,
+                                                                             seed, kind):
+    info = _matrix_variant(tmp_path_factory.mktemp("m"), AES_ROWS, kind=kind)
+    assert info.description.linear == "matrix" and info.styles == ("reference", "table")
+    rng = np.random.default_rng(seed)
+    key, msg = rng.bytes(size), rng.bytes(int(rng.integers(0, 80)))
+    options = {} if rounds is None else {"rounds": rounds}
+    ours = cipherlab.new(key, info, mode=mode, iv=_iv(mode), impl=impl, **options)
+    theirs = cipherlab.new(key, "aes", mode=mode, iv=_iv(mode), impl=impl, **options)
+    ct = ours.encrypt(msg)
+    assert ct == theirs.encrypt(msg)
+    assert cipherlab.new(key, info, mode=mode, iv=_iv(mode), impl=impl, **options).decrypt(ct) == msg
+
+
+@pytest.mark.parametrize("impl", ["reference", "table"])
+def test_a_non_mds_matrix_matches_a_naive_cipher_and_decrypts(tmp_path, impl):
+    info = _matrix_variant(tmp_path, CIRC_1112)
+    rng = np.random.default_rng(7)
+    for size in (16, 24, 32):
+        for rounds in (None, 1, 3):
+            key, block = rng.bytes(size), rng.bytes(16)
+            options = {} if rounds is None else {"rounds": rounds}
+            ours = cipherlab.new(key, info, impl=impl, padding=False, **options).encrypt(block)
+            assert ours == _naive_encrypt(key, block, naive.rijndael_sbox_naive(),
+                                          lambda s, r: naive._mix_columns(s, CIRC_1112), rounds)
+            assert cipherlab.new(key, info, impl=impl, padding=False, **options).decrypt(ours) == block
+
+
+@pytest.mark.parametrize("rows, match", [
+    ([[1, 1, 1, 1], [1, 1, 1, 1], [1, 2, 1, 1], [1, 1, 2, 1]], r"key 'linear.matrix': the matrix .* is singular"),
+    ([[0] * 4] * 4, r"key 'linear.matrix': the matrix .* is singular"),
+    ([[1, 2], [3, 4]], r"key 'linear.matrix': .* is too short"),
+    ([[1, 2, 3, 256]] * 4, r"key 'linear.matrix.0.3': 256 is greater than the maximum"),
+])
+def test_a_bad_matrix_is_one_error_naming_the_key(tmp_path, rows, match):
+    path = _write(tmp_path, {**_base(), "linear": {"matrix": rows}})
+    with pytest.raises(ValueError, match=match) as err:
+        load_variant(path)
+    assert str(path) in str(err.value)
+
+
+def test_a_matrix_with_another_kind_is_refused(tmp_path):
+    path = _write(tmp_path, {**_base(), "linear": {"kind": "mixcolumns", "matrix": AES_ROWS}})
+    with pytest.raises(ValueError, match=r"key 'linear"):
+        load_variant(path)

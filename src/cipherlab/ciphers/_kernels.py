@@ -15,7 +15,9 @@ the same *key schedule* arguments, in this order (see
 
 A variant cipher is the same kernel with other tables (``mix_kind``):
 0 = MixColumns (AES), 1 = SubBytes with the second S-box (AES-2SBox),
-2 = XOR with the round's IV (MAES). Keeping every argument the same dtype and
+2 = XOR with the round's IV (MAES), 3 = a 4 x 4 matrix over GF(2^8) on each column
+(a described variant's ``linear: {matrix: ...}``; the reference style reads the
+matrix row-major from ``sboxes[2, :16]`` and its inverse from ``sboxes[3, :16]``). Keeping every argument the same dtype and
 layout means each kernel is compiled once for all ciphers and styles.
 
 State layout is FIPS-197's: byte ``r + 4 c`` is row ``r`` of column ``c``; the
@@ -33,6 +35,7 @@ STYLE_TABLE = 1
 MIX_COLUMNS = 0
 MIX_SECOND_SBOX = 1
 MIX_XOR_IV = 2
+MIX_MATRIX = 3
 
 # Blocks per parallel work item: big enough to amortise the per-item state
 # buffer, small enough to balance two to a few dozen threads.
@@ -143,6 +146,24 @@ def inv_mix_columns(st):
 
 
 @jit
+def mix_matrix(st, sboxes, which):
+    """``column <- M column`` for each column, ``M`` row-major in ``sboxes[which, :16]``.
+
+    The coefficient is ``_gf_mul``'s second argument: its loop runs once per bit of
+    it, so small coefficients (1, 2, 3) cost one or two steps, as xtime does.
+    """
+    for c in range(4):
+        o = 4 * c
+        a0 = st[o]
+        a1 = st[o + 1]
+        a2 = st[o + 2]
+        a3 = st[o + 3]
+        for r in range(4):
+            st[o + r] = (_gf_mul(a0, sboxes[which, 4 * r]) ^ _gf_mul(a1, sboxes[which, 4 * r + 1])
+                         ^ _gf_mul(a2, sboxes[which, 4 * r + 2]) ^ _gf_mul(a3, sboxes[which, 4 * r + 3]))
+
+
+@jit
 def add_round_key(st, keys, r):
     """XOR row ``r`` of ``keys`` (a round key or a MAES IV) into the state."""
     for i in range(16):
@@ -160,6 +181,8 @@ def _reference_encrypt(st, rounds, mix_kind, rk8, sboxes, ivs):
             mix_columns(st)
         elif mix_kind == MIX_SECOND_SBOX:
             sub_bytes(st, sboxes, 2)
+        elif mix_kind == MIX_MATRIX:
+            mix_matrix(st, sboxes, 2)
         else:
             add_round_key(st, ivs, r)
         add_round_key(st, rk8, r)
@@ -180,6 +203,8 @@ def _reference_decrypt(st, rounds, mix_kind, rk8, sboxes, ivs):
             inv_mix_columns(st)
         elif mix_kind == MIX_SECOND_SBOX:
             sub_bytes(st, sboxes, 3)
+        elif mix_kind == MIX_MATRIX:
+            mix_matrix(st, sboxes, 3)
         else:
             add_round_key(st, ivs, r)
     inv_shift_rows(st)

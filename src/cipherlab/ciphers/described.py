@@ -15,7 +15,10 @@ with ``seed`` (``numpy.random.default_rng(seed).permutation(256)``).
 ``none`` (run as MAES's round shape with zero IVs); ``xor-iv`` with MAES's
 options ``approach``, ``iv_source``, ``sha3``, ``sha3_chain`` (paper 002,
 :mod:`cipherlab.ciphers.maes`, same defaults and checks); ``byte-map`` with a
-``map`` (AES-2SBox's shape: a second byte map after ShiftRows).
+``map`` (AES-2SBox's shape: a second byte map after ShiftRows); ``{matrix: [[..] x 4] x 4}``
+(``kind: matrix`` may be left out): any invertible 4 x 4 matrix over GF(2^8), AES's
+polynomial, applied to each column as MixColumns is (``[[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]]``
+is MixColumns), decryption through the inverse matrix (:mod:`cipherlab.ciphers.gfmatrix`).
 The escape hatch ``custom: "package.module:callable"`` replaces ``sbox`` and
 ``linear``: ``callable(key: bytes, rounds: int | None)`` returns a key schedule
 in kernel form, an instance of a subclass of :class:`cipherlab.ciphers.aes.AES`
@@ -44,6 +47,9 @@ API (small on purpose)
 ``variant_byte_maps(name_or_desc) -> {"sbox": uint8[256], "linear": uint8[256]}``
     The main S-box and (``byte-map`` only) the linear layer's byte map;
     also ``VariantInfo.byte_maps``. ``VariantInfo.description`` is the description.
+``variant_linear_layer(name_or_desc) -> (kind, matrix or None)``
+    The linear layer's kind (one of :data:`LINEAR_LAYERS`) and, for ``mixcolumns``
+    and ``matrix``, its ``uint8[4, 4]`` matrix (the trail bounds of the variant battery).
 
 The name-to-file rule (``config/variants/<name>.yaml``) belongs to the
 pipeline layer: :func:`cipherlab.pipeline.paths.variant_file`.
@@ -65,19 +71,22 @@ import yaml
 from cipherlab._checks import check_choice
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
+from cipherlab.ciphers._schedule import build_schedule, word_tables
+from cipherlab.ciphers.gfmatrix import AES_MIX_MATRIX, gf_inverse_matrix, gf_mat_vec
 from cipherlab.ciphers.aes import AES
 from cipherlab.ciphers.maes import MAES
 from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rounds, cipher_names,
                                         lookup, register)
-from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_sbox
+from cipherlab.ciphers.sboxes import (SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_inverse_sbox,
+                                      rijndael_sbox)
 
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
-           "register_variant_file", "variant_byte_maps", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
+           "register_variant_file", "variant_byte_maps", "variant_linear_layer", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
 
 #: The schema of a description (in the checkout holding this package).
 SCHEMA_FILE = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "variant.schema.yaml"
 BYTE_MAPS = ("rijndael", "second-sbox", "table", "random")
-LINEAR_LAYERS = ("mixcolumns", "none", "xor-iv", "byte-map")
+LINEAR_LAYERS = ("mixcolumns", "none", "xor-iv", "byte-map", "matrix")
 #: MAES's options that ``xor-iv`` takes (checks and defaults: the ``maes`` registry entry).
 IV_OPTIONS = ("approach", "iv_source", "sha3", "sha3_chain")
 
@@ -110,6 +119,7 @@ class VariantDescription:
 
     ``sbox``/``linear``/``linear_map``/``iv_options`` are ``None``/empty with ``custom``;
     ``iv_options`` holds all four MAES options (defaults filled in) for ``xor-iv``;
+    ``matrix`` the 4 x 4 rows for ``matrix``;
     ``rounds`` ``None`` means Nr; ``source`` is the file (not compared).
     """
 
@@ -121,6 +131,7 @@ class VariantDescription:
     linear: str | None = None
     linear_map: ByteMap | None = None
     iv_options: tuple[tuple[str, Any], ...] = ()
+    matrix: tuple[tuple[int, ...], ...] | None = None
     custom: str | None = None
     about: str = ""
     source: str = field(default="", compare=False)
@@ -174,6 +185,43 @@ class VariantMAES(_MainSBox, MAES):
     """``linear: xor-iv``: MAES (its IVs, its options) with the description's S-box."""
 
 
+class VariantMatrix(_MainSBox, AES):
+    """``linear: {matrix: M}``: MixColumns replaced by ``column <- M column`` (``M`` invertible).
+
+    The reference style runs the kernel's ``MIX_MATRIX`` step with ``M`` and
+    ``M^-1`` in the spare S-box rows; the table style is AES's table plan with
+    T-tables built from ``M``'s columns (encryption) and, for decryption,
+    FIPS-197's equivalent inverse cipher with ``M^-1`` in place of InvMixColumns
+    (tables from ``M^-1``'s columns, ``M^-1`` applied to the middle round keys).
+    """
+
+    mix_kind = K.MIX_MATRIX
+    matrix: np.ndarray = None  # uint8[4, 4]
+    inverse_matrix: np.ndarray = None
+
+    def schedule(self, impl: str, decrypt: bool):
+        extra = self._extra()
+        base = build_schedule(self.round_keys, K.MIX_COLUMNS, impl, decrypt, **extra)
+        sboxes = base.sboxes.copy()
+        sboxes[2:] = 0
+        sboxes[2, :16] = self.matrix.reshape(-1)
+        sboxes[3, :16] = self.inverse_matrix.reshape(-1)
+        params = base.params.copy()
+        params[2] = K.MIX_MATRIX
+        sbox, inv_sbox = extra.get("sbox") or (rijndael_sbox(), rijndael_inverse_sbox())
+        tables = base.tables.copy()
+        rk32 = base.rk32.copy()
+        # T_k[x] = column k of the matrix times S[x]: the byte in row k of the (shifted) column
+        m, sub = (self.inverse_matrix, inv_sbox) if decrypt else (self.matrix, sbox)
+        tables[:1024] = np.concatenate([word_tables(sub, tuple(int(v) for v in m[:, k]))[0] for k in range(4)])
+        if decrypt:
+            rounds = self.round_keys.shape[0] - 1
+            for i, r in enumerate(range(rounds - 1, 0, -1), start=1):
+                cols = gf_mat_vec(self.inverse_matrix, self.round_keys[r].reshape(4, 4)).astype(np.uint32)
+                rk32[i] = (cols[:, 0] << 24) | (cols[:, 1] << 16) | (cols[:, 2] << 8) | cols[:, 3]
+        return base._replace(params=params, tables=tables, rk32=rk32, sboxes=sboxes)
+
+
 def _pair(m: ByteMap) -> tuple[np.ndarray, np.ndarray]:
     fwd, inv = m.forward, m.inverse
     fwd.setflags(write=False)
@@ -196,6 +244,7 @@ def _factory(desc: VariantDescription):
     main = None if desc.sbox.is_rijndael else _pair(desc.sbox)
     second = _pair(desc.linear_map) if desc.linear_map is not None else None
     ivs = dict(desc.iv_options)
+    matrices = _matrix_pair(desc.matrix) if desc.matrix is not None else None
 
     def build(key: bytes, rounds: int | None = None):
         if desc.linear == "xor-iv":
@@ -205,12 +254,34 @@ def _factory(desc: VariantDescription):
             spec.second = second
         elif desc.linear == "none":
             spec = VariantNoLinear(key, rounds)
+        elif desc.linear == "matrix":
+            spec = VariantMatrix(key, rounds)
+            spec.matrix, spec.inverse_matrix = matrices
         else:
             spec = VariantAES(key, rounds)
         spec.main = main
         spec.own_rounds = desc.rounds  # its Nr: the hardware style's fast kernel (AES.own_rounds)
         return spec
     return build
+
+
+def _matrix_pair(rows) -> tuple[np.ndarray, np.ndarray]:
+    m = np.array(rows, dtype=np.uint8)
+    inv = gf_inverse_matrix(m)
+    m.setflags(write=False)
+    inv.setflags(write=False)
+    return m, inv
+
+
+def _linear_matrix(where: str, linear: dict) -> tuple[tuple[int, ...], ...] | None:
+    """``linear.matrix`` as rows (``None`` for another kind); ``ValueError`` naming the key if singular."""
+    if "matrix" not in linear:
+        return None
+    rows = tuple(tuple(int(v) for v in row) for row in linear["matrix"])
+    if gf_inverse_matrix(rows) is None:
+        raise ValueError(f"{where}: key 'linear.matrix': the matrix {[list(r) for r in rows]} is singular over "
+                         "GF(2^8) (AES's polynomial 0x11B), so decryption is impossible; give an invertible one")
+    return rows
 
 
 def _probe(info: CipherInfo):
@@ -429,7 +500,8 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
         _import_custom(where, doc["custom"])
         return VariantDescription(custom=doc["custom"], **common)
     linear = doc["linear"]
-    kind = linear["kind"]
+    kind = linear.get("kind", "matrix")  # the schema asks for kind unless matrix is given
+    matrix = _linear_matrix(where, linear)
     iv_options = ()
     if kind == "xor-iv":
         maes = lookup("maes").options
@@ -438,7 +510,7 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
     return VariantDescription(
         sbox=_byte_map(where, "sbox", doc["sbox"], path.parent), linear=kind,
         linear_map=_byte_map(where, "linear.map", linear["map"], path.parent) if kind == "byte-map" else None,
-        iv_options=iv_options, **common)
+        iv_options=iv_options, matrix=matrix, **common)
 
 
 # --- building and registering --------------------------------------------------------------------
@@ -488,3 +560,25 @@ def variant_byte_maps(name_or_desc) -> dict[str, np.ndarray]:
     if isinstance(name_or_desc, VariantDescription):
         return build_from_description(name_or_desc).byte_maps
     return _byte_maps_of(_probe(lookup(name_or_desc)))
+
+
+def variant_linear_layer(name_or_desc) -> tuple[str, "np.ndarray | None"]:
+    """``(kind, matrix)`` of a registered cipher (by name) or a description.
+
+    ``kind`` is one of :data:`LINEAR_LAYERS`, read from the key schedule's round
+    shape (so a ``custom`` variant and the registered ciphers have one too:
+    AES-2SBox is ``byte-map``, MAES ``xor-iv``); ``matrix`` is ``uint8[4, 4]``
+    for ``mixcolumns`` (FIPS-197's) and ``matrix``, else ``None``.
+    """
+    if isinstance(name_or_desc, VariantDescription):
+        desc, spec = name_or_desc, _probe(build_from_description(name_or_desc))
+    else:
+        info = lookup(name_or_desc)
+        desc, spec = getattr(info, "description", None), _probe(info)
+    if spec.mix_kind == K.MIX_MATRIX:
+        return "matrix", np.array(spec.matrix, dtype=np.uint8)
+    if spec.mix_kind == K.MIX_COLUMNS:
+        return "mixcolumns", np.array(AES_MIX_MATRIX, dtype=np.uint8)
+    if spec.mix_kind == K.MIX_SECOND_SBOX:
+        return "byte-map", None
+    return ("none" if desc is not None and desc.linear == "none" else "xor-iv"), None

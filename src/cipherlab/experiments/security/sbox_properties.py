@@ -48,25 +48,30 @@ POPCOUNT = np.array([bin(v).count("1") for v in range(N)], dtype=np.int64)
 
 
 def as_sbox(sbox) -> np.ndarray:
-    """Validate an S-box and return it as ``int64[256]``.
+    """Validate an S-box and return it as ``int64[256]`` (or ``int64[2^n]``, see below).
+
+    The DDT, LAT, Walsh spectrum, nonlinearity, differential uniformity, degree
+    and bijectivity also take an ``n``-bit S-box of ``2^n`` entries, ``n`` in
+    2..7 (e.g. PRESENT's 4-bit one); SAC and BIC are for 8-bit S-boxes.
 
     Raises
     ------
     ValueError
-        If ``sbox`` does not have 256 entries in 0..255.
+        If ``sbox`` does not have 256 (or 4, 8, ..., 128) entries in ``0..size - 1``.
     """
     arr = np.asarray(sbox)
-    if arr.shape != (N,):
-        raise ValueError(f"sbox: expected 256 entries, got shape {arr.shape}")
+    if arr.ndim != 1 or arr.size not in (4, 8, 16, 32, 64, 128, N):
+        raise ValueError(f"sbox: expected 256 entries (or 2^n, n in 2..7), got shape {arr.shape}")
     arr = arr.astype(np.int64)
-    if arr.min() < 0 or arr.max() > 255:
-        raise ValueError("sbox: entries must lie in 0..255")
+    if arr.min() < 0 or arr.max() >= arr.size:
+        raise ValueError(f"sbox: entries must lie in 0..{arr.size - 1}")
     return arr
 
 
 def is_bijective(sbox) -> bool:
     """True when every output byte occurs exactly once."""
-    return bool(np.unique(as_sbox(sbox)).size == N)
+    s = as_sbox(sbox)
+    return bool(np.unique(s).size == s.size)
 
 
 def fixed_points(sbox) -> np.ndarray:
@@ -84,11 +89,12 @@ def opposite_fixed_points(sbox) -> np.ndarray:
 def difference_distribution_table(sbox) -> np.ndarray:
     """The 256 x 256 difference distribution table (DDT), ``int64``."""
     s = as_sbox(sbox)
-    x = np.arange(N)
+    n = s.size
+    x = np.arange(n)
     # out[a, x] = S[x] ^ S[x ^ a]
     out = s[None, :] ^ s[x[:, None] ^ x[None, :]]
-    rows = np.repeat(np.arange(N), N)
-    ddt = np.zeros((N, N), dtype=np.int64)
+    rows = np.repeat(np.arange(n), n)
+    ddt = np.zeros((n, n), dtype=np.int64)
     np.add.at(ddt, (rows, out.ravel()), 1)
     return ddt
 
@@ -120,7 +126,7 @@ def walsh_spectrum(sbox) -> np.ndarray:
     """Walsh spectrum ``W[b, a] = sum_x (-1) ** (b.S(x) ^ a.x)``, 256 x 256."""
     s = as_sbox(sbox)
     # signs[b, x] = (-1) ** (b . S(x))
-    signs = 1 - 2 * PARITY[np.arange(N)[:, None] & s[None, :]].astype(np.int64)
+    signs = 1 - 2 * PARITY[np.arange(s.size)[:, None] & s[None, :]].astype(np.int64)
     return fast_walsh_hadamard(signs)
 
 
@@ -132,13 +138,13 @@ def linear_approximation_table(sbox) -> np.ndarray:
 def max_linear_bias(sbox) -> float:
     """``max |LAT[a, b]| / 256`` over ``b != 0`` (``1/16`` for Rijndael)."""
     lat = linear_approximation_table(sbox)
-    return float(np.abs(lat[:, 1:]).max() / N)
+    return float(np.abs(lat[:, 1:]).max() / lat.shape[0])
 
 
 def nonlinearity(sbox) -> int:
     """Minimum distance of a non-zero component to the affine functions."""
     w = walsh_spectrum(sbox)
-    return int(N // 2 - np.abs(w[1:]).max() // 2)
+    return int(w.shape[0] // 2 - np.abs(w[1:]).max() // 2)
 
 
 def boolean_nonlinearity(truth_table) -> int:
@@ -172,7 +178,7 @@ def algebraic_normal_form(truth_table) -> np.ndarray:
 def algebraic_degree(sbox) -> int:
     """Largest ANF degree over the eight coordinate functions."""
     anf = algebraic_normal_form(coordinate_functions(sbox))
-    degrees = np.where(anf.astype(bool), POPCOUNT[None, :], -1)
+    degrees = np.where(anf.astype(bool), POPCOUNT[None, :anf.shape[-1]], -1)
     return int(degrees.max())
 
 

@@ -1,8 +1,10 @@
 """Referee a variant: the whole battery for one registered cipher or variant description.
 
-:func:`run_battery` runs correctness, byte maps, diffusion, the structural
-attacks (affinity, codebook, square, properties by round), randomness and, if asked,
-speed against AES; :func:`save_all` writes the tables and figures.  The
+:func:`run_battery` runs correctness, byte maps and the S-box tables
+cryptanalysts read (:mod:`.sbox_tables`), the wide-trail bounds (branch numbers,
+active S-boxes by round, trail bounds and the design margin, :mod:`.trails`),
+diffusion, the structural attacks (affinity, codebook, square, properties by
+round), randomness and, if asked, speed against AES; :func:`save_all` writes the tables and figures.  The
 notebook ``notebooks/variant.ipynb`` calls these two and displays the results;
 :mod:`cipherlab.experiments.variant.card` renders the summary card.
 
@@ -15,10 +17,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from cipherlab.analysis.plotting import save_figure
 from cipherlab.ciphers.described import register_variant_file
 from cipherlab.ciphers.registry import cipher_names
+from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security import figures as security_figures
 from cipherlab.experiments.security.chapter import attack_targets
 from cipherlab.pipeline.paths import variant_file
@@ -26,15 +30,16 @@ from cipherlab.pipeline.chapters import Variants
 from cipherlab.pipeline.results import save_raw, save_table
 
 from cipherlab.experiments.variant import (affinity, bytemaps, card, correctness, figures, integral, randomness,
-                                           speed, structure)
+                                           sbox_tables, speed, structure, trails)
 
 __all__ = ["resolve", "run_battery", "save_all", "save_figures", "TABLES", "TIMING_TABLES"]
 
 #: tables :func:`save_all` writes, as ``variant_<name>_<table>``
 TABLES = ("correctness", "byte_maps", "dependency", "rounds", "property_rounds", "avalanche", "avalanche_summary",
-          "affinity_test", "affinity_attack", "codebook", "square_attack", "randomness", "randomness_sequences")
-#: tables whose bytes depend on measured times
-TIMING_TABLES = ("speed", "compile")
+          "affinity_test", "affinity_attack", "codebook", "square_attack", "randomness", "randomness_sequences",
+          "sbox_tables", "sbox_spectra", "linear_layer", "trail_bounds", "margin")
+#: tables whose bytes depend on measured times (``milp_times`` always, the others with ``measure_speed``)
+TIMING_TABLES = ("speed", "compile", "milp_times")
 
 
 def resolve(variant: "str | Path") -> tuple[str, "Path | None"]:
@@ -72,14 +77,16 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                 rounds_triples: int = 8, lambda_sets: int = 3, image_stride: int = 4, keystream_bytes: int = 65536,
                 n_sequences: int = 8, block_size: int = 128, apen_m: int = 8, serial_m: int = 10,
                 measure_speed: bool = True, speed_bytes: int = 65536, speed_processes: int = 2,
-                speed_trials: int = 10) -> dict:
+                speed_trials: int = 10, trail_rounds: int = 10) -> dict:
     """Every part of the battery for ``variant`` (a registered name or a description file).
 
     Returns
     -------
     dict
-        DataFrames under the names of :data:`TABLES` (and :data:`TIMING_TABLES`
-        with ``measure_speed``), plus ``cipher``, ``variant_file``,
+        DataFrames under the names of :data:`TABLES` and :data:`TIMING_TABLES`
+        (``speed`` and ``compile`` only with ``measure_speed``; the trail
+        tables have AES's rows beside the variant's, ``trail_rounds`` round
+        counts each), plus ``cipher``, ``variant_file``,
         ``byte_local``, ``image``, ``recovered`` and ``ciphertexts``
         (``(attack, mode, target) -> uint8 array``), ``sac``, ``speed_raw``
         and ``card`` (markdown).
@@ -90,7 +97,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                         ("affinity_triples", affinity_triples), ("rounds_triples", rounds_triples),
                         ("lambda_sets", lambda_sets),
                         ("image_stride", image_stride), ("n_sequences", n_sequences),
-                        ("speed_processes", speed_processes), ("speed_trials", speed_trials)):
+                        ("speed_processes", speed_processes), ("speed_trials", speed_trials),
+                        ("trail_rounds", trail_rounds)):
         _positive(name, value)
     if _positive("speed_bytes", speed_bytes) % 16:
         raise ValueError(f"speed_bytes must be a positive multiple of 16, got {speed_bytes!r}")
@@ -100,7 +108,9 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
     out: dict = {"cipher": cipher, "variant_file": path}
     out["correctness"] = correctness.correctness_table(cipher, seed=seed, n_messages=correctness_messages,
                                                        message_bytes=correctness_bytes)
-    out["byte_maps"] = bytemaps.byte_map_table(bytemaps.byte_maps(cipher))
+    maps = bytemaps.byte_maps(cipher)
+    out["byte_maps"] = bytemaps.byte_map_table(maps)
+    out.update(_trail_tables(cipher, maps, trail_rounds))
 
     dep, rates = structure.dependency_by_round(cipher, n_keys=dependency_keys, n_plaintexts=dependency_plaintexts,
                                                seed=seed + 100)
@@ -139,6 +149,17 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
     return out
 
 
+def _trail_tables(cipher: str, maps: dict, trail_rounds: int) -> dict:
+    """The S-box tables and the wide-trail tables of ``cipher``, AES's beside them (the control)."""
+    named = {**maps, bytemaps.CONTROL: rijndael_sbox()}
+    ciphers = (cipher,) if cipher == "aes" else (cipher, "aes")
+    bounds, times = zip(*(trails.bound_table(c, trail_rounds) for c in ciphers))
+    return {"sbox_tables": sbox_tables.sbox_table(named), "sbox_spectra": sbox_tables.spectra_table(named),
+            "linear_layer": pd.DataFrame([trails.layer_properties(c) for c in ciphers]),
+            "trail_bounds": pd.concat(bounds, ignore_index=True), "milp_times": pd.concat(times, ignore_index=True),
+            "margin": pd.concat([trails.margin_table(c) for c in ciphers], ignore_index=True)}
+
+
 def table_name(cipher: str, table: str) -> str:
     """``variant_<name>_<table>``: the stem the variant chapters' rule declares (:meth:`Variants.stem`)."""
     return Variants.stem(cipher, table)
@@ -161,7 +182,8 @@ def save_figures(results: dict, profile) -> dict:
     cipher = results["cipher"]
     figs = {"dependency": figures.dependency_rounds_figure(results["dependency"]),
             "rounds": figures.rounds_figure(results["rounds"]),
-            "avalanche": security_figures.avalanche_figure(results["avalanche"])}
+            "avalanche": security_figures.avalanche_figure(results["avalanche"]),
+            "trail_bounds": figures.trail_bounds_figure(results["trail_bounds"], cipher)}
     key = ("affinity", "ecb", "image")
     figs["affinity_attack"] = figures.attack_figure(results["image"], results["ciphertexts"][key],
                                                     results["recovered"][key],

@@ -14,6 +14,8 @@ from cipherlab.ciphers.described import variant_byte_maps
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security.sbox_properties import PARITY, as_sbox, sbox_properties
 
+#: the name of the control row (Rijndael's S-box) in the byte-map and S-box tables
+CONTROL = "rijndael (AES)"
 #: the columns of :func:`byte_map_table`, in order
 COLUMNS = ("map", "bijective", "affine", "affine_components", "nonlinearity", "differential_uniformity", "algebraic_degree",
            "max_lat_abs", "max_linear_bias", "fixed_points", "opposite_fixed_points", "sac_max_deviation")
@@ -45,7 +47,7 @@ def byte_map_table(maps: "dict[str, np.ndarray]", *, control: bool = True) -> pd
     """
     named = dict(maps)
     if control:
-        named["rijndael (AES)"] = rijndael_sbox()
+        named[CONTROL] = rijndael_sbox()
     rows = [{"map": name, "affine": is_affine(s), "affine_components": affine_components(s), **sbox_properties(s)} for name, s in named.items()]
     return pd.DataFrame(rows)[list(COLUMNS)]
 

@@ -10,16 +10,23 @@ structural weaknesses, worst first:
 3. **the square attack**: balanced one round short of the whole cipher, and
    the attack recovered the key and the plaintext exactly.
 
-Anything else (the round count of full diffusion, the S-box measures against
-Rijndael's, randomness, speed) is listed below the headline.
+Then the design margin against differential and linear trails (the wide-trail
+bound of :mod:`cipherlab.experiments.variant.trails`, beside AES's), or, for an
+affine S-box, that the bound means nothing; the linear layer's branch number
+and the active S-boxes in 4 rounds. Anything else (the round count of full
+diffusion, the S-box measures against Rijndael's, randomness, speed) is listed
+below.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from cipherlab.experiments.variant.bytemaps import CONTROL
+
 #: the tests the card lists when it finds nothing
-TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures", "byte-dependency by round",
+TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures and S-box tables (BCT, linear structures, "
+             "cycles, spectra)", "branch numbers and active-S-box bounds by round (MILP)", "byte-dependency by round",
              "avalanche and SAC", "GF(2)-affinity test and 129-query attack",
              "byte-locality test and codebook attack", "integral property by round and the square attack",
              "structural properties by round",
@@ -70,6 +77,7 @@ def card_markdown(results: dict, cipher: str) -> str:
                 else f"**{NO_WEAKNESS}**.")]
     for w in found[1:]:
         lines.append(f"- also **{w['what']}**: {w['cost']}.")
+    lines += trail_lines(results, cipher)
     props = results["property_rounds"].set_index("property")
     full = props.loc["full_diffusion"]
     nr = int(full["rounds_measured"])
@@ -87,8 +95,8 @@ def card_markdown(results: dict, cipher: str) -> str:
         elif bool(row["holds_at_full"]) and pd.isna(row["first_round_failing"]):
             lines.append(f"- {label} after every round count, 1 to {nr}")
     maps = results["byte_maps"]
-    ref = maps[maps["map"] == "rijndael (AES)"].iloc[0]
-    for _, m in maps[maps["map"] != "rijndael (AES)"].iterrows():
+    ref = maps[maps["map"] == CONTROL].iloc[0]
+    for _, m in maps[maps["map"] != CONTROL].iterrows():
         lines.append(f"- byte map `{m['map']}`: nonlinearity {m['nonlinearity']} (AES {ref['nonlinearity']}), "
                      f"differential uniformity {m['differential_uniformity']} (AES {ref['differential_uniformity']}), "
                      f"degree {m['algebraic_degree']} (AES {ref['algebraic_degree']})"
@@ -106,3 +114,30 @@ def card_markdown(results: dict, cipher: str) -> str:
     if not found:
         lines.append("- tests run: " + "; ".join(TESTS_RUN))
     return "\n".join(lines) + "\n"
+
+
+def trail_lines(results: dict, cipher: str) -> list[str]:
+    """The card's lines on the wide-trail bound: the design margin (or why there is none) and the linear layer."""
+    margin = results["margin"].set_index("cipher")
+    layer = results["linear_layer"].set_index("cipher").loc[cipher]
+    v, aes = margin.loc[cipher], margin.loc["aes"]
+    vs_aes = cipher != "aes"
+    a4 = int(v["active_sboxes_4_rounds"])
+    out = []
+    if not bool(v["bound_meaningful"]):
+        affine = bool(results["affinity_test"].iloc[0]["affine"])
+        out.append(f"- **the trail bound means nothing here**: the S-box is affine (differential uniformity "
+                   f"{int(v['differential_uniformity'])}, nonlinearity {int(v['nonlinearity'])}), so an active S-box "
+                   f"passes its difference with probability 1 and the {a4} active S-boxes in 4 rounds bound no trail"
+                   + ("; the affinity attack says the same" if affine else ""))
+    elif pd.isna(v["rounds_needed"]):
+        out.append(f"- **design margin: none**: the trail bounds stay above 2^-128 for every round count searched")
+    else:
+        out.append(f"- **design margin: {int(v['margin_rounds'])} round(s)**: differential and linear trail bounds "
+                   f"below 2^-128 from {int(v['rounds_needed'])} rounds on, against its own {int(v['own_rounds'])}"
+                   + (f" (AES: from {int(aes['rounds_needed'])}, margin {int(aes['margin_rounds'])})" if vs_aes else ""))
+    mds = "MDS" if bool(layer["mds"]) else "not MDS"
+    out.append(f"- linear layer `{layer['linear_layer']}`: branch number {int(layer['differential_branch_number'])} "
+               f"(linear {int(layer['linear_branch_number'])}, {mds}); at least {a4} active S-boxes in 4 rounds"
+               + (f" (AES {int(aes['active_sboxes_4_rounds'])})" if vs_aes else ""))
+    return out

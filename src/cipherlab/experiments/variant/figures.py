@@ -59,3 +59,35 @@ def rounds_figure(rounds: pd.DataFrame) -> plt.Figure:
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
+
+
+def trail_bounds_figure(bounds: pd.DataFrame, cipher: str) -> plt.Figure:
+    """Left: the active-S-box lower bound by round count, the variant beside AES. Right: the trail bounds (log2).
+
+    ``bounds`` is the battery's ``trail_bounds`` table (:func:`cipherlab.experiments.variant.trails.bound_table`
+    for the variant and for AES). The right panel plots the weaker of the differential and linear bounds
+    against the line ``2^-128``.
+    """
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    names = list(dict.fromkeys(bounds["cipher"]))
+    for name in names:
+        d = bounds[bounds["cipher"] == name]
+        style = dict(marker="o", ms=3, label=name, ls="-" if name == cipher else "--")
+        left.plot(d["rounds"], d["active_sboxes_differential"], **style)
+        if not d["active_sboxes_linear"].equals(d["active_sboxes_differential"]):
+            left.plot(d["rounds"], d["active_sboxes_linear"], **{**style, "ls": ":", "label": f"{name} (linear)"})
+        weaker = np.maximum(d["log2_differential_trail_bound"], d["log2_linear_trail_bound"])
+        right.plot(d["rounds"], weaker, **style)
+    right.axhline(-128, color="grey", lw=0.8)
+    right.annotate("$2^{-128}$", (bounds["rounds"].min(), -128), textcoords="offset points", xytext=(2, 3), fontsize=8)
+    left.set_xlabel("rounds")
+    left.set_ylabel("active S-boxes (lower bound)")
+    left.set_title("minimum active S-boxes (MILP)", fontsize=9)
+    right.set_xlabel("rounds")
+    right.set_ylabel("log2 of the best trail's bound")
+    right.set_title("differential / linear trail bound (the weaker)", fontsize=9)
+    for ax in (left, right):
+        ax.set_xticks(sorted(bounds["rounds"].unique()))
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -37,8 +37,9 @@ from cipherlab.experiments.security.quiet import BLOCK, new_quiet
 from cipherlab.experiments.variant.affinity import cipher_oracle
 from cipherlab.experiments.variant.bytemaps import byte_maps
 
-#: The linear layers whose cipher ends with AES's last round (SubBytes, ShiftRows, AddRoundKey).
-AES_LAST_ROUND = ("mixcolumns", "none")
+#: The linear layers whose cipher ends with AES's last round (SubBytes, ShiftRows, AddRoundKey): the last round
+#: has no linear layer, whichever matrix the other rounds use.
+AES_LAST_ROUND = ("mixcolumns", "none", "matrix")
 COLUMNS = ("cipher", "mode", "target", "ran", "reason", "rounds", "lambda_sets", "queries",
            "key_candidates_log2", "key_recovered", "bytes", "bytes_recovered", "match_fraction", "exact")
 

@@ -23,15 +23,29 @@ SHORT = {
     "randomness": ["mode", "input", "test", "proportion", "acceptable", "passed"],
     "speed": ["style", "aes_mb_s", "variant_mb_s", "speedup_pct", "low", "high", "finding"],
     "compile": None,
+    "sbox_tables": ["map", "differential_uniformity", "nonlinearity", "boomerang_uniformity", "linear_structures",
+                    "inverse_degree", "fixed_points", "cycle_type"],
+    "sbox_spectra": ["map", "table", "value", "count"],
+    "linear_layer": ["cipher", "linear_layer", "invertible", "differential_branch_number", "linear_branch_number",
+                     "mds"],
+    "trail_bounds": ["cipher", "rounds", "active_sboxes_differential", "active_sboxes_linear",
+                     "log2_differential_trail_bound", "log2_linear_trail_bound", "both_below_2^-128"],
+    "margin": ["cipher", "own_rounds", "active_sboxes_4_rounds", "rounds_needed", "margin_rounds", "bound_meaningful"],
+    "milp_times": None,
 }
-FORMATS = {"speed": {"speedup_pct": PCT, "low": PCT, "high": PCT, "control_low": PCT, "control_high": PCT,
+LOG2 = "{:.1f}"
+FORMATS = {"trail_bounds": {"log2_differential_trail_bound": LOG2, "log2_linear_trail_bound": LOG2},
+           "margin": {"log2_max_dp": "{:.2f}", "log2_max_lp": "{:.2f}"}, "milp_times": {"milp_seconds": "{:.2f}"},
+           "speed": {"speedup_pct": PCT, "low": PCT, "high": PCT, "control_low": PCT, "control_high": PCT,
                      "aes_mb_s": "{:.1f}", "variant_mb_s": "{:.1f}"}}
 
 
 #: per table: the columns that name a row, repeated in each column group of the folded full table
 KEYS = {"correctness": ["key_bits", "mode", "style"], "byte_maps": ["map"], "rounds": ["rounds"],
         "property_rounds": ["property"], "affinity_attack": ["mode", "target"], "codebook": ["mode", "target"],
-        "square_attack": ["mode", "target"], "randomness": ["mode", "input", "test"], "speed": ["style"]}
+        "square_attack": ["mode", "target"], "randomness": ["mode", "input", "test"], "speed": ["style"],
+        "sbox_tables": ["map"], "sbox_spectra": ["map", "table"], "linear_layer": ["cipher"],
+        "trail_bounds": ["cipher", "rounds"], "margin": ["cipher"], "milp_times": ["cipher", "rounds"]}
 #: at most this many columns in a short view chosen for a table without one in :data:`SHORT`
 SHORT_COLUMNS = 6
 
@@ -51,3 +65,26 @@ def view(results: dict, table: str, caption: "str | None" = None):
     short = [c for c in (SHORT[table] or list(df.columns[:SHORT_COLUMNS])) if c in df.columns]
     keys = [c for c in KEYS.get(table, short[:1]) if c in df.columns] or short[:1]
     return fitted_table(df, short=short, keys=keys, formats=FORMATS.get(table), caption=caption)
+
+
+def bounds_side_by_side(results: dict) -> pd.DataFrame:
+    """The ``trail_bounds`` table with one row per round count, the variant's columns beside AES's.
+
+    Columns ``active_<cipher>`` (the differential bound; the linear one is in
+    the full table) and ``log2_bound_<cipher>`` (the weaker of the two trail bounds).
+    """
+    b = results["trail_bounds"].copy()
+    b["log2_bound"] = b[["log2_differential_trail_bound", "log2_linear_trail_bound"]].max(axis=1).round(1)
+    order = list(dict.fromkeys(b["cipher"]))
+    parts = []
+    for value, prefix in (("active_sboxes_differential", "active"), ("log2_bound", "log2_bound")):
+        wide = b.pivot(index="rounds", columns="cipher", values=value)[order]
+        parts.append(wide.rename(columns=lambda c: f"{prefix}_{c}"))
+    return pd.concat(parts, axis=1).reset_index()
+
+
+def bounds_view(results: dict, caption: "str | None" = None):
+    """:func:`bounds_side_by_side` rendered for the book (the active-S-box bound by round, AES beside the variant)."""
+    df = bounds_side_by_side(results)
+    return fitted_table(df, short=list(df.columns), keys=["rounds"],
+                        formats={c: "{:.1f}" for c in df.columns if c.startswith("log2_bound")}, caption=caption)

@@ -61,6 +61,8 @@ if MANIFEST.variants:
             name: f"variant_{name}"
             input:
                 variant_outputs(name),
+                # the book holds the listed variants' chapters too: build them, or a fresh tree stops there
+                listed=[f for v in LISTED_VARIANTS if v != name for f in variant_outputs(v)],
                 book_pages=[executed(n) for n in BOOK_NOTEBOOKS],
             log:
                 log_path(f"book_variant_{name}"),

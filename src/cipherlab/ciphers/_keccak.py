@@ -51,34 +51,50 @@ def _rho_offsets() -> np.ndarray:
 
 
 _ROT = _rho_offsets()
-
-
-@jit
-def _rotl(v, n):
-    n = n & np.uint64(63)
-    if n == 0:
-        return v
-    return (v << n) | (v >> (np.uint64(64) - n))
+#: pi: lane ``x + 5y`` moves to lane ``y + 5((2x + 3y) mod 5)``.
+_PI = np.array([y + 5 * ((2 * x + 3 * y) % 5) for y in range(5) for x in range(5)], dtype=np.int64)
 
 
 @jit
 def _keccak_f(a, rc, rot):
-    """Keccak-f[1600] on ``a`` (``uint64[25]``, lane ``x + 5y``), in place."""
-    c = np.empty(5, dtype=np.uint64)
+    """Keccak-f[1600] on ``a`` (``uint64[25]``, lane ``x + 5y``), in place.
+
+    Loops with precomputed indices (no modulo in the inner loops); every
+    rotation offset of rho is in 1..63 except lane 0's, which is skipped.
+    """
+    c0 = c1 = c2 = c3 = c4 = np.uint64(0)
     b = np.empty(25, dtype=np.uint64)
+    one = np.uint64(1)
+    s63 = np.uint64(63)
     for rnd in range(24):
-        for x in range(5):                                       # theta
-            c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]
-        for x in range(5):
-            d = c[(x + 4) % 5] ^ _rotl(c[(x + 1) % 5], np.uint64(1))
-            for y in range(5):
-                a[x + 5 * y] ^= d
-        for x in range(5):                                       # rho and pi
-            for y in range(5):
-                b[y + 5 * ((2 * x + 3 * y) % 5)] = _rotl(a[x + 5 * y], rot[x + 5 * y])
-        for y in range(5):                                       # chi
-            for x in range(5):
-                a[x + 5 * y] = b[x + 5 * y] ^ (~b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y])
+        c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20]                 # theta
+        c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21]
+        c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22]
+        c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23]
+        c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24]
+        d0 = c4 ^ ((c1 << one) | (c1 >> s63))
+        d1 = c0 ^ ((c2 << one) | (c2 >> s63))
+        d2 = c1 ^ ((c3 << one) | (c3 >> s63))
+        d3 = c2 ^ ((c4 << one) | (c4 >> s63))
+        d4 = c3 ^ ((c0 << one) | (c0 >> s63))
+        for y in range(0, 25, 5):
+            a[y] ^= d0
+            a[y + 1] ^= d1
+            a[y + 2] ^= d2
+            a[y + 3] ^= d3
+            a[y + 4] ^= d4
+        b[0] = a[0]                                              # rho and pi
+        for i in range(1, 25):
+            v = a[i]
+            r = rot[i]
+            b[_PI[i]] = (v << r) | (v >> (np.uint64(64) - r))
+        for y in range(0, 25, 5):                                # chi
+            b0, b1, b2, b3, b4 = b[y], b[y + 1], b[y + 2], b[y + 3], b[y + 4]
+            a[y] = b0 ^ (~b1 & b2)
+            a[y + 1] = b1 ^ (~b2 & b3)
+            a[y + 2] = b2 ^ (~b3 & b4)
+            a[y + 3] = b3 ^ (~b4 & b0)
+            a[y + 4] = b4 ^ (~b0 & b1)
         a[0] ^= rc[rnd]                                          # iota
 
 

@@ -37,7 +37,7 @@ from cipherlab.experiments.maes.image import (KEY_SPACE_NOTE, byte_dependency, b
                     entropy_comparison, entropy_sd_uniform, entropy_table, expected_entropy_uniform,
                     histogram_frame, image_ciphertexts, image_digest, keyspace_table, leak_table, load_test_image,
                     repeat_map, second_key)
-from cipherlab.experiments.maes.measure import (RAW_EXPERIMENTS, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
+from cipherlab.experiments.maes.measure import (RAW_EXPERIMENTS, TABLE1_LANGUAGES, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
                       table2_cases, table3_cases)
 from cipherlab.experiments.maes.tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summary_us, table1,
                      table2, table3, throughput_table)

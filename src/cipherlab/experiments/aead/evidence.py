@@ -541,7 +541,7 @@ def reading_markdown(decided: pd.DataFrame) -> str:
     counts = claims["verdict"].value_counts()
     lines = [f"Of paper 003's {len(claims)} claims, this run finds "
              + ", ".join(f"{counts.get(v, 0)} {v}" for v in _v.VERDICTS) + "."]
-    for verdict in (*_v.VERDICTS, _v.FINDING):
+    for verdict in (*_v.VERDICTS, *getattr(_v, "STATUSES", ()), _v.FINDING):
         d = decided[decided["verdict"] == verdict]
         if d.empty:
             continue

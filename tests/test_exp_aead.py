@@ -687,3 +687,12 @@ def test_forgery_probability_is_computed_as_the_corrected_2_to_minus_128():
     ev = {e.claim_id: e for e in _evidence()}["003-s52-approx-2-128"]
     assert ev.estimate == -128.0 and ev.holds is True and ev.unit == "log2"
     assert "2^-128" in ev.detail and "128 bits" in ev.detail
+
+
+def test_equal_growth_compares_the_cost_per_byte_of_the_modes():
+    ev = aead.equal_growth_evidence(_raw(1, PAPER_ORDER), profile="full", seed=1, n_resamples=200)
+    assert ev.claim_id == "003-s511-equally-affected" and ev.unit == "%"
+    assert ev.estimate == pytest.approx(250.0, rel=0.05) and ev.low <= ev.estimate <= ev.high   # EAX 3.5 over GCM 1 ns/B
+    same = aead.equal_growth_evidence(_raw(1, {**PAPER_ORDER, "ccm": 1.0, "eax": 1.0}), profile="full", seed=1,
+                                      n_resamples=200)
+    assert 0 <= same.estimate < 3 and "ns/B" in same.detail

@@ -566,3 +566,11 @@ def test_image_claims_have_one_row_per_mode(small_frames):
     for cid in ("002-t4-entropy-kept", "002-t4-approach2-higher", "002-fig8-uniform"):
         got = sorted(e.reading for e in rows if e.claim_id == cid)
         assert got == sorted(f"mode={md}" for md in m.IMAGE_MODES), cid
+
+
+def test_mixcolumns_share_from_the_bulk_speedup(small_frames):
+    work = _times(aes=3.0, maes1=1.0, maes2=1.0)   # removing MixColumns saves two thirds of the time
+    frames = dataclasses.replace(small_frames, bulk=_synthetic_raw(work, mode="ecb"))
+    rows = m.mixcolumns_share_evidence(frames, "reference", "quick")
+    assert [e.reading for e in rows] == ["operation=encrypt", "operation=decrypt"]
+    assert all(e.estimate == pytest.approx(200.0, abs=1.0) and "at least 67 %" in e.detail for e in rows)

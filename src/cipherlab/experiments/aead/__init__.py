@@ -18,7 +18,7 @@ from cipherlab.experiments.aead.evidence import (ORDER_CLAIMS, ORDER_SECTIONS, R
                        compare, forgery_bound, forgery_power, stability_evidence, paper_claims, published_ratio_pct, reading_markdown, section_table,
                        weakest)
 from cipherlab.experiments.aead import views
-from cipherlab.experiments.aead.linearity import fit_linear, linear_fit_table, linearity_evidence
+from cipherlab.experiments.aead.linearity import equal_growth_evidence, fit_linear, linear_fit_table, linearity_evidence
 from cipherlab.experiments.aead.figures import plot_forgery_bound, plot_forgery_times, plot_size_curves, prose_marks
 from cipherlab.experiments.aead.forgery import (FORGERY_CONTROL, FORGERY_KINDS, forged_tags, forgery_beside_paper, forgery_bound_table,
                       forgery_cases, forgery_outcome_table, forgery_outcomes, forgery_table, measure_forgery,

@@ -40,7 +40,7 @@ from cipherlab.analysis import stats as _stats
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
-from cipherlab.experiments.aead.linearity import linearity_evidence
+from cipherlab.experiments.aead.linearity import equal_growth_evidence, linearity_evidence
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL, DEFAULT_NONCE_BYTES, new_aead
 
 #: MyST labels of the chapter's sections holding the evidence.
@@ -296,6 +296,9 @@ def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
                        detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B, {op}") for k in names]
         out.append(weakest(evs, "modes") if cid != "003-f9-cast-flat-enc" else evs[0])
     out.append(linearity_evidence(p1, profile=profile, seed=seed))
+    mine = paper_claims().set_index("claim_id")["rule"]
+    if mine.get("003-s511-equally-affected", "not_testable") != "not_testable":   # a claim row the engine adds
+        out.append(equal_growth_evidence(p1, profile=profile, seed=seed))
     return out
 
 

@@ -115,3 +115,44 @@ def linearity_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0, section
                                f"sizes, and the median time, AES-{LABELS[mode]} {op} (the worst of "
                                f"{len(MODES) * len(OPERATIONS)} mode x operation): fixed {fixed * 1e6:.1f} us + "
                                f"{per_byte * 1e9:.3f} ns/B"))
+
+
+def equal_growth_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0, section: str = "aead-linear-fit",
+                          n_resamples: "int | None" = None) -> _v.Evidence:
+    """Evidence of ``003-s511-equally-affected`` ("all three modes are equally affected by file size").
+
+    How much a mode is affected by size is its cost per byte, the slope of
+    the linear fit. The statistic is the largest slope of the three modes over
+    the smallest, minus 1, in percent (0: equally affected), for the operation
+    where the modes differ most; its interval resamples the trials at each size.
+    """
+    rules = _v.load_rules()
+    confidence = float(rules["confidence"])
+    n_resamples = int(rules["bootstrap_resamples"]) if n_resamples is None else int(n_resamples)
+    rng = np.random.default_rng(seed)
+    by_op: dict = {}
+    for mode, op, sizes, samples in _cases(p1):
+        by_op.setdefault(op, []).append((mode, sizes, samples))
+    best = None
+    for op, cases in by_op.items():
+        slopes = {m: fit_linear(sz, np.array([np.median(s) for s in smp]))[1] for m, sz, smp in cases}
+        est = (max(slopes.values()) / min(slopes.values()) - 1) * 100
+        if best is None or est > best[0]:
+            best = (est, op, cases, slopes)
+    est, op, cases, slopes = best
+    boot = np.empty((n_resamples, len(cases)))
+    for j, (m, sz, smp) in enumerate(cases):
+        meds = np.stack([np.median(s[rng.integers(0, s.size, size=(n_resamples, s.size))], axis=1) for s in smp],
+                        axis=1)
+        boot[:, j] = [fit_linear(sz, meds[i])[1] for i in range(n_resamples)]
+    stat = (boot.max(axis=1) / boot.min(axis=1) - 1) * 100
+    tail = (1 - confidence) / 2 * 100
+    low, high = float(np.percentile(stat, tail)), float(np.percentile(stat, 100 - tail))
+    sizes = cases[0][1]
+    return _v.Evidence("003-s511-equally-affected", estimate=float(est), low=min(low, est), high=max(high, est),
+                       n=int(min(s.size for _, _, smp in cases for s in smp)), unit="%",
+                       size=", ".join(f"{b} B" for b in sizes), style=IMPL, mode="gcm, ccm, eax", profile=profile,
+                       section=section,
+                       detail=(f"largest over smallest cost per byte of the linear fits, {op} (the operation where "
+                               f"the modes differ most): " + ", ".join(f"{LABELS[m]} {v * 1e9:.3f} ns/B"
+                                                                       for m, v in slopes.items())))

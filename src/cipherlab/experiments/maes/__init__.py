@@ -30,7 +30,7 @@ and its "optimized" AES ``optimized_style`` (T-tables: ``table``).
 from cipherlab.experiments.maes.common import (CHAPTER, CIPHERS, DEFAULT_IMPLS, IMAGE_MODES, IV_SOURCES, OPERATION_COLUMNS, PAPER, ROLES,
                      SECURITY_WARNING, STYLES, TABLE1_COLUMNS, TABLE1_ROWS, TABLE2_ROWS, TABLE3_ROWS, TABLE4_ROWS,
                      check_impls, check_paper_styles, maes_options, parse_hex, published_map)
-from cipherlab.experiments.maes.evidence import (Frames, evidence_frame_for_display, evidence_rows, paper_claim_ids, table1_evidence,
+from cipherlab.experiments.maes.evidence import (Frames, evidence_frame_for_display, evidence_rows, mixcolumns_share_evidence, paper_claim_ids, table1_evidence,
                        table2_evidence)
 from cipherlab.experiments.maes.figures import histogram_figure, image_figure, repeat_map_figure, speedup_figure
 from cipherlab.experiments.maes.image import (KEY_SPACE_NOTE, byte_dependency, byte_routes, bytes_for_expected_entropy, encrypt_image,

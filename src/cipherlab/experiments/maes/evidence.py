@@ -65,7 +65,7 @@ def _one_block(f: Frames, cid: str, impl: str, op: str, old: str, new: str, prof
     old_b = aes_b if old == "aes" else {**bw, "cipher": old, "role": "main"}
     ev = speed_case(f.bulk, cid, old_b, {**bw, "cipher": new, "role": "main"}, aes_b,
                     {**bw, "cipher": "aes", "role": "control"}, seed=seed, size="16 B (one block)", style=impl,
-                    mode="ecb", profile=profile, section=section)
+                    mode="ecb", profile=profile, section=section, reading=f"style={impl}")
     aes = {**where, "cipher": "aes", "role": "main"}
     old_f = aes if old == "aes" else {**where, "cipher": old, "role": "main"}
     raw = speed_case(f.block, cid, old_f, {**where, "cipher": new, "role": "main"}, aes,
@@ -109,6 +109,7 @@ def _speed(f: Frames, impls, original: str, optimized: str, profile: str, seed: 
             rows.append(speed_case(f.bulk, cid, aes, {**where, "cipher": "maes-2", "role": "main"}, aes,
                                    {**where, "cipher": "aes", "role": "control"}, seed=seed,
                                    size=f"{int(sub['bytes'].iloc[0])} B", style=impl, mode=mode, profile=profile,
+                                   reading=f"style={impl}",
                                    section="maes-bulk", detail=f"{op} of the bulk file, maes-2 against aes, one thread"))
     return rows
 

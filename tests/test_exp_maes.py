@@ -277,6 +277,8 @@ def test_tables_from_a_short_measurement(short_run):
     assert t2["dispatch_share_pct"].between(0, 1000).all() and t2["dispatch_us"].notna().all()
     t3 = m.table3(short_run["maes_block"])
     assert len(t3) == 12 and t3["published_us"].notna().all()
+    t3b = m.table3(short_run["maes_block"], bulk=short_run["maes_bulk"])
+    assert (t3b["bulk_us_per_block"] > 0).all() and t3b["median_us"].equals(t3["median_us"])
     t3_swapped = m.table3(short_run["maes_block"], original_style="table", optimized_style="reference")
     aes_ref = lambda t: t[(t["cipher"] == "aes") & (t["impl"] == "reference") & (t["operation"] == "encrypt")]
     assert aes_ref(t3)["published_us"].iloc[0] != aes_ref(t3_swapped)["published_us"].iloc[0]

@@ -8,15 +8,17 @@ The chapter's library, one module per part (the notebooks only call, display and
 * :mod:`.runs`: every timing of the chapter in one set of fresh processes;
 * :mod:`.wycheproof`, :mod:`.bitflip`: our extensions;
 * :mod:`.figures`: the paper's figures from our data;
+* :mod:`.linearity`: the fixed-cost-plus-per-byte fit of time over size ("linear scalability");
 * :mod:`.evidence`: evidence for every claim of paper 003 (``cipherlab.analysis.verdicts`` decides);
 * :mod:`.views`: the chapter's tables as the page shows them (through ``cipherlab.analysis.display.show_table``).
 """
 from cipherlab.experiments.aead.bitflip import (AEAD_LOCATIONS, PLAIN_LOCATIONS, UNAUTH_MODES, acceptance_table, bitflip_aead,
                       bitflip_unauthenticated, ctr_field_rewrite)
-from cipherlab.experiments.aead.evidence import (ORDER_CLAIMS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect, decide,
-                       compare, forgery_bound, paper_claims, published_ratio_pct, reading_markdown, section_table,
+from cipherlab.experiments.aead.evidence import (ORDER_CLAIMS, ORDER_SECTIONS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect, decide,
+                       compare, forgery_bound, forgery_power, stability_evidence, paper_claims, published_ratio_pct, reading_markdown, section_table,
                        weakest)
 from cipherlab.experiments.aead import views
+from cipherlab.experiments.aead.linearity import equal_growth_evidence, fit_linear, linear_fit_table, linearity_evidence
 from cipherlab.experiments.aead.figures import plot_forgery_bound, plot_forgery_times, plot_size_curves, prose_marks
 from cipherlab.experiments.aead.forgery import (FORGERY_CONTROL, FORGERY_KINDS, forged_tags, forgery_beside_paper, forgery_bound_table,
                       forgery_cases, forgery_outcome_table, forgery_outcomes, forgery_table, measure_forgery,
@@ -26,7 +28,7 @@ from cipherlab.experiments.aead.measure import (CIPHERS, DEFAULT_NONCE_BYTES, IM
                       mb_to_bytes, measure_aead, measure_phase1, measure_phase2, new_aead, read_inputs,
                       seeded_bytes, throughput_summary)
 from cipherlab.experiments.aead.runs import TIMED, measure_all
-from cipherlab.experiments.aead.tables import (WORDING_CLAIMS, RankingRule, machine_comparison, prose_comparison, ranking_beside_paper,
+from cipherlab.experiments.aead.tables import (WORDING_CLAIMS, RankingRule, machine_comparison, prose_comparison, ranking_beside_paper, stability_table,
                      ranking_table, throughput_ratios)
 from cipherlab.experiments.aead.wycheproof import (WYCHEPROOF_OUTCOMES, load_wycheproof, run_wycheproof, run_wycheproof_case,
                          wycheproof_path, wycheproof_summary, wycheproof_unsupported)

@@ -207,7 +207,7 @@ def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str
                 calls = ", ".join(f"{c}{'' if i == 'main' else ' (control)'} {int(k)}" for (c, i), k in
                                   sub.groupby(["cipher", "instance"], sort=True)["calls"].first().items())
                 cond = dict(size=f"{int(sub['bytes'].iloc[0])} B", style=impl, mode=str(sub["mode"].iloc[0]),
-                            profile=str(profile), section=SPEED_SECTION)
+                            profile=str(profile), section=SPEED_SECTION, reading=f"style={impl}")
                 ev = _verdicts.speed_evidence(SPEEDUP_CLAIM.format(paper=paper, op=operation[:3]), old, new,
                                               old, ctl, seed=seed,
                                               detail=f"{old.size} interleaved trials of protocol {paper} in "

@@ -31,14 +31,14 @@ from cipherlab.experiments.maes.common import (CHAPTER, CIPHERS, DEFAULT_IMPLS, 
                      SECURITY_WARNING, STYLES, TABLE1_COLUMNS, TABLE1_ROWS, TABLE2_ROWS, TABLE3_ROWS, TABLE4_ROWS,
                      check_impls, check_paper_styles, maes_options, parse_hex, published_map)
 from cipherlab.experiments.maes.common import NOT_MEASURED_NO_AESNI, measured_impls
-from cipherlab.experiments.maes.evidence import (Frames, evidence_frame_for_display, evidence_rows, paper_claim_ids, table1_evidence,
+from cipherlab.experiments.maes.evidence import (Frames, evidence_frame_for_display, evidence_rows, mixcolumns_share_evidence, paper_claim_ids, table1_evidence,
                        table2_evidence)
 from cipherlab.experiments.maes.figures import histogram_figure, image_figure, repeat_map_figure, speedup_figure
 from cipherlab.experiments.maes.image import (KEY_SPACE_NOTE, byte_dependency, byte_routes, bytes_for_expected_entropy, encrypt_image,
                     entropy_comparison, entropy_sd_uniform, entropy_table, expected_entropy_uniform,
                     histogram_frame, image_ciphertexts, image_digest, keyspace_table, leak_table, load_test_image,
                     repeat_map, second_key)
-from cipherlab.experiments.maes.measure import (RAW_EXPERIMENTS, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
+from cipherlab.experiments.maes.measure import (RAW_EXPERIMENTS, TABLE1_LANGUAGES, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
                       table2_cases, table3_cases)
 from cipherlab.experiments.maes.tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summary_us, table1,
                      table2, table3, throughput_table)

@@ -50,9 +50,9 @@ def encrypt_image(image: np.ndarray, cipher: str, mode: str, key: bytes, iv: "by
     flat = np.ascontiguousarray(image, dtype=np.uint8).ravel()
     whole = flat.size % 16 == 0
     kwargs = dict(options)
-    if mode == "cbc":
+    if mode != "ecb":
         if iv is None:
-            raise ValueError("iv must be given (16 bytes) for mode 'cbc'")
+            raise ValueError(f"iv must be given (16 bytes) for mode {mode!r}")
         kwargs["iv"] = iv
     c = new(key, cipher=cipher, mode=mode, impl=impl, padding=not whole, threads=1, **kwargs)
     out = np.asarray(c.encrypt(flat), dtype=np.uint8)

@@ -46,39 +46,65 @@ def _iv_options(maes_options: "dict | None") -> dict:
     return {k: v for k, v in opts.items() if k in allowed}
 
 
-def table1_cases(key: bytes, iv_sources: Sequence[str] = IV_SOURCES, maes_options: "dict | None" = None) -> list[dict]:
-    """Timing cases of Table I: AES key expansion and MAES IV generation.
+#: Languages Table I is timed in (column ``impl``): ``python`` is cipherlab's Python key expansion
+#: beside ``hashlib``'s SHA-3 (written in C); ``numba`` is both sides compiled
+#: (:mod:`cipherlab.ciphers._keccak`), the like-for-like pair that decides the paper's claims.
+TABLE1_LANGUAGES = ("python", "numba")
+
+
+def table1_cases(key: bytes, iv_sources: Sequence[str] = IV_SOURCES, maes_options: "dict | None" = None,
+                 languages: Sequence[str] = TABLE1_LANGUAGES) -> list[dict]:
+    """Timing cases of Table I: AES key expansion and MAES IV generation, in each of ``languages``.
 
     Operations:
 
-    * ``key_expansion`` (AES only): :func:`cipherlab.ciphers.aes.expand_key`, the
-      round keys, the paper's "AES (original algorithm)" row; twice, the
-      second with ``role = "control"``;
-    * ``iv_generation``: :func:`cipherlab.ciphers.maes.maes_ivs` for the approach and
-      IV source. With ``keyexp`` it runs the key expansion on past the last
-      round key, so it *is* the paper's "modified key expansion, which
-      includes the original AES key expansion";
+    * ``key_expansion`` (AES only): the round keys, the paper's "AES (original
+      algorithm)" row; twice, the second with ``role = "control"``;
+    * ``iv_generation``: MAES's IVs for the approach and IV source. With
+      ``keyexp`` it runs the key expansion on past the last round key, so it
+      *is* the paper's "modified key expansion, which includes the original
+      AES key expansion";
     * ``setup``: round keys plus IVs, what a MAES session pays before its
       first block.
+
+    Column ``impl`` is the language: ``python`` times
+    :func:`cipherlab.ciphers.aes.expand_key` and
+    :func:`cipherlab.ciphers.maes.maes_ivs` (whose SHA-3 is ``hashlib``, in C:
+    unequal terms, kept as a finding); ``numba`` times the compiled kernels of
+    :mod:`cipherlab.ciphers._keccak` (both sides one compiled call, the same bytes).
     """
+    from cipherlab.ciphers import _keccak
     iv_sources = check_choices("iv_sources", iv_sources, IV_SOURCES)
+    languages = check_choices("languages", languages, TABLE1_LANGUAGES)
     opts = _iv_options(maes_options)
     key = bytes(key)
-    common = {"impl": "none", "mode": "none", "bytes": len(key)}
-    cases = [{"cipher": "aes", **common, "operation": "key_expansion", "iv_source": "none", "role": role,
-              "fn": _bind(_aes.expand_key, key)} for role in ("main", "control")]
-    for src in iv_sources:
-        for approach, cipher in ((1, "maes-1"), (2, "maes-2")):
-            def ivs(approach=approach, src=src):
-                return _maes.maes_ivs(key, approach, src, **opts)
+    cases = []
+    for lang in languages:
+        common = {"impl": lang, "mode": "none", "bytes": len(key)}
+        if lang == "python":
+            expand = _bind(_aes.expand_key, key)
 
-            def setup(approach=approach, src=src):
-                return _aes.expand_key(key), _maes.maes_ivs(key, approach, src, **opts)
+            def iv_call(approach, src):
+                return lambda: _maes.maes_ivs(key, approach, src, **opts)
+        else:
+            bound = {a: _keccak.bound_calls(key, a, **opts) for a in (1, 2)}
+            expand = bound[2]["key_expansion"]
 
-            cases.append({"cipher": cipher, **common, "operation": "iv_generation", "iv_source": src,
-                          "role": "main", "fn": ivs})
-            cases.append({"cipher": cipher, **common, "operation": "setup", "iv_source": src,
-                          "role": "main", "fn": setup})
+            def iv_call(approach, src):
+                return bound[approach][src]
+        cases += [{"cipher": "aes", **common, "operation": "key_expansion", "iv_source": "none", "role": role,
+                   "fn": expand} for role in ("main", "control")]
+        for src in iv_sources:
+            for approach, cipher in ((1, "maes-1"), (2, "maes-2")):
+                ivs = iv_call(approach, src)
+
+                def setup(ivs=ivs):
+                    return expand(), ivs()
+
+                cases.append({"cipher": cipher, **common, "operation": "iv_generation", "iv_source": src,
+                              "role": "main", "fn": ivs})
+                cases.append({"cipher": cipher, **common, "operation": "setup", "iv_source": src,
+                              "role": "main", "fn": setup})
     return cases
 
 

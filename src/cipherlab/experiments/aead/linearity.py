@@ -1,0 +1,158 @@
+"""Paper 003's "semi-linear / linear scalability": a fixed cost plus a cost per byte, fitted over every size.
+
+A call costs a fixed part (the library's set-up, the nonce, the tag) plus a
+part that grows with the message. Time is then *linear* in size, yet the
+exponent ``b`` of ``time ~ size^b`` between two sizes is below 1 whenever the
+fixed part is not negligible, so that exponent tests something the authors did
+not claim. Here ``time(n) = fixed + per_byte * n`` is fitted to the median
+times at every measured size by least squares on the relative residuals
+(:func:`numpy.linalg.lstsq` on the rows divided by the observed time), and the
+claim is judged by the **misfit**: the largest relative gap between the fit
+and a median, in percent. Its interval comes from resampling the trials at
+each size (percentile bootstrap, the confidence and resamples of
+``config/verdicts.yaml``); its A/A band is the largest relative gap between the
+medians of the two identical control instances at any size, what two equal
+cases differ by on this machine.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.analysis import timing as _timing
+from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead.measure import IMPL, LABELS, PHASE1_CONTROL
+
+MODES = ("gcm", "ccm", "eax")
+OPERATIONS = ("encrypt", "decrypt")
+
+
+def fit_linear(sizes, times) -> tuple[float, float, np.ndarray]:
+    """``(fixed, per_byte, misfit_pct)`` of ``time = fixed + per_byte * size`` (relative least squares).
+
+    ``misfit_pct[i]`` is ``(fit_i / time_i - 1) * 100`` at each size. At least
+    three sizes (two parameters and one degree of freedom to judge the fit by).
+    """
+    x = np.asarray(sizes, dtype=float)
+    t = np.asarray(times, dtype=float)
+    if x.ndim != 1 or x.shape != t.shape or x.size < 3:
+        raise ValueError(f"sizes and times must be 1-D of equal length >= 3, got {x.shape} and {t.shape}")
+    if not (np.all(t > 0) and np.all(x > 0)):
+        raise ValueError("sizes and times must be positive")
+    design = np.column_stack([np.ones_like(x), x]) / t[:, None]
+    (fixed, per_byte), *_ = np.linalg.lstsq(design, np.ones_like(x), rcond=None)
+    return float(fixed), float(per_byte), ((fixed + per_byte * x) / t - 1) * 100
+
+
+def _trials(df: pd.DataFrame, **sel) -> np.ndarray:
+    mask = np.ones(len(df), dtype=bool)
+    for k, v in sel.items():
+        mask &= (df[k] == v).to_numpy()
+    return np.asarray(_timing.trials_by_process(df.loc[mask]), dtype=float).ravel()
+
+
+def _cases(p1: pd.DataFrame):
+    sizes = sorted(int(b) for b in p1["bytes"].unique())
+    for mode in MODES:
+        for op in OPERATIONS:
+            yield mode, op, sizes, [_trials(p1, cipher="aes", mode=mode, operation=op, bytes=b, instance="main")
+                                    for b in sizes]
+
+
+def linear_fit_table(p1: pd.DataFrame) -> pd.DataFrame:
+    """One row per mode and operation: the fit's fixed cost and cost per byte, its misfit, and beside it
+    the two-point exponent ``b`` of ``time ~ size^b`` (the old metric, < 1 whenever there is a fixed cost)."""
+    rows = []
+    for mode, op, sizes, samples in _cases(p1):
+        med = np.array([np.median(s) for s in samples])
+        fixed, per_byte, mis = fit_linear(sizes, med)
+        rows.append({"mode": mode, "operation": op, "sizes": len(sizes), "fixed_us": fixed * 1e6,
+                     "ns_per_byte": per_byte * 1e9, "fixed_share_at_largest_pct": 100 * fixed / med[-1],
+                     "misfit_max_pct": float(np.max(np.abs(mis))),
+                     "worst_size_bytes": int(sizes[int(np.argmax(np.abs(mis)))]),
+                     "two_point_exponent": float(np.log(med[-1] / med[0]) / np.log(sizes[-1] / sizes[0]))})
+    return pd.DataFrame(rows)
+
+
+def _misfit_interval(sizes, samples, rng, n_resamples: int, confidence: float) -> tuple[float, float]:
+    boot = np.empty(n_resamples)
+    draws = [rng.integers(0, s.size, size=(n_resamples, s.size)) for s in samples]
+    meds = np.stack([np.median(s[d], axis=1) for s, d in zip(samples, draws)], axis=1)
+    for i in range(n_resamples):
+        boot[i] = np.max(np.abs(fit_linear(sizes, meds[i])[2]))
+    tail = (1 - confidence) / 2 * 100
+    return float(np.percentile(boot, tail)), float(np.percentile(boot, 100 - tail))
+
+
+def linearity_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0, section: str = "aead-linear-fit",
+                       n_resamples: "int | None" = None) -> _v.Evidence:
+    """Evidence of ``003-t1-semilinear``: the misfit (%) of the linear fit, for the mode and operation that fits worst."""
+    rules = _v.load_rules()
+    confidence = float(rules["confidence"])
+    n_resamples = int(rules["bootstrap_resamples"]) if n_resamples is None else int(n_resamples)
+    rng = np.random.default_rng(seed)
+    best = None
+    for mode, op, sizes, samples in _cases(p1):
+        med = np.array([np.median(s) for s in samples])
+        fixed, per_byte, mis = fit_linear(sizes, med)
+        est = float(np.max(np.abs(mis)))
+        if best is None or est > best[0]:
+            best = (est, mode, op, sizes, samples, fixed, per_byte)
+    est, mode, op, sizes, samples, fixed, per_byte = best
+    low, high = _misfit_interval(sizes, samples, rng, n_resamples, confidence)
+    c, m = PHASE1_CONTROL
+    gaps = []
+    for b in sizes:
+        main = _trials(p1, cipher=c, mode=m, operation="encrypt", bytes=b, instance="main")
+        ctl = _trials(p1, cipher=c, mode=m, operation="encrypt", bytes=b, instance="control")
+        gaps.append(abs(np.median(ctl) / np.median(main) - 1) * 100)
+    band = float(max(gaps))
+    n = int(min(s.size for s in samples))
+    return _v.Evidence("003-t1-semilinear", estimate=est, low=min(low, est), high=max(high, est), n=n,
+                       control_low=-band, control_high=band, unit="%", size=", ".join(f"{b} B" for b in sizes),
+                       style=IMPL, mode=mode, profile=profile, section=section,
+                       detail=(f"largest gap between time = fixed + per-byte x size, fitted over all {len(sizes)} "
+                               f"sizes, and the median time, AES-{LABELS[mode]} {op} (the worst of "
+                               f"{len(MODES) * len(OPERATIONS)} mode x operation): fixed {fixed * 1e6:.1f} us + "
+                               f"{per_byte * 1e9:.3f} ns/B"))
+
+
+def equal_growth_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0, section: str = "aead-linear-fit",
+                          n_resamples: "int | None" = None) -> _v.Evidence:
+    """Evidence of ``003-s511-equally-affected`` ("all three modes are equally affected by file size").
+
+    How much a mode is affected by size is its cost per byte, the slope of
+    the linear fit. The statistic is the largest slope of the three modes over
+    the smallest, minus 1, in percent (0: equally affected), for the operation
+    where the modes differ most; its interval resamples the trials at each size.
+    """
+    rules = _v.load_rules()
+    confidence = float(rules["confidence"])
+    n_resamples = int(rules["bootstrap_resamples"]) if n_resamples is None else int(n_resamples)
+    rng = np.random.default_rng(seed)
+    by_op: dict = {}
+    for mode, op, sizes, samples in _cases(p1):
+        by_op.setdefault(op, []).append((mode, sizes, samples))
+    best = None
+    for op, cases in by_op.items():
+        slopes = {m: fit_linear(sz, np.array([np.median(s) for s in smp]))[1] for m, sz, smp in cases}
+        est = (max(slopes.values()) / min(slopes.values()) - 1) * 100
+        if best is None or est > best[0]:
+            best = (est, op, cases, slopes)
+    est, op, cases, slopes = best
+    boot = np.empty((n_resamples, len(cases)))
+    for j, (m, sz, smp) in enumerate(cases):
+        meds = np.stack([np.median(s[rng.integers(0, s.size, size=(n_resamples, s.size))], axis=1) for s in smp],
+                        axis=1)
+        boot[:, j] = [fit_linear(sz, meds[i])[1] for i in range(n_resamples)]
+    stat = (boot.max(axis=1) / boot.min(axis=1) - 1) * 100
+    tail = (1 - confidence) / 2 * 100
+    low, high = float(np.percentile(stat, tail)), float(np.percentile(stat, 100 - tail))
+    sizes = cases[0][1]
+    return _v.Evidence("003-s511-equally-affected", estimate=float(est), low=min(low, est), high=max(high, est),
+                       n=int(min(s.size for _, _, smp in cases for s in smp)), unit="%",
+                       size=", ".join(f"{b} B" for b in sizes), style=IMPL, mode="gcm, ccm, eax", profile=profile,
+                       section=section,
+                       detail=(f"largest over smallest cost per byte of the linear fits, {op} (the operation where "
+                               f"the modes differ most): " + ", ".join(f"{LABELS[m]} {v * 1e9:.3f} ns/B"
+                                                                       for m, v in slopes.items())))

@@ -1,11 +1,12 @@
 """Keccak-f[1600] and SHA-3 (FIPS 202) as compiled kernels, and MAES's set-up in compiled form.
 
 Why this exists: paper 002's Table I compares the cost of MAES's SHA-3 IV
-generation with the AES key expansion. ``hashlib`` computes SHA-3 in C while
-cipherlab's key expansion is Python, so timing one against the other compares
-languages, not algorithms. Here both sides are Numba kernels of the same
-style (plain loops over machine words), so the paper's cost question is
-answered on equal terms:
+generation with the AES key expansion. ``hashlib`` computes SHA-3 in C, so
+timing it against a key expansion written in Python compares languages, not
+algorithms. Here both sides are Numba kernels of the same style (plain loops
+over machine words): the SHA-3 below and the cipher objects' own compiled
+KeyExpansion (:func:`cipherlab.ciphers._kernels.expand_key_blocks`), so the
+paper's cost question is answered on equal terms:
 
 * :func:`sha3` - SHA3-224/256/384/512 of one message (checked against ``hashlib``);
 * :func:`expand_key_words` - the FIPS-197 key expansion for any number of words;
@@ -21,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from cipherlab._checks import check_choice
+from cipherlab.ciphers._kernels import expand_key_blocks
+from cipherlab.ciphers._kernels import expand_key_words as _expand_key_words
 from cipherlab.ciphers._numba import jit
 from cipherlab.ciphers.sboxes import rijndael_sbox
 
@@ -128,52 +131,11 @@ def _sha3_into(msg, n_out, out, rc, rot):
 
 
 @jit
-def _sub_word(t, sbox):
-    return (np.int64(sbox[(t >> 24) & 0xFF]) << 24) | (np.int64(sbox[(t >> 16) & 0xFF]) << 16) \
-        | (np.int64(sbox[(t >> 8) & 0xFF]) << 8) | np.int64(sbox[t & 0xFF])
-
-
-@jit
-def _expand_words(key, n_words, sbox):
-    """FIPS-197 KeyExpansion for ``n_words`` 32-bit words (may run past the schedule).
-
-    Words are held in ``int64`` and masked to 32 bits, so no shift changes type.
-    """
-    nk = key.size // 4
-    w = np.empty(n_words, dtype=np.int64)
-    for i in range(nk):
-        w[i] = (np.int64(key[4 * i]) << 24) | (np.int64(key[4 * i + 1]) << 16) \
-            | (np.int64(key[4 * i + 2]) << 8) | np.int64(key[4 * i + 3])
-    rcon = np.int64(1)
-    for i in range(nk, n_words):
-        t = w[i - 1]
-        if i % nk == 0:
-            t = _sub_word(((t << 8) | (t >> 24)) & 0xFFFFFFFF, sbox) ^ (rcon << 24)   # RotWord, SubWord, Rcon
-            rcon = ((rcon << 1) ^ (0x1B if rcon & 0x80 else 0)) & 0xFF                # xtime: Rcon in GF(2^8)
-        elif nk > 6 and i % nk == 4:
-            t = _sub_word(t, sbox)
-        w[i] = w[i - nk] ^ t
-    return w
-
-
-@jit
-def _words_to_bytes(w, first, out):
-    for i in range(out.size // 4):
-        v = w[first + i]
-        out[4 * i] = np.uint8((v >> 24) & 0xFF)
-        out[4 * i + 1] = np.uint8((v >> 16) & 0xFF)
-        out[4 * i + 2] = np.uint8((v >> 8) & 0xFF)
-        out[4 * i + 3] = np.uint8(v & 0xFF)
-
-
-@jit
 def _round_keys(key, sbox):
-    """AES round keys ``uint8[Nr + 1, 16]`` (the timed "AES key expansion" of Table I)."""
+    """AES round keys ``uint8[Nr + 1, 16]`` (the timed "AES key expansion" of Table I): the cipher
+    objects' own compiled KeyExpansion (:func:`cipherlab.ciphers._kernels.expand_key_blocks`)."""
     nr = key.size // 4 + 6
-    w = _expand_words(key, 4 * (nr + 1), sbox)
-    out = np.empty((nr + 1, 16), dtype=np.uint8)
-    _words_to_bytes(w, 0, out.reshape(-1))
-    return out
+    return expand_key_blocks(key, 4 * (nr + 1), sbox)
 
 
 @jit
@@ -196,10 +158,7 @@ def _maes_ivs_sha3(key, n, n_digest, chain_digest, rc, rot):
 def _maes_ivs_keyexp(key, n, sbox):
     """``n`` IVs: the 16-byte blocks of the key expansion that follow the last round key."""
     nr = key.size // 4 + 6
-    w = _expand_words(key, 4 * (nr + 1 + n), sbox)
-    out = np.empty((n, 16), dtype=np.uint8)
-    _words_to_bytes(w, 4 * (nr + 1), out.reshape(-1))
-    return out
+    return expand_key_blocks(key, 4 * (nr + 1 + n), sbox)[nr + 1:].copy()
 
 
 # ----------------------------------------------------------------------------- wrappers
@@ -232,7 +191,7 @@ def expand_key_words(key, n_words: int) -> np.ndarray:
     k = _as_bytes("key", key, (16, 24, 32))
     if isinstance(n_words, bool) or not isinstance(n_words, (int, np.integer)) or not k.size // 4 <= n_words <= 4096:
         raise ValueError(f"n_words must be an integer in {k.size // 4}..4096, got {n_words!r}")
-    return _expand_words(k, int(n_words), rijndael_sbox()).astype(np.uint32)
+    return _expand_key_words(k, int(n_words), rijndael_sbox())
 
 
 def round_keys(key) -> np.ndarray:

@@ -121,7 +121,7 @@ def summary_markdown(rows: pd.DataFrame, paper: str) -> str:
     else:
         second = (f"The claims registry does not yet mark headline claims, so all {len(head)} are counted together: "
                   f"{tiers.verdict_phrase(head['verdict'])}.")
-    third = "Our recommendation: " + recommendation(head)[0]
+    third = "Our recommendation: " + recommendation(head, "headline claims" if tiered else "claims")[0]
     return " ".join((first, second, third))
 
 
@@ -211,31 +211,34 @@ def easy_hard_fix_markdown(rows: pd.DataFrame, paper: str) -> str:
     return "\n\n".join(out)
 
 
-def recommendation(head: pd.DataFrame) -> tuple[str, str]:
-    """The recommendation, worded as the headline verdicts support: (one sentence, its grade)."""
+def recommendation(head: pd.DataFrame, noun: str = "headline claims") -> tuple[str, str]:
+    """The recommendation, worded as the headline verdicts support: (one sentence, its grade).
+
+    ``noun``: what ``head`` holds ("headline claims", or "claims" while the registry marks no tiers).
+    """
     n = len(head)
     if n == 0:
-        return "no headline claim was decided, so this run supports no recommendation.", "none"
+        return f"no {noun.removesuffix('s')} was decided, so this run supports no recommendation.", "none"
     rep, contra = _count(head, "reproduced"), _count(head, "contradicted")
     notrep = _count(head, "not reproduced")
     if rep == n:
-        return (f"all {n} headline claims reproduced; the paper's conclusions stand on this run's evidence.",
+        return (f"all {n} {noun} reproduced; the paper's conclusions stand on this run's evidence.",
                 "supported")
     if contra + notrep == 0:
-        return (f"{rep} of {n} headline claims reproduced and none was refuted; the rest could not be decided "
+        return (f"{rep} of {n} {noun} reproduced and none was refuted; the rest could not be decided "
                 "here, so the conclusions are supported only as far as those claims reach.", "partly supported")
     refuted = tiers.verdict_phrase(head.loc[head["verdict"].isin(["contradicted", "not reproduced"]), "verdict"])
     if rep == 0:
-        return (f"none of the {n} headline claims reproduced and {contra + notrep} did not hold ({refuted}); "
+        return (f"none of the {n} {noun} reproduced and {contra + notrep} did not hold ({refuted}); "
                 "the paper's conclusions are not supported by this run's evidence and need revision before "
                 "they can be relied on.", "not supported")
-    return (f"{rep} of {n} headline claims reproduced and {contra + notrep} did not hold ({refuted}); "
+    return (f"{rep} of {n} {noun} reproduced and {contra + notrep} did not hold ({refuted}); "
             "the conclusions hold only in part and the refuted claims need correction.", "partly supported")
 
 
 def recommendation_markdown(rows: pd.DataFrame, paper: str) -> str:
     head, tiered = headline_rows(rows, paper)
-    text, grade = recommendation(head)
+    text, grade = recommendation(head, "headline claims" if tiered else "claims")
     scope = "" if tiered else (" (Until the claims registry marks headline claims, this is worded on all of the "
                                "paper's claims.)")
     return f"**{grade.capitalize()}.** {text[0].upper()}{text[1:]}{scope}"

@@ -49,7 +49,7 @@ MARKS: dict[str, tuple[str, str, str, str]] = {
 def tier_of(value) -> str:
     """The tier of a row's ``tier`` value: ``headline``, ``supporting`` or ``untiered`` (empty)."""
     t = "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value).strip().lower()
-    if t in ("", "nan"):
+    if t in ("", "nan", "untiered"):
         return "untiered"
     if t not in TIERS[:2]:
         raise ValueError(f"tier must be headline, supporting or empty, got {value!r}")

@@ -248,3 +248,13 @@ def figure_caption(paper: str) -> str:
     return (f"Published against ours for every quantitative headline claim of paper {paper}: each row one claim, "
             "the published value (black bar) and ours with its interval, marked by verdict (colour and shape, "
             "legend below). Speed ratios are on a log scale (1 = no effect) with the noise band applied shaded.")
+
+
+def profile_note(profile: str) -> str:
+    """A warning on a report of the quick profile (it travels into the PDF, where the site banner does not)."""
+    if profile == "full":
+        return ""
+    return ('<div class="admonition warning"><p class="admonition-title">Quick profile</p>'
+            f"<p>This report was written from the <b>{html.escape(profile)}</b> profile: tiny samples for testing, "
+            "not the papers' protocols. Its verdicts show that the pipeline runs; <code>make reproduce</code> "
+            "writes the report a referee can rely on.</p></div>")

@@ -115,7 +115,7 @@ rule book:
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
         rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
         # everything the pages show: every other rule's outputs (tables, figures, raw files)
-        shown=lambda w: declared_outputs(exclude=("all", "book")),
+        shown=lambda w: declared_outputs(exclude=("all", "book", "pdf")),   # the PDFs are printed from the book
         variants=lambda w: [f for v in LISTED_VARIANTS for f in variant_outputs(v)],   # their chapters
     output:
         rel(P.html / "index.html"),

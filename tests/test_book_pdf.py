@@ -65,8 +65,8 @@ def test_each_report_pdf_has_pages_text_and_its_figure(pdfs, paper):
     assert pages >= 2, f"{pdf.name} has {pages} page(s)"
     text = pdftext(pdf)
     flat = re.sub(r"\s+", " ", text)
-    for needle in (f"Referee's report: paper {paper}", "Summary", "Results per headline claim", "Recommendation"):
-        assert needle in flat, f"{pdf.name}: no extractable text {needle!r}"
+    for needle in (f"Referee.s report: paper {paper}", "Summary", "Results per headline claim", "Recommendation"):
+        assert re.search(needle, flat), f"{pdf.name}: no extractable text {needle!r}"
     assert images(pdf), f"{pdf.name} holds no image: its figure is missing"
     # no browser header or footer: they print the page's URL and the date on every page
     assert "file://" not in text and not re.search(r"\b\d{1,2}/\d{1,2}/\d{2,4},", text)
@@ -79,8 +79,8 @@ def test_the_book_pdf_holds_every_page(pdfs):
     reports = sum(int(pdfinfo(pdfs / f"report-{p}.pdf")["Pages"].strip()) for p in PAPERS)
     assert pages > reports
     flat = re.sub(r"\s+", " ", pdftext(book))
-    for needle in ("What this run found", "Verdicts", "Referee's report: paper 003", "References"):
-        assert needle in flat, f"the book PDF lacks {needle!r}"
+    for needle in ("What this run found", "Verdicts", "Referee.s report: paper 003", "References"):
+        assert re.search(needle, flat), f"the book PDF lacks {needle!r}"
     assert len(images(book)) >= len(PAPERS)
 
 

@@ -53,8 +53,14 @@ def pdftext(path) -> str:
 
 
 def images(path) -> list[str]:
+    """The colour images of at least 400 px width in the PDF (the figures; not the grey shadows a theme may leave)."""
     out = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True, check=True).stdout
-    return out.splitlines()[2:]
+    figures = []
+    for line in out.splitlines()[2:]:
+        cols = line.split()
+        if len(cols) > 5 and int(cols[3]) >= 400 and cols[5] != "gray":
+            figures.append(line)
+    return figures
 
 
 @pytest.mark.parametrize("paper", PAPERS)

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.display import format_number
+from cipherlab.analysis.display import format_number, table_html
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.report import tiers
@@ -276,10 +276,9 @@ def _interval(low, high) -> str:
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A small markdown table (the page's speed results: one row per style and operation)."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |" for r in rows]
-    return "\n".join(lines)
+    """A small table inside the page's markdown, drawn by the book's one table renderer (an HTML block:
+    the notebook's markdown outputs are CommonMark, which has no tables)."""
+    return table_html(pd.DataFrame([list(map(str, r)) for r in rows], columns=list(header)))
 
 
 def aes2sbox_speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:

@@ -2,6 +2,7 @@
 #   make reproduce   build .venv if missing, run the whole pipeline, build the book
 #   make test        same set-up, then the test suite (incl. a quick end-to-end run)
 #   make variant VARIANT=<name>   the chapter of config/variants/<name>.yaml, then the book with it
+#   make pdf      the book (built first if needed) as PDFs: build/<profile>/pdf/report-<paper>.pdf, cipherlab-book.pdf
 # Options: QUICK=1 (tiny trials, separate outputs), CORES=N (default: all cores).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -15,12 +16,13 @@ CORES  ?= all
 # anything a user runs through make (jupyter-book, the cipherlab command).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: reproduce test venv variant plan unlock clean-quick help lab
+.PHONY: reproduce test venv variant plan unlock clean-quick help lab pdf
 
 help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
 	@echo "make test                           run the tests (includes a quick pipeline run)"
 	@echo "make variant VARIANT=<name> [QUICK=1]  referee config/variants/<name>.yaml: its chapter, then the book"
+	@echo "make pdf [QUICK=1]                  the referee's reports and the whole book as PDF (headless Chromium)"
 	@echo "make plan [QUICK=1]                 show what the pipeline would run"
 	@echo "make unlock [QUICK=1]               remove the lock a killed run left behind"
 	@echo "make clean-quick                    delete every output of the quick profile"
@@ -59,6 +61,14 @@ variant: venv
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
 	@echo "Book: file://$(CURDIR)/build/$(PROFILE)/book/_build/html/variant_$(VARIANT).html"
+
+# The PDFs: Snakemake's `pdf` target builds the book first when it is missing or stale.
+pdf: venv
+	@echo "$(BIN)/snakemake --cores $(CORES) pdf --config profile=$(PROFILE) --rerun-incomplete"
+	@$(BIN)/snakemake --cores $(CORES) pdf --config profile=$(PROFILE) --rerun-incomplete \
+	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
+	@echo
+	@echo "PDFs: $(CURDIR)/build/$(PROFILE)/pdf/"
 
 plan: venv
 	$(BIN)/snakemake -n --config profile=$(PROFILE)

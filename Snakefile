@@ -81,7 +81,7 @@ localrules: all
 # file that goes missing is rebuilt together with what depends on it.
 rule all:
     input:
-        lambda w: declared_outputs(exclude=("all",)),
+        lambda w: declared_outputs(exclude=("all", "pdf")),   # make pdf prints the book on request
         lambda w: [f for v in LISTED_VARIANTS for f in variant_outputs(v)],   # variant.names of the config
         [rel(P.input_file(n)) for n in sorted(INPUTS)],  # the generated inputs (a wildcard rule)
 

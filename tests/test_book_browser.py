@@ -294,3 +294,127 @@ def test_every_page_fits_a_1400_px_window_and_is_photographed(book, chromium):
         browse(chromium, page, "--window-size=1400,1800", f"--screenshot={shot}")
         assert shot.is_file() and shot.stat().st_size > 10_000
     assert not overflowing, "tables wider than the page:\n" + "\n".join(overflowing)
+
+
+# --- the referee's reports, the verdict page's anchors and filter, phone width (issue 26) ---------
+
+#: The papers with a referee's report (cipherlab.report.referee.PAPERS).
+REPORT_PAPERS = ("000", "001", "002", "003")
+
+
+def browse_uri(chromium: str, uri: str, *args: str) -> str:
+    """Like :func:`browse`, for a URI with a query string."""
+    with tempfile.TemporaryDirectory() as profile_dir:
+        cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--disable-dev-shm-usage", f"--user-data-dir={profile_dir}", "--virtual-time-budget=8000",
+               "--window-size=1280,1800", *(args or ("--dump-dom",)), uri]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"chromium failed on {uri}: {proc.stderr[-1500:]}"
+    return proc.stdout
+
+
+@pytest.mark.parametrize("paper", REPORT_PAPERS)
+def test_each_report_has_its_summary_headline_table_and_figure(book, chromium, paper):
+    page = book / f"report_{paper}.html"
+    assert page.is_file(), f"no referee's report for paper {paper}"
+    dom = browse(chromium, page)
+    text = page_text(dom)
+    assert re.search(rf"Referee.s report: paper {paper}", text), "the report's title is not its paper's"   # ' or ’
+    summary = re.search(r'<section id="summary">(.*?)</section>', dom, flags=re.S)
+    assert summary and f"Paper {paper}" in page_text(summary.group(1)), "the report has no summary"
+    assert re.search(r'<table class="cl-report-results">.*?<tr data-verdict=', dom, flags=re.S), \
+        "the report has no headline table"
+    figure = re.search(r'<section id="published-against-ours">(.*?)</section>', dom, flags=re.S)
+    assert figure, "the report has no figure section"
+    images = [v for t, a, v in refs(figure.group(1)) if t == "img" and a == "src"]
+    assert images, "the report shows no figure"
+    for src in images:
+        target = local_target(page, src)
+        assert target is not None and target.is_file() and target.stat().st_size > 5_000
+    for section in ("scope", "methodology", "recommendation"):
+        assert f'<section id="{section}">' in dom, f"the report lacks its {section}"
+
+
+def test_claim_anchors_resolve(book):
+    verdicts_html = (book / "verdicts.html").read_text(encoding="utf-8")
+    ids = set(re.findall(r'\bid="(claim-[^"]+)"', verdicts_html))
+    rows = pd_verdicts(book)
+    assert {f"claim-{c}" for c in rows["claim_id"]} <= ids, "a claim has no row anchor on the verdict page"
+    linked = set()
+    for paper in REPORT_PAPERS:
+        report = (book / f"report_{paper}.html").read_text(encoding="utf-8")
+        linked |= set(re.findall(r'href="verdicts\.html#(claim-[^"]+)"', report))
+    assert linked, "no report links a claim's row"
+    assert linked <= ids, f"report links to missing anchors: {sorted(linked - ids)[:5]}"
+
+
+def pd_verdicts(book):
+    import pandas as pd
+    csv = book / "verdicts.csv"
+    assert csv.is_file(), "verdicts.csv is not beside the verdict page (its download link)"
+    assert 'href="verdicts.csv"' in (book / "verdicts.html").read_text(encoding="utf-8")
+    return pd.read_csv(csv, dtype=str, keep_default_na=False)
+
+
+def test_the_verdict_filter_shows_the_rows_of_verdicts_csv(book, chromium):
+    rows = pd_verdicts(book)
+    want = int(((rows["paper"] == "003") & (rows["verdict"] == "contradicted")).sum())
+    uri = (book / "verdicts.html").resolve().as_uri() + "?paper=003&verdict=contradicted"
+    dom = browse_uri(chromium, uri)
+    trs = re.findall(r"<tr ([^>]*data-verdict=[^>]*)>", dom)
+    assert len(trs) == len(rows), "the verdict page does not show one row per claim"
+    visible = [t for t in trs if not re.search(r"\bhidden\b", t)]
+    assert len(visible) == want, f"filter (003, contradicted) shows {len(visible)} rows, verdicts.csv has {want}"
+    assert all('data-paper="003"' in t and 'data-verdict="contradicted"' in t for t in visible)
+    assert f"{want} of {len(rows)} rows shown" in page_text(dom)
+
+
+#: A phone-width frame around a page: headless Chromium will not make its window narrower than 500 px,
+#: so the page is loaded in a 390 px iframe (its media queries see 390 px) and the frame's document is
+#: measured: how far it scrolls sideways, and which elements stick out.
+_PHONE_FRAME = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="%s" style="width:390px;height:1200px;border:0"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  setTimeout(function () {
+    var doc = document.getElementById('f').contentDocument, out = [];
+    var w = doc.documentElement.clientWidth;
+    doc.querySelectorAll('body *').forEach(function (el) {
+      var r = el.getBoundingClientRect();
+      if (r.width && r.right > w + 1 && doc.defaultView.getComputedStyle(el).position !== 'fixed') {
+        out.push(el.tagName + '.' + (el.className || '').toString().slice(0, 30) + ':' + Math.round(r.right - w));
+      }
+    });
+    document.body.setAttribute('data-sideways', JSON.stringify({width: w,
+      scroll: doc.documentElement.scrollWidth - w, out: out.slice(0, 5)}));
+  }, 1500);
+});
+</script></body></html>"""
+
+
+def phone_width(chromium: str, page: Path) -> dict:
+    """``{width, scroll, out}`` of ``page`` shown 390 px wide (scroll: how far it scrolls sideways)."""
+    frame = page.with_name(f"_phone_{page.name}")
+    frame.write_text(_PHONE_FRAME % page.name, encoding="utf-8")
+    try:
+        dom = browse(chromium, frame, "--allow-file-access-from-files", "--dump-dom")
+    finally:
+        frame.unlink()
+    m = re.search(r'data-sideways="([^"]*)"', dom)
+    assert m, f"{page.name}: the phone-width probe did not run"
+    return json.loads(m.group(1).replace("&quot;", '"'))
+
+
+def test_no_page_scrolls_sideways_at_390_px(book, chromium):
+    """Every page at a phone's 390 px: the page itself never scrolls sideways (wide tables scroll in their box)."""
+    wide = []
+    for page in book_pages(book):
+        html = page.read_text(encoding="utf-8")
+        if page.name in ("genindex.html", "search.html") or "bd-article" not in html:
+            continue
+        found = phone_width(chromium, page)
+        assert found["width"] <= 390, f"{page.name}: measured at {found['width']} px, not a phone's width"
+        if found["scroll"] > 1:
+            wide.append(f"{page.name}: {found['scroll']} px ({', '.join(found['out'])})")
+    assert not wide, "pages wider than a 390 px phone:\n" + "\n".join(wide)

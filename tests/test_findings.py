@@ -95,6 +95,10 @@ def test_overview_counts_claims_not_findings():
     frame = pd.concat([verdict_rows("000", {"reproduced": 2, "finding": 4}), verdict_rows("003", {"contradicted": 1})])
     text = F.overview_markdown({"verdicts": frame})
     assert text.startswith("This run tested 3 claims of 2 papers: 2 reproduced and 1 contradicted.")
+    assert "By tier: Untiered claims (3): 2 reproduced, 1 contradicted." in text
+    tiered = frame.assign(tier=["headline", "supporting"] + [""] * 4 + ["headline"])
+    assert "Headline claims (2): 1 reproduced, 1 contradicted. Supporting checks (1): 1 reproduced." \
+        in F.overview_markdown({"verdicts": tiered})
 
 
 # --------------------------------------------------------------------------- the templates
@@ -120,28 +124,41 @@ def test_attack_sentence_counts_bytes_and_queries():
         F.attack_sentence(ATTACK, ("serpent",), "Serpent")
 
 
-def test_aes2sbox_speed_sentence_by_style():
+def rows_of(html: str) -> list[list[str]]:
+    """The cells of each row of the HTML tables in ``html``."""
+    return [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr) for tr in re.findall(r"<tr>(.*?)</tr>", html)]
+
+
+def test_aes2sbox_speed_is_a_small_table_by_style():
     text = F.aes2sbox_speed_sentence(SPEED, "000")
-    assert "encryption +22.986 % and decryption +109.79 %" in text
-    assert "in the reference style encryption +18.4 % [17.1, 20] and decryption +40.1 % [36.8, 42.6] on 2048 B" in text
+    assert "faster than AES by +22.986 % (encryption) and +109.79 % (decryption)" in text
+    rows = rows_of(text)
+    assert rows[0] == ["style", "operation", "size", "published", "ours", "ours: 95 % interval (%)",
+                       "within A/A noise"]
+    assert ["reference", "encryption", "2048 B", "+22.986 %", "+18.4 %", "[17.1, 20]", "no"] in rows
     # the table-style intervals overlap the A/A band; the reference ones do not
-    assert "encryption +2.8 % [0.55, 6.7] (within this machine's A/A noise)" in text
-    assert "+18.4 % [17.1, 20] (within" not in text
-    assert "Not timed in the aesni style." in text
+    assert ["table", "encryption", "2048 B", "+22.986 %", "+2.8 %", "[0.55, 6.7]", "yes"] in rows
+    assert "Not timed in the aesni style." in text and "claimed" not in text
     timed = SPEED.copy()
     timed.loc[4, ["ours_pct", "low_pct", "high_pct"]] = [30.0, 28.0, 32.0]
-    assert "in the aesni style encryption +30 %" in F.aes2sbox_speed_sentence(timed, "000")
+    assert ["aesni", "encryption", "2048 B", "+22.986 %", "+30 %", "[28, 32]", "no"] \
+        in rows_of(F.aes2sbox_speed_sentence(timed, "000"))
     with pytest.raises(F.FindingsError, match="no row for paper 001"):
         F.aes2sbox_speed_sentence(SPEED, "001")
 
 
-def test_maes_speed_sentence_claimed_against_measured():
+def test_maes_speed_is_a_small_table_without_spreads():
     text = F.maes_speed_sentence(BLOCK, None)
-    assert "In the reference style, encryption claimed +139 %, measured +2.26 %" in text
-    assert "decryption claimed +716 %, measured +6.69 %" in text
-    assert "In the table style" in text and "measured −0.06 %" in text
+    rows = rows_of(text)
+    assert ["reference", "maes-1", "encryption", "+139 %", "+2.26 %", "[0.4, 6.3]"] in rows
+    assert ["table", "maes-1", "decryption", "+61.3 %", "−0.06 %", "[-2.9, 1.7]"] in rows
+    assert " to " not in text and "claimed —" not in text
+    unclaimed = BLOCK.assign(published_speedup_pct=[None, 716.1, 9.68, 61.3])
+    assert rows_of(F.maes_speed_sentence(unclaimed, None))[1][:4] == ["reference", "maes-1", "encryption",
+                                                                     "not claimed"]
     bulk = BLOCK.drop(columns="published_speedup_pct").assign(bytes=65536, speedup_pct=[31.3, 65.9, 0.01, 1.7])
-    assert "On 65536 B (our bulk test): reference style encryption +31.3 %" in F.maes_speed_sentence(BLOCK, bulk)
+    rows = rows_of(F.maes_speed_sentence(BLOCK, bulk))
+    assert rows[0][-1] == "ours, 65536 B (bulk)" and rows[1][-3:] == ["+2.26 %", "[0.4, 6.3]", "+31.3 %"]
 
 
 def test_ranking_sentence_names_the_contradicted_rows():
@@ -170,7 +187,7 @@ def test_sections_and_unbuilt_chapters():
     tables = {"verdicts": verdicts, "security_sbox_properties": SBOX, "security_attack": ATTACK,
               "aes2sbox_speedup": SPEED.assign(paper="000")}
     text = F.section_markdown(["000"], tables)
-    assert "The one claim of paper 000 we test was reproduced." in text
+    assert "**Paper 000.** Untiered claims (1): 1 reproduced." in text
     assert "[aes2sbox chapter](aes2sbox.html)" in text and "[security chapter](security.html)" in text
     # the maes and aead chapters were not built: said, not invented
     maes = F.section_markdown(["002"], tables)

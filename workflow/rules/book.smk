@@ -5,6 +5,9 @@
 # Pages of the book: the findings (front page), the verdicts, the environment, each chapter,
 # and in an appendix each chapter's measuring notebook.
 BOOK_NOTEBOOKS = ["findings", "verdicts", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
+# A referee's report per paper (notebooks/report.ipynb run once per paper), the first page of its part.
+REPORT_PAPERS = ["000", "001", "002", "003"]
+BOOK_NOTEBOOKS += [f"report_{p}" for p in REPORT_PAPERS]
 
 
 def book_values(wildcards):
@@ -18,7 +21,8 @@ rule verdicts:
         notebook="notebooks/verdicts.ipynb",
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
-        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence")],
+        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence")]
+             + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("verdicts"),
@@ -35,11 +39,37 @@ rule verdicts:
         NOTEBOOK_SHELL
 
 
+rule report:
+    """A referee's report on one paper (cipherlab.report.referee), from the verdicts and the evidence, with its figure."""
+    input:
+        notebook="notebooks/report.ipynb",
+        verdicts=pipeline_table("verdicts"),
+        claims=rel(paths.CLAIMS_FILE),
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "forest", "tiers", "verdict_page")],
+        evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
+    output:
+        notebook=executed("report_{paper}"),
+        figure=figures("report_{paper}_claims"),
+    wildcard_constraints:
+        paper="|".join(REPORT_PAPERS),
+    params:
+        section="book",
+        values=book_values,
+    log:
+        log_path("report_{paper}"),
+    threads: 1
+    resources:
+        mem_mb=2000,
+    shell:
+        NOTEBOOK_SHELL.replace(" > {log}", " --set paper='\"{wildcards.paper}\"' > {log}")
+
+
 rule findings:
     """The front page: what this run found per paper, written from the run's tables (cipherlab.report.findings)."""
     input:
         notebook="notebooks/findings.ipynb",
-        code=[rel(paths.SRC_DIR / "report" / "findings.py"), rel(paths.SRC_DIR / "analysis" / "display.py")],
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("findings", "tiers", "verdict_page")]
+             + [rel(paths.SRC_DIR / "analysis" / "display.py")],
         coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
         tables=[table(n) for n in findings_tables(CHAPTERS)],
         figure=[figure(FINDINGS_FIGURE[1])] if FINDINGS_FIGURE[0] in CHAPTERS else [],
@@ -95,7 +125,7 @@ rule book:
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
         rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
         # everything the pages show: every other rule's outputs (tables, figures, raw files)
-        shown=lambda w: declared_outputs(exclude=("all", "book")),
+        shown=lambda w: declared_outputs(exclude=("all", "book", "pdf")),   # the PDFs are printed from the book
         variants=lambda w: [f for v in LISTED_VARIANTS for f in variant_outputs(v)],   # their chapters
     output:
         rel(P.html / "index.html"),
@@ -106,3 +136,21 @@ rule book:
         mem_mb=4000,
     shell:
         PYTHON + " -m cipherlab.report.book " + PROFILE + " > {log} 2>&1"
+
+
+rule pdf:
+    """The PDFs (make pdf): each referee's report and the whole book, printed from the built HTML by
+    headless Chromium (cipherlab.report.pdf).  Not part of `all`: the HTML book is the pipeline's product."""
+    input:
+        rel(P.html / "index.html"),
+        code=rel(paths.SRC_DIR / "report" / "pdf.py"),
+    output:
+        reports=[rel(P.build / "pdf" / f"report-{p}.pdf") for p in REPORT_PAPERS],
+        book=rel(P.build / "pdf" / "cipherlab-book.pdf"),
+    log:
+        log_path("pdf"),
+    threads: 1
+    resources:
+        mem_mb=3000,
+    shell:
+        PYTHON + " -m cipherlab.report.pdf " + PROFILE + " > {log} 2>&1"

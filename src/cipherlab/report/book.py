@@ -30,15 +30,22 @@ from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_f
 from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id
 from cipherlab.pipeline.results import write_text
 from cipherlab.analysis.verdicts import rules_markdown
+from cipherlab.report import referee
 
 
 def _page_exists(root: Path, entry: str) -> bool:
     return any((root / f"{entry}{ext}").exists() for ext in ("", ".md", ".ipynb"))
 
 
-#: What each ``manifest:`` entry of ``book/_toc.yml`` becomes: the pages of every chapter of the manifest.
+def _paper_chapters() -> set[str]:
+    """The chapters a paper's part of the book holds (:data:`cipherlab.report.referee.PARTS`)."""
+    return {chapter for _, _, chapter in referee.PARTS}
+
+
+#: What each ``manifest:`` entry of ``book/_toc.yml`` becomes: the pages of every chapter of the manifest
+#: (``chapters``: those no paper's part holds; ``papers``, an entry of ``parts``: one part per paper group).
 TOC_SLOTS = {
-    "chapters": lambda manifest, variants: [c.name for c in manifest.chapters],
+    "chapters": lambda manifest, variants: [c.name for c in manifest.chapters if c.name not in _paper_chapters()],
     "measuring": lambda manifest, variants: [c.measure_name for c in manifest.chapters if c.measure],
     "variants": lambda manifest, variants: [manifest.variants.page(v) for v in variants] if manifest.variants else [],
 }
@@ -85,11 +92,57 @@ def chapter_toc(toc: dict, manifest: "chapters.Manifest | None" = None, variants
 
     toc = dict(toc)
     if "parts" in toc:
-        toc["parts"] = [dict(p, chapters=expand(p.get("chapters"))) for p in toc["parts"]]
+        parts = []
+        for p in toc["parts"]:
+            if p.get("manifest") == "papers":
+                parts += paper_parts(manifest)
+            elif "manifest" in p:
+                raise ValueError(f"_toc.yml: a part's manifest entry must be 'papers', got {p['manifest']!r}")
+            else:
+                parts.append(p)
+        toc["parts"] = [dict(p, chapters=expand(p.get("chapters"))) for p in parts]
         toc["parts"] = [p for p in toc["parts"] if p["chapters"]]
     if "chapters" in toc:
         toc["chapters"] = expand(toc["chapters"])
     return toc
+
+
+def paper_parts(manifest: "chapters.Manifest") -> list[dict]:
+    """One part of the book per paper group: its referee's reports first, then its chapter (when in the manifest)."""
+    names = {c.name for c in manifest.chapters}
+    return [{"caption": caption,
+             "chapters": [{"file": referee.page_name(p)} for p in papers] + ([{"file": chapter}] if chapter in names
+                                                                             else [])}
+            for caption, papers, chapter in referee.PARTS]
+
+
+def page_titles(profile: str, manifest: "chapters.Manifest | None" = None) -> dict[str, str]:
+    """The title each parameterised page gets in the staged book (sidebar, next/previous, search):
+    a variant's chapter is titled by its variant, a referee's report by its paper."""
+    manifest = manifest or chapters.load()
+    titles = {referee.page_name(p): f"Referee's report: paper {p} ({info.subject})"
+              for p, info in referee.PAPERS.items()}
+    if manifest.variants:
+        for v in book_variants(profile):
+            titles[manifest.variants.page(v)] = f"Refereeing a variant: {v}"
+    return titles
+
+
+def retitle(path: Path, title: str) -> bool:
+    """Give a staged notebook the title ``title`` (its first markdown heading); False if it has none."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("# "):
+                lines[i] = f"# {title}"
+                cell.source = "\n".join(lines)
+                nbformat.write(nb, path)
+                return True
+        break
+    return False
 
 
 def check_toc(toc: dict, root: Path) -> None:
@@ -163,7 +216,8 @@ def run_banner(profile: str) -> str:
                      "run `make reproduce` for the full results.")
     else:
         lines.append("Every number in it was measured or computed by the pipeline; see {doc}`environment`.")
-    return "```{note}\n" + "\n\n".join(lines) + "\n```\n"
+    return ("```{admonition} Provenance of this book: profile, commit and runs\n:class: dropdown note\n"
+            + "\n\n".join(lines) + "\n```\n")
 
 
 #: The banner on every page of a quick-profile book.
@@ -246,11 +300,20 @@ def stage(profile: str) -> Path:
     check_toc(toc, dst)
     toc_path.write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
     _unlink_missing_pages(dst)
+    for page, title in page_titles(profile).items():
+        if (dst / f"{page}.ipynb").is_file():
+            retitle(dst / f"{page}.ipynb", title)
+    # verdicts.csv beside the pages, for the verdict page's download link
+    extra = dst / "_extra"
+    extra.mkdir(exist_ok=True)
+    if prof.table("verdicts").is_file():
+        shutil.copy2(prof.table("verdicts"), extra / "verdicts.csv")
+    cfg_path = dst / "_config.yml"
+    cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))
+    cfg.setdefault("sphinx", {}).setdefault("config", {})["html_extra_path"] = ["_extra"]
     if profile != "full":
-        cfg_path = dst / "_config.yml"
-        cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))
         cfg.setdefault("html", {})["announcement"] = QUICK_ANNOUNCEMENT
-        cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
+    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
     write_text(dst / "_run.md", run_banner(profile))
     write_text(dst / "_rules.md", rules_markdown())
     return dst

@@ -16,9 +16,11 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.display import format_number
+from cipherlab.analysis.display import format_number, table_html
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
-from cipherlab.analysis.verdicts import FINDING, VERDICTS
+from cipherlab.analysis.verdicts import FINDING
+from cipherlab.report import tiers
+from cipherlab.report.tiers import ALL_VERDICTS as VERDICTS
 
 #: Every table the findings page reads: name -> (chapter that writes it, columns read).
 #: The chapter ``"book"`` is the verdict page's own table, always required.
@@ -170,6 +172,20 @@ def verdict_counts(verdicts: pd.DataFrame, paper: str) -> dict[str, int]:
     return {v: int(counts.get(v, 0)) for v in (*VERDICTS, FINDING)}
 
 
+def tier_counts_sentence(verdicts: pd.DataFrame, paper: str) -> str:
+    """"Paper 000. Headline claims (5): 3 contradicted, 2 inconclusive. Supporting checks (12): ..." (and findings)."""
+    check_table("verdicts", verdicts)
+    counts = verdict_counts(verdicts, paper)
+    if not sum(n for v, n in counts.items() if v != FINDING):
+        text = f"**Paper {paper}.** No claim was decided in this run."
+    else:
+        text = f"**Paper {paper}.** " + tiers.tier_sentence(verdicts, paper)
+    extra = counts.get(FINDING, 0)
+    if extra:
+        text += f" Our own experiments add {_plural(extra, 'finding')}, not counted among them."
+    return text
+
+
 def verdict_sentence(counts: Mapping[str, int], paper: str) -> str:
     """"Of the 17 claims of paper 000, 8 were reproduced, ..." in every count case (none, one, all alike)."""
     claims = {v: counts.get(v, 0) for v in VERDICTS}
@@ -249,14 +265,24 @@ def attack_sentence(attack: "pd.DataFrame | None", ciphers: Sequence[str], name:
     return text
 
 
-def _vs_noise(low, high, aa_low, aa_high) -> str:
-    """The measured interval, and whether it stays within this machine's A/A noise band."""
-    inside = pd.notna(aa_low) and pd.notna(aa_high) and float(low) <= float(aa_high) and float(high) >= float(aa_low)
-    return " (within this machine's A/A noise)" if inside else ""
+def _within_noise(low, high, aa_low, aa_high) -> bool:
+    """Whether the measured interval overlaps this machine's A/A noise band."""
+    return bool(pd.notna(aa_low) and pd.notna(aa_high) and float(low) <= float(aa_high)
+                and float(high) >= float(aa_low))
+
+
+def _interval(low, high) -> str:
+    return "—" if pd.isna(low) or pd.isna(high) else f"[{num(low)}, {num(high)}]"
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A small table inside the page's markdown, drawn by the book's one table renderer (an HTML block:
+    the notebook's markdown outputs are CommonMark, which has no tables)."""
+    return table_html(pd.DataFrame([list(map(str, r)) for r in rows], columns=list(header)))
 
 
 def aes2sbox_speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
-    """Published speedups of one paper against ours per implementation style (reference, table, aesni)."""
+    """Published speedups of one paper against ours, as a lead sentence and a small table (style x operation)."""
     if speed is None:
         return _not_built("aes2sbox_speedup")
     check_table("aes2sbox_speedup", speed)
@@ -264,28 +290,28 @@ def aes2sbox_speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
     if rows.empty:
         raise FindingsError(f"findings: aes2sbox_speedup has no row for paper {paper}")
     ops = [op for op in ("encrypt", "decrypt") if op in set(rows["operation"])]
-    published = _join([f"{op}ion {pct(rows[rows['operation'] == op]['published_pct'].iloc[0], 5)}"
+    published = _join([f"{pct(rows[rows['operation'] == op]['published_pct'].iloc[0], 5)} ({op}ion)"
                        for op in ops])
-    styles, untimed = [], []
+    table, untimed = [], []
     for style, g in rows.groupby("style", sort=False):
         timed = g[g["ours_pct"].notna()]
         if timed.empty:
             untimed.append(str(style))
             continue
-        parts = []
         for op in ops:
             r = timed[timed["operation"] == op]
             if r.empty:
                 continue
             r = r.iloc[0]
-            parts.append(f"{op}ion {pct(r['ours_pct'])} [{num(r['low_pct'])}, {num(r['high_pct'])}]"
-                         + _vs_noise(r["low_pct"], r["high_pct"], r["aa_low_pct"], r["aa_high_pct"]))
-        size = str(timed["size"].iloc[0])
-        styles.append(f"in the {style} style {_join(parts)} on {size}")
+            noise = _within_noise(r["low_pct"], r["high_pct"], r["aa_low_pct"], r["aa_high_pct"])
+            table.append([str(style), f"{op}ion", str(r["size"]), pct(r["published_pct"], 5), pct(r["ours_pct"]),
+                          _interval(r["low_pct"], r["high_pct"]), "yes" if noise else "no"])
     text = (f"Paper {paper} reports AES-2SBox faster than AES by {published}. **The speedup depends on how the "
-            f"ciphers are written:** we measured {'; '.join(styles)}.")
+            "ciphers are written:**\n\n"
+            + _md_table(("style", "operation", "size", "published", "ours", "ours: 95 % interval (%)",
+                         "within A/A noise"), table))
     if untimed:
-        text += f" Not timed in the {_join(untimed)} style{'s' if len(untimed) > 1 else ''}."
+        text += f"\n\nNot timed in the {_join(untimed)} style{'s' if len(untimed) > 1 else ''}."
     return text
 
 
@@ -293,32 +319,30 @@ def aes2sbox_speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
 
 
 def maes_speed_sentence(block: "pd.DataFrame | None", bulk: "pd.DataFrame | None") -> str:
-    """The MAES speed claims (Table III, one block) against ours, per style, and our bulk test."""
+    """The MAES speed claims (Table III, one block) against ours, one table row per style, approach and operation,
+    with our bulk test beside them."""
     if block is None:
         return _not_built("maes_speedups_block")
     check_table("maes_speedups_block", block)
-    size = _join(sorted({f"{num(b)} B" for b in block["bytes"]}))
-    pieces = []
-    for impl, g in block.groupby("impl", sort=False):
-        parts = []
-        for op in ("encrypt", "decrypt"):
-            r = g[g["operation"] == op]
-            if not r.empty:
-                parts.append(f"{op}ion claimed {_span(r['published_speedup_pct'])}, measured "
-                             f"{_span(r['speedup_pct'])}")
-        pieces.append(f"In the {impl} style, {'; '.join(parts)}.")
-    text = (f"**Speed.** Paper 002 claims MAES (approaches 1 and 2) faster than AES on one block "
-            f"({size}). " + " ".join(pieces))
     if bulk is not None:
         check_table("maes_speedups_bulk", bulk)
-        parts = []
-        for impl, g in bulk.groupby("impl", sort=False):
-            ops = [f"{op}ion {_span(g[g['operation'] == op]['speedup_pct'])}"
-                   for op in ("encrypt", "decrypt") if (g["operation"] == op).any()]
-            parts.append(f"{impl} style {_join(ops)}")
-        size = _join(sorted({f"{num(b)} B" for b in bulk["bytes"]}))
-        text += f" On {size} (our bulk test): {'; '.join(parts)}."
-    return text
+    size = _join(sorted({f"{num(b)} B" for b in block["bytes"]}))
+    bulk_size = _join(sorted({f"{num(b)} B" for b in bulk["bytes"]})) if bulk is not None else ""
+    header = ["style", "cipher", "operation", "published", f"ours, {size}", "95 % interval (%)"]
+    if bulk is not None:
+        header.append(f"ours, {bulk_size} (bulk)")
+    table = []
+    for (impl, cipher, op), g in block.groupby(["impl", "cipher", "operation"], sort=False):
+        r = g.iloc[0]
+        pub = pct(r["published_speedup_pct"])
+        row = [str(impl), str(cipher), f"{op}ion", "not claimed" if pub == "—" else pub, pct(r["speedup_pct"]),
+               _interval(r["low_pct"], r["high_pct"])]
+        if bulk is not None:
+            b = bulk[(bulk["impl"] == impl) & (bulk["cipher"] == cipher) & (bulk["operation"] == op)]
+            row.append(pct(b["speedup_pct"].iloc[0]) if len(b) else "not measured")
+        table.append(row)
+    return (f"**Speed.** Paper 002 claims MAES (approaches 1 and 2) faster than AES on one block ({size}); "
+            "our speedups per style, cipher and operation:\n\n" + _md_table(header, table))
 
 
 # --------------------------------------------------------------------------- paper 003
@@ -389,7 +413,9 @@ def overview_markdown(tables: Mapping[str, pd.DataFrame]) -> str:
     parts = [f"{int(counts[v])} {v}" for v in VERDICTS if counts.get(v, 0)]
     papers = claims["paper"].astype(str).nunique()
     return (f"This run tested {_plural(len(claims), 'claim')} of {_plural(papers, 'paper')}: {_join(parts)}. "
-            "Each verdict, its rule and its evidence are on the [verdicts](verdicts.html) page.")
+            f"By tier: {tiers.tier_sentence(verdicts)} "
+            "Each verdict, its rule and its evidence are on the [verdicts](verdicts.html) page; each paper has a "
+            "referee's report at the head of its part of the book.")
 
 
 def section_markdown(papers: Sequence[str], tables: Mapping[str, pd.DataFrame]) -> str:
@@ -401,7 +427,7 @@ def section_markdown(papers: Sequence[str], tables: Mapping[str, pd.DataFrame]) 
     if verdicts is None:
         raise FindingsError("findings: the verdicts table is required")
     chapter, ciphers = PAPERS[papers[0]]
-    lines = [" ".join(verdict_sentence(verdict_counts(verdicts, p), p) for p in papers)]
+    lines = [" ".join(tier_counts_sentence(verdicts, p) for p in papers)]
     if chapter == "aes2sbox":
         lines.append(sbox_sentence(_table(tables, "security_sbox_properties")))
         lines.append(attack_sentence(_table(tables, "security_attack"), ciphers, "AES-2SBox"))
@@ -446,6 +472,27 @@ def load_coverage(path=None) -> pd.DataFrame:
     if bad:
         raise ValueError(f"{path.name}: rebuilt must be yes, partly or no, got {bad}")
     return df[list(COVERAGE_COLUMNS)]
+
+
+def coverage_html(coverage: pd.DataFrame, paper: str) -> str:
+    """One paper's coverage rows as an HTML table whose "where" cells are links to the chapter's section."""
+    import html as _html
+    rows = coverage_view(coverage, paper)
+    esc = _html.escape
+
+    def where(value: str) -> str:
+        value = str(value).strip()
+        if not value or value in ("—", "-") or ".html" not in value:
+            return esc(value or "—")
+        page, _, section = value.partition("#")
+        text = page.removesuffix(".html") + (f" › {section}" if section else "")
+        return f'<a href="{esc(value)}">{esc(text)}</a>'
+
+    body = "".join(f"<tr><td>{esc(r.item)}</td><td>{esc(r.rebuilt)}</td><td>{where(r.where)}</td>"
+                   f"<td>{esc(r.note)}</td></tr>" for r in rows.itertuples())
+    head = "".join(f"<th>{h}</th>" for h in ("item", "rebuilt", "where", "note"))
+    return (f'<table class="cipherlab-table cl-coverage"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
 
 
 def coverage_view(coverage: pd.DataFrame, paper: str) -> pd.DataFrame:

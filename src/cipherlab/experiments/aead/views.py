@@ -191,3 +191,70 @@ def counts_table(counts: pd.DataFrame) -> Table:
 def machine_table(machine: pd.DataFrame) -> Table:
     """:func:`.tables.machine_comparison`."""
     return show_table(machine)
+
+
+#: The chapter's themes, in reading order: evidence section -> (title, what a reader should take from it
+#: when the claims hold, when they fail).  The counts and the claims named come from the decided verdicts.
+READING_THEMES = {
+    "aead-phase1": ("The modes ranked by speed (GCM, CCM, EAX)",
+                    "the paper's ranking of the modes holds on this machine",
+                    "the paper's ranking of the modes does not hold on this machine in every case it states"),
+    "aead-phase2": ("The ciphers ranked by speed in EAX (AES, Blowfish, CAST)",
+                    "the paper's ranking of the ciphers holds on this machine",
+                    "the paper's cipher ranking does not carry over"),
+    "aead-ratios": ("How much faster, as ratios",
+                    "the paper's ratios are within the declared margin of ours",
+                    "the paper's factors are not what this machine measures"),
+    "aead-forgery": ("Rejecting forged tags",
+                     "every mode rejects the forged tags, as the paper says",
+                     "the paper's statements on rejection times do not hold as printed"),
+    "aead-bound": ("The forgery bound", "the bound q/2^t the paper gives holds for each tag length",
+                   "the bound as printed does not hold"),
+    "aead-wycheproof": ("Known-answer checks (Wycheproof)", "the modes pass the vectors", "a mode fails the vectors"),
+    "aead-bitflip": ("Bit flipping (the paper's future work)", "authentication stops every flip",
+                     "a flip got through"),
+    "aead-absolute": ("Absolute times and throughputs",
+                      "they match", "they belong to the author's laptop"),
+}
+_FAILED = ("contradicted", "not reproduced")
+
+
+def reading_markdown(decided: pd.DataFrame, verdict_page: str = "verdicts.html") -> str:
+    """"Reading the results": one short paragraph per theme of the chapter, interpreting its verdicts.
+
+    Each paragraph counts the theme's claims by verdict, says what that means, and links the claims
+    that failed to their rows on the verdict page (where each is given in full), instead of copying
+    the rows here.
+    """
+    claims = decided[decided["verdict"] != "finding"]
+    out = [f"Paper 003 makes {len(claims)} claims this chapter tests; the verdict page lists them all "
+           f"([paper 003 only]({verdict_page}?paper=003)). What they add up to:"]
+    sections = [s for s in READING_THEMES if s in set(claims["section"])]
+    sections += sorted(set(claims["section"]) - set(sections))
+    for section in sections:
+        d = claims[claims["section"] == section]
+        title, good, bad = READING_THEMES.get(section, (section, "the claims hold", "some claims fail"))
+        counts = d["verdict"].value_counts()
+        phrase = ", ".join(f"{int(counts[v])} {v}" for v in counts.index)
+        failed = d[d["verdict"].isin(_FAILED)]
+        if len(d) and (d["verdict"] == "not testable").all():
+            meaning = (f"none can be checked on another machine ({bad}); the chapter shows ours beside them, "
+                       "and the ratios and rankings above are what carries over")
+        elif failed.empty and (d["verdict"] == "reproduced").any():
+            meaning = good
+        elif failed.empty:
+            meaning = "this run could not decide them (too few trials, or not testable here)"
+        else:
+            lead = failed.iloc[0]
+            meaning = (f"{bad}; for instance the paper's \"{lead['claim']}\" ({lead['where']}), where we measure "
+                       f"{lead['ours']}")
+            if (d["verdict"] == "reproduced").any():
+                meaning += f", while {int(counts.get('reproduced', 0))} of its claims reproduced"
+        links = ", ".join(f"[{c}]({verdict_page}#claim-{c})" for c in failed["claim_id"])
+        out.append(f"**{title}** ({phrase}): {meaning}." + (f" Refuted here: {links}." if links else ""))
+    findings = decided[decided["verdict"] == "finding"]
+    if len(findings):
+        out.append(f"Our own experiments beyond the paper add {len(findings)} finding"
+                   f"{'s' if len(findings) != 1 else ''}, not counted among its claims "
+                   f"([on the verdict page]({verdict_page}#verdicts-findings)).")
+    return "\n\n".join(out)

@@ -35,23 +35,56 @@ def ddt_lat_figure(tables: dict, names) -> plt.Figure:
     return fig
 
 
+#: Line styles and markers that keep curves apart where they coincide (colour is the cipher's).
+_STYLES = (("-", "o", 3.2), ("--", "s", 2.4), (":", "^", 2.0), ("-.", "D", 1.6), ((0, (5, 1)), "v", 1.3))
+
+
+def _grid(n: int, width: float = 3.6, height: float = 3.6):
+    """Panels two to a row, so that each stays legible at the book's width (ticks at least 9 pt)."""
+    cols = min(2, n)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols + 1.0, height * rows), squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def coinciding(curves: "dict[str, np.ndarray]") -> dict[str, str]:
+    """For each curve identical to an earlier one, the name of that earlier curve."""
+    out: dict[str, str] = {}
+    names = list(curves)
+    for i, name in enumerate(names):
+        for earlier in names[:i]:
+            a, b = np.asarray(curves[name], dtype=float), np.asarray(curves[earlier], dtype=float)
+            if a.shape == b.shape and np.allclose(a, b, equal_nan=True):
+                out[name] = out.get(earlier, earlier)
+                break
+    return out
+
+
+def _label(cipher: str, same: dict[str, str]) -> str:
+    return f"{cipher} (coincides with {same[cipher]})" if cipher in same else cipher
+
+
 def dependency_figure(dependency: pd.DataFrame) -> plt.Figure:
     """16 x 16 change-rate matrices, one panel per cipher."""
     ciphers = list(dict.fromkeys(dependency["cipher"]))
-    fig, axes = plt.subplots(1, len(ciphers), figsize=(3.3 * len(ciphers), 3.4), squeeze=False,
-                             sharey=True)
+    fig, grid = _grid(len(ciphers))
+    axes = grid.reshape(1, -1)
     for k, (ax, cipher) in enumerate(zip(axes[0], ciphers)):
         d = dependency[dependency["cipher"] == cipher]
         m = d.pivot(index="input_byte", columns="output_byte", values="change_rate").to_numpy()
         im = ax.imshow(m, vmin=0, vmax=1, cmap="Greys", interpolation="nearest")
-        ax.set_title(cipher)
-        ax.set_xlabel("output byte")
-        if k == 0:
-            ax.set_ylabel("changed input byte")
+        ax.set_title(cipher, fontsize=12)
+        ax.set_xlabel("output byte", fontsize=11)
+        ax.set_ylabel("changed input byte", fontsize=11)
         ax.set_xticks(range(0, 16, 3))
         ax.set_yticks(range(0, 16, 3))
+        ax.tick_params(labelsize=11)
         ax.grid(False)
-    fig.colorbar(im, ax=axes[0].tolist(), fraction=0.02, label="P(output byte changes)")
+    bar = fig.colorbar(im, ax=[a for a in axes[0] if a.get_visible()], fraction=0.03)
+    bar.set_label("P(output byte changes)", fontsize=11)
+    bar.ax.tick_params(labelsize=11)
     return fig
 
 
@@ -61,43 +94,51 @@ def avalanche_figure(avalanche: pd.DataFrame) -> plt.Figure:
     first = avalanche[avalanche["cipher"] == avalanche["cipher"].iloc[0]]
     ax.plot(first["bits_flipped"], first["binomial_fraction"], color="black", lw=1, ls="--",
             label="Binomial(128, 1/2)")
-    for cipher, d in avalanche.groupby("cipher", sort=False):
-        ax.step(d["bits_flipped"], d["fraction"], where="mid", color=PALETTE.get(cipher),
-                label=cipher)
+    groups = dict(list(avalanche.groupby("cipher", sort=False)))
+    same = coinciding({c: d["fraction"].to_numpy() for c, d in groups.items()})
+    for i, (cipher, d) in enumerate(groups.items()):
+        ls, _, lw = _STYLES[i % len(_STYLES)]
+        ax.step(d["bits_flipped"], d["fraction"], where="mid", color=PALETTE.get(cipher), ls=ls, lw=lw,
+                label=_label(cipher, same))
     ax.set_xlabel("ciphertext bits changed by one flipped plaintext bit (of 128)")
     ax.set_ylabel("fraction of flips")
     ax.set_yscale("log")
     ax.set_ylim(1e-5, 1)
-    ax.legend()
+    ax.legend(fontsize=9)
     return fig
 
 
 def sac_figure(sac: dict) -> plt.Figure:
     """128 x 128 SAC matrices, one panel per cipher (0.5 is ideal)."""
-    fig, axes = plt.subplots(1, len(sac), figsize=(3.3 * len(sac), 3.4), squeeze=False,
-                             sharey=True)
+    fig, grid = _grid(len(sac))
+    axes = grid.reshape(1, -1)
     for k, (ax, (cipher, m)) in enumerate(zip(axes[0], sac.items())):
         im = ax.imshow(m, vmin=0, vmax=1, cmap="coolwarm", interpolation="nearest")
-        ax.set_title(cipher)
-        ax.set_xlabel("output bit")
-        if k == 0:
-            ax.set_ylabel("flipped input bit")
+        ax.set_title(cipher, fontsize=12)
+        ax.set_xlabel("output bit", fontsize=11)
+        ax.set_ylabel("flipped input bit", fontsize=11)
+        ax.tick_params(labelsize=11)
         ax.grid(False)
-    fig.colorbar(im, ax=axes[0].tolist(), fraction=0.02, label="P(output bit flips)")
+    bar = fig.colorbar(im, ax=[a for a in axes[0] if a.get_visible()], fraction=0.03)
+    bar.set_label("P(output bit flips)", fontsize=11)
+    bar.ax.tick_params(labelsize=11)
     return fig
 
 
 def rounds_figure(rounds: pd.DataFrame) -> plt.Figure:
     """Dependent (input, output) byte pairs after r rounds, per cipher."""
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
-    for cipher, d in rounds.groupby("cipher", sort=False):
-        ax.plot(d["rounds"], d["dependent_pairs"], marker="o", color=PALETTE.get(cipher),
-                label=cipher)
+    groups = dict(list(rounds.groupby("cipher", sort=False)))
+    same = coinciding({c: d["dependent_pairs"].to_numpy() for c, d in groups.items()})
+    for i, (cipher, d) in enumerate(groups.items()):
+        ls, marker, lw = _STYLES[i % len(_STYLES)]
+        ax.plot(d["rounds"], d["dependent_pairs"], marker=marker, ls=ls, lw=lw, markersize=4 + lw,
+                color=PALETTE.get(cipher), label=_label(cipher, same))
     ax.axhline(256, color="black", lw=0.8, ls=":")
     ax.set_xlabel("rounds")
     ax.set_ylabel("dependent byte pairs (of 256)")
     ax.set_yscale("log", base=2)
-    ax.legend()
+    ax.legend(fontsize=9)
     return fig
 
 

@@ -1,0 +1,167 @@
+"""What the book's pages share about verdict rows: tiers, verdict labels and marks, the applied band.
+
+The verdict engine (:mod:`cipherlab.analysis.verdicts`) writes ``verdicts.csv``; the findings
+page, the verdict page and the referee's reports all read it, and all count claims the same
+way, here:
+
+* **tiers**: a claim of ``data/paper/claims.csv`` is a *headline* claim (what the paper is
+  about: its speedups, security, entropy, rankings) or a *supporting* check (its arithmetic,
+  its printed tables).  A row whose ``tier`` is empty is counted as *untiered*, apart, so that
+  no count mixes the two.
+* **verdict labels**: the engine's words, with ``covered`` shown as "covered by <id>" and
+  ``not at condition`` as "not at the paper's condition".
+* **marks**: each verdict has a colour, a one-character mark and a marker shape (figures), so
+  that no verdict is told by colour alone.
+* **the applied band**: for a speed claim, the band the rule applied (the A/A control widened
+  to the floor), not only the raw A/A interval.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Mapping
+
+import pandas as pd
+
+from cipherlab.analysis.verdicts import FINDING, VERDICTS
+
+#: The tiers, in the order every count shows them.
+TIERS = ("headline", "supporting", "untiered")
+TIER_TITLES = {"headline": "headline claims", "supporting": "supporting checks", "untiered": "untiered claims"}
+#: The engine's verdicts beyond :data:`VERDICTS` (added by the engine's rework); shown when present.
+EXTRA_VERDICTS = ("covered", "not at condition")
+ALL_VERDICTS = tuple(dict.fromkeys((*VERDICTS, *EXTRA_VERDICTS)))
+
+#: Per verdict: colour (background of its badge), text colour, a mark a reader sees without colour,
+#: and the matplotlib marker of the figures.
+MARKS: dict[str, tuple[str, str, str, str]] = {
+    "reproduced": ("#1e7b34", "#ffffff", "✓", "o"),
+    "not reproduced": ("#b35c00", "#ffffff", "≠", "s"),
+    "contradicted": ("#b0182a", "#ffffff", "✗", "X"),
+    "inconclusive": ("#2857a4", "#ffffff", "?", "D"),
+    "not testable": ("#5f6368", "#ffffff", "–", "^"),
+    "covered": ("#6a3d9a", "#ffffff", "→", "P"),
+    "not at condition": ("#7a5c3a", "#ffffff", "≈", "v"),
+    FINDING: ("#444444", "#ffffff", "•", "*"),
+}
+
+
+def tier_of(value) -> str:
+    """The tier of a row's ``tier`` value: ``headline``, ``supporting`` or ``untiered`` (empty)."""
+    t = "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value).strip().lower()
+    if t in ("", "nan", "untiered"):
+        return "untiered"
+    if t not in TIERS[:2]:
+        raise ValueError(f"tier must be headline, supporting or empty, got {value!r}")
+    return t
+
+
+def with_tier(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with a ``tier`` column normalised to :data:`TIERS` (a missing column: all untiered)."""
+    tiers = rows["tier"].map(tier_of) if "tier" in rows.columns else pd.Series("untiered", index=rows.index)
+    return rows.assign(tier=tiers)
+
+
+def claims_only(rows: pd.DataFrame) -> pd.DataFrame:
+    """The papers' claims (our own findings dropped), with normalised tiers."""
+    return with_tier(rows[rows["verdict"] != FINDING])
+
+
+def verdict_label(row) -> str:
+    """The verdict as a reader sees it: "covered by <id>", "not at the paper's condition", or the word."""
+    v = str(row["verdict"])
+    if v == "covered":
+        by = str(row.get("covered_by", "") or "").strip()
+        return f"covered by {by}" if by and by != "nan" else "covered"
+    if v == "not at condition":
+        return "not at the paper's condition"
+    return v
+
+
+def check_verdicts(rows: pd.DataFrame) -> None:
+    """Every verdict is a known one (else a ``ValueError`` naming the unknown ones)."""
+    unknown = sorted(set(rows["verdict"]) - set(ALL_VERDICTS) - {FINDING})
+    if unknown:
+        raise ValueError(f"verdicts.csv has unknown verdict(s) {unknown}; known: {list(ALL_VERDICTS) + [FINDING]}")
+
+
+def tier_counts(rows: pd.DataFrame, paper: "str | None" = None) -> pd.DataFrame:
+    """Claims per tier (rows) and verdict (columns, only those that occur, plus ``total``).
+
+    Our own findings are never counted.  A tier without claims is left out.
+    """
+    check_verdicts(rows)
+    claims = claims_only(rows)
+    if paper is not None:
+        claims = claims[claims["paper"].astype(str) == str(paper)]
+    table = (claims.groupby(["tier", "verdict"]).size().unstack(fill_value=0)
+             .reindex(index=[t for t in TIERS if t in set(claims["tier"])],
+                      columns=[v for v in ALL_VERDICTS if v in set(claims["verdict"])], fill_value=0))
+    table["total"] = table.sum(axis=1)
+    return table.rename_axis(index="tier", columns=None)
+
+
+def counts_phrase(counts: Mapping[str, int]) -> str:
+    """"3 reproduced, 1 contradicted" (zero counts left out; "none" when all are zero)."""
+    parts = [f"{int(n)} {v}" for v, n in counts.items() if v != "total" and int(n)]
+    return ", ".join(parts) if parts else "none"
+
+
+def verdict_phrase(verdicts) -> str:
+    """"1 reproduced, 2 contradicted" for a sequence of verdicts, in the book's verdict order."""
+    counts = pd.Series(list(verdicts), dtype=object).value_counts()
+    order = [v for v in (*ALL_VERDICTS, FINDING) if v in counts.index]
+    return counts_phrase({v: int(counts[v]) for v in order})
+
+
+def tier_sentence(rows: pd.DataFrame, paper: "str | None" = None) -> str:
+    """The counts split by tier: "Headline claims (5): 3 contradicted, 2 inconclusive. Supporting checks (12): ..."."""
+    table = tier_counts(rows, paper)
+    if table.empty:
+        return "No claim was decided in this run."
+    parts = []
+    for tier, row in table.iterrows():
+        parts.append(f"{TIER_TITLES[tier].capitalize()} ({int(row['total'])}): "
+                     f"{counts_phrase(row.drop('total').to_dict())}.")
+    return " ".join(parts)
+
+
+# ----------------------------------------------------------------------------- the band applied
+
+_INTERVAL = re.compile(r"\[\s*([-+−]?[\d.eE+-]+)\s*,\s*([-+−]?[\d.eE+-]+)\s*\]")
+
+
+def _float(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+def applied_band(row, floor_pct: "float | None" = None) -> "float | None":
+    """Half-width (in the claim's unit) of the noise band the rule applied to a verdict row, or None.
+
+    The one place that knows how: when the engine writes an ``applied_band`` column it is used
+    as it is; until then it is derived as the engine derives it
+    (:func:`cipherlab.analysis.verdicts.noise_half_width`): the A/A control's largest excursion,
+    widened to ``noise_floor_pct`` of ``config/verdicts.yaml`` for evidence in %.
+    """
+    value = row.get("applied_band") if hasattr(row, "get") else None
+    if value is not None and str(value).strip() not in ("", "nan", "—"):
+        return float(value)
+    m = _INTERVAL.search(str(row.get("control", "") if hasattr(row, "get") else ""))
+    if not m:
+        return None
+    lo, hi = _float(m.group(1)), _float(m.group(2))
+    if floor_pct is None:
+        from cipherlab.analysis.claims import load_rules
+        floor_pct = float(load_rules()["noise_floor_pct"])
+    in_pct = str(row.get("ours", "")).split("[")[0].strip().endswith("%")
+    return max(abs(lo), abs(hi), float(floor_pct) if in_pct else 0.0)
+
+
+def band_text(row, floor_pct: "float | None" = None) -> str:
+    """"±3 % (A/A [-2.1, 1.78])": the band applied, and the raw control it came from; "" without a control."""
+    band = applied_band(row, floor_pct)
+    if band is None:
+        return ""
+    unit = " %" if str(row.get("ours", "")).split("[")[0].strip().endswith("%") else ""
+    raw = str(row.get("control", "")).strip()
+    return f"±{band:.3g}{unit}" + (f" (A/A {raw})" if raw and raw != "—" else "")

@@ -59,27 +59,23 @@ def test_engine_verdicts_are_shown_in_words():
     assert len(set(markers)) == len(markers), "two verdicts share a marker shape"
 
 
-def test_the_band_applied_is_the_control_widened_to_the_floor():
-    r = MIXED.iloc[0]
-    assert tiers.applied_band(r, floor_pct=3.0) == 3.0
-    assert tiers.applied_band(r.to_dict() | {"control": "[-4.5, 1.2]"}, floor_pct=3.0) == 4.5
-    assert tiers.applied_band(r.to_dict() | {"applied_band": "7.5"}) == 7.5   # the engine's column wins
-    assert tiers.applied_band(r.to_dict() | {"control": "—"}) is None
-    # not in %: no floor
-    assert tiers.applied_band(r.to_dict() | {"ours": "0.5 s [0.4, 0.6]", "control": "[-0.1, 0.2]"}, 3.0) == 0.2
-    assert tiers.band_text(r, 3.0) == "±3 % (A/A [-2.1, 1.78])"
-    # the default floor is config/verdicts.yaml's
-    from cipherlab.analysis.claims import load_rules
-    assert tiers.applied_band(r.to_dict() | {"control": "[-0.1, 0.1]"}) == float(load_rules()["noise_floor_pct"])
+def test_the_band_applied_is_the_engines():
+    r = MIXED.iloc[0].to_dict()
+    assert tiers.applied_band(r | {"applied_band": "-3 .. 3"}) == (-3.0, 3.0)
+    assert tiers.applied_band(r | {"applied_band": "782 .. 836"}) == (782.0, 836.0)   # around a non-zero null
+    assert tiers.applied_band(r | {"applied_band": ""}) is None
+    assert tiers.band_text(r | {"applied_band": "-3 .. 3", "ours": "+5 % [4, 6]", "control": "[-2.1, 1.78]"}) \
+        == "-3 .. +3 % (A/A [-2.1, 1.78])"
+    assert tiers.band_text(r | {"applied_band": ""}) == ""
 
 
 def test_verdict_rows_have_anchors_filters_words_and_evidence_links():
-    page = verdict_page.rows_html(MIXED, floor_pct=3.0)
+    page = verdict_page.rows_html(MIXED.assign(applied_band="-3 .. 3"))
     ids = re.findall(r'<tr id="([^"]+)"', page)
     assert ids == [f"claim-{c}" for c in MIXED["claim_id"]]
     assert len(re.findall(r'data-paper="000" data-tier="(?:headline|supporting|untiered)" data-verdict=', page)) == 7
     assert "✗</span> contradicted" in page and "covered by 000-other" in page
-    assert "noise band applied ±3 % (A/A [-2.1, 1.78])" in page
+    assert "noise band applied -3 .. +3 % (A/A [-2.1, 1.78])" in page
     assert 'href="aes2sbox.html#aes2sbox-s0"' in page
     form = verdict_page.filter_html(MIXED)
     for name in ("paper", "tier", "verdict"):
@@ -133,10 +129,10 @@ def test_forest_numbers_and_figure():
     evidence = pd.DataFrame({"claim_id": ["000-t5-enc", "000-t5-enc", "000-t5-dec"],
                              "size": ["2048 B", "60416 B", "2048 B"], "style": ["table"] * 3, "mode": [""] * 3,
                              "estimate": [5.2, 99.0, 40.0], "low": [1.1, 98.0, 36.0], "high": [9.3, 100.0, 44.0]})
-    numbers = forest.claim_numbers(MIXED, claims, evidence)
+    numbers = forest.claim_numbers(MIXED.assign(applied_band="-3 .. 3"), claims, evidence)
     assert list(numbers["claim_id"]) == ["000-t5-enc", "000-t5-dec"]
     assert numbers.iloc[0]["estimate"] == 5.2          # the evidence row the verdict was decided on
-    assert numbers["ratio"].all() and numbers.iloc[0]["band"] == pytest.approx(3.0)
+    assert numbers["ratio"].all() and numbers.iloc[0]["band"] == (-3.0, 3.0)
     fig = forest.forest_figure(numbers, "000")
     ax = fig.axes[0]
     assert ax.get_xscale() == "log"

@@ -511,18 +511,6 @@ def test_forgery_bound_is_exact():
         aead.forgery_bound(0, 128)
 
 
-@needs_readings
-def test_reading_the_results_is_rendered_from_the_verdicts():
-    d = _decide(_evidence()).reset_index()
-    text = aead.reading_markdown(d)
-    for r in d.itertuples():
-        assert f"`{r.claim_id}`" in text
-    counts = d[d["verdict"] != V.FINDING]["verdict"].value_counts()
-    assert f"{counts.get('reproduced', 0)} reproduced" in text
-    flipped = d.assign(verdict="contradicted")
-    assert "0 reproduced" in aead.reading_markdown(flipped)
-
-
 # --- the page: published values on the figures, tables that fit and hide nothing ------------------
 
 def _paper_sizes():

@@ -15,8 +15,10 @@ is +-30 points wide), never added in percentage points.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: Every outcome a rule can name (their meaning is declared in ``config/verdicts.yaml``).
 OUTCOMES = ("established", "size_excluded", "reversed", "no_effect", "statement_false", "undecided", "claim_in_noise",
@@ -27,6 +29,22 @@ OUTCOMES = ("established", "size_excluded", "reversed", "no_effect", "statement_
 class Outcome:
     name: str
     reason: str
+    #: The A/A noise band the comparison applied (around its null), or None where it applied none.
+    band: "tuple[float, float] | None" = None
+
+
+def _applies_band(fn):
+    """Record on the outcome the band a comparison applied: ``noise_band(h, base, percent)``."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        a = sig.bind(*args, **kwargs).arguments
+        if a.get("base") is not None and a.get("h"):
+            out = replace(out, band=noise_band(a["h"], a["base"], a["percent"]))
+        return out
+    return wrapper
 
 
 def fmt(x: float) -> str:
@@ -106,6 +124,7 @@ def _direction_text(lo, hi, band, h, side, established) -> str:
             f"the claimed direction is not excluded ({where})")
 
 
+@_applies_band
 def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Outcome:
     """A value or ratio: ``published +- margin`` (relative); with a ``base`` (null), also its direction."""
     blo, bhi = sorted((published * (1 - margin), published * (1 + margin)))
@@ -135,6 +154,7 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Ou
     return Outcome("undecided", f"{against(lo, hi, band, h, side)}; too wide to decide against {span}")
 
 
+@_applies_band
 def ordering(lo, hi, est, base, bound, h, percent, rules) -> Outcome:
     """An ordering, oriented so that the claim is above ``base``; ``bound``: a stated lower bound beyond it."""
     effect = abs(est - base) if bound is None else max(abs(est - base), abs(bound - base))
@@ -160,6 +180,7 @@ def ordering(lo, hi, est, base, bound, h, percent, rules) -> Outcome:
     return Outcome("undecided", f"{interval_text(lo, hi)} {where} {ttext}")
 
 
+@_applies_band
 def significance(lo, hi, est, p, alpha, base, h, percent, rules) -> Outcome:
     """"A significant difference" in the claimed direction: p < alpha AND the interval beyond the band on its side."""
     noisy = too_noisy(h, abs(est - base), percent, rules)

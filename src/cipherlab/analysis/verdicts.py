@@ -62,6 +62,8 @@ class Decision:
     verdict: str
     reason: str
     outcome: str = ""
+    #: The noise band the rule applied, ``"a .. b"`` in the claim's unit; empty where it applied none.
+    band: str = ""
 
 
 def noise_half_width(ev, floor_pct: float) -> float:
@@ -173,7 +175,8 @@ def decide(claim, ev, rules: "dict | None" = None) -> Decision:
     """
     rules = rules or load_rules()
     out = compare(claim, ev, rules)
-    return Decision(verdict_of(out.name, rules), out.reason, out.name)
+    band = "" if out.band is None else f"{_cmp.fmt(out.band[0])} .. {_cmp.fmt(out.band[1])}"
+    return Decision(verdict_of(out.name, rules), out.reason, out.name, band)
 
 
 def _select(claim, evs: pd.DataFrame) -> pd.DataFrame:
@@ -214,7 +217,7 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         label = worst[0]["reading"]
         each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
         reason = f"under {label}, the least favourable of {len(readings)} readings ({each}): {worst[1].reason}"
-    return worst[0], Decision(worst[1].verdict, reason, worst[1].outcome), label
+    return worst[0], Decision(worst[1].verdict, reason, worst[1].outcome, worst[1].band), label
 
 
 def _decide_claim(claim, evs: pd.DataFrame, rules) -> "tuple[pd.Series | None, Decision, str]":
@@ -289,7 +292,8 @@ def _rule_label(claim) -> str:
 
 
 VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
-                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other", "tier", "condition", "covered_by", "reading", "misprint")
+                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other", "tier", "condition", "covered_by", "reading", "misprint",
+                   "applied_band")
 
 
 def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None" = None) -> pd.DataFrame:
@@ -333,7 +337,7 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "section": claim["section"] or ("" if ev is None else ev["section"]),
             "other": "; ".join(others),
             "tier": claim["tier"], "condition": claim["condition"], "covered_by": claim["covered_by"],
-            "reading": reading, "misprint": _misprints(claim),
+            "reading": reading, "misprint": _misprints(claim), "applied_band": decision.band,
         })
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
 

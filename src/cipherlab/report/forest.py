@@ -94,10 +94,10 @@ def _panel(ax, data: pd.DataFrame, ratio: bool) -> None:
         if est is not None and est > 0:
             ax.scatter([est], [yi], marker=marker, s=70, color=bg, edgecolor="black", linewidth=0.6, zorder=4)
         if ratio and r["band"] is not None:
-            b = float(r["band"]) / 100.0
-            # a band of 100 % or more reaches ratio 0: it runs off the log axis's left edge
-            ax.fill_betweenx([yi - 0.45, yi + 0.45], max(1 - b, 1e-3), 1 + b, color="#9e9e9e", alpha=0.35, lw=0,
-                             zorder=1)
+            b_lo, b_hi = (_as_ratio(x) for x in r["band"])
+            # a band reaching -100 % or below reaches ratio 0: it runs off the log axis's left edge
+            ax.fill_betweenx([yi - 0.45, yi + 0.45], max(b_lo, 1e-3), max(b_hi, 2e-3), color="#9e9e9e", alpha=0.35,
+                             lw=0, zorder=1)
     ax.set_xscale("log")
     ax.axvline(1.0, color="#555", lw=0.8, ls=":", zorder=0)
     ax.set_yticks(y)

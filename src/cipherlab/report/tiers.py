@@ -128,40 +128,31 @@ def tier_sentence(rows: pd.DataFrame, paper: "str | None" = None) -> str:
 
 # ----------------------------------------------------------------------------- the band applied
 
-_INTERVAL = re.compile(r"\[\s*([-+−]?[\d.eE+-]+)\s*,\s*([-+−]?[\d.eE+-]+)\s*\]")
+
+
+_BAND = re.compile(r"([-+−]?[\d.eE+-]+)\s*\.\.\s*([-+−]?[\d.eE+-]+)")
 
 
 def _float(text: str) -> float:
     return float(text.replace("−", "-"))
 
 
-def applied_band(row, floor_pct: "float | None" = None) -> "float | None":
-    """Half-width (in the claim's unit) of the noise band the rule applied to a verdict row, or None.
+def applied_band(row) -> "tuple[float, float] | None":
+    """The noise band the rule applied to a verdict row, ``(low, high)`` in the claim's unit, or None.
 
-    The one place that knows how: when the engine writes an ``applied_band`` column it is used
-    as it is; until then it is derived as the engine derives it
-    (:func:`cipherlab.analysis.verdicts.noise_half_width`): the A/A control's largest excursion,
-    widened to ``noise_floor_pct`` of ``config/verdicts.yaml`` for evidence in %.
+    The engine writes it (``applied_band``, ``"a .. b"``): the A/A control widened to the floor, and
+    around a non-zero null scaled, exactly as the verdict used it.
     """
-    value = row.get("applied_band") if hasattr(row, "get") else None
-    if value is not None and str(value).strip() not in ("", "nan", "—"):
-        return float(value)
-    m = _INTERVAL.search(str(row.get("control", "") if hasattr(row, "get") else ""))
-    if not m:
-        return None
-    lo, hi = _float(m.group(1)), _float(m.group(2))
-    if floor_pct is None:
-        from cipherlab.analysis.claims import load_rules
-        floor_pct = float(load_rules()["noise_floor_pct"])
-    in_pct = str(row.get("ours", "")).split("[")[0].strip().endswith("%")
-    return max(abs(lo), abs(hi), float(floor_pct) if in_pct else 0.0)
+    text = str(row.get("applied_band", "") if hasattr(row, "get") else "").strip()
+    m = _BAND.fullmatch(text)
+    return None if not m else (_float(m.group(1)), _float(m.group(2)))
 
 
-def band_text(row, floor_pct: "float | None" = None) -> str:
-    """"±3 % (A/A [-2.1, 1.78])": the band applied, and the raw control it came from; "" without a control."""
-    band = applied_band(row, floor_pct)
+def band_text(row) -> str:
+    """"-3 .. +3 % (A/A [-2.1, 1.78])": the band applied, and the raw control it came from; "" without one."""
+    band = applied_band(row)
     if band is None:
         return ""
     unit = " %" if str(row.get("ours", "")).split("[")[0].strip().endswith("%") else ""
     raw = str(row.get("control", "")).strip()
-    return f"±{band:.3g}{unit}" + (f" (A/A {raw})" if raw and raw != "—" else "")
+    return f"{band[0]:+.3g} .. {band[1]:+.3g}{unit}" + (f" (A/A {raw})" if raw and raw != "—" else "")

@@ -50,7 +50,7 @@ def _s(v) -> str:
     return "" if v is None or (isinstance(v, float) and pd.isna(v)) or str(v) == "nan" else str(v)
 
 
-def rows_html(rows: pd.DataFrame, floor_pct: "float | None" = None) -> str:
+def rows_html(rows: pd.DataFrame) -> str:
     """Verdict rows as the page's table: claim | published | ours (band applied, condition) | verdict."""
     esc = html.escape
     rows = tiers.with_tier(rows)
@@ -61,7 +61,7 @@ def rows_html(rows: pd.DataFrame, floor_pct: "float | None" = None) -> str:
                   f"{'es' if _s(r.get('processes')) != '1' else ''}") if _s(r.get("processes")) else ""
         cond = ", ".join(x for x in (_s(r.get(k)) for k in ("size", "style", "mode", "profile")) if x)
         cond = ", ".join(x for x in (cond, trials) if x) or "—"
-        band = tiers.band_text(r, floor_pct)
+        band = tiers.band_text(r)
         href = evidence_href(r)
         evidence = f'<a href="{esc(href)}">evidence</a>' if href else "no evidence section"
         extras = "".join(f"<br><small>{label}: {esc(_s(r.get(k)))}</small>"

@@ -15,7 +15,7 @@ The chapter's library, one module per part (the notebooks only call, display and
 from cipherlab.experiments.aead.bitflip import (AEAD_LOCATIONS, PLAIN_LOCATIONS, UNAUTH_MODES, acceptance_table, bitflip_aead,
                       bitflip_unauthenticated, ctr_field_rewrite)
 from cipherlab.experiments.aead.evidence import (ORDER_CLAIMS, ORDER_SECTIONS, RATIO_CLAIMS, SECTIONS, TABLE_ORDER_CLAIMS, claim_coverage, collect, decide,
-                       compare, forgery_bound, forgery_power, stability_evidence, paper_claims, published_ratio_pct, reading_markdown, section_table,
+                       compare, forgery_bound, forgery_power, stability_evidence, paper_claims, published_ratio_pct, section_table,
                        weakest)
 from cipherlab.experiments.aead import views
 from cipherlab.experiments.aead.linearity import equal_growth_evidence, fit_linear, linear_fit_table, linearity_evidence

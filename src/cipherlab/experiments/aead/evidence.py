@@ -538,25 +538,6 @@ def section_table(decided: pd.DataFrame, section: str) -> str:
     return _v.verdict_html(decided[decided["section"] == section])
 
 
-def reading_markdown(decided: pd.DataFrame) -> str:
-    """"Reading the results", rendered from the decided verdicts: counts, then each claim by verdict."""
-    claims = decided[decided["verdict"] != _v.FINDING]
-    counts = claims["verdict"].value_counts()
-    lines = [f"Of paper 003's {len(claims)} claims, this run finds "
-             + ", ".join(f"{counts.get(v, 0)} {v}" for v in _v.VERDICTS) + "."]
-    for verdict in (*_v.VERDICTS, *getattr(_v, "STATUSES", ()), _v.FINDING):
-        d = decided[decided["verdict"] == verdict]
-        if d.empty:
-            continue
-        title = "Our extensions (findings, not counted)" if verdict == _v.FINDING else verdict.capitalize()
-        lines.append(f"\n**{title}:**\n")
-        for r in d.itertuples():
-            cond = ", ".join(x for x in (r.size, r.mode) if x)
-            ours = f" ours {r.ours}" + (f" at {cond}" if cond else "") if r.ours != "—" else ""
-            lines.append(f"* `{r.claim_id}` ({r.where}): \"{r.claim}\" —{ours}; {r.reason}.")
-    return "\n".join(lines)
-
-
 def claim_coverage(evidence: Sequence[_v.Evidence], claims: "pd.DataFrame | None" = None) -> Mapping[str, list]:
     """Claims of paper 003 with no evidence (other than ``not_testable``) and evidence for unknown claims."""
     mine = paper_claims(claims)

@@ -482,9 +482,9 @@ def test_a_non_mds_matrix_matches_a_naive_cipher_and_decrypts(tmp_path, impl):
 
 @pytest.mark.parametrize("rows, match", [
     ([[1, 1, 1, 1], [1, 1, 1, 1], [1, 2, 1, 1], [1, 1, 2, 1]], r"key 'linear.matrix': the matrix .* is singular"),
-    ([[0] * 4] * 4, r"key 'linear.matrix': the matrix .* is singular"),
+    ([[0] * 4 for _ in range(4)], r"key 'linear.matrix': the matrix .* is singular"),   # rows written out: no YAML aliases
     ([[1, 2], [3, 4]], r"key 'linear.matrix': .* is too short"),
-    ([[1, 2, 3, 256]] * 4, r"key 'linear.matrix.0.3': 256 is greater than the maximum"),
+    ([[1, 2, 3, 256] for _ in range(4)], r"key 'linear.matrix.0.3': 256 is greater than the maximum"),
 ])
 def test_a_bad_matrix_is_one_error_naming_the_key(tmp_path, rows, match):
     path = _write(tmp_path, {**_base(), "linear": {"matrix": rows}})

@@ -18,8 +18,8 @@ pytestmark = pytest.mark.pipeline
 
 Q = paths.Profile("quick")
 # Whatever the chapters add, these jobs always follow a changed chapter output
-# (the findings page reads the verdicts).
-DOWNSTREAM = {"verdicts", "findings", "book", "all"}
+# (the findings page and the referee's report per paper read the verdicts).
+DOWNSTREAM = {"verdicts", "report", "findings", "book", "all"}
 
 
 def _rel(p):
@@ -39,6 +39,7 @@ CASES = {
     "selfcheck": (_rel(Q.table("selfcheck")),
                   {"selfcheck"} | {n for c in chapters.load().chapters for n in (c.name, c.measure_name) if n}
                   | ({"variant_chapter"} if config.variant_list(config.load_config("quick")) else set())
+                  | {"bench_sweep", "environment"}   # the Environment page's size sweep is a timing job too
                   | DOWNSTREAM),
     "generated input": (_rel(Q.input_file("maes_image.npy")), {"input_file", "maes_measure", "maes"} | DOWNSTREAM),
 }

@@ -15,6 +15,7 @@ This is a benchmark, not a test: numbers on a shared machine are noisy.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import shutil
 import subprocess
@@ -33,7 +34,8 @@ from cipherlab.ciphers.cpu import aesni_status
 from cipherlab.ciphers.modes import available_impls, new
 from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
-from cipherlab.pipeline.results import write_csv, write_json
+from cipherlab.pipeline.machine_lock import machine_lock
+from cipherlab.pipeline.results import resolve_target, write_csv, write_json
 from cipherlab.report.environment import AES_ROUNDS_PER_CYCLE, instruction_bound, sweep_table
 
 __all__ = ["run_bench", "run_sweep", "openssl_speed", "sweep_table", "instruction_bound", "main", "target_ratios",
@@ -395,19 +397,25 @@ def main(argv=None) -> int:
                    help="the size sweep instead (16 B .. 8 MiB, AES-128, one thread, fresh and reused objects, "
                         "PyCryptodome and openssl speed beside)")
     p.add_argument("--mode", choices=BENCH_MODES, default="ctr", help="mode of the size sweep (default ctr)")
+    p.add_argument("--machine-lock", action="store_true",
+                   help="hold the machine lock exclusively while timing, as the pipeline's timing jobs do")
     args = p.parse_args(argv)
+    if args.out:
+        resolve_target(args.out)   # a bad --out is refused before the benchmark runs, not after it
     if args.sizes:
         if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
             p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")
-        return run_sizes(args)
+        with machine_lock(exclusive=True) if args.machine_lock else contextlib.nullcontext():
+            return run_sizes(args)
     size = int(args.size_mib * MiB) // 16 * 16
     if size <= 0:
         p.error(f"argument --size-mib: must be at least 16 bytes (1.6e-05 MiB), got {args.size_mib}")
     if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
         p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")
     t0 = time.perf_counter()
-    frame = run_bench(size, ciphers=args.cipher, impls=args.impl, key_bytes=args.key_bits // 8,
-                      repeats=args.repeats)
+    with machine_lock(exclusive=True) if args.machine_lock else contextlib.nullcontext():
+        frame = run_bench(size, ciphers=args.cipher, impls=args.impl, key_bytes=args.key_bits // 8,
+                          repeats=args.repeats)
     print(f"cipherlab bench: {size / MiB:g} MiB random data, AES-{args.key_bits} key, best of {args.repeats}, "
           f"MB/s (10^6 B/s); threads: 1 and {max_threads()}")
     print(format_table(frame))

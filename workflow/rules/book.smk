@@ -88,10 +88,35 @@ rule findings:
 
 
 def bench_files(wildcards):
-    """The hand-run benchmark CSVs the Environment page shows (``cipherlab bench --out``, ``--sizes --out``),
-    where they exist: a new run of either re-renders the page; their absence is said on the page."""
-    bench = paths.DATA_DIR / "bench"
-    return [rel(bench / name) for name in ("bench.csv", "sweep.csv") if (bench / name).is_file()]
+    """The hand-run benchmark CSV the Environment page shows (``cipherlab bench --out``), where it exists:
+    a new run re-renders the page; its absence is said on the page."""
+    bench = paths.DATA_DIR / "bench" / "bench.csv"
+    return [rel(bench)] if bench.is_file() else []
+
+
+SWEEP = raw("bench_sweep")
+
+
+rule bench_sweep:
+    """The size sweep of the Environment page (cipherlab bench --sizes): AES-128 by message size, one
+    thread, a fresh and a reused object, PyCryptodome and openssl speed beside; a timing job."""
+    input:
+        SELFCHECK,
+        code=package_files("ciphers") + [rel(paths.SRC_DIR / "bench.py")],
+    output:
+        csv=SWEEP,
+        meta=SWEEP + ".meta.json",
+    params:
+        repeats=CFG["bench_sweep_repeats"],
+    log:
+        log_path("bench_sweep"),
+    threads: TIMING_THREADS   # a timing job: the whole machine, and the machine lock, exclusively
+    resources:
+        mem_mb=2000,
+        runtime=MEASURE_RUNTIME,
+        slurm_extra="--exclusive",
+    shell:
+        PYTHON + " -m cipherlab bench --sizes --repeats {params.repeats} --machine-lock --out {output.csv} > {log} 2>&1"
 
 
 rule environment:
@@ -102,6 +127,7 @@ rule environment:
         config=rel(paths.config_file(PROFILE)),
         code=rel(paths.SRC_DIR / "report" / "environment.py"),
         bench=bench_files,
+        sweep=SWEEP,
     output:
         notebook=executed("environment"),
     params:

@@ -12,13 +12,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from cipherlab.pipeline.paths import DATA_DIR, Profile
+from cipherlab.pipeline.paths import Profile
 
-__all__ = ["SWEEP_CSV", "SWEEP_SHORT", "AES_ROUNDS_PER_CYCLE", "instruction_bound", "sweep_table", "sweep_results", "sweep_figure",
+__all__ = ["SWEEP_EXPERIMENT", "sweep_csv", "SWEEP_SHORT", "AES_ROUNDS_PER_CYCLE", "instruction_bound", "sweep_table", "sweep_results", "sweep_figure",
            "bound_table", "timing_loads"]
 
-#: Where the Environment page looks for the CSV of ``cipherlab bench --sizes --out`` (``<csv>.meta.json`` beside).
-SWEEP_CSV = DATA_DIR / "bench" / "sweep.csv"
+#: The raw file of the pipeline's size sweep (rule ``bench_sweep``: ``cipherlab bench --sizes --out``).
+SWEEP_EXPERIMENT = "bench_sweep"
+
+
+def sweep_csv(profile: str) -> Path:
+    """The profile's size-sweep CSV (its ``.csv.meta.json`` beside), written by the rule ``bench_sweep``."""
+    return Profile(profile).raw_csv(SWEEP_EXPERIMENT)
 MiB = 1 << 20
 #: The AES units' throughput the bound assumes: AES round instructions issued per cycle (two on AMD
 #: Zen 2-4 and on Intel Ice Lake and later), each on one 128-bit block, or on two with VAES.
@@ -69,9 +74,9 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
     return out.reset_index()
 
 
-def sweep_results(path: "str | Path | None" = None) -> "tuple[pd.DataFrame, dict] | None":
-    """The sweep rows and their provenance record, or None when no sweep CSV is there."""
-    path = Path(path or SWEEP_CSV)
+def sweep_results(path: "str | Path") -> "tuple[pd.DataFrame, dict] | None":
+    """The sweep rows and their provenance record (``<csv>.meta.json``), or None when no sweep CSV is there."""
+    path = Path(path)
     if not path.is_file():
         return None
     meta_path = path.with_name(path.name + ".meta.json")

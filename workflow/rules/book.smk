@@ -116,7 +116,7 @@ rule bench_sweep:
         runtime=MEASURE_RUNTIME,
         slurm_extra="--exclusive",
     shell:
-        PYTHON + " -m cipherlab bench --sizes --repeats {params.repeats} --machine-lock --out {output.csv} > {log} 2>&1"
+        PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --out {output.csv} > {log} 2>&1"
 
 
 rule environment:

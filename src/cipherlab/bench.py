@@ -371,7 +371,7 @@ def run_sizes(args) -> int:
         path = write_csv(frame.assign(openssl_mb_per_s=frame.bytes.map(
             openssl.set_index("bytes").mb_per_s) if isinstance(openssl, pd.DataFrame) else float("nan"),
             run_id=meta["run_id"]), args.out)
-        write_json(meta, path.with_name(path.name + ".meta.json"))
+        write_json(meta, args.meta or path.with_name(path.name + ".meta.json"))
     return 0
 
 
@@ -393,6 +393,8 @@ def main(argv=None) -> int:
     p.add_argument("--impl", action="append", choices=BENCH_IMPLS,
                    help="restrict to a cipherlab style (repeatable); PyCryptodome is always measured")
     p.add_argument("--out", help="also write the raw rows to this CSV (and <out>.meta.json)")
+    p.add_argument("--meta", help="with --sizes --out: the provenance record's path instead of <out>.meta.json "
+                                  "(the pipeline's raw-file convention, <experiment>.meta.json)")
     p.add_argument("--sizes", action="store_true",
                    help="the size sweep instead (16 B .. 8 MiB, AES-128, one thread, fresh and reused objects, "
                         "PyCryptodome and openssl speed beside)")
@@ -400,8 +402,11 @@ def main(argv=None) -> int:
     p.add_argument("--machine-lock", action="store_true",
                    help="hold the machine lock exclusively while timing, as the pipeline's timing jobs do")
     args = p.parse_args(argv)
-    if args.out:
-        resolve_target(args.out)   # a bad --out is refused before the benchmark runs, not after it
+    if args.meta and not (args.sizes and args.out):
+        p.error("argument --meta: goes with --sizes and --out")
+    for target in (args.out, args.meta):
+        if target:
+            resolve_target(target)   # a bad path is refused before the benchmark runs, not after it
     if args.sizes:
         if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
             p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")

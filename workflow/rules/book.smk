@@ -105,7 +105,7 @@ rule bench_sweep:
         code=package_files("ciphers") + [rel(paths.SRC_DIR / "bench.py")],
     output:
         csv=SWEEP,
-        meta=SWEEP + ".meta.json",
+        meta=raw_meta("bench_sweep"),
     params:
         repeats=CFG["bench_sweep_repeats"],
     log:
@@ -116,7 +116,7 @@ rule bench_sweep:
         runtime=MEASURE_RUNTIME,
         slurm_extra="--exclusive",
     shell:
-        PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --out {output.csv} > {log} 2>&1"
+        PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --out {output.csv} --meta {output.meta} > {log} 2>&1"
 
 
 rule environment:

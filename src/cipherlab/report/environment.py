@@ -22,7 +22,7 @@ SWEEP_EXPERIMENT = "bench_sweep"
 
 
 def sweep_csv(profile: str) -> Path:
-    """The profile's size-sweep CSV (its ``.csv.meta.json`` beside), written by the rule ``bench_sweep``."""
+    """The profile's size-sweep CSV (its ``bench_sweep.meta.json`` beside), written by the rule ``bench_sweep``."""
     return Profile(profile).raw_csv(SWEEP_EXPERIMENT)
 MiB = 1 << 20
 #: The AES units' throughput the bound assumes: AES round instructions issued per cycle (two on AMD
@@ -75,11 +75,17 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
 
 
 def sweep_results(path: "str | Path") -> "tuple[pd.DataFrame, dict] | None":
-    """The sweep rows and their provenance record (``<csv>.meta.json``), or None when no sweep CSV is there."""
+    """The sweep rows and their provenance record, or None when no sweep CSV is there.
+
+    The record is ``<name>.meta.json`` (a raw file of the pipeline) or, else, ``<name>.csv.meta.json``
+    (``cipherlab bench --sizes --out`` run by hand).
+    """
     path = Path(path)
     if not path.is_file():
         return None
-    meta_path = path.with_name(path.name + ".meta.json")
+    meta_path = path.with_suffix(".meta.json")
+    if not meta_path.is_file():
+        meta_path = path.with_name(path.name + ".meta.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
     return pd.read_csv(path), meta
 

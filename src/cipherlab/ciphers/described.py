@@ -1,7 +1,7 @@
 """AES variants described in YAML, built from the cipher core's blocks and registered in the registry.
 
 A *variant* is one file, ``config/variants/<name>.yaml`` (its schema:
-``workflow/schemas/variant.schema.yaml``; an example in CONTRIBUTING.md, "Variants"):
+``src/cipherlab/ciphers/schemas/variant.schema.yaml``, package data; an example in CONTRIBUTING.md, "Variants"):
 ``name`` (the registered name, the file's stem), ``summary``, optional ``about``,
 ``key_bytes`` (16, 24, 32 or a list), optional ``rounds`` (1..Nr, default Nr),
 ``sbox`` and ``linear``, or ``custom``.
@@ -83,8 +83,9 @@ from cipherlab.ciphers.sboxes import (SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
            "register_variant_file", "variant_byte_maps", "variant_linear_layer", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
 
-#: The schema of a description (in the checkout holding this package).
-SCHEMA_FILE = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "variant.schema.yaml"
+#: The schema of a description: package data beside this module, so an installed wheel loads variants too
+#: (the layers above reach the same file as ``cipherlab.pipeline.paths.VARIANT_SCHEMA``).
+SCHEMA_FILE = Path(__file__).resolve().parent / "schemas" / "variant.schema.yaml"
 BYTE_MAPS = ("rijndael", "second-sbox", "table", "random")
 LINEAR_LAYERS = ("mixcolumns", "none", "xor-iv", "byte-map", "matrix")
 #: MAES's options that ``xor-iv`` takes (checks and defaults: the ``maes`` registry entry).

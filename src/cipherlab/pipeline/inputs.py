@@ -14,8 +14,9 @@ Kinds
 ``zeros``
     All-zero bytes (a low-entropy input for randomness tests).
 ``image``
-    The photograph shipped with matplotlib (``grace_hopper.jpg``, 512x600 RGB)
-    as a ``.npy`` uint8 array of shape (height, width, 3); ``bytes`` is ignored.
+    The test photograph (``grace_hopper.jpg``, 512x600 RGB, matplotlib's sample image, shipped
+    with cipherlab as package data: :data:`cipherlab.pipeline.paths.TEST_IMAGE`) as a ``.npy``
+    uint8 array of shape (height, width, 3); ``bytes`` is ignored.
 """
 from __future__ import annotations
 
@@ -30,10 +31,10 @@ from pathlib import Path
 
 import matplotlib.image as mpimg
 import numpy as np
-from matplotlib import cbook
 
 from cipherlab.pipeline.config import input_specs, load_config
 from cipherlab.pipeline.machine_lock import machine_lock
+from cipherlab.pipeline.paths import TEST_IMAGE
 from cipherlab.pipeline.results import write_bytes
 
 KINDS = ("text", "random", "zeros", "image")
@@ -81,8 +82,8 @@ def text_bytes(nbytes: int, rng: np.random.Generator) -> bytes:
 
 
 def test_image() -> np.ndarray:
-    """matplotlib's sample photograph (Grace Hopper) as uint8 RGB, shape (600, 512, 3)."""
-    with cbook.get_sample_data("grace_hopper.jpg") as fh:
+    """The test photograph (Grace Hopper, :data:`~cipherlab.pipeline.paths.TEST_IMAGE`) as uint8 RGB, shape (600, 512, 3)."""
+    with open(TEST_IMAGE, "rb") as fh:
         img = np.asarray(mpimg.imread(fh, format="jpg"))
     if img.dtype != np.uint8:
         img = np.clip(np.round(img * 255), 0, 255).astype(np.uint8)

@@ -42,6 +42,13 @@ PAPERS_TEXT_DIR = Path(os.environ.get("CIPHERLAB_PAPERS", ROOT.parent / "shared"
 # package's own directory when installed without a checkout.
 SRC_DIR = ROOT / "src" / "cipherlab" if (ROOT / "src" / "cipherlab").is_dir() else Path(__file__).resolve().parents[1]
 VECTORS_DIR = Path(__file__).resolve().parents[1] / "ciphers" / "vectors"
+# Package data: installed with the package (pyproject.toml, package-data), found beside its code,
+# never through the checkout, so that an installed wheel has them too.
+#: The schema of a variant description (config/variants/<name>.yaml); the cipher core, which
+#: imports nothing of cipherlab, reads the same file beside it (cipherlab.ciphers.described.SCHEMA_FILE).
+VARIANT_SCHEMA = Path(__file__).resolve().parents[1] / "ciphers" / "schemas" / "variant.schema.yaml"
+#: The test photograph the security and MAES chapters encrypt (cipherlab.pipeline.inputs.test_image).
+TEST_IMAGE = Path(__file__).resolve().parents[1] / "data" / "grace_hopper.jpg"
 #: Variant descriptions (one YAML file each) and the papers' ciphers described the same way.
 VARIANTS_DIR = CONFIG_DIR / "variants"
 CIPHER_DESCRIPTIONS_DIR = CONFIG_DIR / "ciphers"

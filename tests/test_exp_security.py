@@ -262,19 +262,14 @@ def test_bits_validation():
 
 # --------------------------------------------------- the quick profile itself
 
-def _quick_parameters():
-    from cipherlab.pipeline.config import load_config, notebook_parameters
-
-    return notebook_parameters(load_config("quick"), "security")
-
-
 def test_quick_profile_attack_recovers_exact_plaintext():
-    from cipherlab.experiments.security import chapter
+    from cipherlab.experiments.security import driver
+    from cipherlab.experiments.security.chapter import CHAPTER
 
-    p = _quick_parameters()
-    targets = chapter.attack_targets(seed=p["seed"], image_stride=p["image_stride"],
-                                     text_bytes=p["text_bytes"])
-    table, recovered, _ = attack.attack_table(targets, seed=p["seed"] + 400)
+    run = CHAPTER.run("quick", {})
+    targets = driver.attack_targets(seed=run.seed, image_stride=run.params.image_stride,
+                                    text_bytes=run.params.text_bytes)
+    table, recovered, _ = attack.attack_table(targets, seed=run.seed + 400)
     for (cipher, mode, name), rec in recovered.items():
         original = attack.as_bytes_array(targets[name])
         if cipher == "aes":
@@ -299,13 +294,13 @@ def test_quick_pipeline_attack_recovers_the_plaintext(quick_tree):
 
 
 def test_measure_is_deterministic():
-    from cipherlab.experiments.security import chapter
+    from cipherlab.experiments.security import driver
 
     kw = dict(seed=5, dependency_keys=1, dependency_plaintexts=8,
               avalanche_keys=1, avalanche_plaintexts=4, rounds_keys=1, rounds_plaintexts=4,
               image_stride=16, text_bytes=512, randomness_bytes=2048, n_sequences=2,
               apen_m=3, serial_m=4, sbox_spread=False)
-    a, b = chapter.measure(**kw), chapter.measure(**kw)
+    a, b = driver.analyse(**kw), driver.analyse(**kw)
     for name in ("dependency", "avalanche", "attack", "randomness", "summary"):
         assert a[name].equals(b[name]), name
     # the ciphers are the descriptions in config/ciphers/; SP 800-22 also runs on the encrypted test image
@@ -321,9 +316,9 @@ def test_measure_is_deterministic():
 
 def test_security_evidence_is_findings_and_one_decided_claim():
     from cipherlab.analysis import verdicts
-    from cipherlab.experiments.security import chapter
+    from cipherlab.experiments.security import driver
 
-    res = chapter.measure(seed=5, dependency_keys=1, dependency_plaintexts=8, avalanche_keys=1,
+    res = driver.analyse(seed=5, dependency_keys=1, dependency_plaintexts=8, avalanche_keys=1,
                           avalanche_plaintexts=4, rounds_keys=1, rounds_plaintexts=4, image_stride=16,
                           text_bytes=512, randomness_bytes=2048, n_sequences=2, apen_m=3, serial_m=4,
                           sbox_spread=False)
@@ -412,20 +407,20 @@ def test_sbox_findings_text_is_written_from_the_table():
 # ---------------------------------------------------------------- the ciphers, as described
 
 def test_the_chapter_analyses_the_descriptions_not_the_registry(tmp_path):
-    from cipherlab.experiments.security import chapter
+    from cipherlab.experiments.security import driver
 
-    shipped = chapter.described_ciphers()
+    shipped = driver.described_ciphers()
     assert [c.name for c in shipped] == ["aes", "aes-2sbox", "maes-1", "maes-2"]
-    assert [c.name for c in chapter.described_ciphers(["maes-2", "aes"])] == ["maes-2", "aes"]
+    assert [c.name for c in driver.described_ciphers(["maes-2", "aes"])] == ["maes-2", "aes"]
     with pytest.raises(ValueError, match=r"ciphers must be one of \('aes', 'aes-2sbox', 'maes-1', 'maes-2'\)"):
-        chapter.described_ciphers(["rot13"])
+        driver.described_ciphers(["rot13"])
     with pytest.raises(ValueError, match="ciphers: no cipher descriptions"):
-        chapter.described_ciphers(folder=tmp_path)
+        driver.described_ciphers(folder=tmp_path)
     # an "aes" whose description drops MixColumns is measured as described: byte-local, unlike the registered AES
     doc = yaml.safe_load((CIPHER_DESCRIPTIONS_DIR / "aes.yaml").read_text())
     doc["linear"] = {"kind": "none"}
     (tmp_path / "aes.yaml").write_text(yaml.safe_dump(doc))
-    (edited,) = chapter.described_ciphers(folder=tmp_path)
+    (edited,) = driver.described_ciphers(folder=tmp_path)
     kw = dict(n_keys=1, n_plaintexts=8, seed=1)
     assert (diffusion.byte_dependency_matrix(edited, **kw).sum(axis=0) == 1).all()
     assert diffusion.byte_dependency_matrix("aes", **kw).all()

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from cipherlab.ciphers import registry
 from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
-from cipherlab.experiments import variant
-from cipherlab.experiments.security.chapter import attack_targets
+from cipherlab.experiments.security.driver import attack_targets
+from cipherlab.experiments.variant import driver
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, integral, speed, structure
 from cipherlab.pipeline import paths
@@ -115,7 +115,7 @@ def test_attack_recovers_every_plaintext_of_random_affine_maps(seed, n_blocks):
 
 @pytest.mark.parametrize("cipher, affine", [("aes", False), ("aes-2sbox", False), ("aes-affine-sbox", True)])
 def test_affinity_test_on_ciphers(cipher, affine):
-    name, _ = variant.resolve(cipher)
+    name, _ = driver.resolve(cipher)
     res = affinity.affinity_test(affinity.cipher_oracle(name, bytes(range(16))), n_triples=16, seed=2)
     assert res["affine"] is affine
     assert res["held"] == (16 if affine else 0)
@@ -129,7 +129,7 @@ def test_affinity_test_on_toy_holds():
 
 @pytest.mark.parametrize("mode", ["ecb", "cbc"])
 def test_affine_variant_image_recovered_exactly(mode):
-    name, _ = variant.resolve("aes-affine-sbox")
+    name, _ = driver.resolve("aes-affine-sbox")
     image = attack_targets(seed=0, image_stride=1, text_bytes=16)["image"]
     iv = bytes(range(16, 32)) if mode == "cbc" else None
     res = affinity.run_affine_attack(name, bytes(range(16)), image, mode, iv)
@@ -243,7 +243,7 @@ def test_the_last_round_key_of_4_round_aes_is_the_only_candidate(seed):
 
 
 def test_square_attack_recovers_the_key_and_the_image_of_aes_4_rounds():
-    name, _ = variant.resolve("aes-4-rounds")
+    name, _ = driver.resolve("aes-4-rounds")
     image = attack_targets(seed=0, image_stride=8, text_bytes=16)["image"]
     rates = {r: np.ones((16, 16)) for r in range(1, 5)}
     rounds = structure.rounds_table(name, rates, n_triples=2, lambda_sets=2, seed=1)
@@ -262,7 +262,7 @@ def test_square_attack_runs_on_a_4_round_matrix_variant(tmp_path):
     doc.update(name="circ-4-rounds", key_bytes=16, rounds=4)
     path = tmp_path / "circ-4-rounds.yaml"
     path.write_text(yaml.safe_dump(doc))
-    name, _ = variant.resolve(str(path))
+    name, _ = driver.resolve(str(path))
     image = attack_targets(seed=0, image_stride=8, text_bytes=16)["image"]
     rounds = structure.rounds_table(name, {r: np.ones((16, 16)) for r in range(1, 5)}, n_triples=2, lambda_sets=2,
                                     seed=1)
@@ -275,13 +275,13 @@ def test_square_attack_runs_on_a_4_round_matrix_variant(tmp_path):
 def test_square_attack_says_why_not_or_what_is_left():
     image = np.arange(64, dtype=np.uint8)
     ten = pd.DataFrame({"rounds": range(1, 11), "balanced": [True] * 3 + [False] * 7})
-    table, recovered, _ = integral.square_attack_table(variant.resolve("aes-random-sbox")[0], {"image": image}, ten)
+    table, recovered, _ = integral.square_attack_table(driver.resolve("aes-random-sbox")[0], {"image": image}, ten)
     assert not table["ran"].iloc[0] and table["reason"].iloc[0] == "not balanced after 9 of 10 rounds"
     assert recovered == {}
     assert integral.applicability("aes-2sbox", ten).startswith("the last round is not known")
     # an affine S-box: every guess fits every Λ-set; nothing recovered, and the table says how much is left
     every = pd.DataFrame({"rounds": range(1, 11), "balanced": [True] * 10})
-    table, recovered, _ = integral.square_attack_table(variant.resolve("aes-affine-sbox")[0], {"image": image},
+    table, recovered, _ = integral.square_attack_table(driver.resolve("aes-affine-sbox")[0], {"image": image},
                                                        every, n_sets=2)
     row = table.iloc[0]
     assert row["ran"] and not row["key_recovered"] and row["key_candidates_log2"] == 128.0
@@ -324,7 +324,7 @@ def test_claim_row_is_ordering():
 
 @pytest.fixture(scope="module")
 def batteries():
-    return {c: variant.run_battery(c, seed=3, **SMALL) for c in ("aes-affine-sbox", "aes-2sbox", "aes")}
+    return {c: driver.run_battery(c, seed=3, **SMALL) for c in ("aes-affine-sbox", "aes-2sbox", "aes")}
 
 
 def test_card_affine(batteries):
@@ -355,7 +355,7 @@ def test_the_trail_tables_put_aes_beside_the_variant(batteries):
 
 
 def test_card_non_mds_example_states_branch_number_bound_and_margin():
-    r = variant.run_battery("aes-circulant-matrix", seed=3, **SMALL)
+    r = driver.run_battery("aes-circulant-matrix", seed=3, **SMALL)
     text = r["card"]
     assert card.NO_WEAKNESS in text  # the attacks still fail ...
     # ... but the bound is weaker than AES's: B = 4, 16 = 4^2 active S-boxes in 4 rounds, 7 rounds needed
@@ -379,18 +379,18 @@ def test_card_aes(batteries):
 
 
 def test_card_round_reduced():
-    text = variant.run_battery("aes-4-rounds", seed=3, **SMALL)["card"]
+    text = driver.run_battery("aes-4-rounds", seed=3, **SMALL)["card"]
     assert "weakest point: **the square (integral) attack: balanced after 3 of its 4 rounds**" in text
     assert "769 chosen plaintexts (3 Λ-sets and one check) recover the 128-bit key" in text
 
 
 def test_save_all_is_byte_identical(batteries, monkeypatch, tmp_path):
     monkeypatch.setattr(paths, "DATA_DIR", tmp_path)
-    saved = variant.save_all(batteries["aes"], "quick")
-    assert set(saved) == set(variant.TABLES) | {"milp_times"}  # speed off: the MILP's times are the timing table
-    first = {k: saved[k].read_bytes() for k in variant.TABLES}
-    again = variant.save_all(variant.run_battery("aes", seed=3, **SMALL), "quick")
-    assert first == {k: again[k].read_bytes() for k in variant.TABLES}
+    saved = driver.save_all(batteries["aes"], "quick")
+    assert set(saved) == set(driver.TABLES) | {"milp_times"}  # speed off: the MILP's times are the timing table
+    first = {k: saved[k].read_bytes() for k in driver.TABLES}
+    again = driver.save_all(driver.run_battery("aes", seed=3, **SMALL), "quick")
+    assert first == {k: again[k].read_bytes() for k in driver.TABLES}
 
 
 # ---------------------------------------------------------------- bad parameters
@@ -406,7 +406,7 @@ def test_save_all_is_byte_identical(batteries, monkeypatch, tmp_path):
 ])
 def test_bad_battery_parameters(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        variant.run_battery(**kwargs)
+        driver.run_battery(**kwargs)
 
 
 @pytest.mark.parametrize("call, name", [
@@ -424,7 +424,7 @@ def test_bad_parameters_name_themselves(call, name):
 
 
 def test_speed_registers_the_variant_in_fresh_processes():
-    name, path = variant.resolve("aes-affine-sbox")
+    name, path = driver.resolve("aes-affine-sbox")
     raw = speed.measure_speed(name, path, nbytes=1024, processes=1, trials=3)
     assert set(raw["case"]) == set(speed.CASES)
     assert set(raw["impl"]) == set(correctness.styles_here(name))

@@ -1,182 +1,70 @@
-"""The security chapter end to end: every measurement, as tidy frames.
+"""The security chapter: S-box tables, diffusion, the key-free codebook attack and SP 800-22, AES the control.
 
-The notebook calls :func:`measure` with its parameters, then :func:`save_all`
-and :func:`cipherlab.experiments.security.evidence.evidence_rows` (the
-evidence the decision engine turns into findings, and into the verdict of
-"the security side has slightly weakened" of papers 000/001); nothing else
-happens there.
-
-The ciphers are the papers' ciphers as *described* in ``config/ciphers/<name>.yaml``
-(:func:`described_ciphers`), built from the core's blocks by
-:func:`cipherlab.ciphers.described.build_from_description`, the same way a
-variant chapter builds a variant: the chapter analyses what the descriptions
-say, and the selfcheck (:mod:`cipherlab.selfcheck`) shows before every run
-that each description encrypts bit for bit like the registered cipher the
-speed chapters time.
+The declaration only (:data:`CHAPTER`, :class:`Params`); the work is in
+:mod:`cipherlab.experiments.security.driver`, imported when the chapter is built.
 """
-
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import dataclass
+from typing import Any, Mapping
 
-import numpy as np
-import pandas as pd
-
-from tqdm import tqdm  # plain text bar: no ipywidgets warning in the book
-
-from cipherlab.pipeline import inputs as _inputs
-from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
-from cipherlab._checks import check_choices
-from cipherlab.ciphers.described import VariantInfo, build_from_description, load_variant
-from cipherlab.pipeline.results import save_table
-from cipherlab.analysis.stats import byte_entropy
-
-from cipherlab.experiments.security import attack, diffusion, randomness, summary
-from cipherlab.experiments.security.quiet import new_quiet
-from cipherlab.experiments.security.sbox_properties import (difference_distribution_table, linear_approximation_table,
-                              sbox_property_table)
-
-def _stride_image(image: np.ndarray, stride: int) -> np.ndarray:
-    if not isinstance(stride, int) or stride < 1:
-        raise ValueError(f"image_stride must be a positive integer, got {stride!r}")
-    return np.ascontiguousarray(image[::stride, ::stride])
+from cipherlab.pipeline.chapters import Chapter
+from cipherlab.pipeline.config import Run
+from cipherlab.pipeline.params import BYTE, param
 
 
-def described_ciphers(names=None, folder=CIPHER_DESCRIPTIONS_DIR) -> tuple[VariantInfo, ...]:
-    """The ciphers described in ``folder/<name>.yaml``, built (not registered), in the order of ``names``.
+@dataclass(frozen=True)
+class Params:
+    """Parameters of the chapter; the defaults are the full profile's."""
 
-    ``names`` default: every description in ``folder``, sorted by name
-    (``aes``, ``aes-2sbox``, ``maes-1``, ``maes-2``). ``ValueError`` naming
-    ``ciphers`` and the described names for a name without a file.
-    """
-    folder = Path(folder)
-    described = tuple(sorted(p.stem for p in folder.glob("*.yaml")))
-    if not described:
-        raise ValueError(f"ciphers: no cipher descriptions (*.yaml) in {folder}")
-    names = check_choices("ciphers", described if names is None else names, described)
-    return tuple(build_from_description(load_variant(folder / f"{n}.yaml")) for n in names)
-
-
-def attack_targets(*, seed: int, image_stride: int = 1, text_bytes: int = 65536) -> dict:
-    """The attack's plaintexts: the (strided) test image and seeded text."""
-    image = _stride_image(_inputs.test_image(), image_stride)
-    text = _inputs.text_bytes(text_bytes, np.random.default_rng(seed + 300))
-    return {"image": image, "text": text}
-
-
-def measure(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: int = 8,
-            dependency_plaintexts: int = 256, avalanche_keys: int = 4,
-            avalanche_plaintexts: int = 64, rounds_keys: int = 2, rounds_plaintexts: int = 64,
-            image_stride: int = 1, text_bytes: int = 65536, randomness_bytes: int = 65536,
-            n_sequences: int = 16, block_size: int = 128, apen_m: int = 8,
-            serial_m: int = 10, sbox_spread: bool = True, progress: bool = False) -> dict:
-    """Run every measurement of the chapter.
-
-    Parameters
-    ----------
-    seed : int
-        The profile seed; each part derives its own seed from it.
-    ciphers : sequence of str, optional
-        Names of cipher descriptions in ``config/ciphers/`` (default: all of
-        them, :func:`described_ciphers`); the tables' ``cipher`` column.
-    sbox_spread : bool
-        Tabulate the second S-box for all 256 xor bytes (a few seconds).
-    image_stride : int
-        Take every ``image_stride``-th pixel row and column of the test image
-        (1 = the whole 600 x 512 image).
-    text_bytes, randomness_bytes : int
-        Size of the attack's text target and of each low-entropy randomness
-        input (all-zero, text); the third randomness input is the (strided)
-        test image, at its own size.
-
-    Returns
-    -------
-    dict of DataFrame (and the recovered plaintexts under ``"recovered"``)
-    """
-    ciphers = described_ciphers(ciphers)
-    bar = tqdm(total=7, disable=not progress, desc="security")
-    out: dict = {}
-
-    cat = summary.sbox_catalogue(xor_byte)
-    out["sbox_properties"] = sbox_property_table(cat)
-    if sbox_spread:
-        spread = pd.concat([summary.second_sbox_spread(c) for c in summary.CONSTRUCTIONS],
-                           ignore_index=True)
-        out["sbox_spread"] = spread
-        out["sbox_spread_summary"] = pd.concat(
-            [summary.spread_summary(spread[spread.construction == c]).assign(construction=c)
-             for c in summary.CONSTRUCTIONS], ignore_index=True)
-    out["_tables"] = {name: (difference_distribution_table(s), linear_approximation_table(s))
-                      for name, s in cat.items()}
-    bar.update()
-
-    dep = []
-    for k, cipher in enumerate(ciphers):
-        rates = diffusion.byte_change_rates(cipher, n_keys=dependency_keys,
-                                            n_plaintexts=dependency_plaintexts, seed=seed + k)
-        dep.append(diffusion.dependency_frame(rates, cipher.name))
-    out["dependency"] = pd.concat(dep, ignore_index=True)
-    bar.update()
-
-    hists, rows = [], []
-    for k, cipher in enumerate(ciphers):
-        hist, sac = diffusion.avalanche_sac(cipher, n_keys=avalanche_keys,
-                                            n_plaintexts=avalanche_plaintexts, seed=seed + 100 + k)
-        hists.append(diffusion.avalanche_frame(hist, cipher.name))
-        rows.append(diffusion.avalanche_summary(hist, sac, cipher.name))
-        out.setdefault("_sac", {})[cipher.name] = sac
-    out["avalanche"] = pd.concat(hists, ignore_index=True)
-    out["avalanche_summary"] = pd.DataFrame(rows)
-    bar.update()
-
-    out["rounds"] = pd.concat(
-        [diffusion.rounds_to_full_diffusion(c, n_keys=rounds_keys, n_plaintexts=rounds_plaintexts,
-                                            seed=seed + 200 + k) for k, c in enumerate(ciphers)],
-        ignore_index=True)
-    bar.update()
-
-    targets = attack_targets(seed=seed, image_stride=image_stride, text_bytes=text_bytes)
-    image = targets["image"]
-    table, recovered, ciphertexts = attack.attack_table(targets, ciphers=ciphers, seed=seed + 400)
-    out["attack"] = table
-    out["recovered"] = recovered
-    out["ciphertexts"] = ciphertexts
-    out["_image_shape"] = image.shape
-    out["_targets"] = targets
-    bar.update()
-
-    # entropy of the encrypted image, the papers' own security evidence
-    rng = np.random.default_rng(seed + 500)
-    ent = []
-    for cipher in ciphers:
-        key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
-        ct = new_quiet(key, cipher, "ecb", padding=True).encrypt(image.reshape(-1))
-        ent.append({"cipher": cipher.name, "mode": "ecb", "input": "image",
-                    "byte_entropy": byte_entropy(np.asarray(ct))})
-    out["image_entropy"] = pd.DataFrame(ent)
-    bar.update()
-
-    # the low-entropy files, and the test image the papers encrypt (its pixel bytes, row by row)
-    rin = {"zeros": bytes(randomness_bytes),
-           "text": _inputs.text_bytes(randomness_bytes, np.random.default_rng(seed + 600)),
-           "image": image.tobytes()}
-    per_seq = randomness.ciphertext_randomness(rin, ciphers=ciphers, seed=seed + 700,
-                                               n_sequences=n_sequences, block_size=block_size,
-                                               apen_m=apen_m, serial_m=serial_m)
-    out["randomness_sequences"] = per_seq
-    out["randomness"] = randomness.randomness_summary(per_seq)
-    bar.update()
-    bar.close()
-
-    out["summary"] = summary.summary_table(out["sbox_properties"], out["dependency"],
-                                           out["avalanche_summary"], out["rounds"], out["attack"],
-                                           out["randomness"], xor_byte=xor_byte)
-    return out
+    xor_byte: int = param(127, "S-box tables: the second S-box's xor byte (the papers use 7F)", BYTE)
+    dependency_keys: int = param(16, "byte-dependency matrix: random keys (x plaintexts, each with 16 modified "
+                                     "copies)", minimum=1)
+    dependency_plaintexts: int = param(256, "byte-dependency matrix: random plaintexts per key", minimum=1)
+    avalanche_keys: int = param(8, "avalanche / SAC: keys (x plaintexts, every one of the 128 bits flipped once)",
+                                minimum=1)
+    avalanche_plaintexts: int = param(128, "avalanche / SAC: plaintexts per key", minimum=1)
+    rounds_keys: int = param(4, "rounds to full diffusion (round-reduced ciphers, rounds 1..Nr): keys", minimum=1)
+    rounds_plaintexts: int = param(64, "rounds to full diffusion: plaintexts per key", minimum=1)
+    image_stride: int = param(1, "attack target: every stride-th pixel row and column of the 600x512 test image "
+                                 "(1: the whole image)", minimum=1)
+    text_bytes: int = param(51200, "attack target: a text file of this many bytes", minimum=16)
+    randomness_bytes: int = param(1048576, "SP 800-22: bytes of each low-entropy input (all-zero, text)",
+                                  minimum=16)
+    n_sequences: int = param(32, "SP 800-22: sequences each ciphertext is cut into", minimum=1)
+    block_size: int = param(128, "SP 800-22: block length of the block frequency test (bits)", minimum=2)
+    apen_m: int = param(10, "SP 800-22 approximate entropy: m < log2(n) - 5 (n bits per sequence)", minimum=1)
+    serial_m: int = param(14, "SP 800-22 serial: m < log2(n) - 2 (n bits per sequence)", minimum=2)
 
 
-def save_all(results: dict, profile) -> dict:
-    """Write the chapter's tables to ``data/tables/<profile>/security_*.csv``."""
-    names = ["sbox_properties", "sbox_spread", "sbox_spread_summary", "dependency", "avalanche",
-             "avalanche_summary", "rounds", "attack", "image_entropy", "randomness",
-             "randomness_sequences", "summary"]
-    return {n: save_table(results[n], f"security_{n}", profile) for n in names}
+def build(run: Run, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """{table or figure name: DataFrame or matplotlib Figure}: every name :data:`CHAPTER` declares."""
+    from cipherlab.experiments.security import driver
+    return driver.build(run, raw)
+
+
+CHAPTER = Chapter(
+    name="security", order=40,
+    about="S-box tables, dependency matrices, avalanche/SAC, rounds to full diffusion, the codebook attack "
+          "(recovered-byte fractions in security_attack.csv), SP 800-22, evidence for the engine (findings, "
+          "and 000/001's \"slightly weakened\").",
+    params=Params,
+    # one notebook: the whole analysis takes about 20 s on the full profile, nothing to save by
+    # splitting it, and nothing is timed
+    measure=None,
+    build=build,
+    tables=("security_sbox_properties", "security_sbox_spread", "security_sbox_spread_summary",
+            "security_dependency", "security_avalanche", "security_avalanche_summary", "security_rounds",
+            "security_attack", "security_image_entropy", "security_randomness", "security_randomness_sequences",
+            "security_summary", "security_recovered_text", "evidence_security"),
+    timing_tables=(),
+    figures=("security_ddt_lat", "security_dependency", "security_avalanche", "security_sac", "security_rounds",
+             "security_recovered_image", "security_randomness"),
+    paper=("00[012]_*.csv",),
+    # the ciphers it analyses, as described (cipherlab.experiments.security.driver.described_ciphers)
+    config=("ciphers/*.yaml",),
+    threads=2,
+    # the findings page's security sentences are written by the aes2sbox and maes chapters from these tables
+    papers=(),
+    findings=None,
+)

@@ -1,13 +1,17 @@
 """How the security chapter shows its tables: every view goes through :func:`cipherlab.analysis.display.show_table`.
 
-The tables are written whole to ``data/tables/`` by :func:`chapter.save_all`;
-these functions choose the short view a reader sees first and fold the rest
+The tables are written whole to ``data/tables/`` (:func:`cipherlab.experiments.security.driver.build`,
+then ``outputs.save``); these functions choose the short view a reader sees first and fold the rest
 (:mod:`cipherlab.analysis.table_layout`).  No number is computed here beyond
 regrouping the chapter's own tables.
+
+The page's cells call the section views at the end (``views.dependency(built, run)``...): ``built`` is
+what the chapter built, by output name, and figures are shown from their saved files.
 """
 from __future__ import annotations
 
 import pandas as pd
+from IPython.display import HTML, Markdown, display
 
 from cipherlab.analysis.display import Table, format_number
 from cipherlab.analysis.table_layout import fitted_table, narrow_table
@@ -107,3 +111,96 @@ def sbox_findings_text(props: pd.DataFrame, xor_byte: int) -> str:
              + (" (Rijndael's S-box: " f"{int(r['nonlinearity'])}, {int(r['differential_uniformity'])} and "
                 f"{format_number(r['max_linear_bias'])}): *weaker* than Rijndael's S-box." if weaker else "."))
     return text
+
+
+# --------------------------------------------------------------------- the page's sections
+# Each takes ``built`` (table or figure name -> DataFrame or Figure) and, to show a saved
+# figure, ``run``; the output names are known here, not typed in the notebook.
+
+def _figure(run, name: str) -> None:
+    from cipherlab.experiments import outputs
+    outputs.show_figure(run, name)
+
+
+def sbox_properties(built) -> Table:
+    return sbox_properties_view(built["security_sbox_properties"])
+
+
+def sbox_findings(built, run) -> Markdown:
+    return Markdown(sbox_findings_text(built["security_sbox_properties"], run.params.xor_byte))
+
+
+def sbox_spread(built) -> Table:
+    return sbox_spread_view(built["security_sbox_spread_summary"])
+
+
+def ddt_lat(run) -> None:
+    _figure(run, "security_ddt_lat")
+
+
+def dependency(built, run) -> Table:
+    _figure(run, "security_dependency")
+    return dependency_view(built["security_dependency"])
+
+
+def avalanche(built, run) -> Table:
+    _figure(run, "security_avalanche")
+    return avalanche_view(built["security_avalanche_summary"])
+
+
+def sac(run) -> None:
+    _figure(run, "security_sac")
+
+
+def rounds(built, run) -> Table:
+    _figure(run, "security_rounds")
+    return rounds_view(built["security_rounds"])
+
+
+def attack(built) -> Table:
+    return attack_view(built["security_attack"])
+
+
+def recovered_image(run) -> None:
+    _figure(run, "security_recovered_image")
+
+
+def recovered_text(built) -> Markdown:
+    """The bytes the attack recovered from a text ciphertext, as the table holds them."""
+    (row,) = built["security_recovered_text"].itertuples()
+    return Markdown(f"Recovered from {row.cipher.upper()} / {row.mode.upper()} (first {row.bytes_shown} bytes):"
+                    f"\n\n```\n{row.text}\n```")
+
+
+def image_entropy(built) -> Table:
+    return table(built["security_image_entropy"])
+
+
+def randomness(built, run) -> Table:
+    _figure(run, "security_randomness")
+    return randomness_overview(built["security_randomness"])
+
+
+def randomness_method(built) -> Markdown:
+    from cipherlab.experiments.security.evidence import randomness_method_text
+    return Markdown(f"The table holds {randomness_method_text(built['security_randomness'])}.")
+
+
+def randomness_findings(built) -> Markdown:
+    from cipherlab.experiments.security.evidence import randomness_findings_text
+    return Markdown(randomness_findings_text(built["security_randomness"]))
+
+
+def summary(built) -> Table:
+    return table(built["security_summary"])
+
+
+def verdicts(built) -> HTML:
+    """The engine's verdicts and findings on the chapter's claims, from its evidence: counts, then every row."""
+    from cipherlab.analysis import verdicts as engine
+    from cipherlab.analysis.display import show_table
+
+    ev = built["evidence_security"].assign(chapter="security")
+    decided = engine.decide_all(engine.claims_of_chapter("security"), ev)
+    display(show_table(engine.verdict_counts(decided), caption="Verdicts and findings of this chapter"))
+    return HTML(engine.verdict_html(decided))

@@ -21,6 +21,7 @@ import pandas as pd
 
 from cipherlab.analysis.claims import load_claims
 from cipherlab.analysis.verdicts import FINDING
+from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
 from cipherlab.report import tiers
 from cipherlab.report.verdict_page import anchor, badge, claim_link, evidence_href
@@ -51,12 +52,17 @@ PAPERS: dict[str, Paper] = {
                  'Network Communication Security", MJET, 2026'),
 }
 
-#: The book's parts, one per cipher or subject: (caption, papers, chapter).
-PARTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("AES-2SBox: papers 000 and 001", ("000", "001"), "aes2sbox"),
-    ("MAES: paper 002", ("002",), "maes"),
-    ("Block-cipher modes: paper 003", ("003",), "aead"),
-)
+def parts() -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """The book's parts, one per chapter that writes papers' findings: (caption, papers, chapter), in
+    reading order; the caption is the chapter's findings heading (``AES-2SBox: papers 000 and 001``)."""
+    from cipherlab.report.findings import heading
+    return tuple((heading(c), tuple(c.papers), c.name) for c in _chapters.load().chapters if c.papers)
+
+
+def report_papers() -> tuple[str, ...]:
+    """Every paper with a referee's report: those the chapters declare, in reading order."""
+    return tuple(p for c in _chapters.load().chapters for p in c.papers)
+
 
 #: The figure name of each report (data/figures/<profile>/report_<paper>_claims.png).
 FIGURE_STEM = "report_{paper}_claims"

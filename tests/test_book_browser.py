@@ -23,7 +23,7 @@ from cipherlab.pipeline import chapters, paths
 pytestmark = pytest.mark.browser
 
 HTML = paths.Profile("quick").html
-#: The chapters' pages, in reading order, from the chapter manifest (workflow/chapters.yaml).
+#: The chapters' pages, in reading order, from the chapters' declarations.
 CHAPTERS = chapters.names()
 
 
@@ -146,7 +146,7 @@ def test_no_script_or_style_from_the_network(book):
 
 
 def test_chapters_that_draw_figures_show_them(book):
-    """A chapter that declares figures (workflow/chapters.yaml) shows images on its page."""
+    """A chapter that declares figures (its chapter.py) shows images on its page."""
     for page in chapter_pages(book):
         saved = chapters.load().chapter(page.stem).figures
         if saved:

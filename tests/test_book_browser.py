@@ -298,7 +298,7 @@ def test_every_page_fits_a_1400_px_window_and_is_photographed(book, chromium):
 
 # --- the referee's reports, the verdict page's anchors and filter, phone width (issue 26) ---------
 
-#: The papers with a referee's report (cipherlab.report.referee.PAPERS).
+#: The papers with a referee's report (cipherlab.report.referee.papers()).
 REPORT_PAPERS = ("000", "001", "002", "003")
 
 

@@ -33,7 +33,7 @@ CASES = {
     "raw CSV": (_rel(Q.raw_csv("maes_bulk")), {"maes_measure", "maes"} | DOWNSTREAM),
     "raw provenance": (_rel(Q.raw_meta("aes2sbox_speed")), {"aes2sbox_measure", "aes2sbox"} | DOWNSTREAM),
     "table": (_rel(Q.table("maes_entropy")), {"maes"} | DOWNSTREAM),
-    "figure": (_rel(Q.figure("security_rounds", "svg")), {"security"} | DOWNSTREAM),
+    "figure": (_rel(Q.figure("security_rounds_figure", "svg")), {"security"} | DOWNSTREAM),
     "executed notebook": (_rel(Q.executed_notebook("maes")), {"maes"} | DOWNSTREAM),
     "measuring notebook": (_rel(Q.executed_notebook("aead_measure")), {"aead_measure", "aead"} | DOWNSTREAM),
     "book page notebook": (_rel(Q.executed_notebook("environment")), {"environment", "book", "all"}),

@@ -58,8 +58,9 @@ CHAPTER = Chapter(
             "security_attack", "security_image_entropy", "security_randomness", "security_randomness_sequences",
             "security_summary", "security_recovered_text", "evidence_security"),
     timing_tables=(),
-    figures=("security_ddt_lat", "security_dependency", "security_avalanche", "security_sac", "security_rounds",
-             "security_recovered_image", "security_randomness"),
+    # a figure's name is not a table's: the figures drawn from a table of the same topic end in _figure
+    figures=("security_ddt_lat", "security_dependency_figure", "security_avalanche_figure", "security_sac",
+             "security_rounds_figure", "security_recovered_image", "security_randomness_figure"),
     paper=("00[012]_*.csv",),
     # the ciphers it analyses, as described (cipherlab.experiments.security.driver.described_ciphers)
     config=("ciphers/*.yaml",),

@@ -203,12 +203,12 @@ def figures_of(results: dict, xor_byte: int) -> dict:
     shown = {f"{c} {m.upper()}": results["recovered"][(c, m, "image")] for c, m in RECOVERED_IMAGES}
     cts = {f"{c} {m.upper()}": results["ciphertexts"][(c, m, "image")] for c, m in RECOVERED_IMAGES}
     return {"security_ddt_lat": figures.ddt_lat_figure(results["_tables"], [n.format(x=xor_byte) for n in DDT_LAT_SBOXES]),
-            "security_dependency": figures.dependency_figure(results["dependency"]),
-            "security_avalanche": figures.avalanche_figure(results["avalanche"]),
+            "security_dependency_figure": figures.dependency_figure(results["dependency"]),
+            "security_avalanche_figure": figures.avalanche_figure(results["avalanche"]),
             "security_sac": figures.sac_figure(results["_sac"]),
-            "security_rounds": figures.rounds_figure(results["rounds"]),
+            "security_rounds_figure": figures.rounds_figure(results["rounds"]),
             "security_recovered_image": figures.recovered_image_figure(original, cts, shown),
-            "security_randomness": figures.randomness_figure(results["randomness"])}
+            "security_randomness_figure": figures.randomness_figure(results["randomness"])}
 
 
 def build(run, raw=None) -> dict:

@@ -139,12 +139,12 @@ def ddt_lat(run) -> None:
 
 
 def dependency(built, run) -> Table:
-    _figure(run, "security_dependency")
+    _figure(run, "security_dependency_figure")
     return dependency_view(built["security_dependency"])
 
 
 def avalanche(built, run) -> Table:
-    _figure(run, "security_avalanche")
+    _figure(run, "security_avalanche_figure")
     return avalanche_view(built["security_avalanche_summary"])
 
 
@@ -153,7 +153,7 @@ def sac(run) -> None:
 
 
 def rounds(built, run) -> Table:
-    _figure(run, "security_rounds")
+    _figure(run, "security_rounds_figure")
     return rounds_view(built["security_rounds"])
 
 
@@ -177,7 +177,7 @@ def image_entropy(built) -> Table:
 
 
 def randomness(built, run) -> Table:
-    _figure(run, "security_randomness")
+    _figure(run, "security_randomness_figure")
     return randomness_overview(built["security_randomness"])
 
 

@@ -431,3 +431,38 @@ def test_speed_registers_the_variant_in_fresh_processes():
     assert (raw["compile_seconds"] > 0).all()
     table = speed.speed_table(raw, name)
     assert set(table["finding"]) <= set(speed.WORDS.values()) and len(table) == raw["impl"].nunique()
+
+
+# ---------------------------------------------------------------- the declaration
+
+def test_the_battery_runs_with_every_parameter_the_chapter_declares(monkeypatch):
+    """driver.battery passes each Params field (names aside: the list a run builds) to run_battery, by name."""
+    import dataclasses
+    import inspect
+
+    from cipherlab.experiments.variant.chapter import VARIANTS
+
+    run = VARIANTS.run("quick", {"trail_rounds": 5})
+    seen = {}
+    monkeypatch.setattr(driver, "run_battery", lambda variant, **kw: seen.update(kw, variant=variant) or {})
+    driver.battery(run, "aes-4-rounds")
+    counts = {f.name: getattr(run.params, f.name) for f in dataclasses.fields(run.params) if f.name != "names"}
+    assert seen == {**counts, "variant": "aes-4-rounds", "profile": "quick", "seed": run.seed}
+    assert seen["trail_rounds"] == 5
+    monkeypatch.undo()
+    # and run_battery takes each of them (a renamed keyword fails here, not in the pipeline)
+    assert set(counts) <= set(inspect.signature(driver.run_battery).parameters)
+
+
+@pytest.mark.parametrize("overrides, key", [
+    ({"names": ["aes-4-rounds", "aes-4-rounds"]}, "names"), ({"names": ["../x"]}, "names"),
+    ({"names": ["no-such-variant"]}, "variant.names"), ({"trail_rounds": 21}, "trail_rounds"),
+    ({"speed_bytes": 24}, "speed_bytes"), ({"speed_trials": 1}, "speed_trials"),
+    ({"speed_processes": 65}, "speed_processes"), ({"keystream_bytes": 1000}, "keystream_bytes"),
+    ({"serial_m": 1}, "serial_m"), ({"lambda_sets": 0}, "lambda_sets"), ({"bogus": 1}, "bogus"),
+])
+def test_the_variant_section_refuses_what_the_battery_cannot_run(overrides, key):
+    from cipherlab.experiments.variant.chapter import VARIANTS
+
+    with pytest.raises(ValueError, match=key):
+        VARIANTS.run("quick", overrides)

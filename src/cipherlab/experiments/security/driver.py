@@ -202,7 +202,8 @@ def figures_of(results: dict, xor_byte: int) -> dict:
     original = results["_targets"]["image"]
     shown = {f"{c} {m.upper()}": results["recovered"][(c, m, "image")] for c, m in RECOVERED_IMAGES}
     cts = {f"{c} {m.upper()}": results["ciphertexts"][(c, m, "image")] for c, m in RECOVERED_IMAGES}
-    return {"security_ddt_lat": figures.ddt_lat_figure(results["_tables"], [n.format(x=xor_byte) for n in DDT_LAT_SBOXES]),
+    sboxes = [n.format(x=xor_byte) for n in DDT_LAT_SBOXES]
+    return {"security_ddt_lat": figures.ddt_lat_figure(results["_tables"], sboxes),
             "security_dependency_figure": figures.dependency_figure(results["dependency"]),
             "security_avalanche_figure": figures.avalanche_figure(results["avalanche"]),
             "security_sac": figures.sac_figure(results["_sac"]),

@@ -51,7 +51,7 @@ def _attack(results: dict, ciphers, paper: str, profile: str) -> Evidence:
 def evidence_rows(results: dict, *, profile: str, xor_byte: int = 0x7F) -> list[Evidence]:
     """Extension evidence for papers 000 (AES-2SBox) and 002 (MAES), and 000/001's "slightly weakened".
 
-    ``results`` is :func:`cipherlab.experiments.security.chapter.measure`'s output.
+    ``results`` is :func:`cipherlab.experiments.security.driver.analyse`'s output.
     """
     profile = str(profile)
     dep = results["dependency"]

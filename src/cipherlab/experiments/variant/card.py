@@ -70,7 +70,7 @@ def weaknesses(results: dict) -> list[dict]:
 
 
 def card_markdown(results: dict, cipher: str) -> str:
-    """The card as markdown, from the results of :func:`cipherlab.experiments.variant.run_battery`."""
+    """The card as markdown, from the results of :func:`cipherlab.experiments.variant.driver.run_battery`."""
     found = weaknesses(results)
     lines = [f"**{cipher}**: "
              + (f"weakest point: **{found[0]['what']}**; {found[0]['cost']}." if found

@@ -51,7 +51,7 @@ SHORT_COLUMNS = 6
 
 
 def view(results: dict, table: str, caption: "str | None" = None):
-    """One table of :func:`cipherlab.experiments.variant.run_battery`, rendered for the book.
+    """One table of :func:`cipherlab.experiments.variant.driver.run_battery`, rendered for the book.
 
     The short view (headers wrap) fits the page; every column is in the full
     table folded below it, in column groups that each fit

@@ -393,6 +393,21 @@ def test_save_all_is_byte_identical(batteries, monkeypatch, tmp_path):
     assert first == {k: again[k].read_bytes() for k in driver.TABLES}
 
 
+def test_the_raw_speed_file_records_the_seed_and_the_parameters_that_ran(batteries, monkeypatch, tmp_path):
+    import json
+
+    assert batteries["aes"]["seed"] == 3
+    assert {k: batteries["aes"]["parameters"][k] for k in SMALL} == SMALL
+    monkeypatch.setattr(paths, "DATA_DIR", tmp_path)
+    raw = pd.DataFrame({"cipher": ["aes"], "impl": ["table"], "mode": ["ecb"], "operation": ["encrypt"],
+                        "bytes": [16], "trial": [0], "seconds": [1e-6], "run_id": ["r1"]})
+    results = {**{t: batteries["aes"][t] for t in driver.TABLES}, "cipher": "aes", "seed": 7,
+               "parameters": {"speed_trials": 3}, "speed_raw": raw}
+    driver.save_all(results, "quick")
+    meta = json.loads(paths.Profile("quick").raw_meta("variant_aes_speed").read_text())
+    assert (meta["seed"], meta["config"], meta["run_id"], meta["variant"]) == (7, {"speed_trials": 3}, "r1", "aes")
+
+
 # ---------------------------------------------------------------- bad parameters
 
 @pytest.mark.parametrize("kwargs, name", [

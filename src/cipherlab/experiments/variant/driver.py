@@ -28,8 +28,9 @@ from cipherlab.ciphers.registry import cipher_names
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security import figures as security_figures
 from cipherlab.experiments.security.driver import attack_targets
-from cipherlab.pipeline.paths import variant_file
 from cipherlab.experiments.variant.chapter import VARIANTS
+from cipherlab.pipeline.paths import as_profile, variant_file
+from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.pipeline.results import save_raw, save_table
 
 from cipherlab.experiments.variant import (affinity, bytemaps, card, correctness, figures, integral, randomness,
@@ -95,11 +96,12 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         DataFrames under the names of :data:`TABLES` and :data:`TIMING_TABLES`
         (``speed`` and ``compile`` only with ``measure_speed``; the trail
         tables have AES's rows beside the variant's, ``trail_rounds`` round
-        counts each), plus ``cipher``, ``variant_file``,
-        ``byte_local``, ``image``, ``recovered`` and ``ciphertexts``
+        counts each), plus ``cipher``, ``variant_file``, ``seed`` and
+        ``parameters`` (the other arguments: the raw file's provenance), ``byte_local``, ``image``, ``recovered`` and ``ciphertexts``
         (``(attack, mode, target) -> uint8 array``), ``sac``, ``speed_raw``
         and ``card`` (markdown).
     """
+    parameters = {k: v for k, v in locals().items() if k not in ("variant", "profile", "seed")}   # the arguments
     for name, value in (("correctness_messages", correctness_messages), ("correctness_bytes", correctness_bytes),
                         ("dependency_keys", dependency_keys), ("dependency_plaintexts", dependency_plaintexts),
                         ("avalanche_keys", avalanche_keys), ("avalanche_plaintexts", avalanche_plaintexts),
@@ -114,7 +116,7 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
     if not isinstance(measure_speed, (bool, np.bool_)):
         raise ValueError(f"measure_speed must be True or False, got {measure_speed!r}")
     cipher, path = resolve(variant)
-    out: dict = {"cipher": cipher, "variant_file": path}
+    out: dict = {"cipher": cipher, "variant_file": path, "seed": seed, "parameters": parameters}
     out["correctness"] = correctness.correctness_table(cipher, seed=seed, n_messages=correctness_messages,
                                                        message_bytes=correctness_bytes)
     maps = bytemaps.byte_maps(cipher)
@@ -182,7 +184,10 @@ def save_all(results: dict, profile) -> dict:
         if t in results:
             saved[t] = save_table(results[t], table_name(cipher, t), profile)
     if "speed_raw" in results:
-        saved["speed_raw"] = save_raw(results["speed_raw"], table_name(cipher, "speed"), profile)
+        raw = results["speed_raw"]
+        meta = run_metadata(profile=as_profile(profile).name, seed=results["seed"], config=results["parameters"],
+                            run_id=str(raw["run_id"].iloc[0]), variant=cipher)
+        saved["speed_raw"] = save_raw(raw, table_name(cipher, "speed"), profile, meta=meta)
     return saved
 
 

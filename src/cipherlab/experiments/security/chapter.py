@@ -64,6 +64,8 @@ CHAPTER = Chapter(
     paper=("00[012]_*.csv",),
     # the ciphers it analyses, as described (cipherlab.experiments.security.driver.described_ciphers)
     config=("ciphers/*.yaml",),
+    # the test photograph it attacks, read directly (cipherlab.pipeline.paths.TEST_IMAGE)
+    code=("data/grace_hopper.jpg",),
     threads=2,
     # the findings page's security sentences are written by the aes2sbox and maes chapters from these tables
     papers=(),

@@ -64,4 +64,6 @@ VARIANTS = Variants(
     # their bytes depend on measured times (milp_times always, the others when the battery measures speed)
     timing_tables=("speed", "compile", "milp_times"),
     figures=("dependency", "rounds", "avalanche", "affinity_attack", "trail_bounds"),
+    # the battery reuses the security chapter's measures and attacks, and attacks the test photograph
+    code=("experiments/security/*.py", "data/grace_hopper.jpg"),
 )

@@ -75,18 +75,29 @@ def test_speed_is_a_small_table_by_style():
         F.speed_sentence(SPEED, "001")
 
 
-def test_paragraphs_give_the_shared_ones_with_the_first_paper_and_each_speed_with_its_own():
+def test_paragraphs_give_the_section_of_both_papers_in_page_order():
     speed = pd.concat([SPEED, SPEED.assign(paper="001", published_pct=28.5)], ignore_index=True)
     tables = {"security_sbox_properties": SBOX, "security_attack": ATTACK, "aes2sbox_speedup": speed}
-    first, second = F.paragraphs(tables, "000"), F.paragraphs(tables, "001")
-    assert first == [F.sbox_sentence(SBOX), S.attack_sentence(ATTACK, ("aes-2sbox",), "AES-2SBox"),
-                     F.speed_sentence(speed, "000")]
-    assert second == [F.speed_sentence(speed, "001")] and "Paper 001 reports" in second[0]
-    # the security chapter not built: said, not invented
-    alone = F.paragraphs({"aes2sbox_speedup": speed}, "000")
-    assert alone[:2] == ["*(The security chapter was not built in this run.)*"] * 2
-    with pytest.raises(ValueError, match="paper must be one of"):
-        F.paragraphs(tables, "002")
+    parts = F.paragraphs(tables)
+    assert parts[:4] == [F.sbox_sentence(SBOX), S.attack_sentence(ATTACK, ("aes-2sbox",), "AES-2SBox"),
+                         F.speed_sentence(speed, "000"), F.speed_sentence(speed, "001")]
+    figure = parts[4]
+    assert len(parts) == 5 and figure.name == "security_recovered_image"
+    assert figure.caption.startswith("*The key-free chosen-plaintext codebook attack (257 chosen blocks per key)")
+    # the security chapter not built: said, not invented, and no figure
+    alone = F.paragraphs({"aes2sbox_speedup": speed})
+    assert alone[:2] == ["*(The security chapter was not built in this run.)*"] * 2 and len(alone) == 4
+    with pytest.raises(ValueError, match="no row for paper 001"):
+        F.paragraphs({"aes2sbox_speedup": SPEED})
+
+
+def test_the_declaration_reads_what_the_paragraphs_read():
+    from cipherlab.experiments.aes2sbox.chapter import CHAPTER
+    speed = pd.concat([SPEED, SPEED.assign(paper="001")], ignore_index=True)
+    tables = {"security_sbox_properties": SBOX, "security_attack": ATTACK, "aes2sbox_speedup": speed}
+    declared = {name: tables[name][list(cols)] for name, cols in CHAPTER.findings_tables.items()}
+    assert CHAPTER.findings(declared) == F.paragraphs(tables)      # the declared columns are enough
+    assert CHAPTER.papers == F.PAPERS and CHAPTER.findings_figures == (F.RECOVERED_IMAGE,)
 
 
 @pytest.mark.parametrize("x, expected", [(22.986, "+23 %"), (-0.06, "−0.06 %"), (0, "0 %"), (None, "—")])

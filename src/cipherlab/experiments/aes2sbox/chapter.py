@@ -71,14 +71,15 @@ def build(run: Run, raw: Mapping[str, Any]) -> dict[str, Any]:
     return driver.build(run, raw)
 
 
-def findings(tables: Mapping[str, Any], paper: str) -> list[str]:
-    """The findings page's paragraphs of ``paper`` (000: S-box, attack and speed; 001: speed)."""
+def findings(tables: Mapping[str, Any]) -> list:
+    """The findings page's section of papers 000 and 001: the S-box, the attack, each paper's speed,
+    and the image the attack recovered (when the security chapter was built)."""
     from cipherlab.experiments.aes2sbox import findings as f
-    return f.paragraphs(tables, paper)
+    return f.paragraphs(tables)
 
 
 CHAPTER = Chapter(
-    name="aes2sbox", order=10,
+    name="aes2sbox", order=10, title="AES-2SBox",
     about="The AES-2SBox chapter: published tables beside ours, the papers' stats audit, avalanche, evidence for "
           "the engine.",
     params=Params,
@@ -99,4 +100,5 @@ CHAPTER = Chapter(
         "security_sbox_properties": ("sbox", "nonlinearity", "differential_uniformity", "algebraic_degree"),
         "security_attack": ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local"),
     },
+    findings_figures=("security_recovered_image",),
 )

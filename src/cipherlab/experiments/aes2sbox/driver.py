@@ -13,6 +13,7 @@ import warnings
 from contextlib import contextmanager
 from typing import Any, Mapping
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
 from cipherlab.analysis import timing, verdicts
@@ -71,6 +72,13 @@ def measure(run) -> dict[str, Any]:
     return {SPEED: (raw, extra)}
 
 
+def _detached(fig):
+    """``fig`` released by pyplot: saved by the framework and shown where its section is (the saved PNG),
+    not drawn again at the end of the notebook cell that built it."""
+    plt.close(fig)
+    return fig
+
+
 def speed_raw(raw: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The timed trials, their protocol as the paper's three digits (a CSV reads ``000`` back as 0)."""
     frame = raw[SPEED].copy()
@@ -91,7 +99,8 @@ def skipped_pairs(meta: Mapping[str, Any]) -> pd.DataFrame:
 def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """Every table and figure of the chapter page, by name (``CHAPTER.tables``, ``timing_tables``, ``figures``).
 
-    The evidence (``evidence_aes2sbox``) is the frame of
+    The figures are released by pyplot (they are saved, then shown as saved). The evidence
+    (``evidence_aes2sbox``) is the frame of
     :func:`cipherlab.analysis.verdicts.evidence_frame`; a claim id that
     ``data/paper/claims.csv`` lacks is an error here.
     """
@@ -106,7 +115,7 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
         ours_sbox, ours_inverse = second_sbox(p.xor_byte, p.construction)
         out["aes2sbox_table1"] = sbox_grid(ours_sbox).reset_index()
         out["aes2sbox_table2"] = sbox_grid(ours_inverse).reset_index()
-        out["aes2sbox_speed_trials"] = plot_speed_trials(speed)
+        out["aes2sbox_speed_trials"] = _detached(plot_speed_trials(speed))
         out["aes2sbox_speedup"] = speed_table(speed, skipped, profile=profile, seed=run.seed, alpha=p.alpha)
         out["aes2sbox_welch"] = welch_long(speed, alpha=p.alpha)
         audit = out["aes2sbox_audit"] = audit_published_stats(alpha=p.alpha)
@@ -118,7 +127,7 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
         summary = out["aes2sbox_avalanche_summary"] = avalanche_summary(dist)
         by_position = out["aes2sbox_avalanche_by_position"] = avalanche_by_position(dist)
         hist = out["aes2sbox_avalanche_histogram"] = avalanche_histogram(dist)
-        out["aes2sbox_avalanche"] = plot_avalanche(hist, by_position, pairs)
+        out["aes2sbox_avalanche"] = _detached(plot_avalanche(hist, by_position, pairs))
         evidence = chapter_evidence(audit=audit, pairs=pairs, dist=dist, summary=summary, speed_raw=speed,
                                     construction=p.construction, profile=profile, avalanche_impl=p.avalanche_impl,
                                     key_label=KEY_LABEL, seed=run.seed)

@@ -1,13 +1,12 @@
 """The findings page's paragraphs for papers 000 and 001 (AES-2SBox), written from this run's tables.
 
 :func:`paragraphs` is the chapter's ``findings`` (:data:`.chapter.CHAPTER`): it
-reads only the tables named in ``CHAPTER.findings_tables`` (the framework has
+reads only the tables named in ``CHAPTER.findings_tables`` (the page has
 checked their columns): ``aes2sbox_speedup`` of this chapter, and the security
-chapter's ``security_sbox_properties`` and ``security_attack`` (None when that
-chapter was not built: the page says so). The two papers describe one cipher,
-so the page gives them one section: the S-box and attack paragraphs, which hold
-for both, are given with paper 000 (the first of ``CHAPTER.papers``); each
-paper's speed paragraph with its own paper.
+chapter's ``security_sbox_properties`` and ``security_attack`` (absent when that
+chapter was not built: the page says so). The two papers describe one cipher:
+one section holds both (the page adds each paper's verdict counts above it and
+the links to the chapters below it).
 """
 from __future__ import annotations
 
@@ -15,11 +14,15 @@ from typing import Mapping
 
 import pandas as pd
 
-from cipherlab.experiments._sentences import _join, _interval, _md_table, attack_sentence, not_built, num, pct
-from cipherlab.experiments.aes2sbox.common import OPERATIONS, PAPERS, check_paper
+from cipherlab.experiments._sentences import (_join, _interval, _md_table, _span, _truthy, attack_sentence, not_built,
+                                              num, pct)
+from cipherlab.experiments.aes2sbox.common import OPERATIONS, PAPERS
+from cipherlab.pipeline.chapters import FindingsFigure
 
 #: The cipher name of the security chapter's tables, and how the page names it.
 CIPHER, NAME = "aes-2sbox", "AES-2SBox"
+#: The security chapter's figure of the image the codebook attack recovers without the key.
+RECOVERED_IMAGE = "security_recovered_image"
 
 
 def _sbox_row(props: pd.DataFrame, prefix: str) -> "pd.Series | None":
@@ -91,17 +94,25 @@ def speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
     return text
 
 
-def paragraphs(tables: Mapping[str, pd.DataFrame], paper: str) -> list[str]:
-    """The findings page's paragraphs of ``paper`` (000 or 001), in page order.
+def figure_caption(attack: "pd.DataFrame | None") -> str:
+    """Caption of the recovered-image figure, its numbers from the attack table."""
+    if attack is None:
+        return ""
+    rows = attack[attack["target"].astype(str) == "image"]
+    broken = rows[_truthy(rows["byte_local"])]
+    queries = _span(broken["queries"], num) if not broken.empty else "—"
+    return (f"*The key-free chosen-plaintext codebook attack ({queries} chosen blocks per key) on an image: "
+            "the plaintext, its ciphertext, and what the attack recovers without the key, for each cipher "
+            "named above the panels.*")
 
-    Paper 000 (the first): the second S-box, the codebook attack, then its speed;
-    paper 001: its speed. Read one after the other, the two papers give the one
-    AES-2SBox section of the page.
-    """
-    check_paper(paper)
-    out = []
-    if paper == PAPERS[0]:
-        out.append(sbox_sentence(tables.get("security_sbox_properties")))
-        out.append(attack_sentence(tables.get("security_attack"), (CIPHER,), NAME))
-    out.append(speed_sentence(tables.get("aes2sbox_speedup"), paper))
+
+def paragraphs(tables: Mapping[str, pd.DataFrame]) -> list:
+    """The section of papers 000 and 001, in page order: the second S-box, the codebook attack, each
+    paper's speed (markdown), then the image the attack recovered (a :class:`FindingsFigure`, when the
+    security chapter was built)."""
+    attack = tables.get("security_attack")
+    out: list = [sbox_sentence(tables.get("security_sbox_properties")), attack_sentence(attack, (CIPHER,), NAME)]
+    out += [speed_sentence(tables.get("aes2sbox_speedup"), paper) for paper in PAPERS]
+    if attack is not None:
+        out.append(FindingsFigure(RECOVERED_IMAGE, figure_caption(attack)))
     return out

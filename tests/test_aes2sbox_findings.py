@@ -106,6 +106,6 @@ def test_pct_signs_and_dashes(x, expected):
 
 
 def test_join_and_span():
-    assert S._join([]) == "" and S._join(["a"]) == "a" and S._join(["a", "b", "c"]) == "a, b and c"
-    assert S._span([3.0, None, 1.0], S.num) == "1 to 3" and S._span([2.0, 2.0], S.num) == "2"
-    assert S._span([]) == "—"
+    assert S.join([]) == "" and S.join(["a"]) == "a" and S.join(["a", "b", "c"]) == "a, b and c"
+    assert S.span([3.0, None, 1.0], S.num) == "1 to 3" and S.span([2.0, 2.0], S.num) == "2"
+    assert S.span([]) == "—"

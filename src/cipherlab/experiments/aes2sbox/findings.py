@@ -14,8 +14,8 @@ from typing import Mapping
 
 import pandas as pd
 
-from cipherlab.experiments._sentences import (_join, _interval, _md_table, _span, _truthy, attack_sentence, not_built,
-                                              num, pct)
+from cipherlab.experiments._sentences import (attack_sentence, interval, join, md_table, not_built, num, pct, span,
+                                              truthy, within_noise)
 from cipherlab.experiments.aes2sbox.common import OPERATIONS, PAPERS
 from cipherlab.pipeline.chapters import FindingsFigure
 
@@ -54,12 +54,6 @@ def sbox_sentence(props: "pd.DataFrame | None") -> str:
     return text
 
 
-def _within_noise(low, high, aa_low, aa_high) -> bool:
-    """Whether the measured interval overlaps this machine's A/A noise band."""
-    return bool(pd.notna(aa_low) and pd.notna(aa_high) and float(low) <= float(aa_high)
-                and float(high) >= float(aa_low))
-
-
 def speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
     """Published speedups of one paper against ours (``aes2sbox_speedup``), as a lead sentence and a small
     table (style x operation)."""
@@ -69,7 +63,7 @@ def speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
     if rows.empty:
         raise ValueError(f"findings: aes2sbox_speedup has no row for paper {paper}")
     ops = [op for op in OPERATIONS if op in set(rows["operation"])]
-    published = _join([f"{pct(rows[rows['operation'] == op]['published_pct'].iloc[0], 5)} ({op}ion)"
+    published = join([f"{pct(rows[rows['operation'] == op]['published_pct'].iloc[0], 5)} ({op}ion)"
                        for op in ops])
     table, untimed = [], []
     for style, g in rows.groupby("style", sort=False):
@@ -82,15 +76,15 @@ def speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
             if r.empty:
                 continue
             r = r.iloc[0]
-            noise = _within_noise(r["low_pct"], r["high_pct"], r["aa_low_pct"], r["aa_high_pct"])
+            noise = within_noise(r["low_pct"], r["high_pct"], r["aa_low_pct"], r["aa_high_pct"])
             table.append([str(style), f"{op}ion", str(r["size"]), pct(r["published_pct"], 5), pct(r["ours_pct"]),
-                          _interval(r["low_pct"], r["high_pct"]), "yes" if noise else "no"])
+                          interval(r["low_pct"], r["high_pct"]), "yes" if noise else "no"])
     text = (f"Paper {paper} reports AES-2SBox faster than AES by {published}. **The speedup depends on how the "
             "ciphers are written:**\n\n"
-            + _md_table(("style", "operation", "size", "published", "ours", "ours: 95 % interval (%)",
+            + md_table(("style", "operation", "size", "published", "ours", "ours: 95 % interval (%)",
                          "within A/A noise"), table))
     if untimed:
-        text += f"\n\nNot timed in the {_join(untimed)} style{'s' if len(untimed) > 1 else ''}."
+        text += f"\n\nNot timed in the {join(untimed)} style{'s' if len(untimed) > 1 else ''}."
     return text
 
 
@@ -99,8 +93,8 @@ def figure_caption(attack: "pd.DataFrame | None") -> str:
     if attack is None:
         return ""
     rows = attack[attack["target"].astype(str) == "image"]
-    broken = rows[_truthy(rows["byte_local"])]
-    queries = _span(broken["queries"], num) if not broken.empty else "—"
+    broken = rows[truthy(rows["byte_local"])]
+    queries = span(broken["queries"], num) if not broken.empty else "—"
     return (f"*The key-free chosen-plaintext codebook attack ({queries} chosen blocks per key) on an image: "
             "the plaintext, its ciphertext, and what the attack recovers without the key, for each cipher "
             "named above the panels.*")

@@ -26,7 +26,7 @@ INPUTS = {"t000.txt": {"kind": "text", "bytes": 96}, "t001.txt": {"kind": "text"
 
 def _params(**changes):
     """A cut-down run's parameters, checked as the pipeline checks them."""
-    return CHAPTER.make_params(dict(impls=["table"], processes=1, avalanche_plaintexts=3, avalanche_keys=2,
+    return CHAPTER.make_params(dict(impls=["reference"], processes=1, avalanche_plaintexts=3, avalanche_keys=2,
                                     protocols={"000": {"file": "t000.txt", "trials": 3, "warmup": 0},
                                                "001": {"file": "t001.txt", "trials": 3, "warmup": 0}},
                                     inputs=INPUTS, **changes))
@@ -84,7 +84,7 @@ def test_build_gives_every_declared_output_and_nothing_else(tree):
     pd.testing.assert_frame_equal(built["aes2sbox_table1"], expected)
     # the pair measure could not time is a row of Table 5 with its reason, not dropped
     speed = built["aes2sbox_speedup"]
-    assert len(speed[speed["status"] == "timed"]) == 2 * 2     # 2 papers x 2 operations, table style
+    assert len(speed[speed["status"] == "timed"]) == 2 * 2     # 2 papers x 2 operations, reference style (it decides)
     assert speed.loc[speed["status"] != "timed", ["paper", "style", "status"]].values.tolist() == [
         ["000", "aesni", "aes-2sbox not timed in this style: no AES-NI"]] * 2      # encrypt, decrypt
     # the avalanche counts follow the run's parameters: 3 plaintexts x 2 keys x 128 flips per cipher
@@ -117,3 +117,29 @@ def test_speed_raw_restores_the_papers_three_digits():
     assert raw[driver.SPEED]["protocol"].tolist() == [0, 1]          # the caller's frame is left alone
     assert driver.skipped_pairs({}).columns.tolist() == driver.SKIPPED_COLUMNS
     assert np.all(driver.skipped_pairs({"skipped": [dict.fromkeys(driver.SKIPPED_COLUMNS, "x")]}) == "x")
+
+
+def test_every_page_view_shows_what_measure_and_build_gave(tree, monkeypatch):
+    """The two notebooks' cells, in page order, on the cut-down run: each view shows something, none fails."""
+    from cipherlab.experiments import outputs
+    from cipherlab.experiments.aes2sbox import views
+    shown = []
+    monkeypatch.setattr(views, "display", lambda *objs: shown.extend(objs))
+    monkeypatch.setattr(outputs, "show_figure", lambda run, name: shown.append(run.profile.figure(name)))
+    monkeypatch.setattr(views.warnings, "simplefilter", lambda *a, **k: None)   # leave the session's filters alone
+    run, built = tree.run, outputs.save(CHAPTER, tree.run, tree.built)
+    pages = [lambda: views.insecure_warning(), lambda: views.files_timed(run), lambda: views.not_timed(run),
+             lambda: views.trial_times(run, tree.raw),
+             lambda: views.construction(built), lambda: views.differing_cells(built),
+             lambda: views.sbox_grids(run, built), lambda: views.construction_finding(built),
+             lambda: views.speed_run(run, tree.raw), lambda: views.speedup(built), lambda: views.welch(run, tree.raw),
+             lambda: views.audit(built), lambda: views.avalanche_pairs(built), lambda: views.avalanche(run, built),
+             lambda: views.avalanche_finding(built), lambda: views.chapter_verdicts(built)]
+    for page in pages:
+        before = len(shown)
+        page()
+        assert len(shown) > before
+    assert all(p.is_file() for p in shown if hasattr(p, "is_file"))      # the saved figures
+    text = " ".join(getattr(o, "data", "") or "" for o in shown if hasattr(o, "data"))
+    assert "InsecureCipherWarning" in text and "paper 000: `t000.txt`, 96 bytes, 3 trials" in text
+    assert "Empty-call overhead" in text and "3 interleaved trials per case" in text

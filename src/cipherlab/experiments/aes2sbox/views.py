@@ -149,11 +149,6 @@ def insecure_warning() -> None:
     warnings.simplefilter("ignore", InsecureCipherWarning)
 
 
-def _measured(measured: Mapping[str, Any]) -> tuple[pd.DataFrame, dict]:
-    value = measured[driver.SPEED]
-    return value if isinstance(value, tuple) else (value, {})
-
-
 def files_timed(run) -> None:
     """The file each protocol times, its size and trials (the measuring page)."""
     p = run.params
@@ -163,19 +158,20 @@ def files_timed(run) -> None:
         + f", each spread over {p.processes} fresh processes."))
 
 
-def not_timed(measured: Mapping[str, Any]) -> None:
-    """The (cipher, style) pairs the library could not build, and why (the measuring page)."""
-    skipped = driver.skipped_pairs(_measured(measured)[1])
+def not_timed(run) -> None:
+    """The (cipher, style) pairs the library could not build, and why, as the provenance record says
+    (the measuring page)."""
+    skipped = driver.skipped_pairs(driver.speed_meta(run))
     display(show_table(skipped, caption="Pairs not timed, and why") if len(skipped)
             else Markdown("Every (cipher, style) pair was timed."))
 
 
-def trial_times(measured: Mapping[str, Any]) -> None:
+def trial_times(run, measured: Mapping[str, pd.DataFrame]) -> None:
     """Per-call times in ms summarised per case, and the empty-call overhead (the measuring page)."""
-    raw, extra = _measured(measured)
+    raw, meta = measured[driver.SPEED], driver.speed_meta(run)
     keys = ["protocol", "operation", "impl", "cipher", "instance"]
     summary = timing_summary(raw.assign(ms=raw["seconds"] * 1e3), keys, value="ms")
-    display(Markdown(f"Empty-call overhead: {extra['empty_call_seconds'] * 1e6:.3f} µs per call."))
+    display(Markdown(f"Empty-call overhead: {meta['empty_call_seconds'] * 1e6:.3f} µs per call."))
     display(fitted_table(summary, short=keys + ["n", "median", "mean"], keys=keys, digits=3,
                          caption="Per-call times in ms", summary="With quartiles, standard deviation, minimum and maximum"))
 

@@ -12,9 +12,10 @@ batches (``calls`` per trial, :func:`cipherlab.analysis.timing.measure`).
 * Reading the trials back: :func:`times_ms`, :func:`times_by_process`,
   :func:`styles_compared`.
 
-The implementation styles come from the chapter's config (``impls``).  A
-(cipher, style) pair that cannot be built (today: ``aesni`` for AES-2SBox) is
-not timed, and :func:`speed_cases` returns why, so the chapter's table says so.
+The implementation styles come from the chapter's parameters (``impls``).  A
+(cipher, style) pair that cannot be built (e.g. ``aesni`` on a host without
+AES-NI) is not timed, and :func:`speed_cases` returns why, so the chapter's
+table says so.
 """
 from __future__ import annotations
 

@@ -3,9 +3,12 @@
 Papers 000 and 001 replace AES's MixColumns by a second, byte-wise S-box
 ("SubBytesXOR") and claim 23-28 % faster encryption and 108-110 % faster
 decryption, plus avalanche figures. The notebooks ``aes2sbox_measure.ipynb``
-(timings) and ``aes2sbox.ipynb`` (the chapter) only call these functions,
-display and save. Modules:
+(timings) and ``aes2sbox.ipynb`` (the chapter) only call the chapter's
+declaration, its driver and its views. Modules:
 
+* :mod:`.chapter`: the declaration (``CHAPTER``): parameters (``Params``, the full profile's
+  values as defaults), outputs, papers, the findings tables;
+* :mod:`.driver`: ``measure(run)`` and ``build(run, raw)``, what the two notebooks compute, by output name;
 * :mod:`.common`: papers, ciphers, labels, table names, input checks, the insecure-cipher warning;
 * :mod:`.sboxes`: Tables 1-2, the second S-box against print;
 * :mod:`.audit`: the papers' own statistics recomputed from their printed numbers;
@@ -15,7 +18,8 @@ display and save. Modules:
 * :mod:`.figures`: the chapter's figures;
 * :mod:`.evidence`: evidence for the claims registry (``data/paper/claims.csv``); the decision
   engine (:mod:`cipherlab.analysis.verdicts`) alone turns it into verdicts;
-* :mod:`.views`: how the page shows the tables (through :func:`cipherlab.analysis.display.show_table`).
+* :mod:`.views`: how the page shows the tables (through :func:`cipherlab.analysis.display.show_table`);
+* :mod:`.findings`: the findings page's paragraphs of papers 000 and 001.
 
 Published numbers are read from ``data/paper/`` through :mod:`cipherlab.analysis.paper`;
 none is written here.

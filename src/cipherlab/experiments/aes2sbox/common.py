@@ -11,8 +11,8 @@ import numpy as np
 
 from cipherlab._checks import check_choice
 from cipherlab.ciphers.modes import InsecureCipherWarning, new
+from cipherlab.experiments.aes2sbox.chapter import PAPERS   # declared once, with the chapter
 
-PAPERS = ("000", "001")
 #: The two ciphers compared, old first (the papers' ``T_old`` and ``T_new``).
 CIPHERS = ("aes", "aes-2sbox")
 #: Column labels the papers print for the two ciphers.

@@ -12,9 +12,10 @@ batches (``calls`` per trial, :func:`cipherlab.analysis.timing.measure`).
 * Reading the trials back: :func:`times_ms`, :func:`times_by_process`,
   :func:`styles_compared`.
 
-The implementation styles come from the chapter's config (``impls``).  A
-(cipher, style) pair that cannot be built (today: ``aesni`` for AES-2SBox) is
-not timed, and :func:`speed_cases` returns why, so the chapter's table says so.
+The implementation styles come from the chapter's parameters (``impls``).  A
+(cipher, style) pair that cannot be built (e.g. ``aesni`` on a host without
+AES-NI) is not timed, and :func:`speed_cases` returns why, so the chapter's
+table says so.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from cipherlab._checks import check_choices
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.ciphers.modes import IMPLS, MODES, new
@@ -51,12 +53,8 @@ def speed_cases(data, *, key, impls: Sequence[str], operations: Sequence[str] = 
     cache load plus one run).
     """
     key = key_bytes(key)
-    if isinstance(impls, str) or not len(impls):
-        raise ValueError(f"impls must be a non-empty list of {IMPLS}, got {impls!r}")
-    for impl in impls:
-        check_choice("impls", impl, IMPLS)
-    for op in operations:
-        check_choice("operations", op, OPERATIONS)
+    impls = check_choices("impls", impls, IMPLS)
+    operations = check_choices("operations", operations, OPERATIONS)
     check_choice("mode", mode, MODES)
     plain = np.frombuffer(bytes(data), dtype=np.uint8).copy() if not isinstance(data, np.ndarray) \
         else np.ascontiguousarray(data, dtype=np.uint8)

@@ -54,6 +54,17 @@ def published_sboxes(paper: str) -> tuple[np.ndarray, np.ndarray]:
             _paper.published_sbox(paper, TABLES[paper]["inverse"]))
 
 
+def printed_comparison_grids(construction: str = "xor-index", paper: str = "001") -> tuple[int, dict]:
+    """Our Tables 1-2 for the key byte the paper used, cell by cell against print (:func:`sbox_grid`).
+
+    Returns ``(key byte, {"sbox": grid, "inverse": grid})``.
+    """
+    check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
+    key_byte = published_key_byte(paper)
+    ours, printed = second_sbox(key_byte, construction), published_sboxes(paper)
+    return key_byte, {which: sbox_grid(ours[k], printed[k]) for k, which in enumerate(("sbox", "inverse"))}
+
+
 def _cell(x: int) -> str:
     return f"row {HEX[x >> 4]} column {HEX[x & 15]}"
 

@@ -14,9 +14,6 @@ import pandas as pd
 
 from cipherlab.analysis.display import format_number, table_html
 
-#: The columns :func:`attack_sentence` reads from ``security_attack`` (a chapter's ``findings_tables`` entry).
-ATTACK_COLUMNS = ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local")
-
 
 def num(x, digits: int = 3) -> str:
     """A number as the page prints it (significant digits, the book's one number format)."""

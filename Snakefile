@@ -5,10 +5,11 @@
 #   snakemake --cores all --config profile=quick   # quick profile (config/quick.yaml)
 #   snakemake -n --config profile=quick            # show the plan
 #
-# The chapters come from the chapter manifest, workflow/chapters.yaml; the rules from
-# workflow/rules/ (core.smk: inputs and selfcheck, chapters.smk: two rules per chapter,
-# made from the manifest, book.smk: the book's own pages and the book, variants.smk: one
-# chapter per AES variant described in config/variants/).
+# The chapters come from their packages (src/cipherlab/experiments/<name>/chapter.py declares
+# each: parameters, outputs, functions); the rules from workflow/rules/ (core.smk: inputs and
+# selfcheck, chapters.smk: two rules per chapter, made from the declarations, book.smk: the
+# book's own pages and the book, variants.smk: one chapter per AES variant described in
+# config/variants/).
 #
 # Each profile writes to its own trees (see src/cipherlab/pipeline/paths.py), so quick
 # results can never reach the full book.  Paths come from cipherlab.pipeline.paths only.
@@ -33,28 +34,25 @@ if (ROOT / "src" / "cipherlab").is_dir():
 from snakemake.utils import validate
 
 from cipherlab.pipeline import chapters, paths
-from cipherlab.pipeline.config import (CONFIG_SCHEMA, book_parameters, input_specs, load_config, read_config,
-                                       variant_list)
-from cipherlab.report.findings import FIGURE as FINDINGS_FIGURE, tables_for as findings_tables
+from cipherlab.pipeline.config import book_parameters, input_specs, load_config, read_config, variant_list, write_schema
 from cipherlab.pipeline.results import remove_stale_parts
 
 if paths.ROOT != ROOT:
     raise WorkflowError(f"cipherlab was imported from {paths.ROOT} before this Snakefile set its root {ROOT}")
 
-# The chapter manifest and the profile are checked before any job (the schemas name the
-# bad key); cipherlab.pipeline.chapters.load and cipherlab.pipeline.config.load_config apply the same schemas
-# for Python code, and add the chapter sections to the profile's required keys.
-MANIFEST_FILE = chapters.MANIFEST
-validate(chapters.read(), str(chapters.MANIFEST_SCHEMA))
+# The chapters declare themselves (src/cipherlab/experiments/<name>/chapter.py: parameters,
+# outputs, functions), checked by cipherlab.pipeline.chapters.load.  The profile is checked
+# before any job against the schema derived from those declarations (Snakemake's validate(),
+# which reads it from a file): a bad key stops the run with a message naming it.
 MANIFEST = chapters.load()
 PROFILE = config.get("profile", "full")
-validate(read_config(PROFILE), str(CONFIG_SCHEMA))
-CFG = load_config(PROFILE)
 P = paths.Profile(PROFILE)
+validate(read_config(PROFILE), str(write_schema(P.build / "config.schema.json")))
+CFG = load_config(PROFILE)
 INPUTS = input_specs(CFG)
 CHAPTERS = list(MANIFEST.names)   # in reading order
 
-# Resources of the measuring rules on a cluster (the chapter rules' come from the manifest).
+# Resources of the measuring rules on a cluster (the chapter rules' come from their declarations).
 MEASURE_MEM_MB = 8000
 MEASURE_RUNTIME = 240   # minutes
 

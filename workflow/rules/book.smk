@@ -1,12 +1,12 @@
 # The book's own pages (verdicts, findings, environment) and the book itself.  The chapters'
 # pages come from workflow/rules/chapters.smk; cipherlab.report.book stages the table of contents
-# from book/_toc.yml and the chapter manifest.
+# from book/_toc.yml and the chapters' declarations.
 
 # Pages of the book: the findings (front page), the verdicts, the environment, each chapter,
 # and in an appendix each chapter's measuring notebook.
 BOOK_NOTEBOOKS = ["findings", "verdicts", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
 # A referee's report per paper (notebooks/report.ipynb run once per paper), the first page of its part.
-REPORT_PAPERS = ["000", "001", "002", "003"]
+REPORT_PAPERS = [p for ch in MANIFEST.chapters for p in ch.papers]   # the papers the chapters declare
 BOOK_NOTEBOOKS += [f"report_{p}" for p in REPORT_PAPERS]
 
 
@@ -71,8 +71,8 @@ rule findings:
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("findings", "tiers", "verdict_page")]
              + [rel(paths.SRC_DIR / "analysis" / "display.py")],
         coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
-        tables=[table(n) for n in findings_tables(CHAPTERS)],
-        figure=[figure(FINDINGS_FIGURE[1])] if FINDINGS_FIGURE[0] in CHAPTERS else [],
+        tables=[table(n) for n in chapters.findings_tables(CHAPTERS)],
+        figures=[figure(f) for f in chapters.findings_figures(CHAPTERS)],
     output:
         notebook=executed("findings"),
     params:
@@ -147,7 +147,7 @@ rule book:
     input:
         sources=sorted(str(p.relative_to(paths.ROOT)) for p in paths.BOOK_DIR.rglob("*")
                        if p.is_file() and "_build" not in p.parts),
-        manifest=rel(MANIFEST_FILE),   # the chapters' entries of the table of contents
+        declarations=[rel(p) for p in chapters.declaration_files()],   # the chapters' entries of the table of contents
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
         rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
         # everything the pages show: every other rule's outputs (tables, figures, raw files)

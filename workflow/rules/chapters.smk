@@ -1,6 +1,7 @@
-# The chapters' rules, made from the chapter manifest (workflow/chapters.yaml): per entry
+# The chapters' rules, made from the chapters' declarations (cipherlab.pipeline.chapters.load:
+# CHAPTER in src/cipherlab/experiments/<name>/chapter.py): per chapter
 #
-#   <name>_measure  (when the entry has `measure:`) runs notebooks/<name>_measure.ipynb after
+#   <name>_measure  (when the chapter declares `measure`) runs notebooks/<name>_measure.ipynb after
 #                   the selfcheck, on every core, and writes the raw files and their provenance;
 #   <name>          runs notebooks/<name>.ipynb on the raw files, the paper's values and the
 #                   claims, and writes the chapter's tables, timing tables and figures.

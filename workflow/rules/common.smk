@@ -1,14 +1,14 @@
 # Shared helpers of the rule files (workflow/rules/*.smk).
 #
 # Chapter rules are not written by hand: workflow/rules/chapters.smk makes them from the
-# chapter manifest (workflow/chapters.yaml) with the helpers below.  Paths come from
+# chapters' declarations (src/cipherlab/experiments/<name>/chapter.py) with the helpers below.  Paths come from
 # cipherlab.pipeline.paths only, relative to the tree the Snakefile is in.
 import os
 import shlex
 import sys
 
 from cipherlab.pipeline import paths
-from cipherlab.pipeline.config import input_specs, notebook_parameters
+from cipherlab.pipeline.config import input_specs, notebook_parameters, resolved_section
 
 
 def rel(path):
@@ -34,9 +34,9 @@ def table(name):
 
 
 def pipeline_table(name):
-    """A table of the pipeline's own rules; it must be declared under `pipeline:` in the manifest."""
+    """A table of the pipeline's own rules; it must be declared in cipherlab.pipeline.chapters (PIPELINE_TABLES)."""
     if name not in MANIFEST.pipeline_tables + MANIFEST.pipeline_timing_tables:
-        raise ValueError(f"table {name!r} is not declared under pipeline: in workflow/chapters.yaml")
+        raise ValueError(f"table {name!r} is not a pipeline table of cipherlab.pipeline.chapters")
     return table(name)
 
 
@@ -58,7 +58,7 @@ def input_path(name):
 
 
 def chapter_inputs(section):
-    """The generated input files a chapter declares in its config section."""
+    """The generated input files a chapter reads (its parameter ``inputs``)."""
     return [input_path(n) for n in sorted((CFG.get(section) or {}).get("inputs", {}))]
 
 
@@ -124,7 +124,8 @@ def declared_outputs(exclude=()):
 
 
 def section_parameters(section):
-    return notebook_parameters(CFG, section)
+    """The chapter's complete parameters in this profile: a change of any value re-runs its rules."""
+    return resolved_section(CFG, section)
 
 
 def parameters_of(section):

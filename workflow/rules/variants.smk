@@ -1,5 +1,5 @@
-# The variant chapters, made from the `variants:` entry of the chapter manifest
-# (workflow/chapters.yaml): one notebook, notebooks/variant.ipynb, run once per variant
+# The variant chapters, made from their declaration (VARIANTS in
+# src/cipherlab/experiments/variant/chapter.py): one notebook, notebooks/variant.ipynb, run once per variant
 # described in config/variants/<variant>.yaml.
 #
 #   variant_chapter   the wildcard rule: runs the battery on {variant} (it times, so it

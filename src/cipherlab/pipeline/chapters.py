@@ -1,63 +1,99 @@
-"""The chapter manifest (``workflow/chapters.yaml``): the one list of the book's chapters.
+"""The book's chapters: each declared once, by its own package.
 
-The Snakefile builds each chapter's rules from it, and Python code (the config
-loader, the notebook runner, the book, the tests) reads the same list through
-:func:`load`.  The manifest is validated against
-``workflow/schemas/chapters.schema.yaml`` (the schema the Snakefile passes to
-Snakemake's ``validate()``), then checked for what a schema cannot say: every
-name declared once, the notebooks and the chapter's code present, no measuring
-notebook without its entry.
+A chapter is a package ``cipherlab.experiments.<name>`` with a module ``chapter.py`` that
+declares ``CHAPTER`` (a :class:`Chapter`): its parameters (a ``Params`` dataclass,
+:mod:`cipherlab.pipeline.params`), its outputs (raw files, tables, timing tables, figures),
+the functions that measure and build them, and the findings it writes.  The variant
+package declares ``VARIANTS`` (a :class:`Variants`) the same way.  :func:`load` finds the
+declarations (the one place this layer looks up the packages above it, as a plugin
+registry does) and checks what a declaration alone cannot: names unique across the book,
+the notebooks present.
 
-A table is a *timing table* (it may differ between two runs of a profile) when
-and only when the manifest lists it under ``timing_tables``
-(:func:`is_timing_table`).
+Everything else is derived from the declarations: the Snakemake rules
+(``workflow/rules/chapters.smk``), the config schema's chapter sections
+(:mod:`cipherlab.pipeline.config`), the notebooks' parameters, the book's table of
+contents and the findings page.
+
+A table is a *timing table* (it may differ between two runs of a profile) when and only
+when its chapter lists it under ``timing_tables`` (:func:`is_timing_table`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
 
-import jsonschema
-import yaml
+from cipherlab.pipeline import paths
+from cipherlab.pipeline import params as _params
 
-from cipherlab.pipeline import paths  #: The manifest and its schema.
-MANIFEST = paths.WORKFLOW_DIR / "chapters.yaml"
-MANIFEST_SCHEMA = paths.WORKFLOW_DIR / "schemas" / "chapters.schema.yaml"
-#: Default resources of the generated rules (a manifest entry may set ``threads`` and ``mem_mb``).
+#: Tables of the pipeline's own rules (workflow/rules/core.smk, workflow/rules/book.smk).
+PIPELINE_TABLES: tuple[str, ...] = ("selfcheck",)
+#: ... of which these follow the timings (the verdicts on speed).
+PIPELINE_TIMING_TABLES: tuple[str, ...] = ("verdicts",)
+#: Default resources of the generated rules (a chapter may set ``threads`` and ``mem_mb``).
 CHAPTER_MEM_MB = 4000
+#: The package whose subpackages are chapters (those with a ``chapter`` module).
+PACKAGE = "cipherlab.experiments"
+#: Names a chapter cannot take: the pipeline's own rules and pages.
+RESERVED = frozenset({"all", "book", "verdicts", "findings", "environment", "selfcheck", "input_file",
+                      "intro", "methods", "references", "report", "pdf", "bench_sweep", "variant"})
 
 
 @dataclass(frozen=True)
 class Measure:
-    """A chapter's measuring notebook: what it is about, the raw files it writes, extra code it reads."""
+    """A chapter's timing run: what it is about, the raw files it writes, and ``run(run) ->
+    {raw name: DataFrame or (DataFrame, extra provenance)}``; ``code`` are extra globs under
+    src/cipherlab/ it reads (editing one re-runs it)."""
 
     about: str
     raw: tuple[str, ...]
+    run: "Callable[..., Mapping[str, Any]] | None" = field(default=None, compare=False, repr=False)
     code: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
+class FindingsFigure:
+    """A figure (any chapter's, by name) that a chapter's findings show, with its caption (markdown)."""
+
+    name: str
+    caption: str = ""
+
+
+@dataclass(frozen=True)
 class Chapter:
-    """One manifest entry.  ``name`` is the chapter, its config section, its rule and its page."""
+    """One chapter.  ``name`` is its package, its config section, its rule and its page."""
 
     name: str
     about: str
+    params: type
     tables: tuple[str, ...]
     timing_tables: tuple[str, ...]
     figures: tuple[str, ...]
+    order: int = 100
     measure: "Measure | None" = None
+    build: "Callable[..., Mapping[str, Any]] | None" = field(default=None, compare=False, repr=False)
     code: tuple[str, ...] = ()
     paper: tuple[str, ...] = ()
     #: Globs of files under config/ (besides the profiles) that the chapter reads.
     config: tuple[str, ...] = ()
     threads: int = 1
     mem_mb: int = CHAPTER_MEM_MB
+    #: The papers whose section of the findings page this chapter writes: ``findings(tables)`` returns its
+    #: paragraphs (markdown), under the heading ``title``.
+    papers: tuple[str, ...] = ()
+    title: str = ""
+    findings: "Callable[..., list[str]] | None" = field(default=None, compare=False, repr=False)
+    #: The tables ``findings`` reads (any chapter's, and ``verdicts``): name -> columns read.
+    findings_tables: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    #: The figures (any chapter's) its findings may show (:class:`FindingsFigure`): inputs of the page.
+    findings_figures: tuple[str, ...] = ()
 
     @property
     def section(self) -> str:
-        """The config section of both profiles that holds the chapter's parameters."""
+        """The config section of the profiles that overrides the chapter's parameters."""
         return self.name
 
     @property
@@ -82,6 +118,11 @@ class Chapter:
         return self.tables + self.timing_tables
 
     @property
+    def outputs(self) -> tuple[str, ...]:
+        """Every name ``build`` returns: the tables, the timing tables, the figures."""
+        return self.tables + self.timing_tables + self.figures
+
+    @property
     def evidence(self) -> "str | None":
         """``evidence_<name>`` when the chapter writes evidence for the verdict page, else None."""
         name = f"evidence_{self.name}"
@@ -91,6 +132,16 @@ class Chapter:
     def pages(self) -> tuple[str, ...]:
         """The book pages: the chapter, then its measuring notebook (in the appendix)."""
         return (self.name,) + ((self.measure_name,) if self.measure else ())
+
+    def make_params(self, values: "Mapping[str, Any] | None" = None, where: "str | None" = None) -> Any:
+        """The chapter's ``Params``: defaults, replaced by ``values``; checked (``ValueError`` naming the key)."""
+        return _params.make(self.params, values, where=where or self.section)
+
+    def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None):
+        """What a notebook runs with (:class:`cipherlab.pipeline.config.Run`): the profile, its seed and
+        the parameters (defaults, the profile's section, then ``overrides``), checked once, here."""
+        from cipherlab.pipeline import config   # config reads the chapters: imported when called
+        return config.chapter_run(self, profile, overrides)
 
 
 #: Where variant descriptions live: ``config/variants/<variant>.yaml`` (:mod:`cipherlab.ciphers.described`).
@@ -103,13 +154,14 @@ VARIANT_NAME = r"[a-z0-9][a-z0-9-]*"
 class Variants:
     """The variant chapters: one notebook, ``notebooks/variant.ipynb``, run once per variant.
 
-    Every name below is a suffix: the files of variant ``v`` are
-    ``variant_<v>_<suffix>`` (raw files, tables, figures) and its page is
-    ``variant_<v>``.  The config section is ``variant`` (battery parameters, and
-    ``names``: the variants a full run builds).
+    Declared by ``cipherlab.experiments.variant.chapter.VARIANTS``.  Every name below is a
+    suffix: the files of variant ``v`` are ``variant_<v>_<suffix>`` (raw files, tables,
+    figures) and its page is ``variant_<v>``.  The config section is ``variant`` (battery
+    parameters, and ``names``: the variants a full run builds).
     """
 
     about: str
+    params: type
     raw: tuple[str, ...]
     tables: tuple[str, ...]
     timing_tables: tuple[str, ...]
@@ -139,6 +191,14 @@ class Variants:
     def table_stems(self, variant: str) -> tuple[str, ...]:
         return tuple(self.stem(variant, t) for t in self.tables + self.timing_tables)
 
+    def make_params(self, values: "Mapping[str, Any] | None" = None, where: "str | None" = None) -> Any:
+        return _params.make(self.params, values, where=where or self.section)
+
+    def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None):
+        """As :meth:`Chapter.run`, for the variant chapters' section."""
+        from cipherlab.pipeline import config
+        return config.chapter_run(self, profile, overrides)
+
 
 def variant_names(root: "Path | None" = None) -> tuple[str, ...]:
     """Every variant described in ``config/variants/`` (file stems, sorted)."""
@@ -158,9 +218,11 @@ def check_variant_names(names, root: "Path | None" = None, where: str = "variant
 
 @dataclass(frozen=True)
 class Manifest:
+    """Every chapter of the book in reading order, the pipeline's own tables, the variant chapters."""
+
     chapters: tuple[Chapter, ...]
-    pipeline_tables: tuple[str, ...]
-    pipeline_timing_tables: tuple[str, ...]
+    pipeline_tables: tuple[str, ...] = PIPELINE_TABLES
+    pipeline_timing_tables: tuple[str, ...] = PIPELINE_TIMING_TABLES
     variants: "Variants | None" = None
 
     @property
@@ -174,6 +236,14 @@ class Manifest:
         raise ValueError(f"chapter must be one of {self.names}, got {name!r}")
 
     @property
+    def sections(self) -> dict[str, "Chapter | Variants"]:
+        """Config section -> its declaration (the chapters, then ``variant``)."""
+        out: dict[str, Chapter | Variants] = {c.section: c for c in self.chapters}
+        if self.variants:
+            out[self.variants.section] = self.variants
+        return out
+
+    @property
     def timing_tables(self) -> frozenset[str]:
         return frozenset(self.pipeline_timing_tables).union(*(c.timing_tables for c in self.chapters))
 
@@ -183,44 +253,14 @@ class Manifest:
         return self.timing_tables.union(self.pipeline_tables, *(c.tables for c in self.chapters))
 
 
-def schema() -> dict[str, Any]:
-    with open(MANIFEST_SCHEMA, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
-
-
-def read(path: "str | Path" = MANIFEST) -> dict[str, Any]:
-    """The parsed manifest, not yet validated."""
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
-
-
-def validate(data: Any, where: str = "workflow/chapters.yaml") -> None:
-    """Check the manifest against its schema; ``ValueError`` naming every bad key."""
-    sch = schema()
-    errors = sorted(jsonschema.validators.validator_for(sch)(sch).iter_errors(data),
-                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    if errors:
-        lines = [f"{'.'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}" for e in errors]
-        raise ValueError(f"{where}: invalid chapter manifest ({len(errors)} problem(s)):\n  " + "\n  ".join(lines))
-
-
-def _chapter(entry: dict[str, Any]) -> Chapter:
-    m = entry.get("measure")
-    measure = Measure(m["about"], tuple(m["raw"]), tuple(m.get("code", ()))) if m else None
-    return Chapter(name=entry["name"], about=entry["about"], tables=tuple(entry["tables"]),
-                   timing_tables=tuple(entry["timing_tables"]), figures=tuple(entry["figures"]),
-                   measure=measure, code=tuple(entry.get("code", ())), paper=tuple(entry.get("paper", ())),
-                   config=tuple(entry.get("config", ())),
-                   threads=int(entry.get("threads", 1)), mem_mb=int(entry.get("mem_mb", CHAPTER_MEM_MB)))
-
-
 def _once(kind: str, owners: dict[str, list[str]]) -> list[str]:
     return [f"{kind} {name!r} is declared {len(who)} times ({', '.join(who)})"
             for name, who in owners.items() if len(who) > 1]
 
 
 def check(manifest: Manifest, root: "Path | None" = None) -> None:
-    """What the schema cannot say: each name once, notebooks and code present; ``ValueError`` listing all."""
+    """What a declaration alone cannot say: each name once across the book, notebooks present,
+    parameters with defaults; ``ValueError`` listing every problem."""
     root = Path(root or paths.ROOT)
     problems: list[str] = []
     tables: dict[str, list[str]] = {}
@@ -229,12 +269,22 @@ def check(manifest: Manifest, root: "Path | None" = None) -> None:
     raws: dict[str, list[str]] = {}
     figures: dict[str, list[str]] = {}
     chapters: dict[str, list[str]] = {}
-    reserved = {"all", "book", "verdicts", "findings", "environment", "selfcheck", "input_file",
-                "intro", "methods", "references"}
     for c in manifest.chapters:
-        chapters.setdefault(c.name, []).append(f"entry {len(chapters) + 1}")
-        if c.name in reserved:
+        chapters.setdefault(c.name, []).append(c.name)
+        if c.name in RESERVED:
             problems.append(f"chapter {c.name!r}: the name is taken by the pipeline's own rules or pages")
+        if c.build is None:
+            problems.append(f"chapter {c.name!r}: declares no build function")
+        if c.measure and c.measure.run is None:
+            problems.append(f"chapter {c.name!r}: its measure declares no run function")
+        if c.papers and c.findings is None:
+            problems.append(f"chapter {c.name!r}: writes the findings of papers {list(c.papers)} "
+                            "but declares no findings function")
+        try:
+            _params.section_schema(c.params)
+            c.make_params()
+        except (TypeError, ValueError) as exc:
+            problems.append(f"chapter {c.name!r}: its Params: {exc}")
         for t in c.all_tables:
             tables.setdefault(t, []).append(c.name)
         for r in c.raw:
@@ -248,13 +298,8 @@ def check(manifest: Manifest, root: "Path | None" = None) -> None:
                 problems.append(f"chapter {c.name!r}: notebook {nb.relative_to(root)} does not exist")
         orphan = root / "notebooks" / f"{c.name}_measure.ipynb"
         if not c.measure and orphan.is_file():
-            problems.append(f"chapter {c.name!r}: {orphan.relative_to(root)} exists but the entry has no "
-                            "`measure:` (declare its raw files there)")
-        exp = root / "src" / "cipherlab" / "experiments"
-        if (root / "src" / "cipherlab").is_dir() and not ((exp / f"{c.name}.py").is_file()
-                                                           or (exp / c.name / "__init__.py").is_file()):
-            problems.append(f"chapter {c.name!r}: no library code src/cipherlab/experiments/{c.name}.py "
-                            f"or package experiments/{c.name}/")
+            problems.append(f"chapter {c.name!r}: {orphan.relative_to(root)} exists but the chapter declares "
+                            "no `measure` (declare its raw files there)")
     if manifest.variants:
         v = manifest.variants
         if v.section in chapters:
@@ -268,32 +313,51 @@ def check(manifest: Manifest, root: "Path | None" = None) -> None:
     problems += _once("chapter", chapters) + _once("table", tables) + _once("raw file", raws)
     problems += _once("figure", figures)
     if problems:
-        raise ValueError("workflow/chapters.yaml: " + "; ".join(problems))
+        raise ValueError("chapter declarations: " + "; ".join(problems))
 
 
-def from_data(data: dict[str, Any], root: "Path | None" = None) -> Manifest:
-    """A validated and checked :class:`Manifest` from the parsed YAML."""
-    validate(data)
-    v = data.get("variants")
-    variants = Variants(about=v["about"], raw=tuple(v["raw"]), tables=tuple(v["tables"]),
-                        timing_tables=tuple(v["timing_tables"]), figures=tuple(v["figures"]),
-                        code=tuple(v.get("code", ())), threads=int(v.get("threads", 1)),
-                        mem_mb=int(v.get("mem_mb", CHAPTER_MEM_MB))) if v else None
-    manifest = Manifest(chapters=tuple(_chapter(e) for e in data["chapters"]),
-                        pipeline_tables=tuple(data["pipeline"]["tables"]),
-                        pipeline_timing_tables=tuple(data["pipeline"]["timing_tables"]), variants=variants)
-    check(manifest, root)
+def _package_dirs() -> list[Path]:
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ValueError(f"package {PACKAGE} not found")
+    return [Path(p) for p in spec.submodule_search_locations]
+
+
+def declared_packages() -> tuple[str, ...]:
+    """The subpackages of ``cipherlab.experiments`` that declare a chapter (have ``chapter.py``)."""
+    found = {p.parent.name for d in _package_dirs() for p in d.glob("*/chapter.py")
+             if (p.parent / "__init__.py").is_file() and not p.parent.name.startswith("_")}
+    return tuple(sorted(found))
+
+
+def declaration_files() -> list[Path]:
+    """The declaration module of every chapter (``experiments/<name>/chapter.py``)."""
+    return sorted(p for d in _package_dirs() for p in d.glob("*/chapter.py")
+                  if p.parent.name in declared_packages())
+
+
+@lru_cache(maxsize=1)
+def load() -> Manifest:
+    """Every chapter this installation declares, in reading order (``order``, then name), with the
+    variant chapters; checked (:func:`check`).  Cached: the declarations are code."""
+    chapters: list[Chapter] = []
+    variants: "Variants | None" = None
+    for name in declared_packages():
+        module = importlib.import_module(f"{PACKAGE}.{name}.chapter")
+        chapter = getattr(module, "CHAPTER", None)
+        declared = getattr(module, "VARIANTS", None)
+        if isinstance(chapter, Chapter):
+            if chapter.name != name:
+                raise ValueError(f"{PACKAGE}.{name}.chapter: CHAPTER.name is {chapter.name!r}; it must be "
+                                 f"the package's name {name!r}")
+            chapters.append(chapter)
+        elif isinstance(declared, Variants):
+            variants = declared
+        else:
+            raise ValueError(f"{PACKAGE}.{name}.chapter declares neither CHAPTER (a Chapter) nor VARIANTS")
+    manifest = Manifest(chapters=tuple(sorted(chapters, key=lambda c: (c.order, c.name))), variants=variants)
+    check(manifest)
     return manifest
-
-
-@lru_cache(maxsize=4)
-def _load(path: str) -> Manifest:
-    return from_data(read(path))
-
-
-def load(path: "str | Path | None" = None) -> Manifest:
-    """The manifest of this tree (``workflow/chapters.yaml``), validated; cached per path."""
-    return _load(str(path or MANIFEST))
 
 
 def names() -> tuple[str, ...]:
@@ -306,8 +370,37 @@ def evidence_chapters() -> tuple[str, ...]:
     return tuple(c.name for c in load().chapters if c.evidence)
 
 
+def table_owner(name: str) -> str:
+    """The chapter that writes table ``name`` (``book`` for the verdicts)."""
+    if name in PIPELINE_TABLES + PIPELINE_TIMING_TABLES:
+        return "book"
+    for c in load().chapters:
+        if name in c.all_tables:
+            return c.name
+    raise ValueError(f"table {name!r} is declared by no chapter")
+
+
+def findings_tables(built, verdict_columns: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+    """The tables the findings page reads when the chapters ``built`` were built (name -> columns read):
+    the verdicts, and what the chapters writing a section declare, where the owning chapter was built."""
+    out: dict[str, tuple[str, ...]] = {"verdicts": tuple(verdict_columns)}
+    for c in load().chapters:
+        if not (c.papers and c.name in built):
+            continue
+        for name, cols in c.findings_tables.items():
+            if name == "verdicts" or table_owner(name) in built:
+                out[name] = tuple(dict.fromkeys(out.get(name, ()) + tuple(cols)))
+    return out
+
+
+def findings_figures(built) -> list[str]:
+    """The figures the findings page shows when the chapters ``built`` were built."""
+    made = {f for c in load().chapters if c.name in built for f in c.figures}
+    return [f for c in load().chapters if c.papers and c.name in built for f in c.findings_figures if f in made]
+
+
 def is_timing_table(name: str) -> bool:
-    """Whether table ``name`` may differ between two runs: the manifest lists it under ``timing_tables``.
+    """Whether table ``name`` may differ between two runs: its chapter lists it under ``timing_tables``.
 
     Every other declared table must be byte-identical between two runs of a
     profile (``tests/test_pipeline.py`` checks it); an undeclared name is an error.
@@ -319,6 +412,6 @@ def is_timing_table(name: str) -> bool:
             if name.endswith(f"_{suffix}") and len(name) > len(f"variant__{suffix}"):
                 return suffix in manifest.variants.timing_tables
     if name not in manifest.tables:
-        raise ValueError(f"table {name!r} is not declared in workflow/chapters.yaml "
-                         "(under a chapter's tables or timing_tables, or pipeline)")
+        raise ValueError(f"table {name!r} is not declared by any chapter "
+                         "(under its tables or timing_tables) nor by the pipeline")
     return name in manifest.timing_tables

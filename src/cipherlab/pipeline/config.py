@@ -1,24 +1,68 @@
-"""Loading the pipeline's configuration profiles (``config/config.yaml``, ``config/quick.yaml``)."""
+"""The pipeline's profiles (``config/config.yaml``, ``config/quick.yaml``) and what a notebook runs with.
+
+A profile holds the run's own keys (``profile``, ``seed``, ...) and, per chapter, only the
+values it changes: each chapter's parameters and their defaults (the full profile's values)
+are declared by its package (:mod:`cipherlab.pipeline.chapters`,
+:mod:`cipherlab.pipeline.params`).  The profile's schema is the file
+``workflow/schemas/config.schema.yaml`` (the run's own keys) with one section per chapter
+derived from its ``Params`` (:func:`schema`); the Snakefile hands it to Snakemake's
+``validate()`` and :func:`load_config` applies it for Python code.  A chapter's notebook
+gets its parameters as one checked :class:`Run` (:func:`chapter_run`).
+"""
 from __future__ import annotations
 
-from typing import Any
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
 
 import jsonschema
 import yaml
 
 from cipherlab.pipeline import chapters
-from cipherlab.pipeline.paths import WORKFLOW_DIR, check_profile, config_file
+from cipherlab.pipeline import params as _params
+from cipherlab.pipeline.paths import WORKFLOW_DIR, Profile, check_profile, config_file
 
-#: The one schema of the profiles; the Snakefile applies it too, with Snakemake's validate().
-#: The chapter sections it requires come from the chapter manifest (:func:`schema`).
+#: The schema of a profile's own keys (profile, seed, ...); :func:`schema` adds the chapters' sections.
 CONFIG_SCHEMA = WORKFLOW_DIR / "schemas" / "config.schema.yaml"
 
 
 def chapter_sections() -> tuple[str, ...]:
-    """The config sections of the chapters, in reading order (``workflow/chapters.yaml``), then
-    ``variant`` when the manifest declares variant chapters."""
-    manifest = chapters.load()
-    return tuple(c.section for c in manifest.chapters) + ((manifest.variants.section,) if manifest.variants else ())
+    """The config sections of the chapters, in reading order, then ``variant`` when the variant
+    chapters are declared."""
+    return tuple(chapters.load().sections)
+
+
+def declaration(section: str) -> "chapters.Chapter | chapters.Variants":
+    """The chapter (or the variant chapters) owning config section ``section``."""
+    sections = chapters.load().sections
+    if section not in sections:
+        raise ValueError(f"section must be one of {tuple(sections)}, got {section!r}")
+    return sections[section]
+
+
+def schema() -> dict[str, Any]:
+    """The profiles' schema: the run's own keys, and each chapter's section derived from its ``Params``
+    (every key optional, defaulting to the full profile's value; no other key, and no other section)."""
+    with open(CONFIG_SCHEMA, encoding="utf-8") as fh:
+        sch = yaml.safe_load(fh)
+    props = sch.setdefault("properties", {})
+    for section, decl in chapters.load().sections.items():
+        props[section] = _params.section_schema(decl.params)
+    sch["additionalProperties"] = False
+    return sch
+
+
+def write_schema(path: "str | Path") -> Path:
+    """:func:`schema` as a JSON file (for Snakemake's ``validate()``, which reads a schema from a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(schema(), indent=1, sort_keys=True) + "\n"
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        tmp = path.with_name(path.name + ".part")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    return path
 
 
 def variant_list(cfg: dict[str, Any]) -> tuple[str, ...]:
@@ -30,39 +74,10 @@ def variant_list(cfg: dict[str, Any]) -> tuple[str, ...]:
 
 
 def read_config(profile: str) -> dict[str, Any]:
-    """The parsed YAML of a profile, not yet validated."""
+    """The parsed YAML of a profile, not yet validated: the values the profile sets."""
     check_profile(profile)
     with open(config_file(profile), encoding="utf-8") as fh:
         return yaml.safe_load(fh) or {}
-
-
-def load_config(profile: str) -> dict[str, Any]:
-    """The configuration of a profile, validated against :data:`CONFIG_SCHEMA`.
-
-    Raises
-    ------
-    ValueError
-        Naming each key that is missing or has a bad value, e.g.
-        ``config/quick.yaml: aead.trials: -1 is less than the minimum of 2``.
-    """
-    path = config_file(profile)
-    cfg = read_config(profile)
-    validate(cfg, str(path.relative_to(path.parent.parent)))
-    if cfg["profile"] != profile:
-        raise ValueError(f"{path}: profile is {cfg['profile']!r}, expected {profile!r}")
-    return cfg
-
-
-def schema() -> dict[str, Any]:
-    """The profiles' schema, requiring the section of every chapter of the manifest."""
-    with open(CONFIG_SCHEMA, encoding="utf-8") as fh:
-        sch = yaml.safe_load(fh)
-    sections = chapter_sections()
-    sch["required"] = list(dict.fromkeys([*sch.get("required", []), *sections]))
-    props = sch.setdefault("properties", {})
-    for section in sections:
-        props.setdefault(section, {"type": "object"})
-    return sch
 
 
 def _key(error: jsonschema.ValidationError) -> str:
@@ -74,21 +89,79 @@ def _key(error: jsonschema.ValidationError) -> str:
 
 
 def validate(cfg: Any, where: str = "config") -> None:
-    """Check a profile's configuration against the schema; ``ValueError`` naming every bad key."""
+    """Check a profile against :func:`schema`; ``ValueError`` naming every bad key."""
     sch = schema()
     validator_cls = jsonschema.validators.validator_for(sch)
     errors = sorted(validator_cls(sch).iter_errors(cfg), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         lines = [f"{_key(e)}: {e.message}" for e in errors]
-        raise ValueError(f"{where}: invalid configuration ({len(errors)} problem(s); "
-                         f"schema {CONFIG_SCHEMA.relative_to(WORKFLOW_DIR.parent)}):\n  " + "\n  ".join(lines))
+        raise ValueError(f"{where}: invalid configuration ({len(errors)} problem(s)):\n  " + "\n  ".join(lines))
+
+
+def load_config(profile: str) -> dict[str, Any]:
+    """A profile, validated, with every chapter's section complete (its ``Params``, as JSON values).
+
+    Raises
+    ------
+    ValueError
+        Naming each bad key, e.g. ``config/quick.yaml: aead.trials: -1 is less than the minimum of 2``.
+    """
+    path = config_file(profile)
+    where = str(path.relative_to(path.parent.parent))
+    cfg = read_config(profile)
+    validate(cfg, where)
+    if cfg["profile"] != profile:
+        raise ValueError(f"{path}: profile is {cfg['profile']!r}, expected {profile!r}")
+    out = dict(cfg)
+    for section, decl in chapters.load().sections.items():
+        out[section] = _params.to_config(decl.make_params(cfg.get(section), where=f"{where}: {section}"))
+    return out
+
+
+# --------------------------------------------------------------------------- what a notebook runs with
+
+
+@dataclass(frozen=True)
+class Run:
+    """A chapter's run: the profile (its tree of inputs and outputs), its seed, and the chapter's
+    checked parameters."""
+
+    profile: Profile
+    seed: int
+    params: Any
+    section: str
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The parameters as JSON values, for provenance and display."""
+        return _params.to_config(self.params)
+
+
+def chapter_run(decl: "chapters.Chapter | chapters.Variants | str", profile: str = "quick",
+                overrides: "Mapping[str, Any] | None" = None) -> Run:
+    """The run of a chapter: its parameters' defaults, replaced by the profile's section, then by
+    ``overrides`` (a notebook's, e.g. ``{"trials": 50}``); checked once, here."""
+    decl = declaration(decl) if isinstance(decl, str) else decl
+    cfg = read_config(profile)
+    path = config_file(profile)
+    where = str(path.relative_to(path.parent.parent))
+    base = _params.make(decl.params, cfg.get(decl.section), where=f"{where}: {decl.section}")
+    if overrides:
+        if not isinstance(overrides, Mapping):
+            raise ValueError(f"overrides must be a mapping of {decl.section} parameters, got {overrides!r}")
+        values = {**_params.to_config(base), **dict(overrides)}
+        base = _params.make(decl.params, values, where=f"overrides: {decl.section}")
+    seed = cfg.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"{where}: seed must be a non-negative integer, got {seed!r}")
+    return Run(profile=Profile(profile), seed=seed, params=base, section=decl.section)
 
 
 def input_specs(cfg: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Every input file the profile needs: ``{file name: {"kind": ..., "bytes": ...}}``.
 
-    Chapters declare their inputs under ``<chapter>.inputs``; a name declared
-    twice must have the same spec.
+    ``cfg`` is :func:`load_config`'s (sections complete).  Chapters declare their inputs as the
+    parameter ``inputs``; a name declared twice must have the same spec.
     """
     specs: dict[str, dict[str, Any]] = {}
     for section in chapter_sections():
@@ -107,11 +180,16 @@ def book_parameters(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def notebook_parameters(cfg: dict[str, Any], section: str, **extra: Any) -> dict[str, Any]:
-    """Parameters passed to a chapter's notebooks: the section (minus ``inputs``), profile and seed."""
-    sections = chapter_sections()
-    if section not in sections:
-        raise ValueError(f"section must be one of {sections}, got {section!r}")
-    params = {k: v for k, v in (cfg.get(section) or {}).items() if k != "inputs"}
-    params.update(profile=cfg["profile"], seed=cfg["seed"])
+    """Parameters passed to a chapter's notebooks: the profile and, as ``overrides``, the values the
+    profile file sets in the chapter's section (the notebook resolves the rest from the chapter's defaults)."""
+    declaration(section)
+    raw = read_config(cfg["profile"])
+    params = {"profile": cfg["profile"], "overrides": dict(raw.get(section) or {})}
     params.update(extra)
     return params
+
+
+def resolved_section(cfg: dict[str, Any], section: str) -> dict[str, Any]:
+    """The chapter's complete parameters in this profile (JSON values): what its rules depend on."""
+    declaration(section)
+    return dict(cfg[section])

@@ -2,8 +2,8 @@
 
 ``python -m cipherlab.report.book PROFILE`` copies ``book/`` into
 ``build/<profile>/book/``, adds the executed notebooks of that profile, writes
-the table of contents (``book/_toc.yml`` with the chapters of the manifest,
-``workflow/chapters.yaml``, in place of its ``manifest:`` entries; a page it
+the table of contents (``book/_toc.yml`` with the pages of the chapters each package
+declares, :func:`cipherlab.pipeline.chapters.load`, in place of its ``manifest:`` entries; a page it
 names that does not exist is an error), writes the run banner
 (``_run.md``) that the front page (the findings notebook) includes, and builds the HTML with
 jupyter-book 1.x (offline, ``execute_notebooks: off``).
@@ -38,8 +38,8 @@ def _page_exists(root: Path, entry: str) -> bool:
 
 
 def _paper_chapters() -> set[str]:
-    """The chapters a paper's part of the book holds (:data:`cipherlab.report.referee.PARTS`)."""
-    return {chapter for _, _, chapter in referee.PARTS}
+    """The chapters a paper's part of the book holds (:func:`cipherlab.report.referee.parts`)."""
+    return {chapter for _, _, chapter in referee.parts()}
 
 
 #: What each ``manifest:`` entry of ``book/_toc.yml`` becomes: the pages of every chapter of the manifest
@@ -113,7 +113,7 @@ def paper_parts(manifest: "chapters.Manifest") -> list[dict]:
     return [{"caption": caption,
              "chapters": [{"file": referee.page_name(p)} for p in papers] + ([{"file": chapter}] if chapter in names
                                                                              else [])}
-            for caption, papers, chapter in referee.PARTS]
+            for caption, papers, chapter in referee.parts()]
 
 
 def page_titles(profile: str, manifest: "chapters.Manifest | None" = None) -> dict[str, str]:
@@ -121,7 +121,7 @@ def page_titles(profile: str, manifest: "chapters.Manifest | None" = None) -> di
     a variant's chapter is titled by its variant, a referee's report by its paper."""
     manifest = manifest or chapters.load()
     titles = {referee.page_name(p): f"Referee's report: paper {p} ({info.subject})"
-              for p, info in referee.PAPERS.items()}
+              for p, info in referee.papers().items()}
     if manifest.variants:
         for v in book_variants(profile):
             titles[manifest.variants.page(v)] = f"Refereeing a variant: {v}"
@@ -150,7 +150,7 @@ def check_toc(toc: dict, root: Path) -> None:
     missing = [p for p in toc_pages(toc) if not _page_exists(root, p)]
     if missing:
         raise ValueError(f"the table of contents names page(s) {missing} that do not exist in {root} "
-                         "(run their rules first, or remove them from book/_toc.yml or workflow/chapters.yaml)")
+                         "(run their rules first, or remove them from book/_toc.yml or their chapter's declaration)")
 
 
 _DOC_ROLE = re.compile(r"\{doc\}`(?:([^`<]*?)\s*<)?([^`>]+)>?`")

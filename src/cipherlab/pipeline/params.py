@@ -1,0 +1,189 @@
+"""A chapter's parameters: one frozen dataclass, its defaults the full profile's values.
+
+Each chapter package declares its parameters once (``experiments/<name>/chapter.py``)::
+
+    @dataclass(frozen=True)
+    class Params:
+        trials: int = param(120, "phase 1 trials per case, all processes", minimum=2)
+        sizes_mb: tuple[float, ...] = param((0.1, 0.5, 1, 3, 5), "file sizes (Figs. 3-10)", SIZES_MB)
+
+Everything else is derived from that class:
+
+- the JSON schema of the chapter's config section (:func:`section_schema`), which the
+  Snakefile hands to Snakemake's ``validate()`` and :mod:`cipherlab.pipeline.config` applies
+  for Python code: the door where a value is checked, once;
+- the validated instance a notebook runs with (:func:`make`), the full profile's values
+  overridden by the profile file's section and then by the notebook's ``overrides``;
+- the provenance record of a run (:func:`to_config`, JSON-able).
+
+The quick profile (``config/quick.yaml``) names only the values it shrinks.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import typing
+from typing import Any, Mapping
+
+import jsonschema
+
+# --------------------------------------------------------------------------- shared schema pieces
+# Pieces of JSON schema that several chapters' parameters share; pass them to param().
+PROCESSES = {"description": "fresh interpreters the timings are spread over, one after another "
+                            "(trials count all of them)", "minimum": 1, "maximum": 64}
+BYTE = {"minimum": 0, "maximum": 255}
+PROBABILITY = {"exclusiveMinimum": 0, "exclusiveMaximum": 1}
+KEY_HEX = {"pattern": "^([0-9a-fA-F]{32}|[0-9a-fA-F]{48}|[0-9a-fA-F]{64})$"}
+BLOCK_HEX = {"pattern": "^[0-9a-fA-F]{32}$"}
+MODE = {"enum": ["ecb", "cbc", "ctr"]}
+MODES = {"minItems": 1, "uniqueItems": True, "items": {"enum": ["ecb", "cbc", "ctr"]}}
+IMPL = {"enum": ["reference", "table", "aesni"]}
+IMPLS = {"minItems": 1, "uniqueItems": True, "items": {"enum": ["reference", "table", "aesni"]}}
+FILE_NAME = {"pattern": "^[A-Za-z0-9_.-]+$"}
+SIZES_MB = {"minItems": 1, "items": {"type": "number", "exclusiveMinimum": 0}}
+INPUTS = {
+    "description": "the generated files the chapter reads: {file name: {kind, bytes}}",
+    "propertyNames": {"pattern": "^[A-Za-z0-9_.-]+$"},
+    "additionalProperties": {
+        "type": "object", "required": ["kind"], "additionalProperties": False,
+        "properties": {"kind": {"enum": ["text", "random", "zeros", "image"]},
+                       "bytes": {"type": "integer", "minimum": 1}},
+        "if": {"properties": {"kind": {"not": {"const": "image"}}}},
+        "then": {"required": ["kind", "bytes"]},
+    },
+}
+
+_DOC, _SCHEMA = "cipherlab_doc", "cipherlab_schema"
+
+
+def param(default: Any, doc: str, *schemas: Mapping[str, Any], **keywords: Any) -> Any:
+    """A field of a chapter's ``Params``: its default (the full profile's value), what it means,
+    and the JSON-schema constraints beyond its type (shared pieces and keywords, e.g. ``minimum=2``)."""
+    schema: dict[str, Any] = {}
+    for piece in schemas:
+        schema.update(copy.deepcopy(dict(piece)))
+    schema.update(keywords)
+    metadata = {_DOC: doc, _SCHEMA: schema}
+    if isinstance(default, (dict, list, set)):
+        frozen = copy.deepcopy(default)
+        return dataclasses.field(default_factory=lambda: copy.deepcopy(frozen), metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+# --------------------------------------------------------------------------- schema
+
+_TYPES = {int: "integer", float: "number", str: "string", bool: "boolean", dict: "object"}
+
+
+def _type_schema(hint: Any) -> dict[str, Any]:
+    origin = typing.get_origin(hint)
+    if hint in _TYPES:
+        return {"type": _TYPES[hint]}
+    if origin in (tuple, list):
+        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        return {"type": "array", **({"items": _type_schema(args[0])} if args else {})}
+    if origin is dict:
+        return {"type": "object"}
+    raise TypeError(f"parameter type {hint!r} has no JSON-schema type: use int, float, str, bool, "
+                    "tuple[X, ...] or dict")
+
+
+def fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    """The parameters of a ``Params`` class, in declaration order."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"params must be a dataclass, got {cls!r}")
+    return dataclasses.fields(cls)
+
+
+def default_of(field: dataclasses.Field) -> Any:
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:   # type: ignore[misc]
+        return field.default_factory()                     # type: ignore[misc]
+    raise TypeError(f"parameter {field.name!r} has no default (the full profile's value)")
+
+
+def doc_of(field: dataclasses.Field) -> str:
+    return field.metadata.get(_DOC, "")
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def section_schema(cls: type) -> dict[str, Any]:
+    """The JSON schema of a chapter's config section: every key optional (its default is the full
+    profile's), typed and ranged as the class declares, and no other key (a misspelt key is an error)."""
+    hints = typing.get_type_hints(cls)
+    props: dict[str, Any] = {}
+    for f in fields(cls):
+        schema = _type_schema(hints[f.name])
+        schema.update(copy.deepcopy(f.metadata.get(_SCHEMA, {})))
+        desc = doc_of(f)
+        if desc and "description" not in schema:
+            schema["description"] = desc
+        schema["default"] = _jsonable(default_of(f))
+        props[f.name] = schema
+    return {"type": "object", "additionalProperties": False, "properties": props}
+
+
+# --------------------------------------------------------------------------- instances
+
+
+def _key(error: jsonschema.ValidationError) -> str:
+    return ".".join(str(p) for p in error.absolute_path) or "(section)"
+
+
+def check_section(cls: type, values: Any, where: str) -> None:
+    """``ValueError`` naming every key of ``values`` the section schema refuses, one per line."""
+    schema = section_schema(cls)
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    errors = sorted(validator.iter_errors(values), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    if errors:
+        lines = [f"{where}.{_key(e)}: {e.message}" if e.absolute_path else f"{where}: {e.message}"
+                 for e in errors]
+        raise ValueError("\n".join(lines))
+
+
+def _convert(hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin is tuple and isinstance(value, (list, tuple)):
+        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        item = args[0] if args else None
+        return tuple(_convert(item, v) for v in value)
+    return value
+
+
+def make(cls: type, values: "Mapping[str, Any] | None" = None, *, where: str = "params") -> Any:
+    """An instance of ``cls``: its defaults, replaced by ``values`` (a config section, overrides),
+    checked against :func:`section_schema` and the class's own ``check()`` (cross-field rules).
+
+    Raises ``ValueError`` with one line per bad key, each naming ``<where>.<key>``.
+    """
+    values = dict(values or {})
+    check_section(cls, _jsonable(values), where)
+    hints = typing.get_type_hints(cls)
+    obj = cls(**{k: _convert(hints[k], v) for k, v in values.items()})
+    check = getattr(obj, "check", None)
+    if callable(check):
+        try:
+            check()
+        except ValueError as exc:
+            msg = str(exc)
+            raise ValueError(msg if msg.startswith(where) else f"{where}: {msg}") from None
+    return obj
+
+
+def to_config(params: Any) -> dict[str, Any]:
+    """The parameters as a JSON-able dict (provenance, Snakemake's params), in declaration order."""
+    return {f.name: _jsonable(getattr(params, f.name)) for f in fields(type(params))}
+
+
+def changed(params: Any) -> dict[str, Any]:
+    """The parameters that differ from the class's defaults (what a profile overrides)."""
+    return {f.name: _jsonable(getattr(params, f.name)) for f in fields(type(params))
+            if _jsonable(getattr(params, f.name)) != _jsonable(default_of(f))}

@@ -9,14 +9,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
 from scipy import stats as st
 
 import cipherlab
-from cipherlab.experiments import maes as m
+from cipherlab.experiments.maes import image as figure8
+from cipherlab.experiments.maes import common, dependency, entropy, evidence, keyspace, measure, tables, views
 from cipherlab.analysis.paper import published
 from cipherlab.analysis import verdicts as V
-from cipherlab.pipeline.paths import CONFIG_DIR
+from cipherlab.experiments.maes.chapter import CHAPTER
+from cipherlab.pipeline.paths import Profile
 
 KEY = bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c")
 IV = bytes(range(16))
@@ -27,26 +28,26 @@ pytestmark = pytest.mark.usefixtures("quiet_research_warning")
 
 @pytest.fixture(scope="module")
 def image():
-    return m.load_test_image()
+    return figure8.load_test_image()
 
 
 # --- image -----------------------------------------------------------------
 
 
 def test_image_loads_deterministically(image):
-    again = m.load_test_image()
+    again = figure8.load_test_image()
     assert image.dtype == np.uint8 and image.shape == (600, 512, 3)
     assert image.flags["C_CONTIGUOUS"]
     assert np.array_equal(image, again)
-    assert m.image_digest(image) == m.image_digest(again)
+    assert figure8.image_digest(image) == figure8.image_digest(again)
     assert image.size % 16 == 0  # encrypted without padding, shown at the same size
 
 
 def test_encrypt_image_matches_cipher_and_round_trips(image):
     small = np.ascontiguousarray(image[:32, :32])  # 3072 bytes, whole blocks
-    for cipher in m.CIPHERS:
-        for mode in m.IMAGE_MODES:
-            enc = m.encrypt_image(small, cipher, mode, KEY, IV)
+    for cipher in common.CIPHERS:
+        for mode in common.IMAGE_MODES:
+            enc = figure8.encrypt_image(small, cipher, mode, KEY, IV)
             assert enc.shape == small.shape and enc.dtype == np.uint8
             kw = {"iv": IV} if mode != "ecb" else {}
             c = cipherlab.new(KEY, cipher=cipher, mode=mode, padding=False, **kw)
@@ -57,7 +58,7 @@ def test_encrypt_image_matches_cipher_and_round_trips(image):
 
 def test_encrypt_image_pads_then_cuts_odd_sizes():
     odd = np.arange(3 * 5 * 3, dtype=np.uint8).reshape(3, 5, 3)  # 45 bytes
-    enc = m.encrypt_image(odd, "aes", "ecb", KEY)
+    enc = figure8.encrypt_image(odd, "aes", "ecb", KEY)
     assert enc.shape == odd.shape
     full = cipherlab.new(KEY, cipher="aes", mode="ecb").encrypt(odd.ravel())
     assert np.array_equal(np.asarray(full)[:45], enc.ravel())
@@ -65,14 +66,14 @@ def test_encrypt_image_pads_then_cuts_odd_sizes():
 
 def test_image_ciphertexts_keys_and_bad_input(image):
     small = np.ascontiguousarray(image[:16, :16])
-    out = m.image_ciphertexts(small, KEY, IV, ciphers=("aes", "maes-2"), modes=("ecb",))
+    out = figure8.image_ciphertexts(small, KEY, IV, ciphers=("aes", "maes-2"), modes=("ecb",))
     assert list(out) == [("plain", "none"), ("aes", "ecb"), ("maes-2", "ecb")]
     with pytest.raises(ValueError, match="cipher"):
-        m.image_ciphertexts(small, KEY, IV, ciphers=("des",))
+        figure8.image_ciphertexts(small, KEY, IV, ciphers=("des",))
     with pytest.raises(ValueError, match="mode"):
-        m.encrypt_image(small, "aes", "ofb", KEY)
+        figure8.encrypt_image(small, "aes", "ofb", KEY)
     with pytest.raises(ValueError, match="iv"):
-        m.encrypt_image(small, "aes", "cbc", KEY, None)
+        figure8.encrypt_image(small, "aes", "cbc", KEY, None)
 
 
 # --- histograms, entropy, chi-square ----------------------------------------
@@ -82,7 +83,7 @@ def test_entropy_and_chi_square_of_known_histograms():
     flat = np.tile(np.arange(256, dtype=np.uint8), 64)
     const = np.zeros(4096, dtype=np.uint8)
     two = np.repeat(np.array([0, 255], dtype=np.uint8), 2048)
-    tab = m.entropy_table({("flat", "x"): flat, ("const", "x"): const, ("two", "x"): two}).set_index("cipher")
+    tab = entropy.entropy_table({("flat", "x"): flat, ("const", "x"): const, ("two", "x"): two}).set_index("cipher")
     assert tab.loc["flat", "entropy_bits"] == pytest.approx(8.0, abs=1e-12)
     assert tab.loc["const", "entropy_bits"] == pytest.approx(0.0, abs=1e-12)
     assert tab.loc["two", "entropy_bits"] == pytest.approx(1.0, abs=1e-12)
@@ -93,7 +94,7 @@ def test_entropy_and_chi_square_of_known_histograms():
 
 def test_chi_square_agrees_with_scipy():
     data = np.random.default_rng(7).integers(0, 256, 10_000, dtype=np.uint8)
-    row = m.entropy_table({("r", "x"): data}).iloc[0]
+    row = entropy.entropy_table({("r", "x"): data}).iloc[0]
     ref = st.chisquare(np.bincount(data, minlength=256))
     assert row["chi2"] == pytest.approx(ref.statistic, rel=1e-12)
     assert row["p_value"] == pytest.approx(ref.pvalue, rel=1e-9)
@@ -104,41 +105,41 @@ def test_chi_square_agrees_with_scipy():
 def test_entropy_table_carries_published_values():
     pub = published("002", "Table IV").set_index("row")["number"]
     data = np.arange(256, dtype=np.uint8)
-    tab = m.entropy_table({("aes", "ecb"): data, ("maes-2", "cbc"): data, ("plain", "none"): data})
+    tab = entropy.entropy_table({("aes", "ecb"): data, ("maes-2", "cbc"): data, ("plain", "none"): data})
     by = tab.set_index("cipher")["published_entropy"]
-    assert by["aes"] == pub[m.TABLE4_ROWS["aes"]]
-    assert by["maes-2"] == pub[m.TABLE4_ROWS["maes-2"]]
+    assert by["aes"] == pub[common.TABLE4_ROWS["aes"]]
+    assert by["maes-2"] == pub[common.TABLE4_ROWS["maes-2"]]
     assert math.isnan(by["plain"])
     with pytest.raises(ValueError, match="alpha"):
-        m.entropy_table({("aes", "ecb"): data}, alpha=0)
+        entropy.entropy_table({("aes", "ecb"): data}, alpha=0)
 
 
 def test_expected_entropy_uniform_matches_simulation():
     n = 4096
     rng = np.random.default_rng(3)
     sims = [cipherlab.analysis.stats.byte_entropy(rng.integers(0, 256, n, dtype=np.uint8)) for _ in range(200)]
-    assert m.expected_entropy_uniform(n) == pytest.approx(np.mean(sims), abs=2e-3)
-    assert m.entropy_sd_uniform(n) == pytest.approx(np.std(sims, ddof=1), rel=0.25)
+    assert entropy.expected_entropy_uniform(n) == pytest.approx(np.mean(sims), abs=2e-3)
+    assert entropy.entropy_sd_uniform(n) == pytest.approx(np.std(sims, ddof=1), rel=0.25)
     with pytest.raises(ValueError, match="n_bytes"):
-        m.expected_entropy_uniform(0)
-    assert m.bytes_for_expected_entropy(m.expected_entropy_uniform(n)) == pytest.approx(n)
+        entropy.expected_entropy_uniform(0)
+    assert entropy.bytes_for_expected_entropy(entropy.expected_entropy_uniform(n)) == pytest.approx(n)
     with pytest.raises(ValueError, match="entropy_bits"):
-        m.bytes_for_expected_entropy(8.0)
+        entropy.bytes_for_expected_entropy(8.0)
 
 
 def test_histogram_frame_counts_every_byte(image):
     small = np.ascontiguousarray(image[:8, :8])
-    h = m.histogram_frame({("plain", "none"): small})
+    h = figure8.histogram_frame({("plain", "none"): small})
     assert len(h) == 256 and h["count"].sum() == small.size
     assert np.array_equal(h["count"].to_numpy(), np.bincount(small.ravel(), minlength=256))
 
 
 def test_byte_dependency_aes_diffuses_maes_does_not():
-    aes = m.byte_dependency("aes", KEY, n_blocks=32)
+    aes = dependency.byte_dependency("aes", KEY, n_blocks=32)
     assert len(aes) == 32 * 16
     assert aes["bytes_changed"].mean() > 15.0  # each byte unchanged with probability 1/256
     for cipher in ("maes-1", "maes-2"):
-        dep = m.byte_dependency(cipher, KEY, n_blocks=32)
+        dep = dependency.byte_dependency(cipher, KEY, n_blocks=32)
         assert (dep["bytes_changed"] == 1).all()
 
 
@@ -146,70 +147,65 @@ def test_byte_dependency_aes_diffuses_maes_does_not():
 
 
 def test_keyspace_numbers_are_powers_of_two():
-    ks = m.keyspace_table()
+    ks = keyspace.keyspace_table()
     assert list(ks["key_bits"]) == [128, 192, 256]
     for b, keys, half in zip(ks["key_bits"], ks["keys"], ks["expected_trials"]):
         assert int(keys) == 2 ** b and int(half) == 2 ** (b - 1)
     assert ks["published_key_bits"].all()
     assert ks.loc[0, "log10_keys"] == pytest.approx(128 * math.log10(2))
     assert (ks["accepted_by"] == "aes maes-1 maes-2").all()
-    odd = m.keyspace_table((3, 64))
+    odd = keyspace.keyspace_table((3, 64))
     assert odd.loc[0, "keys"] == "8" and not odd.loc[0, "published_key_bits"]
     assert odd["accepted_by"].tolist() == ["", ""]
     with pytest.raises(ValueError, match="keys_per_second"):
-        m.keyspace_table(keys_per_second=0)
+        keyspace.keyspace_table(keys_per_second=0)
 
 
 # --- timing cases and tables --------------------------------------------------
 
 
-def test_parse_hex_and_options():
-    assert m.parse_hex("00ff", "key_hex", (2,)) == b"\x00\xff"
-    with pytest.raises(ValueError, match="key_hex"):
-        m.parse_hex("zz", "key_hex", (16,))
-    with pytest.raises(ValueError, match="key_hex"):
-        m.parse_hex("00", "key_hex", (16, 24, 32))
-    assert m.maes_options() == {"iv_source": "sha3", "sha3": "sha3_256", "sha3_chain": "iv"}
+def test_maes_options_are_checked():
+    assert common.maes_options() == {"iv_source": "sha3", "sha3": "sha3_256", "sha3_chain": "iv"}
     with pytest.raises(ValueError, match="iv_source"):
-        m.maes_options(iv_source="rand")
+        common.maes_options(iv_source="rand")
     with pytest.raises(ValueError, match="sha3"):
-        m.maes_options(sha3="md5")
+        common.maes_options(sha3="md5")
 
 
 def test_styles_come_from_the_config_and_are_checked():
-    for name in ("config.yaml", "quick.yaml"):
-        cfg = yaml.safe_load((CONFIG_DIR / name).read_text())["maes"]
-        styles = m.check_impls(cfg["impls"])
-        m.check_paper_styles(cfg["original_style"], cfg["optimized_style"], styles)
-    assert m.check_impls(["reference", "aesni"]) == ("reference", "aesni")  # a core style is accepted as is
-    assert m.stage_impls(("reference", "aesni")) == ("reference",)  # no separate MixColumns in hardware
+    for profile in ("full", "quick"):
+        p = CHAPTER.run(profile).params
+        styles = common.check_impls(p.impls)
+        common.check_paper_styles(p.original_style, p.optimized_style, styles)
+    assert common.check_impls(["reference", "aesni"]) == ("reference", "aesni")  # a core style is accepted as is
+    assert measure.stage_impls(("reference", "aesni")) == ("reference",)  # no separate MixColumns in hardware
     for bad in (["fast"], [], "table", ["table", "table"]):
         with pytest.raises(ValueError, match="impls"):
-            m.check_impls(bad)
+            common.check_impls(bad)
     with pytest.raises(ValueError, match="optimized_style"):
-        m.check_paper_styles("reference", "table", ("reference",))
+        common.check_paper_styles("reference", "table", ("reference",))
     with pytest.raises(ValueError, match="impls"):
-        m.table2_cases(4, impls=("aesni",))
+        measure.table2_cases(4, impls=("aesni",))
 
 
 def test_case_functions_compute_what_they_claim():
     from cipherlab.ciphers import aes, maes
-    cases = m.table1_cases(KEY)
+    cases = measure.table1_cases(KEY)
     assert len(cases) == 2 * (2 + 2 * 2 * 2)   # both languages
     assert [c["role"] for c in cases[:2]] == ["main", "control"]
-    assert {c["impl"] for c in cases} == set(m.TABLE1_LANGUAGES)
+    assert {c["impl"] for c in cases} == set(measure.TABLE1_LANGUAGES)
     by = {(c["impl"], c["cipher"], c["operation"], c["iv_source"], c["role"]): c["fn"] for c in cases}
-    for lang in m.TABLE1_LANGUAGES:   # both languages compute the same bytes
+    for lang in measure.TABLE1_LANGUAGES:   # both languages compute the same bytes
         assert np.array_equal(by[(lang, "aes", "key_expansion", "none", "control")](), aes.expand_key(KEY))
         for a, c in ((1, "maes-1"), (2, "maes-2")):
             for src in ("sha3", "keyexp"):
                 assert np.array_equal(by[(lang, c, "iv_generation", src, "main")](), maes.maes_ivs(KEY, a, src))
         rk, ivs = by[(lang, "maes-1", "setup", "keyexp", "main")]()
         assert np.array_equal(rk, aes.expand_key(KEY)) and np.array_equal(ivs, maes.maes_ivs(KEY, 1, "keyexp"))
-    assert {c["impl"] for c in m.table1_cases(KEY, languages=("numba",))} == {"numba"}
+    assert {c["impl"] for c in measure.table1_cases(KEY, languages=("numba",))} == {"numba"}
     with pytest.raises(ValueError, match="languages"):
-        m.table1_cases(KEY, languages=("java",))
-    stage = m.table2_cases(8)
+        measure.table1_cases(KEY, languages=("java",))
+    stage = measure.table2_cases(8)
     assert len(stage) == 2 * (3 + 2 + 3)
     assert {(c["role"], c["blocks"]) for c in stage} == {("main", 8), ("control", 8), ("dispatch", 1)}
     for c in stage:  # the control computes the same thing as the main case
@@ -217,7 +213,7 @@ def test_case_functions_compute_what_they_claim():
             twin = next(x for x in stage if x["role"] == "main" and x["impl"] == c["impl"]
                         and x["operation"] == c["operation"])
             assert np.array_equal(c["fn"](), twin["fn"]())
-    block = m.table3_cases(KEY)
+    block = measure.table3_cases(KEY)
     assert len(block) == 4 * 2 * 2
     assert sum(c["role"] == "control" for c in block) == 2 * 2
     assert all(c["cipher"] == "aes" for c in block if c["role"] == "control")
@@ -228,15 +224,15 @@ def test_case_functions_compute_what_they_claim():
     pt = next(c for c in enc if c["operation"] == "decrypt")["fn"]()
     assert bytes(cipherlab.new(KEY, cipher="maes-2", padding=False).encrypt_block(bytes(pt))) == bytes(ct)
     with pytest.raises(ValueError, match="data"):
-        m.bulk_cases(KEY, np.zeros(15, dtype=np.uint8))
+        measure.bulk_cases(KEY, np.zeros(15, dtype=np.uint8))
     with pytest.raises(ValueError, match="iv"):
-        m.bulk_cases(KEY, np.zeros(32, dtype=np.uint8), modes=("cbc",))
+        measure.bulk_cases(KEY, np.zeros(32, dtype=np.uint8), modes=("cbc",))
     with pytest.raises(ValueError, match="n_blocks"):
-        m.table2_cases(0)
+        measure.table2_cases(0)
 
 
 def test_compile_times_frame_is_tidy():
-    ct = m.compile_times(m.table3_cases(KEY)[:2], run_id="r")
+    ct = measure.compile_times(measure.table3_cases(KEY)[:2], run_id="r")
     assert list(ct.columns[:8]) == ["cipher", "impl", "mode", "operation", "bytes", "trial", "seconds", "run_id"]
     assert (ct["trial"] == 0).all() and (ct["seconds"] > 0).all() and (ct["run_id"] == "r").all()
 
@@ -246,40 +242,40 @@ def short_run():
     """Every timing of the chapter, tiny and batched: the frames the chapter reads."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
-        return m.measure_all(KEY, np.zeros(64, dtype=np.uint8), options=m.maes_options(), impls=("reference", "table"),
+        return measure.measure_all(KEY, np.zeros(64, dtype=np.uint8), options=common.maes_options(), impls=("reference", "table"),
                              trials_keyexp=3, trials_stage=3, trials_block=3, trials_bulk=3, warmup=1,
                              stage_blocks=16, iv=IV, min_trial_seconds=2e-4, progress=False)
 
 
 def test_measure_all_batches_and_reports_overhead(short_run):
-    assert set(short_run) == set(m.RAW_EXPERIMENTS)
+    assert set(short_run) == set(measure.RAW_EXPERIMENTS)
     block = short_run["maes_block"]
     assert (block["calls"] > 1).all()  # a one-block call is far below 0.2 ms: batched
     assert set(block["role"]) == {"main", "control"}
     assert (short_run["maes_overhead"]["seconds"] > 0).all()
-    assert m.overhead_us(short_run["maes_overhead"]) < 100
+    assert tables.overhead_us(short_run["maes_overhead"]) < 100
 
 
 def test_tables_from_a_short_measurement(short_run):
-    t1 = m.table1(short_run["maes_keyexp"])
+    t1 = tables.table1(short_run["maes_keyexp"])
     assert len(t1) == 2 * 9  # the control is not a row of the table; one block of rows per language
     pub1 = published("002", "Table I")
-    aes_pub = pub1.loc[pub1["row"] == m.TABLE1_ROWS["aes"], "number"].iloc[0]
+    aes_pub = pub1.loc[pub1["row"] == common.TABLE1_ROWS["aes"], "number"].iloc[0]
     assert (t1.loc[t1["operation"] == "key_expansion", "published_us"] == aes_pub).all()
     assert (t1.loc[t1["operation"] == "key_expansion", "ratio_to_aes"] == 1.0).all()
     assert t1.loc[(t1["impl"] == "numba") & (t1["operation"] != "setup"), "decides"].str.contains("002-t1").all()
     assert t1.loc[t1["operation"] == "iv_generation", "published_us"].notna().all()
     assert t1.loc[t1["operation"] == "setup", "published_us"].isna().all()
-    t2 = m.table2(short_run["maes_stage"])
+    t2 = tables.table2(short_run["maes_stage"])
     assert len(t2) == 6
     assert (t2.loc[t2["operation"] == "xor_iv", "ratio_to_xor"] == 1.0).all()
     assert np.allclose(t2["median_us_per_state"] * 16, t2["median_us"])
     assert t2["dispatch_share_pct"].between(0, 1000).all() and t2["dispatch_us"].notna().all()
-    t3 = m.table3(short_run["maes_block"])
+    t3 = tables.table3(short_run["maes_block"])
     assert len(t3) == 12 and t3["published_us"].notna().all()
-    t3b = m.table3(short_run["maes_block"], bulk=short_run["maes_bulk"])
+    t3b = tables.table3(short_run["maes_block"], bulk=short_run["maes_bulk"])
     assert (t3b["bulk_us_per_block"] > 0).all() and t3b["median_us"].equals(t3["median_us"])
-    t3_swapped = m.table3(short_run["maes_block"], original_style="table", optimized_style="reference")
+    t3_swapped = tables.table3(short_run["maes_block"], original_style="table", optimized_style="reference")
     aes_ref = lambda t: t[(t["cipher"] == "aes") & (t["impl"] == "reference") & (t["operation"] == "encrypt")]
     assert aes_ref(t3)["published_us"].iloc[0] != aes_ref(t3_swapped)["published_us"].iloc[0]
 
@@ -287,7 +283,7 @@ def test_tables_from_a_short_measurement(short_run):
 def test_throughput_table_units():
     raw = pd.DataFrame({"cipher": "aes", "impl": "table", "mode": "ecb", "operation": "encrypt", "role": "main",
                         "bytes": 1_000_000, "trial": range(3), "seconds": [0.5, 0.5, 0.5], "run_id": "x"})
-    tp = m.throughput_table(raw).iloc[0]
+    tp = tables.throughput_table(raw).iloc[0]
     assert tp["mb_per_s"] == pytest.approx(2.0)
     assert tp["us_per_block"] == pytest.approx(0.5e6 / (1_000_000 / 16))
 
@@ -314,7 +310,7 @@ def _times(aes=3.0, maes1=1.0, maes2=1.5):
 
 
 def test_speedup_formula_is_the_papers():
-    sp = m.speedup_table(_synthetic_raw(_times()))
+    sp = tables.speedup_table(_synthetic_raw(_times()))
     assert len(sp) == 2 * 2 * 2
     assert np.allclose(sp.loc[sp["cipher"] == "maes-1", "speedup_pct"], 200.0, atol=1.0)
     assert np.allclose(sp.loc[sp["cipher"] == "maes-2", "speedup_pct"], 100.0, atol=1.0)
@@ -323,11 +319,11 @@ def test_speedup_formula_is_the_papers():
     assert set(sp["paper_aes"]) == {"original", "optimized"}
     pub = published("002", "Table III").set_index(["row", "column"])["number"]
     row = sp[(sp["impl"] == "reference") & (sp["cipher"] == "maes-2") & (sp["operation"] == "encrypt")].iloc[0]
-    expected = (pub[(m.TABLE3_ROWS[("aes", "original")], "Encryption")]
-                / pub[(m.TABLE3_ROWS[("maes-2", None)], "Encryption")] - 1) * 100
+    expected = (pub[(common.TABLE3_ROWS[("aes", "original")], "Encryption")]
+                / pub[(common.TABLE3_ROWS[("maes-2", None)], "Encryption")] - 1) * 100
     assert row["published_speedup_pct"] == pytest.approx(expected)
     with pytest.raises(ValueError, match="trials"):
-        m.speed_case(_synthetic_raw(_times()), "x", {"cipher": "none"}, {}, {}, {})
+        tables.speed_case(_synthetic_raw(_times()), "x", {"cipher": "none"}, {}, {}, {})
 
 
 @pytest.fixture(scope="module")
@@ -339,17 +335,17 @@ def small_frames(image, short_run):
 
 def _small_frames(image, short_run):
     small = np.ascontiguousarray(image[:64, :64])
-    ims = m.image_ciphertexts(small, KEY, IV)
-    ctrl = {("aes", md): m.encrypt_image(small, "aes", md, m.second_key(KEY), IV) for md in m.IMAGE_MODES}
-    routes = {c: m.byte_routes(c, KEY) for c in m.CIPHERS}
-    dep = pd.concat([m.byte_dependency(c, KEY, n_blocks=8) for c in m.CIPHERS])
-    return m.Frames(short_run["maes_keyexp"], short_run["maes_stage"], short_run["maes_block"],
-                    short_run["maes_bulk"], m.entropy_table(ims), m.entropy_comparison(ims, ctrl), dep,
-                    m.keyspace_table(), m.leak_table(ims, routes=routes))
+    ims = figure8.image_ciphertexts(small, KEY, IV)
+    ctrl = {("aes", md): figure8.encrypt_image(small, "aes", md, entropy.second_key(KEY), IV) for md in common.IMAGE_MODES}
+    routes = {c: dependency.byte_routes(c, KEY) for c in common.CIPHERS}
+    dep = pd.concat([dependency.byte_dependency(c, KEY, n_blocks=8) for c in common.CIPHERS])
+    return evidence.Frames(short_run["maes_keyexp"], short_run["maes_stage"], short_run["maes_block"],
+                    short_run["maes_bulk"], entropy.entropy_table(ims), entropy.entropy_comparison(ims, ctrl), dep,
+                    keyspace.keyspace_table(), figure8.leak_table(ims, routes=routes))
 
 
 def _evidence(frames, **kw):
-    return m.evidence_rows(frames, key=KEY, options=m.maes_options(), impls=STYLES, original_style="reference",
+    return evidence.evidence_rows(frames, key=KEY, options=common.maes_options(), impls=STYLES, original_style="reference",
                            optimized_style="table", profile="quick", **kw)
 
 
@@ -357,12 +353,12 @@ def test_evidence_covers_every_claim_of_the_paper(small_frames):
     rows = _evidence(small_frames)
     ev = V.evidence_frame(rows)
     claims = V.load_claims()
-    paper = claims[claims["paper"] == m.PAPER]
+    paper = claims[claims["paper"] == common.PAPER]
     mine = V.claims_of_chapter("maes", paper)
     assert set(ev["claim_id"]) <= set(claims["claim_id"])  # no unknown id
     testable = set(mine.loc[mine["rule"] != "not_testable", "claim_id"])
     assert set(ev["claim_id"]) == testable  # every testable claim has evidence, and nothing else does
-    assert set(m.paper_claim_ids()) == set(mine["claim_id"])
+    assert set(evidence.paper_claim_ids()) == set(mine["claim_id"])
     decided = V.decide_all(mine, ev.assign(chapter="maes"))  # one decision per claim, no error
     assert len(decided) == len(mine) and decided["claim_id"].is_unique
     assert set(decided["verdict"]) <= set(V.VERDICTS) | {V.FINDING}
@@ -417,28 +413,28 @@ def test_evidence_speed_decisions_on_synthetic_times(small_frames):
 
 def test_entropy_comparison_same_image_and_mode(image):
     small = np.ascontiguousarray(image[:128, :128])
-    ims = m.image_ciphertexts(small, KEY, IV)
-    ctrl = {("aes", md): m.encrypt_image(small, "aes", md, m.second_key(KEY), IV) for md in m.IMAGE_MODES}
-    d = m.entropy_comparison(ims, ctrl).set_index(["cipher", "mode"])
-    assert set(d.index) == {(c, md) for c in ("maes-1", "maes-2", "aes (second key)") for md in m.IMAGE_MODES}
-    assert m.second_key(KEY) != KEY and len(m.second_key(KEY)) == len(KEY)
-    for md in m.IMAGE_MODES:
+    ims = figure8.image_ciphertexts(small, KEY, IV)
+    ctrl = {("aes", md): figure8.encrypt_image(small, "aes", md, entropy.second_key(KEY), IV) for md in common.IMAGE_MODES}
+    d = entropy.entropy_comparison(ims, ctrl).set_index(["cipher", "mode"])
+    assert set(d.index) == {(c, md) for c in ("maes-1", "maes-2", "aes (second key)") for md in common.IMAGE_MODES}
+    assert entropy.second_key(KEY) != KEY and len(entropy.second_key(KEY)) == len(KEY)
+    for md in common.IMAGE_MODES:
         h = cipherlab.analysis.stats.byte_entropy(ims[("maes-2", md)]) - cipherlab.analysis.stats.byte_entropy(ims[("aes", md)])
         assert d.loc[("maes-2", md), "difference_bits"] == pytest.approx(h)
         assert d.loc[("maes-2", md), "low_bits"] < h < d.loc[("maes-2", md), "high_bits"]
     assert d.loc[("maes-2", "ecb"), "high_bits"] < d.loc[("aes (second key)", "ecb"), "low_bits"]
     pub = published("002", "Table IV").set_index("row")["number"]
     assert d.loc[("maes-2", "cbc"), "published_difference_bits"] == pytest.approx(
-        pub[m.TABLE4_ROWS["maes-2"]] - pub[m.TABLE4_ROWS["aes"]])
+        pub[common.TABLE4_ROWS["maes-2"]] - pub[common.TABLE4_ROWS["aes"]])
     assert np.isnan(d.loc[("aes (second key)", "cbc"), "published_difference_bits"])
     with pytest.raises(ValueError, match="control"):
-        m.entropy_comparison(ims, {("maes-1", "ecb"): ims[("maes-1", "ecb")]})
+        entropy.entropy_comparison(ims, {("maes-1", "ecb"): ims[("maes-1", "ecb")]})
     with pytest.raises(ValueError, match="confidence"):
-        m.entropy_comparison(ims, confidence=1.5)
+        entropy.entropy_comparison(ims, confidence=1.5)
 
 
 def test_modules_stay_small():
-    for path in sorted(Path(m.__file__).parent.glob("*.py")):
+    for path in sorted(Path(views.__file__).parent.glob("*.py")):
         assert len(path.read_text().splitlines()) < 600, path.name
 
 
@@ -446,9 +442,9 @@ def test_modules_stay_small():
 
 
 def test_byte_routes_maes_is_a_permutation_aes_diffuses():
-    assert m.byte_routes("aes", KEY) is None
+    assert dependency.byte_routes("aes", KEY) is None
     for cipher in ("maes-1", "maes-2"):
-        r = m.byte_routes(cipher, KEY)
+        r = dependency.byte_routes(cipher, KEY)
         assert r is not None and sorted(r.tolist()) == list(range(16))
         # changing plaintext byte p changes ciphertext byte r[p] and nothing else
         c = cipherlab.new(KEY, cipher=cipher, padding=False)
@@ -461,39 +457,39 @@ def test_byte_routes_maes_is_a_permutation_aes_diffuses():
 
 def test_leak_table_maes_ecb_keeps_every_repeat(image):
     small = np.ascontiguousarray(image[:64, :64])
-    ims = m.image_ciphertexts(small, KEY, IV)
-    routes = {c: m.byte_routes(c, KEY) for c in m.CIPHERS}
-    lk = m.leak_table(ims, routes=routes).set_index(["cipher", "mode"])
+    ims = figure8.image_ciphertexts(small, KEY, IV)
+    routes = {c: dependency.byte_routes(c, KEY) for c in common.CIPHERS}
+    lk = figure8.leak_table(ims, routes=routes).set_index(["cipher", "mode"])
     for cipher in ("maes-1", "maes-2"):
         assert lk.loc[(cipher, "ecb"), "p_equal_if_plain_equal"] == 1.0
         assert lk.loc[(cipher, "ecb"), "p_equal_if_plain_differs"] == 0.0
     assert lk.loc[("aes", "ecb"), "p_equal_if_plain_equal"] < 0.05
     assert not lk.loc[("aes", "ecb"), "routed"]
     with pytest.raises(ValueError, match="lag_bytes"):
-        m.leak_table(ims, lag_bytes=20)
+        figure8.leak_table(ims, lag_bytes=20)
 
 
 def test_repeat_map_counts_equal_channels():
     flat = np.full((4, 32, 3), 7, dtype=np.uint8)
-    rm = m.repeat_map(flat, lag_bytes=48)
+    rm = figure8.repeat_map(flat, lag_bytes=48)
     assert rm.shape == (4, 32) and rm.dtype == np.uint8
     assert (rm.ravel()[16:] == 3).all() and (rm.ravel()[:16] == 0).all()
     noisy = np.arange(4 * 32 * 3, dtype=np.uint8).reshape(4, 32, 3)
-    assert (m.repeat_map(noisy, lag_bytes=48) == 0).all()  # i and i-48 never equal mod 256
+    assert (figure8.repeat_map(noisy, lag_bytes=48) == 0).all()  # i and i-48 never equal mod 256
 
 
 # --- how the pages show tables ------------------------------------------------
 
 
 def test_keyspace_view_fits_and_keeps_the_exact_counts():
-    ks = m.keyspace_table(keys_per_second=1e12)
-    view = m.keyspace_view(ks)
+    ks = keyspace.keyspace_table(keys_per_second=1e12)
+    view = views.keyspace_view(ks)
     assert len(view.columns) <= 8
     assert list(view["keys"]) == ["2^128", "2^192", "2^256"]
     assert list(view["expected trials"]) == ["2^127", "2^191", "2^255"]
     # the view's power of two is the saved exact count
     assert [2 ** int(k.split("^")[1]) for k in view["keys"]] == [int(k) for k in ks["keys"]]
-    html = str(m.show(view, list(view.columns)))
+    html = str(views.show(view, list(view.columns)))
     assert "5.391e18" in html                        # years at 10^12 keys/s for AES-128, not 5391448762278159360.0
     assert list(view["keys per second"]) == ["1e12"] * 3
     assert str(ks["keys"].iloc[0]) not in html and ".000000" not in html
@@ -502,44 +498,44 @@ def test_keyspace_view_fits_and_keeps_the_exact_counts():
 def test_show_shortens_headers_and_needs_a_short_view_when_wide():
     df = pd.DataFrame({f"c{i}_us": [float(i)] for i in range(10)})
     with pytest.raises(ValueError, match="short"):
-        m.show(df, list(df.columns))
+        views.show(df, list(df.columns))
     with pytest.raises(ValueError, match="not in the table"):
-        m.show(df, ["nope"])
-    html = str(m.show(df, list(df.columns), short=["c0_us", "c1_us"]))
+        views.show(df, ["nope"])
+    html = str(views.show(df, list(df.columns), short=["c0_us", "c1_us"]))
     assert "c1 µs" in html and "<details>" in html and "c1_us" not in html
-    assert [m.pages.short_header(c) for c in ("published_us", "control_low_pct", "iqr_us_per_state")] == [
+    assert [views.short_header(c) for c in ("published_us", "control_low_pct", "iqr_us_per_state")] == [
         "pub. µs", "A/A low %", "iqr µs/state"]
 
 
 def test_evidence_view_has_one_interval_column(small_frames):
-    rows = m.table2_evidence(small_frames.stage, "quick")
-    view = m.evidence_view(m.evidence_frame_for_display(rows))
+    rows = evidence.table2_evidence(small_frames.stage, "quick")
+    view = views.evidence_view(evidence.evidence_frame_for_display(rows))
     assert list(view.columns) == ["claim", "style", "size", "estimate", "interval", "A/A band", "unit", "detail"]
     assert view["interval"].str.match(r"^\[.+, .+\]$").all()
-    assert m.evidence_view(m.evidence_frame_for_display(rows).assign(low=np.nan))["interval"].eq("—").all()
-    assert "<table" in str(m.show_evidence(rows))
+    assert views.evidence_view(evidence.evidence_frame_for_display(rows).assign(low=np.nan))["interval"].eq("—").all()
+    assert "<table" in str(views.show_evidence(rows))
 
 
-def test_compile_and_saved_views_have_units_and_no_machine_paths(short_run, tmp_path):
-    comp = m.compile_summary(short_run["maes_compile"])
+def test_compile_and_saved_views_have_units_and_no_machine_paths(short_run):
+    comp = views.compile_summary(short_run["maes_compile"])
     assert list(comp["experiment"]) == ["maes_keyexp", "maes_stage", "maes_block", "maes_bulk"]
     raw_ms = short_run["maes_compile"].groupby("experiment")["seconds"].max() * 1e3
     assert np.allclose(comp.set_index("experiment")["slowest first call ms"], raw_ms[comp["experiment"]])
-    saved = {name: tmp_path / f"{name}.csv" for name in short_run}
-    table = m.saved_raw_table(short_run, saved)
+    table = views.saved_raw_table(short_run, Profile("quick"))
+    assert list(table["file"]) == [f"data/raw/quick/{name}.csv" for name in short_run]
     assert list(table["rows"]) == [len(df) for df in short_run.values()]
     by_name = table.set_index("experiment")
     assert by_name.loc["maes_compile", "cases"] == len(short_run["maes_compile"])  # one first call per case
     for name in ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk"):   # every case has a first call
         assert by_name.loc[name, "cases"] == (short_run["maes_compile"]["experiment"] == name).sum()
     assert not table["file"].str.startswith("/").any()
-    cv = m.compile_view(pd.DataFrame({"experiment": ["x"], "first_call_seconds": [0.00123]}))
+    cv = views.compile_view(pd.DataFrame({"experiment": ["x"], "first_call_seconds": [0.00123]}))
     assert cv["first call ms"].iloc[0] == pytest.approx(1.23)
 
 
 def test_options_and_routes_are_text_not_reprs():
-    assert m.options_text(m.maes_options()) == "`iv_source` = sha3, `sha3` = sha3_256, `sha3_chain` = iv"
-    routes = m.routes_frame({"aes": None, "maes-1": np.arange(16)})
+    assert views.options_text(common.maes_options()) == "`iv_source` = sha3, `sha3` = sha3_256, `sha3_chain` = iv"
+    routes = views.routes_frame({"aes": None, "maes-1": np.arange(16)})
     assert routes.iloc[0, 1] == "every byte (diffused)"
     assert routes.iloc[1, 1] == " ".join(map(str, range(16)))
 
@@ -567,12 +563,12 @@ def test_image_claims_have_one_row_per_mode(small_frames):
     rows = _evidence(small_frames)
     for cid in ("002-t4-entropy-kept", "002-t4-approach2-higher", "002-fig8-uniform"):
         got = sorted(e.reading for e in rows if e.claim_id == cid)
-        assert got == sorted(f"mode={md}" for md in m.IMAGE_MODES), cid
+        assert got == sorted(f"mode={md}" for md in common.IMAGE_MODES), cid
 
 
 def test_mixcolumns_share_from_the_bulk_speedup(small_frames):
     work = _times(aes=3.0, maes1=1.0, maes2=1.0)   # removing MixColumns saves two thirds of the time
     frames = dataclasses.replace(small_frames, bulk=_synthetic_raw(work, mode="ecb"))
-    rows = m.mixcolumns_share_evidence(frames, "reference", "quick")
+    rows = evidence.mixcolumns_share_evidence(frames, "reference", "quick")
     assert [e.reading for e in rows] == ["operation=encrypt", "operation=decrypt"]
     assert all(e.estimate == pytest.approx(200.0, abs=1.0) and "at least 67 %" in e.detail for e in rows)

@@ -147,20 +147,6 @@ def test_aes2sbox_speed_is_a_small_table_by_style():
         F.aes2sbox_speed_sentence(SPEED, "001")
 
 
-def test_maes_speed_is_a_small_table_without_spreads():
-    text = F.maes_speed_sentence(BLOCK, None)
-    rows = rows_of(text)
-    assert ["reference", "maes-1", "encryption", "+139 %", "+2.26 %", "[0.4, 6.3]"] in rows
-    assert ["table", "maes-1", "decryption", "+61.3 %", "−0.06 %", "[-2.9, 1.7]"] in rows
-    assert " to " not in text and "claimed —" not in text
-    unclaimed = BLOCK.assign(published_speedup_pct=[None, 716.1, 9.68, 61.3])
-    assert rows_of(F.maes_speed_sentence(unclaimed, None))[1][:4] == ["reference", "maes-1", "encryption",
-                                                                     "not claimed"]
-    bulk = BLOCK.drop(columns="published_speedup_pct").assign(bytes=65536, speedup_pct=[31.3, 65.9, 0.01, 1.7])
-    rows = rows_of(F.maes_speed_sentence(BLOCK, bulk))
-    assert rows[0][-1] == "ours, 65536 B (bulk)" and rows[1][-3:] == ["+2.26 %", "[0.4, 6.3]", "+31.3 %"]
-
-
 def test_ranking_sentence_names_the_contradicted_rows():
     verdicts = pd.DataFrame({"claim_id": ["003-fast-enc", "003-fast-dec", "003-slow", "003-other"],
                              "paper": "003", "kind": ["ordering", "ordering", "ordering", "value"],

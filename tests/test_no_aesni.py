@@ -66,7 +66,7 @@ def generic_tree(quick_tree, tmp_path_factory):
 
 
 def test_maes_times_only_the_styles_this_cpu_runs(monkeypatch):
-    from cipherlab.experiments import maes as X
+    from cipherlab.experiments.maes import common as X
     from cipherlab.experiments.maes import common
     monkeypatch.setattr(common, "available_impls", lambda: ("reference", "table", "pycryptodome"))
     styles, skipped = X.measured_impls(["reference", "table", "aesni"])

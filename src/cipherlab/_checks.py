@@ -10,7 +10,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["check_choice", "check_choices", "check_bytes"]
+__all__ = ["check_choice", "check_choices", "check_bytes", "check_hex"]
 
 
 def check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
@@ -62,3 +62,24 @@ def check_bytes(name: str, value: Any, what: str) -> bytes:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     raise ValueError(f"{name} must be {what}, got {type(value).__name__}")
+
+
+def check_hex(name: str, value: Any, sizes: "Sequence[int] | None" = None) -> bytes:
+    """``value`` as ``bytes``: a hex string (a config key, an IV) or bytes-like, of one of ``sizes`` bytes.
+
+    The one key/IV parser of cipherlab. ``sizes=None`` accepts any length.
+    ``ValueError`` naming ``name`` when a string is not hex, when the value is
+    neither a string nor bytes-like, or when its length is not one of ``sizes``.
+    """
+    if isinstance(value, str):
+        try:
+            raw = bytes.fromhex(value)
+        except ValueError:
+            raise ValueError(f"{name} must be a hex string, got {value!r}") from None
+    elif isinstance(value, (bytes, bytearray, memoryview, np.ndarray)):
+        raw = check_bytes(name, value, "a hex string or bytes")
+    else:
+        raise ValueError(f"{name} must be a hex string or bytes, got {type(value).__name__}")
+    if sizes is not None and len(raw) not in tuple(sizes):
+        raise ValueError(f"{name} must be {' or '.join(map(str, sizes))} bytes, got {len(raw)} bytes")
+    return raw

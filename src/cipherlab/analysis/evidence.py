@@ -19,7 +19,7 @@ from cipherlab.analysis.claims import load_claims, load_rules
 from cipherlab.pipeline.paths import Profile, as_profile
 from cipherlab.pipeline.results import save_table
 
-__all__ = ["Evidence", "EVIDENCE_COLUMNS", "evidence_frame", "save_evidence", "load_evidence", "speed_evidence"]
+__all__ = ["Evidence", "EVIDENCE_COLUMNS", "evidence_frame", "evidence_table", "save_evidence", "load_evidence", "speed_evidence"]
 
 
 # ----------------------------------------------------------------------------- evidence
@@ -107,8 +107,8 @@ def evidence_frame(rows) -> pd.DataFrame:
     return pd.DataFrame([asdict(r) for r in rows], columns=list(EVIDENCE_COLUMNS))
 
 
-def save_evidence(rows, chapter: str, profile: "str | Profile"):
-    """Write a chapter's evidence to ``data/tables/<profile>/evidence_<chapter>.csv``.
+def evidence_table(rows) -> pd.DataFrame:
+    """A chapter's evidence rows as the table ``evidence_<chapter>`` (what a chapter's ``build`` returns).
 
     Every claim id must exist in ``claims.csv``: a typo fails here, not silently later.
     """
@@ -117,7 +117,12 @@ def save_evidence(rows, chapter: str, profile: "str | Profile"):
     unknown = sorted(set(frame["claim_id"]) - known)
     if unknown:
         raise ValueError(f"evidence for unknown claim ids {unknown}; add them to data/paper/claims.csv")
-    return save_table(frame, f"evidence_{chapter}", profile)
+    return frame
+
+
+def save_evidence(rows, chapter: str, profile: "str | Profile"):
+    """Write a chapter's evidence (:func:`evidence_table`) to ``data/tables/<profile>/evidence_<chapter>.csv``."""
+    return save_table(evidence_table(rows), f"evidence_{chapter}", profile)
 
 
 def load_evidence(profile: "str | Profile", chapters) -> pd.DataFrame:

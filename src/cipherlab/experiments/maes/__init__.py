@@ -12,35 +12,25 @@ approach 2) and claims large speed-ups of encryption and decryption
    cipher is sixteen independent key-dependent byte substitutions. It is
    studied here as a research object, never to protect data.
 
-The notebooks ``maes_measure.ipynb`` (timings) and ``maes.ipynb`` (the
-chapter) only call these functions, display and save. Modules:
+The chapter is declared in :mod:`.chapter` (``CHAPTER``: parameters, raw files, tables,
+figures, findings); the notebooks ``maes_measure.ipynb`` (timings) and ``maes.ipynb`` (the
+chapter) run it and show what it returns. Modules, one role or topic each:
 
+* :mod:`.chapter`: the declaration (``Params``, ``CHAPTER``), light enough for the Snakefile;
+* :mod:`.driver`: ``measure(run)`` and ``build(run, raw)``, which call the modules below;
 * :mod:`.common`: constants, input checks, published-value look-ups;
 * :mod:`.measure`: timing cases with their A/A controls, batched timing run;
 * :mod:`.tables`: Tables I-III, speed-ups with A/A bands, throughput;
-* :mod:`.image`: Figure 8, Table IV, byte dependency, key space (deterministic);
+* :mod:`.image`: Figure 8: the encrypted images, their histograms, the repeats they keep;
+* :mod:`.entropy`: Table IV: entropy, chi-square, MAES against AES with a second-key control;
+* :mod:`.dependency`: how many ciphertext bytes one plaintext byte reaches, and which;
+* :mod:`.keyspace`: key sizes and the cost of exhaustive search;
 * :mod:`.figures`: the chapter's figures;
-* :mod:`.evidence`: evidence rows for the decision engine (:mod:`cipherlab.analysis.verdicts`).
-* :mod:`.pages`: how the pages show their tables (through :func:`cipherlab.analysis.display.show_table`).
+* :mod:`.evidence`: evidence rows for the decision engine (:mod:`cipherlab.analysis.verdicts`);
+* :mod:`.views`: how the pages show their tables (through :func:`cipherlab.analysis.display.show_table`);
+* :mod:`.findings`: the findings page's paragraphs for paper 002.
 
-The implementation styles come from the config (``impls``); the paper's
+The implementation styles come from the parameters (``impls``); the paper's
 "original" AES is the style ``original_style`` (byte-oriented: ``reference``)
 and its "optimized" AES ``optimized_style`` (T-tables: ``table``).
 """
-from cipherlab.experiments.maes.common import (CHAPTER, CIPHERS, DEFAULT_IMPLS, IMAGE_MODES, IV_SOURCES, OPERATION_COLUMNS, PAPER, ROLES,
-                     SECURITY_WARNING, STYLES, TABLE1_COLUMNS, TABLE1_ROWS, TABLE2_ROWS, TABLE3_ROWS, TABLE4_ROWS,
-                     check_impls, check_paper_styles, maes_options, parse_hex, published_map)
-from cipherlab.experiments.maes.common import NOT_MEASURED_NO_AESNI, measured_impls
-from cipherlab.experiments.maes.evidence import (Frames, evidence_frame_for_display, evidence_rows, mixcolumns_share_evidence, paper_claim_ids, table1_evidence,
-                       table2_evidence)
-from cipherlab.experiments.maes.figures import histogram_figure, image_figure, repeat_map_figure, speedup_figure
-from cipherlab.experiments.maes.image import (KEY_SPACE_NOTE, byte_dependency, byte_routes, bytes_for_expected_entropy, encrypt_image,
-                    entropy_comparison, entropy_sd_uniform, entropy_table, expected_entropy_uniform,
-                    histogram_frame, image_ciphertexts, image_digest, keyspace_table, leak_table, load_test_image,
-                    repeat_map, second_key)
-from cipherlab.experiments.maes.measure import (RAW_EXPERIMENTS, TABLE1_LANGUAGES, bulk_cases, compile_times, measure_all, stage_impls, table1_cases,
-                      table2_cases, table3_cases)
-from cipherlab.experiments.maes.tables import (overhead_us, paper_label, speed_case, speedup_headlines, speedup_table, summary_us, table1,
-                     table2, table3, throughput_table)
-from cipherlab.experiments.maes.pages import (compile_summary, compile_view, evidence_view, keyspace_view, options_text, routes_frame,
-                    saved_raw_table, show, show_evidence)

@@ -93,23 +93,6 @@ def check_paper_styles(original_style: str, optimized_style: str, impls: Sequenc
         check_choice(name, value, tuple(impls))
 
 
-def parse_hex(value: str, name: str, lengths: Sequence[int]) -> bytes:
-    """Bytes from a hex string of one of ``lengths`` bytes (a config key or IV).
-
-    Raises
-    ------
-    ValueError
-        Naming ``name`` when the string is not hex or has another length.
-    """
-    try:
-        raw = bytes.fromhex(str(value))
-    except ValueError:
-        raise ValueError(f"{name} must be a hex string, got {value!r}") from None
-    if len(raw) not in lengths:
-        raise ValueError(f"{name} must be {' or '.join(map(str, lengths))} bytes of hex, got {len(raw)} bytes")
-    return raw
-
-
 def maes_options(iv_source: str = "sha3", sha3: str = "sha3_256", sha3_chain: str = "iv") -> dict:
     """The MAES options every experiment passes to :func:`cipherlab.new` (checked here)."""
     check_choice("iv_source", iv_source, IV_SOURCES)

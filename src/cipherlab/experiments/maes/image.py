@@ -1,23 +1,24 @@
-"""Figure 8, Table IV, byte dependency and key space of the MAES chapter: the non-timing experiments.
+"""Figure 8 of the MAES chapter: the photograph encrypted by each cipher in each mode, what it leaks.
 
-Everything here is deterministic (seeded): its tables are byte-identical between runs.
+The encrypted images (:func:`image_ciphertexts`), their byte histograms
+(:func:`histogram_frame`), and the repeats a byte-local cipher keeps
+(:func:`repeat_map`, :func:`leak_table`).  Table IV's entropy is in
+:mod:`.entropy`, which one plaintext byte reaches in :mod:`.dependency`.
+Everything here is deterministic: its tables are byte-identical between runs.
 """
 from __future__ import annotations
 
 import hashlib
-import math
-import warnings
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _sst
 
 from cipherlab import new
 from cipherlab.analysis import stats as _stats
 from cipherlab.pipeline.inputs import test_image
-from cipherlab.analysis.paper import published
-from cipherlab.experiments.maes.common import CIPHERS, IMAGE_MODES, PAPER, TABLE4_ROWS, check_choice, check_choices, published_map
+from cipherlab.experiments.maes.common import CIPHERS, IMAGE_MODES, check_choice, check_choices
+
 
 def load_test_image() -> np.ndarray:
     """The test photograph: matplotlib's sample ``grace_hopper.jpg`` as ``uint8[600, 512, 3]``.
@@ -101,36 +102,6 @@ def repeat_map(image: np.ndarray, lag_bytes: int = 48) -> np.ndarray:
     return (eq.reshape(arr.shape[0], arr.shape[1], -1).sum(axis=2)).astype(np.uint8)
 
 
-def byte_routes(cipher: str, key: bytes, n_blocks: int = 4, seed: int = 0, impl: str = "table",
-                **options) -> "np.ndarray | None":
-    """Which ciphertext byte each plaintext byte alone reaches, measured through the cipher.
-
-    For each of the 16 input positions, change that byte in ``n_blocks``
-    random blocks and see which output bytes change. Returns ``int64[16]``
-    (``routes[p]`` = the one output position input ``p`` reaches) when every
-    change touches exactly one output byte, the same one each time; ``None``
-    when the cipher diffuses (AES).
-    """
-    check_choice("cipher", cipher, CIPHERS)
-    rng = np.random.default_rng(seed)
-    blocks = rng.integers(0, 256, size=(n_blocks, 16), dtype=np.uint8)
-    c = new(key, cipher=cipher, mode="ecb", impl=impl, padding=False, threads=1, **options)
-    base = np.asarray(c.encrypt(blocks.ravel()), dtype=np.uint8).reshape(n_blocks, 16)
-    routes = np.empty(16, dtype=np.int64)
-    for pos in range(16):
-        flipped = blocks.copy()
-        flipped[:, pos] ^= 0x01
-        enc = np.asarray(c.encrypt(flipped.ravel()), dtype=np.uint8).reshape(n_blocks, 16)
-        changed = enc != base
-        if not (changed.sum(axis=1) == 1).all():
-            return None
-        outs = np.unique(np.argmax(changed, axis=1))
-        if outs.size != 1:
-            return None
-        routes[pos] = outs[0]
-    return routes
-
-
 def leak_table(images: dict[tuple[str, str], np.ndarray], lag_bytes: int = 48,
                routes: "dict[str, np.ndarray | None] | None" = None) -> pd.DataFrame:
     """How much of the plaintext's byte-equality pattern a ciphertext keeps.
@@ -175,201 +146,3 @@ def histogram_frame(images: dict[tuple[str, str], np.ndarray]) -> pd.DataFrame:
         counts = _stats.byte_histogram(arr)
         rows.append(pd.DataFrame({"cipher": cipher, "mode": mode, "byte": np.arange(256), "count": counts}))
     return pd.concat(rows, ignore_index=True)
-
-
-def expected_entropy_uniform(n_bytes: int) -> float:
-    """Expected plug-in entropy (bits/byte) of ``n_bytes`` independent uniform bytes.
-
-    The plug-in estimate is biased low; to first order (Miller 1955) the bias
-    is ``(256 - 1) / (2 n ln 2)`` bits. A perfect cipher's output of ``n``
-    bytes is therefore expected near this value, not at 8.
-    """
-    if n_bytes < 1:
-        raise ValueError(f"n_bytes must be >= 1, got {n_bytes}")
-    return 8.0 - 255.0 / (2.0 * n_bytes * math.log(2.0))
-
-
-def entropy_sd_uniform(n_bytes: int) -> float:
-    """Standard deviation (bits/byte) of the plug-in entropy of ``n_bytes`` uniform bytes.
-
-    Near uniformity the entropy deficit is ``chi2 / (2 n ln 2)`` bits, with
-    ``chi2`` the chi-square statistic of the byte counts (255 degrees of
-    freedom, variance 510), so the spread is ``sqrt(510) / (2 n ln 2)``. It
-    also shows that entropy and the chi-square test measure the same thing.
-    """
-    if n_bytes < 1:
-        raise ValueError(f"n_bytes must be >= 1, got {n_bytes}")
-    return math.sqrt(2.0 * 255.0) / (2.0 * n_bytes * math.log(2.0))
-
-
-def bytes_for_expected_entropy(entropy_bits: float) -> float:
-    """Inverse of :func:`expected_entropy_uniform`: the file size (bytes) at which
-    uniform random bytes are expected to show ``entropy_bits``.
-
-    Used to read a published entropy: a perfect cipher's output of about this
-    many bytes would score it.
-    """
-    if not 0 < entropy_bits < 8:
-        raise ValueError(f"entropy_bits must be in (0, 8), got {entropy_bits}")
-    return 255.0 / (2.0 * math.log(2.0) * (8.0 - entropy_bits))
-
-
-def entropy_table(images: dict[tuple[str, str], np.ndarray], alpha: float = 0.01) -> pd.DataFrame:
-    """Table IV: entropy (bits/byte) and chi-square uniformity test of each image.
-
-    Columns ``cipher, mode, bytes, entropy_bits, expected_uniform_bits,
-    chi2, p_value, uniform_at_alpha, published_entropy``. ``uniform_at_alpha``
-    is True when the chi-square test (255 degrees of freedom,
-    :func:`scipy.stats.chisquare`) does not reject a uniform byte
-    distribution at level ``alpha``.
-    """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    pub = published_map("Table IV")
-    rows = []
-    for (cipher, mode), arr in images.items():
-        chi2, p = _stats.chi_square_uniform(arr)
-        pub_row = TABLE4_ROWS.get(cipher)
-        rows.append({
-            "cipher": cipher, "mode": mode, "bytes": int(arr.size),
-            "entropy_bits": _stats.byte_entropy(arr),
-            "expected_uniform_bits": expected_entropy_uniform(int(arr.size)),
-            "chi2": chi2, "p_value": p, "uniform_at_alpha": bool(p >= alpha),
-            "published_entropy": pub.get((pub_row, "Entropy"), np.nan) if pub_row else np.nan,
-        })
-    return pd.DataFrame(rows)
-
-
-def byte_dependency(cipher: str, key: bytes, n_blocks: int = 256, seed: int = 0,
-                    impl: str = "table", **options) -> pd.DataFrame:
-    """How many ciphertext bytes change when one plaintext byte changes.
-
-    For ``n_blocks`` random blocks and each of the 16 byte positions, the
-    byte is replaced by another random value and both blocks are encrypted
-    (ECB, one block). AES changes all 16 bytes (full diffusion after two
-    rounds); a cipher without MixColumns changes exactly one. Returns one row
-    per block and position with ``bytes_changed``.
-    """
-    check_choice("cipher", cipher, CIPHERS)
-    if n_blocks < 1:
-        raise ValueError(f"n_blocks must be >= 1, got {n_blocks}")
-    rng = np.random.default_rng(seed)
-    blocks = rng.integers(0, 256, size=(n_blocks, 16), dtype=np.uint8)
-    deltas = rng.integers(1, 256, size=(n_blocks, 16), dtype=np.uint8)
-    c = new(key, cipher=cipher, mode="ecb", impl=impl, padding=False, threads=1, **options)
-    base = np.asarray(c.encrypt(blocks.ravel()), dtype=np.uint8).reshape(n_blocks, 16)
-    rows = []
-    for pos in range(16):
-        flipped = blocks.copy()
-        flipped[:, pos] ^= deltas[:, pos]
-        enc = np.asarray(c.encrypt(flipped.ravel()), dtype=np.uint8).reshape(n_blocks, 16)
-        changed = (enc != base).sum(axis=1)
-        rows.append(pd.DataFrame({"cipher": cipher, "position": pos, "block": np.arange(n_blocks),
-                                  "bytes_changed": changed}))
-    return pd.concat(rows, ignore_index=True)
-
-
-# ---------------------------------------------------------------------------
-# key space
-# ---------------------------------------------------------------------------
-
-KEY_SPACE_NOTE = (
-    "Key space bounds only exhaustive search. It says nothing about shortcuts: a cipher whose "
-    "ciphertext bytes each depend on one plaintext byte (MAES) keeps AES's key space and still "
-    "falls to attacks that never guess the key (codebooks per byte position, chosen plaintext). "
-    "A large key space is necessary for security, not sufficient."
-)
-
-
-def keyspace_table(key_bits: Sequence[int] = (128, 192, 256), keys_per_second: float = 1e12) -> pd.DataFrame:
-    """Key sizes and brute-force counts.
-
-    Columns ``key_bits, keys`` (``2**key_bits`` as an exact decimal string),
-    ``log10_keys``, ``expected_trials`` (half the key space, as a decimal
-    string), ``years_at_rate`` (expected years at ``keys_per_second``) and
-    ``published_key_bits`` (from the paper's Section 3, where stated) and
-    ``accepted_by`` (which of our ciphers take a key of that size).
-    """
-    if keys_per_second <= 0:
-        raise ValueError(f"keys_per_second must be > 0, got {keys_per_second}")
-    bits = [int(b) for b in key_bits]
-    for b in bits:
-        if b < 1:
-            raise ValueError(f"key_bits must be positive integers, got {b}")
-    pub = published(PAPER, "Key space (prose)")
-    # the AES key sizes the paper names (not its 3-bit illustration)
-    sel = (pub["column"] == "Key length") & pub["row"].str.startswith("AES-")
-    pub_bits = set(pub.loc[sel, "number"].dropna().astype(int))
-    rows = []
-    for b in bits:
-        keys = 2 ** b
-        rows.append({
-            "key_bits": b,
-            "keys": str(keys),
-            "log10_keys": b * math.log10(2.0),
-            "expected_trials": str(keys // 2),
-            "years_at_rate": (keys / 2) / keys_per_second / (365.25 * 24 * 3600),
-            "keys_per_second": keys_per_second,
-            "published_key_bits": b in pub_bits,
-            "accepted_by": " ".join(c for c in CIPHERS if _accepts_key_bits(c, b)),
-        })
-    return pd.DataFrame(rows)
-
-
-def _accepts_key_bits(cipher: str, bits: int) -> bool:
-    """True when :func:`cipherlab.new` accepts a key of ``bits`` bits for ``cipher``."""
-    if bits % 8:
-        return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            new(bytes(bits // 8), cipher=cipher, mode="ecb", padding=False)
-    except ValueError:
-        return False
-    return True
-
-
-
-def second_key(key: bytes) -> bytes:
-    """A second key of the same length, derived from ``key`` (SHA-256): the A/A control of Table IV."""
-    return hashlib.sha256(b"cipherlab maes control key" + bytes(key)).digest()[: len(key)]
-
-
-def entropy_comparison(images: dict[tuple[str, str], np.ndarray],
-                       control: "dict[tuple[str, str], np.ndarray] | None" = None,
-                       confidence: float = 0.95) -> pd.DataFrame:
-    """Table IV the way the claim reads: each MAES entropy minus AES's, same image and mode.
-
-    ``difference_bits`` is ``H(MAES) - H(AES)`` (bits per byte) with a normal
-    interval from the sampling spread of two plug-in entropies of ``n`` nearly
-    uniform bytes (:func:`entropy_sd_uniform`, times sqrt 2). ``control`` holds
-    AES ciphertexts of the same image under a second key (:func:`second_key`),
-    keyed ``("aes", mode)``: its row (``cipher = "aes (second key)"``) shows the
-    difference that two keys of the *same* cipher produce, the noise band of
-    the comparison. ``published_difference_bits`` is the same difference of the
-    paper's Table IV cells (the paper's image, mode unknown), shown as context.
-    """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    z = float(_sst.norm.ppf(0.5 + confidence / 2))
-    pub = published_map("Table IV")
-    pub_aes = pub.get((TABLE4_ROWS["aes"], "Entropy"), np.nan)
-    others = {k: v for k, v in images.items() if k[0].startswith("maes")}
-    for (cipher, mode), arr in (control or {}).items():
-        if cipher != "aes":
-            raise ValueError(f"control must hold AES ciphertexts keyed ('aes', mode), got {(cipher, mode)!r}")
-        others[("aes (second key)", mode)] = arr
-    rows = []
-    for (cipher, mode), arr in others.items():
-        if ("aes", mode) not in images:
-            raise ValueError(f"images lacks the AES ciphertext for mode {mode!r}")
-        base = images[("aes", mode)]
-        h, h_aes = _stats.byte_entropy(arr), _stats.byte_entropy(base)
-        sd = math.hypot(entropy_sd_uniform(int(arr.size)), entropy_sd_uniform(int(base.size)))
-        diff = h - h_aes
-        pub_row = TABLE4_ROWS.get(cipher)
-        pub_diff = pub.get((pub_row, "Entropy"), np.nan) - pub_aes if pub_row else np.nan
-        rows.append({"cipher": cipher, "mode": mode, "bytes": int(arr.size), "entropy_bits": h,
-                     "aes_entropy_bits": h_aes, "difference_bits": diff, "low_bits": diff - z * sd,
-                     "high_bits": diff + z * sd, "published_difference_bits": pub_diff})
-    return pd.DataFrame(rows)

@@ -245,8 +245,7 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequ
     empty-call overhead in ``maes_overhead``. Bulk runs use one thread so
     that ciphers, not thread scheduling, are compared.
     """
-    impls = check_impls(impls)
-    run_id = new_run_id()
+    run_id = new_run_id()   # impls are checked by the case builders below
     groups = {
         "maes_keyexp": (table1_cases, dict(key=key, maes_options=options), trials_keyexp),
         "maes_stage": (table2_cases, dict(n_blocks=stage_blocks, impls=impls, seed=seed), trials_stage),

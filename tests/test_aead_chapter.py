@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from cipherlab.analysis import verdicts
+from cipherlab.experiments import aead
 from cipherlab.experiments.aead import driver
 from cipherlab.experiments.aead.chapter import CHAPTER, Params
 from cipherlab.experiments.aead.measure import input_name
@@ -75,3 +76,16 @@ def test_measure_returns_every_raw_file_with_its_provenance(tmp_path):
         assert set(main["bytes"]) == {1000, 2000, 3000}
     outcomes = measured["aead_forgery_outcomes"]
     assert isinstance(outcomes, pd.DataFrame) and len(outcomes) == 3 * 3 * 3 * 2   # modes x sizes x kinds x tags
+
+
+@pytest.mark.parametrize("profile", ["full", "quick"])
+def test_config_declares_the_inputs_the_chapter_reads(profile):
+    sec = CHAPTER.run(profile).config
+    sizes = aead.mb_to_bytes(sec["sizes_mb"], sec["mb_bytes"]) + aead.mb_to_bytes(sec["forgery_sizes_mb"],
+                                                                                  sec["mb_bytes"])
+    declared = sec["inputs"]
+    for n in set(sizes):
+        spec = declared[aead.input_name(n)]
+        assert spec == {"kind": "text", "bytes": n}
+    msg = sec["message"].encode()
+    assert len(msg) % 16 == 0 and sec["field_old"].encode() in msg

@@ -12,6 +12,7 @@ name, :func:`.driver.build`); the views know the names.
 from __future__ import annotations
 
 import html
+import json
 import os
 from typing import Any, Mapping
 
@@ -279,9 +280,10 @@ def reading_markdown(decided: pd.DataFrame, verdict_page: str = "verdicts.html")
 
 def params_table(run) -> Table:
     """The parameters that ran (the profile's, with the notebook's overrides), each with its meaning."""
-    params = run.params
-    rows = [(f.name, _params.to_config(params)[f.name], _params.doc_of(f)) for f in _params.fields(type(params))]
-    return show_table(pd.DataFrame(rows, columns=["parameter", "value", "meaning"]).astype(str),
+    values = run.config
+    rows = [(f.name, json.dumps(values[f.name]) if isinstance(values[f.name], (list, dict)) else str(values[f.name]),
+             _params.doc_of(f)) for f in _params.fields(type(run.params))]
+    return show_table(pd.DataFrame(rows, columns=["parameter", "value", "meaning"]),
                       caption=f"profile {run.profile.name}, seed {run.seed}")
 
 

@@ -23,7 +23,7 @@ from cipherlab.pipeline import chapters, paths
 pytestmark = pytest.mark.browser
 
 HTML = paths.Profile("quick").html
-#: The chapters' pages, in reading order, from the chapter manifest (workflow/chapters.yaml).
+#: The chapters' pages, in reading order, from the chapters' declarations.
 CHAPTERS = chapters.names()
 
 
@@ -146,7 +146,7 @@ def test_no_script_or_style_from_the_network(book):
 
 
 def test_chapters_that_draw_figures_show_them(book):
-    """A chapter that declares figures (workflow/chapters.yaml) shows images on its page."""
+    """A chapter that declares figures (its chapter.py) shows images on its page."""
     for page in chapter_pages(book):
         saved = chapters.load().chapter(page.stem).figures
         if saved:
@@ -298,7 +298,7 @@ def test_every_page_fits_a_1400_px_window_and_is_photographed(book, chromium):
 
 # --- the referee's reports, the verdict page's anchors and filter, phone width (issue 26) ---------
 
-#: The papers with a referee's report (cipherlab.report.referee.PAPERS).
+#: The papers with a referee's report (cipherlab.report.referee.papers()).
 REPORT_PAPERS = ("000", "001", "002", "003")
 
 

@@ -30,8 +30,20 @@ def test_input_declared_twice_differently_is_an_error():
         config.input_specs(cfg)
 
 
-def test_notebook_parameters():
-    cfg = {"profile": "quick", "seed": 3, "maes": {"trials": 2, "inputs": {"x": {}}}}
-    assert config.notebook_parameters(cfg, "maes") == {"trials": 2, "profile": "quick", "seed": 3}
+def test_notebook_parameters_are_the_profile_and_what_its_file_sets():
+    cfg = config.load_config("quick")
+    given = config.notebook_parameters(cfg, "maes")
+    assert given == {"profile": "quick", "overrides": config.read_config("quick").get("maes") or {}}
+    assert config.notebook_parameters(cfg, "variant", variant="v")["variant"] == "v"
     with pytest.raises(ValueError, match="section must be one of"):
         config.notebook_parameters(cfg, "book")
+
+
+@pytest.mark.parametrize("profile", paths.PROFILES)
+def test_loaded_sections_are_complete(profile):
+    """load_config fills every chapter's section: the defaults, then the profile's values."""
+    from cipherlab.pipeline import chapters, params
+    cfg, raw = config.load_config(profile), config.read_config(profile)
+    for section, decl in chapters.load().sections.items():
+        assert set(cfg[section]) == {f.name for f in params.fields(decl.params)}
+        assert all(cfg[section][k] == v for k, v in (raw.get(section) or {}).items())

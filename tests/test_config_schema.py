@@ -1,5 +1,6 @@
-"""The profiles' schema (workflow/schemas/config.schema.yaml): every section required, every
-value typed and ranged, checked before any job; notebooks get every parameter from the config."""
+"""The profiles' schema (the profile's own keys in workflow/schemas/config.schema.yaml, each
+chapter's section derived from its Params): every value typed and ranged, no unknown key or
+section, checked before any job; notebooks get every parameter from the pipeline."""
 from __future__ import annotations
 
 import copy
@@ -21,8 +22,8 @@ def _mutate(cfg, mutation):
     keys, _, value = mutation.partition("=")
     *parents, last = keys.removeprefix("del ").split(".")
     d = cfg
-    for k in parents:
-        d = d[k]
+    for k in parents:   # a section the profile does not set (the defaults run) is made
+        d = d.setdefault(k, {})
     if mutation.startswith("del "):
         del d[last]
     else:
@@ -37,9 +38,9 @@ BAD = [
     ("aead.sizes_mb=[0.1, abc]", "aead.sizes_mb.1", "not of type 'number'"),
     ("aes2sbox.xor_byte=999", "aes2sbox.xor_byte", "maximum"),
     ("security.xor_byte=-1", "security.xor_byte", "minimum"),
-    ("del maes", "maes", "required"),
-    ("del security", "security", "required"),
-    ("del maes.iv_hex", "maes.iv_hex", "required"),
+    ("maes.trials_bogus=3", "maes", "'trials_bogus' was unexpected"),
+    ("maess.trials_block=3", "(top level)", "'maess' was unexpected"),
+    ("del profile", "profile", "required"),
     ("maes.key_hex=2b7e", "maes.key_hex", "does not match"),
     ("maes.iv_source=hash", "maes.iv_source", "is not one of"),
     ("maes.trials_bulk=true", "maes.trials_bulk", "not of type 'integer'"),
@@ -62,7 +63,7 @@ def test_shipped_profiles_satisfy_the_schema(profile):
 def test_bad_values_are_rejected_naming_the_key(profile, mutation, key, reason):
     if mutation.startswith("maes.inputs.maes_image.npy"):
         cfg = copy.deepcopy(config.read_config(profile))
-        cfg["maes"]["inputs"]["maes_image.npy"]["kind"] = "photo"
+        cfg.setdefault("maes", {})["inputs"] = {"maes_image.npy": {"kind": "photo"}}
     else:
         cfg = _mutate(config.read_config(profile), mutation)
     with pytest.raises(ValueError) as err:
@@ -119,7 +120,7 @@ def _tree_copy(tmp_path):
 @pytest.mark.parametrize("mutation,key", [("aead.trials=-1", "['aead']['trials']"),
                                           ("aead.sizes_mb=abc", "['aead']['sizes_mb']"),
                                           ("aes2sbox.xor_byte=999", "['aes2sbox']['xor_byte']"),
-                                          ("del maes", "'maes' is a required property")])
+                                          ("maes.trials_bogus=3", "'trials_bogus' was unexpected")])
 def test_snakemake_stops_before_any_job(tmp_path, mutation, key):
     root = _tree_copy(tmp_path)
     cfg_path = root / "config" / "quick.yaml"

@@ -1,11 +1,13 @@
 """Every notebook runs top to bottom on its own defaults, as a person pressing "Run All" would.
 
-A notebook's ``parameters`` cell holds the quick profile's values (CONTRIBUTING.md,
-"Notebooks"): the pipeline replaces them (papermill injects the config section after the
-cell), a person running by hand gets them.  Two checks keep that true:
+A notebook's ``parameters`` cell runs the quick profile (CONTRIBUTING.md, "Notebooks"):
+the pipeline replaces it (papermill injects the profile and, for a chapter, the section's
+``overrides`` after the cell), a person running by hand gets the same run.  Two checks keep
+that true:
 
 - the defaults: each name the cell assigns equals the value the pipeline gives the
-  notebook in the quick profile, read from the pipeline's own commands
+  notebook in the quick profile (a chapter's ``overrides`` compared by what they resolve to,
+  ``CHAPTER.run(profile, overrides)``), read from the pipeline's own commands
   (``snakemake -n -p``, parsed by :func:`cipherlab.report.notebook.parse_command`), so a
   notebook the pipeline runs with another section or with ``--set`` is compared with that;
 - Run All: each notebook of ``notebooks/`` is executed with nbclient, nothing injected, in
@@ -75,9 +77,19 @@ def defaults(nb) -> dict:
     return {name: namespace[name] for name in declared_parameters(nb)}
 
 
-def mismatches(default: dict, given: dict) -> dict[str, tuple]:
-    """``{name: (default, given)}`` for each default the run does not give as it is (a missing one: ``<absent>``)."""
-    return {k: (v, given.get(k, "<absent>")) for k, v in default.items() if k not in given or given[k] != v}
+def mismatches(default: dict, given: dict, section: "str | None" = None) -> dict[str, tuple]:
+    """``{name: (default, given)}`` for each default the run does not give as it is (a missing one: ``<absent>``).
+
+    A chapter's ``overrides`` are compared by the parameters they resolve to in the profile
+    (``CHAPTER.run``): the notebook's ``{}`` and the pipeline's copy of the profile's section are one run."""
+    from cipherlab.pipeline import config
+    out = {k: (v, given.get(k, "<absent>")) for k, v in default.items() if k not in given or given[k] != v}
+    if section and "overrides" in out and "overrides" in given and "profile" in default:
+        mine = config.chapter_run(section, default["profile"], default["overrides"]).config
+        theirs = config.chapter_run(section, given.get("profile", "quick"), given["overrides"]).config
+        if mine == theirs:
+            del out["overrides"]
+    return out
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -86,7 +98,9 @@ def test_notebook_defaults_are_what_the_quick_profile_runs_it_with(name, quick_r
     assert name in quick_runs, f"notebooks/{name}.ipynb is not run by the pipeline (runs: {sorted(quick_runs)})"
     default = defaults(nb)
     assert {"profile"} <= default.keys(), f"{name}: the parameters cell assigns no profile"
-    diffs = [mismatches(default, given) for given in quick_runs[name]]
+    section = name.removesuffix("_measure")
+    section = section if section in chapters.load().sections else None
+    diffs = [mismatches(default, given, section) for given in quick_runs[name]]
     # A notebook run several times (once per wildcard) must default to one of its runs.
     assert any(not d for d in diffs), (
         f"notebooks/{name}.ipynb: defaults differ from config/quick.yaml as the pipeline passes it "
@@ -116,7 +130,7 @@ def test_pipeline_commands_are_parsed_into_the_notebook_parameters():
     ])
     runs = notebook_commands(out)
     assert sorted(runs) == ["maes", "verdicts"]
-    assert runs["maes"][0]["impls"] == ["reference", "table", "aesni"] and runs["maes"][0]["profile"] == "quick"
+    assert runs["maes"][0]["profile"] == "quick" and set(runs["maes"][0]) == {"profile", "overrides"}
     assert runs["verdicts"][0]["chapters"] == list(chapters.evidence_chapters())
     assert runs["verdicts"][0]["extra"] == [1, 2]
 

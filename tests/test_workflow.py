@@ -1,10 +1,10 @@
-"""The chapter manifest (workflow/chapters.yaml) and what follows from it: the rules, the
-config sections, the verdict inputs, the book's table of contents; a fresh clone plans
-without an activated venv; and a toy chapter, added in a temporary tree as one manifest
-entry, one package and its notebooks, is built into the book."""
+"""The chapters' declarations (src/cipherlab/experiments/<name>/chapter.py) and what follows from
+them: the rules, the config schema's sections, the verdict inputs, the findings page, the book's
+table of contents; a fresh clone plans without an activated venv; and a toy chapter, added in a
+temporary tree as one package and its notebooks, is built into the book."""
 from __future__ import annotations
 
-import copy
+import dataclasses
 import re
 import shlex
 import shutil
@@ -17,68 +17,70 @@ import pytest
 import pandas as pd
 import yaml
 
-from cipherlab.pipeline import chapters, config, paths
+from cipherlab.pipeline import chapters, config, paths, params
 
 from cipherlab.report import book, findings
 from pipeline_tree import CHECKOUT, Tree, copy_tree
 
-MANIFEST = chapters.read()
 
+# --- the declarations --------------------------------------------------------------------------------
 
-def _bad(mutate):
-    data = copy.deepcopy(MANIFEST)
-    mutate(data)
-    return data
-
-
-# --- the manifest ------------------------------------------------------------------------------------
-
-def test_the_manifest_lists_the_four_chapters_in_reading_order():
+def test_the_chapters_declare_themselves_in_reading_order():
     m = chapters.load()
     assert m.names == ("aes2sbox", "maes", "aead", "security")
     assert [c.name for c in m.chapters if c.measure] == ["aes2sbox", "maes", "aead"]
     assert chapters.evidence_chapters() == m.names
     assert m.chapter("security").threads == 2
+    assert [p for c in m.chapters for p in c.papers] == ["000", "001", "002", "003"]
+    assert m.variants is not None and m.variants.section == "variant"
     with pytest.raises(ValueError, match="chapter must be one of"):
         m.chapter("nope")
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: d["chapters"][0].pop("tables"), "chapters.0: 'tables' is a required property"),
-    (lambda d: d["chapters"][1].update(name="Maes"), "chapters.1.name: 'Maes' does not match"),
-    (lambda d: d["chapters"][1].update(name="maes_measure"), "chapters.1.name"),
-    (lambda d: d["chapters"][2].update(threads=0), "chapters.2.threads: 0 is less than the minimum"),
-    (lambda d: d["chapters"][0]["measure"].update(raw=[]), "chapters.0.measure.raw: [] should be non-empty"),
-    (lambda d: d["chapters"][3].update(colour="red"), "Additional properties are not allowed ('colour'"),
-    (lambda d: d.pop("pipeline"), "(top level): 'pipeline' is a required property"),
-])
-def test_a_bad_manifest_is_rejected_naming_the_key(mutate, message):
-    with pytest.raises(ValueError) as err:
-        chapters.from_data(_bad(mutate))
-    assert message in str(err.value), str(err.value)
+def _with(index: int, **changes) -> chapters.Manifest:
+    m = chapters.load()
+    cs = list(m.chapters)
+    cs[index] = dataclasses.replace(cs[index], **changes)
+    return dataclasses.replace(m, chapters=tuple(cs))
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: d["chapters"][1]["tables"].append("aes2sbox_table1"),
+@pytest.mark.parametrize("make, message", [
+    (lambda: _with(1, tables=chapters.load().chapters[1].tables + ("aes2sbox_table1",)),
      "table 'aes2sbox_table1' is declared 2 times (aes2sbox, maes)"),
-    (lambda d: d["chapters"][3]["timing_tables"].append("verdicts"), "table 'verdicts' is declared 2 times"),
-    (lambda d: d["chapters"].append(copy.deepcopy(d["chapters"][3])), "chapter 'security' is declared 2 times"),
-    (lambda d: d["chapters"][1]["figures"].append("aead_fig11_forgery"), "figure 'aead_fig11_forgery'"),
-    (lambda d: d["chapters"][3].update(measure={"about": "x", "raw": ["maes_bulk"]}),
+    (lambda: _with(3, timing_tables=("verdicts",)), "table 'verdicts' is declared 2 times"),
+    (lambda: dataclasses.replace(chapters.load(), chapters=chapters.load().chapters + chapters.load().chapters[3:]),
+     "chapter 'security' is declared 2 times"),
+    (lambda: _with(1, figures=("aead_fig11_forgery",)), "figure 'aead_fig11_forgery'"),
+    (lambda: _with(3, measure=chapters.Measure("x", ("maes_bulk",), run=print)),
      "notebook notebooks/security_measure.ipynb does not exist"),
-    (lambda d: d["chapters"][0].pop("measure"), "aes2sbox_measure.ipynb exists but the entry has no `measure:`"),
-    (lambda d: d["chapters"].append({**d["chapters"][3], "name": "toy", "tables": [], "figures": []}),
-     "chapter 'toy': notebook notebooks/toy.ipynb does not exist"),
-    (lambda d: d["chapters"].append({**d["chapters"][3], "name": "book", "tables": [], "figures": []}),
-     "the name is taken"),
+    (lambda: _with(0, measure=None), "aes2sbox_measure.ipynb exists but the chapter declares no `measure`"),
+    (lambda: _with(3, name="toy"), "chapter 'toy': notebook notebooks/toy.ipynb does not exist"),
+    (lambda: _with(3, name="book"), "the name is taken"),
+    (lambda: _with(2, build=None), "chapter 'aead': declares no build function"),
+    (lambda: _with(2, findings=None), "declares no findings function"),
 ])
-def test_what_the_schema_cannot_say_is_checked(mutate, message):
+def test_what_a_declaration_alone_cannot_say_is_checked(make, message):
     with pytest.raises(ValueError) as err:
-        chapters.from_data(_bad(mutate))
+        chapters.check(make())
     assert message in str(err.value), str(err.value)
 
 
-def test_timing_tables_are_decided_by_the_manifest_alone():
+def test_a_params_class_must_give_every_parameter_a_default_and_a_json_type():
+    @dataclasses.dataclass(frozen=True)
+    class NoDefault:
+        n: int
+
+    @dataclasses.dataclass(frozen=True)
+    class BadType:
+        when: complex = params.param(1j, "a complex number has no JSON type")
+
+    with pytest.raises(ValueError, match="parameter 'n' has no default"):
+        chapters.check(_with(3, params=NoDefault))
+    with pytest.raises(ValueError, match="has no JSON-schema type"):
+        chapters.check(_with(3, params=BadType))
+
+
+def test_timing_tables_are_decided_by_the_declarations_alone():
     assert chapters.is_timing_table("aes2sbox_speedup") and chapters.is_timing_table("verdicts")
     assert not chapters.is_timing_table("selfcheck") and not chapters.is_timing_table("evidence_security")
     assert not chapters.is_timing_table("maes_entropy")
@@ -86,25 +88,58 @@ def test_timing_tables_are_decided_by_the_manifest_alone():
         chapters.is_timing_table("aes2sbox_table9")
 
 
-def test_config_sections_are_required_for_every_chapter():
+def test_the_config_schema_has_one_section_per_chapter_derived_from_its_params():
     variants = ("variant",) if chapters.load().variants else ()
     assert config.chapter_sections() == chapters.names() + variants
-    required = config.schema()["required"]
-    assert required[:2] == ["profile", "seed"] and set(chapters.names()) <= set(required)
+    sch = config.schema()
+    assert sch["required"] == ["profile", "seed", "bench_sweep_repeats"] and sch["additionalProperties"] is False
+    for section, decl in chapters.load().sections.items():
+        assert sch["properties"][section] == params.section_schema(decl.params)
+        assert sch["properties"][section]["additionalProperties"] is False
     cfg = config.read_config("quick")
-    del cfg["aead"]
-    with pytest.raises(ValueError, match="aead: 'aead' is a required property"):
+    cfg["aead"] = {**cfg.get("aead", {}), "phase2_trials": 1}
+    with pytest.raises(ValueError, match=r"aead.phase2_trials: 1 is less than the minimum of 2"):
+        config.validate(cfg)
+    cfg = config.read_config("quick")
+    cfg["aaed"] = {}
+    with pytest.raises(ValueError, match="'aaed' was unexpected"):
         config.validate(cfg)
     assert config.book_parameters(config.load_config("quick"))["chapters"] == list(chapters.evidence_chapters())
 
 
-def test_findings_name_only_manifest_chapters_and_their_tables():
+def test_the_full_profile_is_the_chapters_defaults_and_quick_names_only_what_it_shrinks():
+    full, quick = config.read_config("full"), config.read_config("quick")
+    for section, decl in chapters.load().sections.items():
+        defaults = params.to_config(decl.make_params())
+        assert section not in full, f"config/config.yaml: section {section} (the defaults are in its package)"
+        for key, value in (quick.get(section) or {}).items():
+            assert value != defaults[key], f"config/quick.yaml: {section}.{key} repeats the default {value!r}"
+
+
+def test_a_run_resolves_defaults_then_the_profile_then_overrides_once():
+    aead = chapters.load().chapter("aead")
+    quick = config.read_config("quick")["aead"]
+    run = aead.run("quick")
+    assert run.seed == config.read_config("quick")["seed"] and run.profile.name == "quick"
+    assert all(run.config[k] == v for k, v in quick.items())
+    assert aead.run("full").params == aead.make_params()
+    assert aead.run("quick", {"phase2_trials": 7}).params.phase2_trials == 7
+    with pytest.raises(ValueError, match=r"overrides: aead.phase2_trials: 1 is less than the minimum of 2"):
+        aead.run("quick", {"phase2_trials": 1})
+    with pytest.raises(ValueError, match="'phase3_trials' was unexpected"):
+        aead.run("quick", {"phase3_trials": 7})
+
+
+def test_the_findings_page_reads_only_declared_tables_and_figures():
     m = chapters.load()
-    for name, (chapter, _) in findings.TABLES.items():
-        if chapter != "book":
-            assert name in m.chapter(chapter).all_tables, f"findings.TABLES: {name} is not a table of {chapter}"
-    assert findings.FIGURE[1] in m.chapter(findings.FIGURE[0]).figures
-    assert {chapter for chapter, _ in findings.PAPERS.values()} <= set(m.names)
+    read = chapters.findings_tables(m.names)
+    for name in read:
+        owner = chapters.table_owner(name)
+        assert owner == "book" or name in m.chapter(owner).all_tables
+    assert set(chapters.findings_figures(m.names)) <= {f for c in m.chapters for f in c.figures}
+    source = Path(findings.__file__).read_text(encoding="utf-8")
+    named = [n for n in m.names + tuple(p for c in m.chapters for p in c.papers) if f'"{n}"' in source]
+    assert not named, f"report/findings.py names {named}"
 
 
 # --- the book's table of contents ---------------------------------------------------------------------
@@ -181,16 +216,7 @@ def test_venv_snakemake_plans_in_a_fresh_clone_without_activation(tmp_path):
         assert set(descriptions) <= set(inputs[rule].split(", ")), (rule, inputs[rule][-500:])
 
 
-# --- a toy chapter: one manifest entry, one package, its notebooks --------------------------------------
-
-TOY_ENTRY = {
-    "name": "toy",
-    "about": "A toy chapter: squares of the first n integers, a table and a figure.",
-    "measure": {"about": "Time n squarings (a toy timing).", "raw": ["toy_trials"]},
-    "tables": ["toy_squares"],
-    "timing_tables": ["toy_summary"],
-    "figures": ["toy_squares"],
-}
+# --- a toy chapter: one package, its notebooks -----------------------------------------------------------
 
 TOY_PACKAGE = '''\
 """A toy chapter for the tests: squares of the first n integers."""
@@ -201,8 +227,6 @@ import pandas as pd
 
 
 def squares(n: int) -> pd.DataFrame:
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
     x = np.arange(n)
     return pd.DataFrame({"x": x, "square": x * x})
 
@@ -211,82 +235,107 @@ def summary(trials: pd.DataFrame) -> pd.DataFrame:
     return trials.groupby("n", as_index=False)["seconds"].median()
 '''
 
-TOY_MEASURE_CELLS = ['''\
+TOY_CHAPTER = '''\
+"""The toy chapter's declaration: its parameter, its outputs, its functions."""
+from __future__ import annotations
+
 import time
-import pandas as pd
-from cipherlab.pipeline import provenance, results
-from cipherlab.experiments import toy
-rows = []
-for trial in range(3):
-    start = time.perf_counter_ns()
-    toy.squares(n)
-    rows.append({"n": n, "trial": trial, "seconds": (time.perf_counter_ns() - start) / 1e9})
-results.save_raw(pd.DataFrame(rows), "toy_trials", profile, meta=provenance.run_metadata(profile=profile, seed=seed))
+from dataclasses import dataclass
+
+from cipherlab.pipeline.chapters import Chapter, Measure
+from cipherlab.pipeline.params import param
+
+
+@dataclass(frozen=True)
+class Params:
+    n: int = param(8, "how many integers to square", minimum=1)
+
+
+def measure(run):
+    import pandas as pd
+    from cipherlab.experiments import toy
+    rows = []
+    for trial in range(3):
+        start = time.perf_counter_ns()
+        toy.squares(run.params.n)
+        rows.append({"n": run.params.n, "trial": trial, "seconds": (time.perf_counter_ns() - start) / 1e9})
+    return {"toy_trials": (pd.DataFrame(rows), {"trials": 3})}
+
+
+def build(run, raw):
+    import matplotlib.pyplot as plt
+    from cipherlab.experiments import toy
+    table = toy.squares(run.params.n)
+    fig, ax = plt.subplots()
+    ax.plot(table["x"], table["square"])
+    return {"toy_squares": table, "toy_summary": toy.summary(raw["toy_trials"]), "toy_figure": fig}
+
+
+CHAPTER = Chapter(
+    name="toy", order=90, about="A toy chapter: squares of the first n integers, a table and a figure.",
+    params=Params,
+    measure=Measure(about="Time n squarings (a toy timing).", raw=("toy_trials",), run=measure),
+    build=build, tables=("toy_squares",), timing_tables=("toy_summary",), figures=("toy_figure",),
+)
+'''
+
+TOY_MEASURE_CELLS = ['''\
+from cipherlab.experiments import outputs
+from cipherlab.experiments.toy.chapter import CHAPTER
+run = CHAPTER.run(profile, overrides)
+outputs.save_raw(CHAPTER, run, CHAPTER.measure.run(run))
 ''']
 
 TOY_CHAPTER_CELLS = ['''\
-import matplotlib.pyplot as plt
-from IPython.display import display
-from cipherlab.analysis import plotting
-from cipherlab.pipeline import results
 from cipherlab.analysis.display import show_table
-from cipherlab.experiments import toy
-table = toy.squares(n)
-results.save_table(table, "toy_squares", profile)
-results.save_table(toy.summary(results.read_raw("toy_trials", profile)), "toy_summary", profile)
-fig, ax = plt.subplots()
-ax.plot(table["x"], table["square"])
-plotting.save_figure(fig, "toy_squares", profile)
-display(fig)
-show_table(table)
+from cipherlab.experiments import outputs
+from cipherlab.experiments.toy.chapter import CHAPTER
+run = CHAPTER.run(profile, overrides)
+built = outputs.save(CHAPTER, run, CHAPTER.build(run, outputs.read_raw(CHAPTER, run)))
+for name in CHAPTER.figures:
+    outputs.show_figure(run, name)
+show_table(built[CHAPTER.tables[0]])
 ''']
 
 
 def _toy_notebook(path: Path, title: str, cells: list[str]) -> None:
     nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('profile = "quick"\nseed = 0\nn = 4')
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [nbformat.v4.new_markdown_cell(f"# {title}"), params] + [nbformat.v4.new_code_cell(c) for c in cells]
+    params_cell = nbformat.v4.new_code_cell('profile = "quick"\noverrides = {}')
+    params_cell.metadata["tags"] = ["parameters"]
+    nb.cells = [nbformat.v4.new_markdown_cell(f"# {title}"), params_cell] + [nbformat.v4.new_code_cell(c) for c in cells]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, path)
 
 
 def add_toy_chapter(tree: Tree) -> None:
-    """What README "Adding an experiment" asks: a manifest entry, a package, its notebooks, a config section."""
-    manifest = tree.root / "workflow" / "chapters.yaml"
-    data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
-    data["chapters"].append(TOY_ENTRY)     # the last chapter (the variants' block stays after the list)
-    manifest.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    """What README "Adding an experiment" asks: one package (its declaration) and its notebooks."""
     package = tree.root / "src" / "cipherlab" / "experiments" / "toy"
     package.mkdir()
     (package / "__init__.py").write_text(TOY_PACKAGE, encoding="utf-8")
+    (package / "chapter.py").write_text(TOY_CHAPTER, encoding="utf-8")
     _toy_notebook(tree.root / "notebooks" / "toy_measure.ipynb", "Toy: measuring", TOY_MEASURE_CELLS)
     _toy_notebook(tree.root / "notebooks" / "toy.ipynb", "Toy chapter", TOY_CHAPTER_CELLS)
-    for name in ("config.yaml", "quick.yaml"):
-        path = tree.root / "config" / name
-        path.write_text(path.read_text(encoding="utf-8") + "\ntoy:\n  n: 8\n", encoding="utf-8")
-    schema = tree.root / "workflow" / "schemas" / "config.schema.yaml"
-    text = schema.read_text(encoding="utf-8")
-    schema.write_text(text.replace("\n$defs:\n", "\n  toy:\n    type: object\n    required: [n]\n    properties:\n"
-                                   "      n: {type: integer, minimum: 1}\n\n$defs:\n", 1), encoding="utf-8")
 
 
 @pytest.mark.pipeline
 def test_a_toy_chapter_is_built_into_the_book(quick_tree, tmp_path):
     tree = copy_tree(quick_tree, tmp_path / "tree", src="copy")
+    before = {str(p.relative_to(tree.root)) for p in tree.root.rglob("*") if p.is_file()}
     add_toy_chapter(tree)
+    added = {str(p.relative_to(tree.root)) for p in tree.root.rglob("*") if p.is_file()} - before
+    assert added == {"src/cipherlab/experiments/toy/__init__.py", "src/cipherlab/experiments/toy/chapter.py",
+                     "notebooks/toy_measure.ipynb", "notebooks/toy.ipynb"}
     q = paths.Profile("quick")
 
-    # Only the new chapter and the book are planned (and the Environment page, which shows the
-    # edited config file): no other chapter, no timing is re-run.
-    assert tree.plan() == {"toy_measure": 1, "toy": 1, "environment": 1, "book": 1, "all": 1}
+    # Only the new chapter and the book are planned: no other chapter, no timing is re-run.
+    assert tree.plan() == {"toy_measure": 1, "toy": 1, "book": 1, "all": 1}
 
-    # Its config section is required: without it the run stops before any job, naming it.
+    # Its parameter is checked at the door: a bad value in the profile stops the run before any job.
     quick_cfg = tree.root / "config" / "quick.yaml"
     kept = quick_cfg.read_text(encoding="utf-8")
-    quick_cfg.write_text(kept.replace("\ntoy:\n  n: 8\n", "\n"), encoding="utf-8")
+    quick_cfg.write_text(kept + "\ntoy:\n  n: 0\n", encoding="utf-8")
     proc = tree.snakemake("-n", check=False)
-    assert proc.returncode != 0 and "toy: 'toy' is a required property" in proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "toy.n: 0 is less than the minimum of 1" in proc.stdout + proc.stderr
     quick_cfg.write_text(kept, encoding="utf-8")
 
     tree.snakemake("--cores", "2")
@@ -301,7 +350,8 @@ def test_a_toy_chapter_is_built_into_the_book(quick_tree, tmp_path):
     toy_page = (html / "toy.html").read_text(encoding="utf-8")
     assert "<img" in toy_page and "Toy chapter" in toy_page
     assert tree.at(q.table("toy_squares")).read_text(encoding="utf-8").splitlines()[-1] == "7,49"
-    assert tree.at(q.raw_meta("toy_trials")).is_file()
+    meta = tree.at(q.raw_meta("toy_trials")).read_text(encoding="utf-8")
+    assert '"n": 8' in meta and '"trials": 3' in meta   # the parameters that ran, from the declaration
 
 
 # --- a new variant: one file, one command ---------------------------------------------------------------------------

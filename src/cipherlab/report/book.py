@@ -121,7 +121,7 @@ def page_titles(profile: str, manifest: "chapters.Manifest | None" = None) -> di
     a variant's chapter is titled by its variant, a referee's report by its paper."""
     manifest = manifest or chapters.load()
     titles = {referee.page_name(p): f"Referee's report: paper {p} ({info.subject})"
-              for p, info in referee.PAPERS.items()}
+              for p, info in referee.papers().items()}
     if manifest.variants:
         for v in book_variants(profile):
             titles[manifest.variants.page(v)] = f"Refereeing a variant: {v}"

@@ -37,20 +37,21 @@ class Paper:
     citation: str
 
 
-#: The four papers, in book order.  Bibliographic facts only (book/references.md has them in full).
-PAPERS: dict[str, Paper] = {
-    "000": Paper("000", "AES-2SBox", "aes2sbox",
-                 'F. V. Wenceslao Jr., "Performance efficiency of modified AES algorithm using multiple S-Boxes", '
-                 "IJNCAA, 2015"),
-    "001": Paper("001", "AES-2SBox", "aes2sbox",
-                 'F. V. Wenceslao Jr., "Enhancing the Performance of the Advanced Encryption Standard (AES) '
-                 'Algorithm Using Multiple Substitution Boxes" (the extended version of 000; no venue or year in the copy)'),
-    "002": Paper("002", "MAES", "maes",
-                 '"MAES", a modified AES for real-time applications (the copy names neither authors nor venue)'),
-    "003": Paper("003", "AEAD modes", "aead",
-                 'B. J. M. Jawad, "The Effect of Block Cipher Modes on Confidentiality and Authentication in '
-                 'Network Communication Security", MJET, 2026'),
-}
+#: Bibliographic facts of the papers (id, subject, citation), as data: ``data/paper/papers.csv``.
+PAPERS_FILE = PAPER_DATA_DIR / "papers.csv"
+
+
+def papers() -> dict[str, Paper]:
+    """Every paper a chapter declares, in reading order, with its facts from :data:`PAPERS_FILE`."""
+    facts = pd.read_csv(PAPERS_FILE, dtype=str, keep_default_na=False).set_index("paper")
+    out: dict[str, Paper] = {}
+    for c in _chapters.load().chapters:
+        for p in c.papers:
+            if p not in facts.index:
+                raise ValueError(f"{PAPERS_FILE.name}: no row for paper {p} (declared by chapter {c.name!r})")
+            out[p] = Paper(p, facts.at[p, "subject"], c.name, facts.at[p, "citation"])
+    return out
+
 
 def parts() -> tuple[tuple[str, tuple[str, ...], str], ...]:
     """The book's parts, one per chapter that writes papers' findings: (caption, papers, chapter), in
@@ -74,9 +75,10 @@ def page_name(paper: str) -> str:
 
 
 def check_paper(paper: str) -> Paper:
-    if str(paper) not in PAPERS:
-        raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
-    return PAPERS[str(paper)]
+    known = papers()
+    if str(paper) not in known:
+        raise ValueError(f"paper must be one of {sorted(known)}, got {paper!r}")
+    return known[str(paper)]
 
 
 def load_rows(profile: "str | Profile") -> pd.DataFrame:

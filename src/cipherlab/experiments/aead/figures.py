@@ -213,3 +213,43 @@ def plot_forgery_bound(bound: pd.DataFrame, modes: Sequence[str] = MODES):
     return fig
 
 
+
+
+#: Figs. 3-10: name -> (phase, group, operation, quantity, title).
+SIZE_FIGURES = {
+    "aead_fig03_enc_time": (1, "mode", "encrypt", "time", "Fig. 3: encryption time, AES-128"),
+    "aead_fig04_dec_time": (1, "mode", "decrypt", "time", "Fig. 4: decryption + verification time, AES-128"),
+    "aead_fig05_enc_tp": (1, "mode", "encrypt", "throughput", "Fig. 5: encryption throughput, AES-128"),
+    "aead_fig06_dec_tp": (1, "mode", "decrypt", "throughput", "Fig. 6: decryption throughput, AES-128"),
+    "aead_fig07_enc_time": (2, "cipher", "encrypt", "time", "Fig. 7: EAX encryption time"),
+    "aead_fig08_dec_time": (2, "cipher", "decrypt", "time", "Fig. 8: EAX decryption + verification time"),
+    "aead_fig09_enc_tp": (2, "cipher", "encrypt", "throughput", "Fig. 9: EAX encryption throughput"),
+    "aead_fig10_dec_tp": (2, "cipher", "decrypt", "throughput", "Fig. 10: EAX decryption throughput"),
+}
+#: Figs. 11-13: name -> the paper's table of the same forgery data.
+FORGERY_FIGURES = {"aead_fig11_forgery": "Table 5", "aead_fig12_forgery": "Table 6", "aead_fig13_forgery": "Table 7"}
+
+
+def size_figures(summary1: pd.DataFrame, summary2: pd.DataFrame, prose: pd.DataFrame,
+                 paper_sizes_mb: Sequence[float]) -> dict:
+    """Figs. 3-10 (:data:`SIZE_FIGURES`): our curves, with the paper's prose values (:func:`prose_marks`) marked."""
+    out = {}
+    for name, (phase, group, op, qty, title) in SIZE_FIGURES.items():
+        fig_no = int(name.split("_")[1][3:])
+        marks = prose_marks(prose[prose["table"] == f"Figure {fig_no} (prose)"], paper_sizes_mb, group, op, qty)
+        out[name] = plot_size_curves(summary1 if phase == 1 else summary2, group, op, qty, title, published=marks)
+    return out
+
+
+def forgery_figures(table: pd.DataFrame, published: pd.DataFrame, sizes_by_table: "dict[str, int]",
+                    paper_sizes: "dict[str, str]", mb_bytes: int) -> dict:
+    """Figs. 11-13 (:data:`FORGERY_FIGURES`): tag-check times at our size standing for each of Tables 5-7,
+    the paper's mean and standard deviation of that table marked (its own size named in the legend)."""
+    out = {}
+    for name, tname in FORGERY_FIGURES.items():
+        nb = sizes_by_table[tname]
+        fig_no = int(name.split("_")[1][3:])
+        out[name] = plot_forgery_times(table, nb, f"Fig. {fig_no}: tag check time at {nb / mb_bytes:g} MB ({tname})",
+                                       published=published[published["table"] == tname],
+                                       published_label=f"paper, {tname} at {paper_sizes[tname]}")
+    return out

@@ -1,19 +1,33 @@
 """Paper 003: how the chapter's tables read on the page (every one through :func:`cipherlab.analysis.display.show_table`).
 
-The saved tables (``results/tables/...``) keep their machine-readable
+The saved tables (``data/tables/...``) keep their machine-readable
 columns; these views only choose, join and name columns for a reader, so a
 table fits the page, and write the few sentences a cell prints from the run's
 metadata.  They compute nothing the saved tables do not hold.
+
+The notebooks call one view per section with what the chapter measured
+(``measured``: raw frames by name) or built (``built``: tables and figures by
+name, :func:`.driver.build`); the views know the names.
 """
 from __future__ import annotations
 
 import html
+import json
+import os
 from typing import Any, Mapping
 
 import pandas as pd
+from IPython.display import HTML, Markdown, display
 
+from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.analysis.display import Table, format_number, show_table
-from cipherlab.experiments.aead.measure import LABELS
+from cipherlab.experiments import outputs
+from cipherlab.experiments.aead.evidence import section_table
+from cipherlab.experiments.aead.figures import FORGERY_FIGURES, SIZE_FIGURES
+from cipherlab.experiments.aead.forgery import forgery_table
+from cipherlab.experiments.aead.measure import LABELS, throughput_summary
+from cipherlab.pipeline import params as _params
+from cipherlab.pipeline.results import read_raw_meta
 
 _QUALIFIER_SIGNS = {"approximate": "≈ ", "lower bound": "> "}
 
@@ -46,9 +60,10 @@ def run_markdown(profile: str, meta1: Mapping[str, Any], meta2: Mapping[str, Any
             f"{int(phase1['calls'].min())} to {int(phase1['calls'].max())} calls per trial.")
 
 
-def inputs_table(data: Mapping[int, bytes]) -> Table:
-    """The input files the measuring notebook read: size and bytes."""
-    return show_table(pd.DataFrame({"file size": [_size(n) for n in data], "bytes read": [len(d) for d in data.values()]}))
+def inputs_table(files: Mapping[int, Any]) -> Table:
+    """The input files the measuring notebook reads (:func:`.driver.input_files`): size and bytes on disk."""
+    return show_table(pd.DataFrame({"file size": [_size(n) for n in files],
+                                    "bytes read": [os.path.getsize(f) for f in files.values()]}))
 
 
 def summary_table(summary: pd.DataFrame, group: str) -> Table:
@@ -258,3 +273,137 @@ def reading_markdown(decided: pd.DataFrame, verdict_page: str = "verdicts.html")
                    f"{'s' if len(findings) != 1 else ''}, not counted among its claims "
                    f"([on the verdict page]({verdict_page}#verdicts-findings)).")
     return "\n\n".join(out)
+
+
+# --------------------------------------------------------------------------- the notebooks' cells
+
+
+def params_table(run) -> Table:
+    """The parameters that ran (the profile's, with the notebook's overrides), each with its meaning."""
+    values = run.config
+    rows = [(f.name, json.dumps(values[f.name]) if isinstance(values[f.name], (list, dict)) else str(values[f.name]),
+             _params.doc_of(f)) for f in _params.fields(type(run.params))]
+    return show_table(pd.DataFrame(rows, columns=["parameter", "value", "meaning"]),
+                      caption=f"profile {run.profile.name}, seed {run.seed}")
+
+
+def _overhead(run) -> str:
+    meta = read_raw_meta("aead_phase1", run.profile)
+    return f"Empty-call overhead under the batched protocol: {float(meta['call_overhead_s']) * 1e9:.0f} ns per call."
+
+
+def phase1_measured(run, measured: Mapping[str, pd.DataFrame]) -> Table:
+    """The measuring page's phase 1: the empty-call overhead, then the per-case summary."""
+    display(Markdown(_overhead(run)))
+    return summary_table(throughput_summary(measured["aead_phase1"], run.params.mb_bytes), "mode")
+
+
+def phase2_measured(run, measured: Mapping[str, pd.DataFrame]) -> Table:
+    """The measuring page's phase 2 summary."""
+    return summary_table(throughput_summary(measured["aead_phase2"], run.params.mb_bytes), "cipher")
+
+
+def forgery_measured(measured: Mapping[str, pd.DataFrame]) -> Table:
+    """The measuring page's tag checks: times and detection rates."""
+    return forgery_times_table(forgery_table(measured["aead_forgery"], measured["aead_forgery_outcomes"]))
+
+
+def run_summary(run, raw: Mapping[str, pd.DataFrame]) -> Markdown:
+    """:func:`run_markdown` from the raw files' provenance records."""
+    meta1, meta2 = (read_raw_meta(name, run.profile) for name in ("aead_phase1", "aead_phase2"))
+    return Markdown(run_markdown(run.profile.name, meta1, meta2, raw["aead_phase1"]))
+
+
+def profile_note(run) -> "Markdown | None":
+    """A warning above every verdict when the profile is not the paper's protocol."""
+    if run.profile.name == "full":
+        return None
+    return Markdown(f"**Profile `{run.profile.name}`:** small files and few trials, not the paper's protocol; "
+                    "every verdict below states the size it was measured at.")
+
+
+def claims(decided: pd.DataFrame, section: str) -> HTML:
+    """The decided verdicts of one section's claims."""
+    return HTML(section_table(decided, section))
+
+
+def size_figure(run, number: int) -> None:
+    """Fig. ``number`` (3-10) of the paper, ours, as saved."""
+    name, = (n for n in SIZE_FIGURES if n.startswith(f"aead_fig{number:02d}_"))
+    outputs.show_figure(run, name)
+
+
+def machine(built: Mapping[str, Any]) -> Table:
+    return machine_table(built["aead_machine"])
+
+
+def linear_fit(built: Mapping[str, Any]) -> Table:
+    """:func:`.linearity.linear_fit_table`, the columns a reader needs first."""
+    return show_table(built["aead_linear_fit"], short=["mode", "operation", "fixed_us", "ns_per_byte",
+                                                       "misfit_max_pct", "two_point_exponent"])
+
+
+def stability(built: Mapping[str, Any]) -> Table:
+    return show_table(built["aead_stability"])
+
+
+def ratios(built: Mapping[str, Any]) -> Table:
+    return ratios_table(built["aead_ratios"])
+
+
+def ranking(built: Mapping[str, Any], decided: pd.DataFrame) -> Table:
+    return ranking_table(built["aead_ranking_vs_paper"], decided)
+
+
+def prose(built: Mapping[str, Any]) -> Table:
+    return prose_table(built["aead_prose_vs_paper"])
+
+
+def forgery_beside(built: Mapping[str, Any]) -> Table:
+    return forgery_beside_table(built["aead_forgery_vs_paper"])
+
+
+def forgery_figures(run) -> None:
+    """Figs. 11-13 as saved."""
+    for name in FORGERY_FIGURES:
+        outputs.show_figure(run, name)
+
+
+def forgery_times(built: Mapping[str, Any]) -> Table:
+    return forgery_times_table(built["aead_forgery_times"])
+
+
+def wycheproof(built: Mapping[str, Any]) -> Table:
+    return wycheproof_table(built["aead_wycheproof"])
+
+
+def unsupported(built: Mapping[str, Any]) -> Table:
+    return unsupported_table(built["aead_wycheproof_unsupported"])
+
+
+def bound(run, built: Mapping[str, Any]) -> Table:
+    """The forgery bound: its figure as saved, then the table at a few q."""
+    outputs.show_figure(run, "aead_forgery_bound_plot")
+    return bound_table(built["aead_forgery_bound"])
+
+
+def observe(built: Mapping[str, Any]) -> Table:
+    return trials_table(built["aead_trials_to_observe"])
+
+
+def acceptance(built: Mapping[str, Any]) -> Table:
+    return acceptance_table(built["aead_bitflip_acceptance"])
+
+
+def rewrite(built: Mapping[str, Any]) -> Table:
+    return rewrite_table(built["aead_ctr_rewrite"])
+
+
+def verdicts(decided: pd.DataFrame) -> None:
+    """Every claim of paper 003: the counts, then each verdict."""
+    display(counts_table(_verdicts.verdict_counts(decided)))
+    display(HTML(_verdicts.verdict_html(decided)))
+
+
+def reading(decided: pd.DataFrame) -> Markdown:
+    return Markdown(reading_markdown(decided))

@@ -1,0 +1,150 @@
+"""Paper 003's chapter, run: what the measuring notebook times and what the chapter notebook builds.
+
+:func:`measure` times phases 1 and 2 and the forged-tag checks in one set of
+fresh processes; :func:`build` turns the raw files into every table and figure
+of the chapter page (names as declared in :data:`.chapter.CHAPTER`).  Both take
+a validated :class:`cipherlab.pipeline.config.Run` and trust its parameters;
+the modules they call compute (:mod:`.measure`, :mod:`.forgery`, :mod:`.tables`,
+:mod:`.figures`, :mod:`.evidence` ...).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
+
+from cipherlab.analysis import paper, plotting, timing, verdicts
+from cipherlab.analysis.timing import TimingGroup
+from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, tables, wycheproof
+from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
+                                                PAPER, aead_build, aead_cases, input_name, mb_to_bytes, read_inputs,
+                                                throughput_summary)
+from cipherlab.pipeline.provenance import new_run_id
+from cipherlab.pipeline.results import read_raw_meta
+
+
+def sizes(params) -> tuple[list[int], list[int]]:
+    """The file sizes in bytes of phases 1 and 2 and of the forgery trials."""
+    return mb_to_bytes(params.sizes_mb, params.mb_bytes), mb_to_bytes(params.forgery_sizes_mb, params.mb_bytes)
+
+
+def input_files(run) -> dict[int, Any]:
+    """The generated text file of each size the chapter reads, by size in bytes."""
+    phase, forged = sizes(run.params)
+    return {n: run.profile.input_file(input_name(n)) for n in sorted(set(phase) | set(forged))}
+
+
+def measure(run) -> dict[str, Any]:
+    """Phase 1 (AES in GCM, CCM, EAX; A/A control AES-GCM), phase 2 (EAX with AES, Blowfish, CAST;
+    A/A control AES-EAX) and the forged-tag checks (A/A control GCM with random tags), timed in the
+    same ``processes`` fresh interpreters, each timing the three groups in turn
+    (:func:`cipherlab.analysis.timing.measure_groups_in_processes`), plus ``aead_forgery_outcomes``:
+    which seeded tags are rejected (:func:`.forgery.forgery_outcomes`, untimed, deterministic).
+
+    The plaintexts are read from disk before any timing, as the paper does.  ``trials``,
+    ``phase2_trials`` and ``forgery_trials`` count the trials of all processes;
+    ``phase2_min_trial_seconds`` (at least the declared ``min_trial_seconds``) batches phase 2 into
+    longer trials.  Returns ``{raw name: (DataFrame, extra provenance)}``; the outcomes carry none.
+    """
+    p, seed = run.params, run.seed
+    min_trial_seconds = float(verdicts.load_rules()["min_trial_seconds"])
+    overhead = timing.call_overhead(min_trial_seconds=min_trial_seconds)
+    phase_sizes, forgery_sizes = sizes(p)
+    data = read_inputs(input_files(run).values())
+    aad = p.aad.encode()
+    phase2_min = max(min_trial_seconds, p.phase2_min_trial_seconds)
+    common = dict(aad=aad, seed=seed, key_bytes=p.key_bytes, nonce_bytes=dict(p.nonce_bytes))
+    phase_data = {n: data[n] for n in phase_sizes}
+    forged = forgery.forgery_build({n: data[n] for n in forgery_sizes}, n_tags=p.forgery_trials, aad=aad, seed=seed)
+    groups = {
+        "aead_phase1": TimingGroup(aead_cases, aead_build(phase_data, PHASE1_COMBOS, control=PHASE1_CONTROL, **common),
+                                   p.trials, p.warmup),
+        "aead_phase2": TimingGroup(aead_cases, aead_build(phase_data, PHASE2_COMBOS, control=PHASE2_CONTROL, **common),
+                                   p.phase2_trials, p.warmup, phase2_min),
+        "aead_forgery": TimingGroup(forgery.forgery_timing_cases, forged, p.forgery_trials, p.forgery_warmup),
+    }
+    timed = timing.measure_groups_in_processes(groups, processes=p.processes, seed=seed, desc="aead",
+                                               min_trial_seconds=min_trial_seconds)
+    counts = {"aead_phase1": (p.trials, p.warmup, min_trial_seconds),
+              "aead_phase2": (p.phase2_trials, p.warmup, phase2_min),
+              "aead_forgery": (p.forgery_trials, p.forgery_warmup, min_trial_seconds)}
+    out: dict[str, Any] = {}
+    for name, (trials, warmup, trial_seconds) in counts.items():
+        run_id = new_run_id()
+        frame = timed[name]
+        frame["run_id"] = run_id
+        out[name] = (frame, dict(run_id=run_id, trials=trials, warmup=warmup, min_trial_seconds=trial_seconds,
+                                 call_overhead_s=overhead))
+    out["aead_forgery_outcomes"] = forgery.forgery_outcomes(**forged)
+    return out
+
+
+def _published(*names: str) -> pd.DataFrame:
+    return pd.concat([paper.published(PAPER, n) for n in names], ignore_index=True)
+
+
+def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+    """Every table and figure of the chapter page from the raw files, by name (the chapter's declared outputs).
+    The figures are closed (no longer pyplot's), so a notebook cell does not display them; they are
+    saved by :func:`cipherlab.experiments.outputs.save`, and the page shows the saved files.
+
+    Besides the timings: the deterministic experiments (Wycheproof, bit flipping, the CTR field
+    rewrite), the evidence for every claim of paper 003 (``evidence_aead``), and the published
+    values beside ours.  ``aead_machine`` reads phase 1's provenance record.
+    """
+    p, seed, prof = run.params, run.seed, run.profile
+    plotting.style()
+    phase1, phase2, forgery_times, outcomes = (raw[k] for k in ("aead_phase1", "aead_phase2", "aead_forgery",
+                                                                  "aead_forgery_outcomes"))
+    s1, s2 = throughput_summary(phase1, p.mb_bytes), throughput_summary(phase2, p.mb_bytes)
+    prose = _published(*(f"Figure {i} (prose)" for i in (5, 7, 8, 9, 10)))
+    paper_sizes_mb = paper.published(PAPER, "Pseudocode 3 (setup)")["number"].tolist()
+
+    msg, aad = p.message.encode(), p.aad.encode()
+    wyche = wycheproof.run_wycheproof(progress=False)
+    flips = pd.concat([bitflip.bitflip_aead(msg, aad, seed=seed), bitflip.bitflip_unauthenticated(msg, seed=seed)],
+                      ignore_index=True)
+    rewrite = bitflip.ctr_field_rewrite(msg, p.field_old.encode(), p.field_new.encode(), seed=seed, aad=aad)
+    found = evidence.collect(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=prof.name,
+                             seed=seed)
+
+    out: dict[str, Any] = {"aead_phase1_summary": s1, "aead_phase2_summary": s2,
+                           "evidence_aead": evidence.evidence_table(found)}
+    out["aead_machine"] = tables.machine_comparison(
+        pd.concat([paper.published(PAPER, "Section 4.1 (setup)"),
+                   paper.published(PAPER, "Section 4.2 (setup)")]), read_raw_meta("aead_phase1", prof))
+    out.update(figures.size_figures(s1, s2, prose, paper_sizes_mb))
+    out["aead_linear_fit"] = linearity.linear_fit_table(phase1)
+    out["aead_stability"] = tables.stability_table(phase1)
+    out["aead_ratios"] = tables.throughput_ratios(s1, s2)
+    ours_rank = pd.concat([tables.ranking_table(s1, "mode"), tables.ranking_table(s2, "cipher")], ignore_index=True)
+    out["aead_ranking_ours"] = ours_rank
+    out["aead_ranking_vs_paper"] = tables.ranking_beside_paper(ours_rank, _published(*(f"Table {i}" for i in (1, 2, 3, 4))))
+    out["aead_prose_vs_paper"] = tables.prose_comparison(s1, s2, prose)
+
+    ftab = forgery.forgery_table(forgery_times, outcomes)
+    out["aead_forgery_times"] = ftab
+    out["aead_forgery_outcomes"] = forgery.forgery_outcome_table(outcomes)
+    sizes_by_table = dict(zip(("Table 5", "Table 6", "Table 7"), sorted(ftab["bytes"].unique())))
+    paper_forgery_sizes = dict(zip(sizes_by_table, paper.published(PAPER, "Section 5.2 (setup)")["value"]))
+    pub_forgery = _published(*(f"Table {i}" for i in (5, 6, 7)))
+    out["aead_forgery_vs_paper"] = forgery.forgery_beside_paper(ftab, pub_forgery, sizes_by_table)
+    out.update(figures.forgery_figures(ftab, pub_forgery, sizes_by_table, paper_forgery_sizes, p.mb_bytes))
+
+    out["aead_wycheproof"] = wycheproof.wycheproof_summary(wyche)
+    out["aead_wycheproof_unsupported"] = wycheproof.wycheproof_unsupported(wyche)
+    bound = forgery.forgery_bound_table(log2_q_max=p.log2_q_max)
+    out["aead_forgery_bound"] = bound
+    out["aead_forgery_bound_plot"] = figures.plot_forgery_bound(bound)
+    forged = outcomes[outcomes["kind"] != "valid"]
+    n_forged = int(forged.shape[0])
+    out["aead_trials_to_observe"] = forgery.trials_to_observe(sorted(bound["tag_bits"].unique()), n_forged,
+                                                              n_forged - int(forged["rejected"].sum()))
+    out["aead_bitflip_acceptance"] = bitflip.acceptance_table(flips)
+    out["aead_ctr_rewrite"] = rewrite
+    for fig in out.values():   # drawn, not shown: the page shows the saved files (outputs.show_figure)
+        if isinstance(fig, Figure):
+            plt.close(fig)
+    return out

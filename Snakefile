@@ -47,7 +47,8 @@ if paths.ROOT != ROOT:
 MANIFEST = chapters.load()
 PROFILE = config.get("profile", "full")
 P = paths.Profile(PROFILE)
-validate(read_config(PROFILE), str(write_schema(P.build / "config.schema.json")))
+# (written beside Snakemake's own state, not among the outputs: a dry run writes no output)
+validate(read_config(PROFILE), str(write_schema(ROOT / ".snakemake" / "cipherlab" / f"config.schema.{PROFILE}.json")))
 CFG = load_config(PROFILE)
 INPUTS = input_specs(CFG)
 CHAPTERS = list(MANIFEST.names)   # in reading order

@@ -1,5 +1,7 @@
-"""The findings page (cipherlab.report.findings): sentence templates on small synthetic tables, loud failure
-on a missing table or column, the per-paper coverage table, and the book copy's parameters cell."""
+"""The findings page (cipherlab.report.findings): what is the same for every paper (verdict counts, the
+overview, each chapter's section around its own paragraphs, the links), loud failure on a missing table
+or column, the per-paper coverage table, and the book copy's parameters cell.  Each chapter's own
+paragraphs are tested beside it (tests/test_<chapter>_findings.py)."""
 from __future__ import annotations
 
 import json
@@ -19,7 +21,7 @@ from cipherlab.report.notebook import tidy_for_book
 def verdict_rows(paper: str, verdicts: dict[str, int], kind: str = "value") -> pd.DataFrame:
     rows = [{"claim_id": f"{paper}-c{v.replace(' ', '')}{i}", "paper": paper, "kind": kind, "verdict": v,
              "section": "s"} for v, n in verdicts.items() for i in range(n)]
-    return pd.DataFrame(rows, columns=list(F.TABLES["verdicts"][1]))
+    return pd.DataFrame(rows, columns=list(F.VERDICT_COLUMNS))
 
 
 SBOX = pd.DataFrame({"sbox": ["rijndael", "second (xor-index, 7F)", "aes-2sbox round: S2(S(x))"],
@@ -39,26 +41,6 @@ SPEED = pd.DataFrame({
     "ours_pct": [18.4, 40.1, 2.8, 0.85, None], "low_pct": [17.1, 36.8, 0.55, -1.65, None],
     "high_pct": [20.0, 42.6, 6.7, 3.36, None], "aa_low_pct": [-1.9, -5.3, -2.4, -1.2, None],
     "aa_high_pct": [0.6, -1.5, 3.4, 3.8, None]})
-
-BLOCK = pd.DataFrame({
-    "impl": ["reference", "reference", "table", "table"], "operation": ["encrypt", "decrypt"] * 2,
-    "cipher": ["maes-1"] * 4, "bytes": [16] * 4, "speedup_pct": [2.26, 6.69, 0.98, -0.06],
-    "low_pct": [0.4, -9.7, -0.4, -2.9], "high_pct": [6.3, 14.4, 6.0, 1.7],
-    "control_low_pct": [-14.9, -2.1, -0.8, -2.6], "control_high_pct": [1.7, 8.9, 5.3, 1.5],
-    "published_speedup_pct": [138.7, 716.1, 9.68, 61.3]})
-
-BITFLIP = pd.DataFrame({
-    "family": ["aead", "aead", "unauthenticated", "unauthenticated"], "mode": ["gcm", "ccm", "ctr", "cbc"],
-    "location": ["tag", "ciphertext", "ciphertext", "ciphertext"], "flips": [128, 384, 384, 384],
-    "accepted": [0, 0, 384, 384]})
-
-RANKING = pd.DataFrame({
-    "table": ["Table 1", "Table 1", "Table 1"], "row": ["Fastest Mode", "Fastest Mode", "Slowest Mode"],
-    "column": ["Encryption", "Decryption", "Encryption"],
-    "published": ["GCM mode in both cases", "GCM mode in both cases", "Always EAX mode"],
-    "ours": ["CCM at 2 of 3 sizes", "CCM at 2 of 3 sizes", "EAX at every size"],
-    "claim_id": ["003-fast-enc", "003-fast-dec", "003-slow"]})
-
 
 # --------------------------------------------------------------------------- verdict counts
 
@@ -101,89 +83,39 @@ def test_overview_counts_claims_not_findings():
         in F.overview_markdown({"verdicts": tiered})
 
 
-# --------------------------------------------------------------------------- the templates
+# --------------------------------------------------------------------------- a chapter's section
 
 
-def test_sbox_sentence_says_affine_from_the_table():
-    text = F.sbox_sentence(SBOX)
-    assert "**The second S-box is affine.**" in text
-    assert "algebraic degree 1, nonlinearity 0 and differential uniformity 256" in text
-    assert "Rijndael's has 7, 112 and 4" in text and "nonlinearity 104" in text
-    nonaffine = SBOX.assign(algebraic_degree=[7, 3, 7])
-    assert "of algebraic degree 3" in F.sbox_sentence(nonaffine) and "affine" not in F.sbox_sentence(nonaffine)
-
-
-def test_attack_sentence_counts_bytes_and_queries():
-    text = F.attack_sentence(ATTACK, ("aes-2sbox",), "AES-2SBox")
-    assert "**AES-2SBox is byte-local.**" in text
-    assert "codebook of 257 blocks" in text and "1300 of 1300 bytes (100 %)" in text
-    assert "image and text in CBC and ECB" in text and "at most 0.3 % of the bytes" in text
-    leaky = ATTACK.assign(byte_local=[False, True, False, True])
-    assert "not byte-local" in F.attack_sentence(leaky, ("aes-2sbox",), "AES-2SBox")
-    with pytest.raises(F.FindingsError, match="no row"):
-        F.attack_sentence(ATTACK, ("serpent",), "Serpent")
-
-
-def rows_of(html: str) -> list[list[str]]:
-    """The cells of each row of the HTML tables in ``html``."""
-    return [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr) for tr in re.findall(r"<tr>(.*?)</tr>", html)]
-
-
-def test_aes2sbox_speed_is_a_small_table_by_style():
-    text = F.aes2sbox_speed_sentence(SPEED, "000")
-    assert "faster than AES by +22.986 % (encryption) and +109.79 % (decryption)" in text
-    rows = rows_of(text)
-    assert rows[0] == ["style", "operation", "size", "published", "ours", "ours: 95 % interval (%)",
-                       "within A/A noise"]
-    assert ["reference", "encryption", "2048 B", "+22.986 %", "+18.4 %", "[17.1, 20]", "no"] in rows
-    # the table-style intervals overlap the A/A band; the reference ones do not
-    assert ["table", "encryption", "2048 B", "+22.986 %", "+2.8 %", "[0.55, 6.7]", "yes"] in rows
-    assert "Not timed in the aesni style." in text and "claimed" not in text
-    timed = SPEED.copy()
-    timed.loc[4, ["ours_pct", "low_pct", "high_pct"]] = [30.0, 28.0, 32.0]
-    assert ["aesni", "encryption", "2048 B", "+22.986 %", "+30 %", "[28, 32]", "no"] \
-        in rows_of(F.aes2sbox_speed_sentence(timed, "000"))
-    with pytest.raises(F.FindingsError, match="no row for paper 001"):
-        F.aes2sbox_speed_sentence(SPEED, "001")
-
-
-def test_ranking_sentence_names_the_contradicted_rows():
-    verdicts = pd.DataFrame({"claim_id": ["003-fast-enc", "003-fast-dec", "003-slow", "003-other"],
-                             "paper": "003", "kind": ["ordering", "ordering", "ordering", "value"],
-                             "verdict": ["contradicted", "contradicted", "reproduced", "contradicted"],
-                             "section": "s"})
-    text = F.ranking_sentence(verdicts, RANKING)
-    assert "Of the paper's 3 claims ranking" in text and "1 reproduced and 2 contradicted" in text
-    assert ("Table 1, Fastest Mode (encryption and decryption): the paper *GCM mode in both cases*, "
-            "we *CCM at 2 of 3 sizes*") in text
-    assert "Slowest" not in text
-
-
-def test_bitflip_sentence():
-    text = F.bitflip_sentence(BITFLIP)
-    assert "CCM and GCM accepted 0 of 512 single-bit flips of ciphertext and tag" in text
-    assert "accepted CBC 100 % and CTR 100 % of them" in text
-    with pytest.raises(F.FindingsError, match="families"):
-        F.bitflip_sentence(BITFLIP[BITFLIP["family"] == "aead"])
-
-
-def test_sections_and_unbuilt_chapters():
+def test_a_section_is_the_counts_then_the_chapters_paragraphs_then_the_links():
+    from cipherlab.pipeline import chapters
     verdicts = pd.concat([verdict_rows(p, {"reproduced": 1}) for p in ("000", "001", "002")]
                          + [verdict_rows("003", {"contradicted": 1}, kind="ordering")])
     tables = {"verdicts": verdicts, "security_sbox_properties": SBOX, "security_attack": ATTACK,
-              "aes2sbox_speedup": SPEED.assign(paper="000")}
-    text = F.section_markdown(["000"], tables)
-    assert "**Paper 000.** Untiered claims (1): 1 reproduced." in text
-    assert "[aes2sbox chapter](aes2sbox.html)" in text and "[security chapter](security.html)" in text
-    # the maes and aead chapters were not built: said, not invented
-    maes = F.section_markdown(["002"], tables)
+              "aes2sbox_speedup": pd.concat([SPEED, SPEED.assign(paper="001")], ignore_index=True)}
+    aes2sbox = chapters.load().chapter("aes2sbox")
+    built = ["aes2sbox", "security"]
+    parts = F.section_parts(aes2sbox, tables, built)
+    assert parts[0] == ("**Paper 000.** Untiered claims (1): 1 reproduced. "
+                        "**Paper 001.** Untiered claims (1): 1 reproduced.")
+    assert parts[-1] == ("Details: the [aes2sbox chapter](aes2sbox.html) and the "
+                         "[security chapter](security.html).")
+    own = [p for p in aes2sbox.findings(tables) if isinstance(p, str)]
+    assert [p for p in parts[1:-1] if isinstance(p, str)] == own and own
+    assert F.heading(aes2sbox) == "AES-2SBox: papers 000 and 001"
+    # a chapter whose tables were not built: said, not invented
+    maes = F.section_markdown(chapters.load().chapter("maes"), tables, built)
     assert "*(The maes chapter was not built in this run.)*" in maes
     assert "the maes chapter (not built in this run)" in maes
-    assert "not built" in F.section_markdown(["003"], tables)
-    with pytest.raises(ValueError, match="papers must be among"):
-        F.section_markdown(["004"], tables)
     with pytest.raises(F.FindingsError, match="verdicts table is required"):
-        F.section_markdown(["000"], {})
+        F.section_markdown(aes2sbox, {}, built)
+
+
+def test_only_chapters_that_declare_papers_write_a_section_in_reading_order():
+    from cipherlab.pipeline import chapters
+    names = chapters.names()
+    assert [c.name for c in F.writers(names)] == [c.name for c in chapters.load().chapters if c.papers]
+    assert [c.name for c in F.writers(["aead"])] == ["aead"]
+    assert F.writers([]) == []
 
 
 # --------------------------------------------------------------------------- loud failures
@@ -191,9 +123,9 @@ def test_sections_and_unbuilt_chapters():
 
 def test_a_missing_column_is_named():
     with pytest.raises(F.FindingsError, match=r"security_attack.*lacks column\(s\) \['bytes_recovered'\]"):
-        F.attack_sentence(ATTACK.drop(columns="bytes_recovered"), ("aes-2sbox",), "AES-2SBox")
-    with pytest.raises(F.FindingsError, match="aes2sbox_speedup.*ours_pct"):
-        F.aes2sbox_speed_sentence(SPEED.rename(columns={"ours_pct": "ours"}), "000")
+        F.check_table("security_attack", ATTACK.drop(columns="bytes_recovered"))
+    with pytest.raises(F.FindingsError, match="no chapter reads table 'maes_table9'"):
+        F.check_table("maes_table9", ATTACK)
 
 
 def test_a_missing_table_is_named(tmp_path, monkeypatch):
@@ -201,18 +133,24 @@ def test_a_missing_table_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(type(prof), "tables", property(lambda self: tmp_path))
     verdict_rows("000", {"reproduced": 1}).to_csv(tmp_path / "verdicts.csv", index=False)
     assert set(F.load_tables(prof, [])) == {"verdicts"}          # no chapter: only the verdicts
+    assert set(F.load_tables(prof, ["security"])) == {"verdicts"}   # it writes no section of its own
+    SPEED.to_csv(tmp_path / "aes2sbox_speedup.csv", index=False)
     with pytest.raises(F.FindingsError, match="table 'security_sbox_properties' .security chapter. is missing"):
-        F.load_tables(prof, ["security"])
+        F.load_tables(prof, ["aes2sbox", "security"])
     SBOX.drop(columns="nonlinearity").to_csv(tmp_path / "security_sbox_properties.csv", index=False)
     ATTACK.to_csv(tmp_path / "security_attack.csv", index=False)
     with pytest.raises(F.FindingsError, match="lacks column.*nonlinearity"):
-        F.load_tables(prof, ["security"])
+        F.load_tables(prof, ["aes2sbox", "security"])
 
 
 def test_tables_for_follows_the_chapters():
+    from cipherlab.pipeline import chapters
     assert F.tables_for([]) == ["verdicts"]
-    assert set(F.tables_for(["aead"])) == {"verdicts", "aead_ranking_vs_paper", "aead_bitflip_acceptance"}
-    assert set(F.tables_for(["aes2sbox", "maes", "aead", "security"])) == set(F.TABLES)
+    assert set(F.tables_for(["aead"])) == {"verdicts"} | set(chapters.load().chapter("aead").findings_tables)
+    # a table of a chapter that was not built is not read (its section says so)
+    assert "security_attack" not in F.tables_for(["aes2sbox", "maes"])
+    every = {t for c in chapters.load().chapters for t in c.findings_tables} | {"verdicts"}
+    assert set(F.tables_for(chapters.names())) == every
 
 
 # --------------------------------------------------------------------------- coverage

@@ -58,6 +58,7 @@ def _with(index: int, **changes) -> chapters.Manifest:
     (lambda: _with(3, name="book"), "the name is taken"),
     (lambda: _with(2, build=None), "chapter 'aead': declares no build function"),
     (lambda: _with(2, findings=None), "declares no findings function"),
+    (lambda: _with(1, figures=("maes_table1",)), "['maes_table1'] named both a table and a figure"),
 ])
 def test_what_a_declaration_alone_cannot_say_is_checked(make, message):
     with pytest.raises(ValueError) as err:

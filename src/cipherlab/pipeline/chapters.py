@@ -291,6 +291,10 @@ def check(manifest: Manifest, root: "Path | None" = None) -> None:
             raws.setdefault(r, []).append(c.name)
         for f in c.figures:
             figures.setdefault(f, []).append(c.name)
+        both = sorted(set(c.all_tables) & set(c.figures))
+        if both:
+            problems.append(f"chapter {c.name!r}: {both} named both a table and a figure (build returns one "
+                            "object per name: call the figure <name>_figure)")
         notebooks = [c.notebook] + ([c.measure_notebook] if c.measure else [])
         for nb in notebooks:
             nb = root / nb.relative_to(paths.ROOT)

@@ -27,7 +27,7 @@ _EXPORTS = {
     "bitflip": ("AEAD_LOCATIONS", "PLAIN_LOCATIONS", "UNAUTH_MODES", "acceptance_table", "bitflip_aead",
                 "bitflip_unauthenticated", "ctr_field_rewrite"),
     "evidence": ("ORDER_CLAIMS", "ORDER_SECTIONS", "RATIO_CLAIMS", "SECTIONS", "TABLE_ORDER_CLAIMS", "claim_coverage",
-                 "collect", "decide", "decided", "compare", "evidence_table", "forgery_bound", "forgery_power",
+                 "collect", "decide", "decided", "compare", "forgery_bound", "forgery_power",
                  "stability_evidence", "paper_claims", "published_ratio_pct", "section_table", "weakest"),
     "linearity": ("equal_growth_evidence", "fit_linear", "linear_fit_table", "linearity_evidence"),
     "figures": ("plot_forgery_bound", "plot_forgery_times", "plot_size_curves", "prose_marks"),

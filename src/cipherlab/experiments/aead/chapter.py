@@ -121,7 +121,7 @@ CHAPTER = Chapter(
                    "aead_linear_fit", "aead_stability", "evidence_aead"),
     figures=("aead_fig03_enc_time", "aead_fig04_dec_time", "aead_fig05_enc_tp", "aead_fig06_dec_tp",
              "aead_fig07_enc_time", "aead_fig08_dec_time", "aead_fig09_enc_tp", "aead_fig10_dec_tp",
-             "aead_fig11_forgery", "aead_fig12_forgery", "aead_fig13_forgery", "aead_forgery_bound_plot"),
+             "aead_fig11_forgery", "aead_fig12_forgery", "aead_fig13_forgery", "aead_forgery_bound_figure"),
     paper=("003_*.csv",),
     papers=("003",), title="Block-cipher modes",
     findings=findings,

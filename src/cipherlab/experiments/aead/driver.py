@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cipherlab.analysis import paper, plotting, timing, verdicts
+from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, tables, wycheproof
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
@@ -111,7 +112,7 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
                              seed=seed)
 
     out: dict[str, Any] = {"aead_phase1_summary": s1, "aead_phase2_summary": s2,
-                           "evidence_aead": evidence.evidence_table(found)}
+                           "evidence_aead": evidence_table(found)}
     out["aead_machine"] = tables.machine_comparison(
         pd.concat([paper.published(PAPER, "Section 4.1 (setup)"),
                    paper.published(PAPER, "Section 4.2 (setup)")]), read_raw_meta("aead_phase1", prof))
@@ -137,7 +138,7 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     out["aead_wycheproof_unsupported"] = wycheproof.wycheproof_unsupported(wyche)
     bound = forgery.forgery_bound_table(log2_q_max=p.log2_q_max)
     out["aead_forgery_bound"] = bound
-    out["aead_forgery_bound_plot"] = figures.plot_forgery_bound(bound)
+    out["aead_forgery_bound_figure"] = figures.plot_forgery_bound(bound)
     forged = outcomes[outcomes["kind"] != "valid"]
     n_forged = int(forged.shape[0])
     out["aead_trials_to_observe"] = forgery.trials_to_observe(sorted(bound["tag_bits"].unique()), n_forged,

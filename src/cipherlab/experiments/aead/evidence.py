@@ -515,14 +515,6 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
             + _extensions(flips, wyche, rewrite, forgery_times, profile, seed))
 
 
-def evidence_table(evidence: Sequence[_v.Evidence]) -> pd.DataFrame:
-    """``evidence_aead``: the evidence as the verdict page reads it; a claim id not in ``claims.csv`` is an error."""
-    unknown = sorted({e.claim_id for e in evidence} - set(_v.load_claims()["claim_id"]))
-    if unknown:
-        raise ValueError(f"evidence for unknown claim ids {unknown}; add them to data/paper/claims.csv")
-    return _v.evidence_frame(evidence)
-
-
 def decided(profile) -> pd.DataFrame:
     """The verdicts of this chapter's claims on the saved evidence of ``profile`` (as the verdict page reads it)."""
     return decide(_v.load_evidence(profile, ["aead"]))

@@ -383,7 +383,7 @@ def unsupported(built: Mapping[str, Any]) -> Table:
 
 def bound(run, built: Mapping[str, Any]) -> Table:
     """The forgery bound: its figure as saved, then the table at a few q."""
-    outputs.show_figure(run, "aead_forgery_bound_plot")
+    outputs.show_figure(run, "aead_forgery_bound_figure")
     return bound_table(built["aead_forgery_bound"])
 
 

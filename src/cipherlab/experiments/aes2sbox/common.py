@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from cipherlab._checks import check_choice
+from cipherlab._checks import check_choice, check_hex
 from cipherlab.ciphers.modes import InsecureCipherWarning, new
 from cipherlab.experiments.aes2sbox.chapter import PAPERS   # declared once, with the chapter
 
@@ -66,9 +66,5 @@ def insecure_warning_text() -> str:
 
 
 def key_bytes(key) -> bytes:
-    if isinstance(key, str):
-        try:
-            return bytes.fromhex(key)
-        except ValueError as exc:
-            raise ValueError(f"key must be bytes or a hex string, got {key!r}") from exc
-    return bytes(key)
+    """An AES key from hex or bytes (:func:`cipherlab._checks.check_hex`, the one key parser)."""
+    return check_hex("key", key, (16, 24, 32))

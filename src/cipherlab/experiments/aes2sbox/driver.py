@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from cipherlab.analysis import timing, verdicts
+from cipherlab.analysis.evidence import evidence_table
 from cipherlab.ciphers.modes import InsecureCipherWarning
 from cipherlab.ciphers.sboxes import second_sbox
 from cipherlab.pipeline.inputs import read_input
@@ -133,13 +134,3 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
                                     key_label=KEY_LABEL, seed=run.seed)
     out["evidence_aes2sbox"] = evidence_table(evidence)
     return out
-
-
-def evidence_table(rows) -> pd.DataFrame:
-    """The chapter's evidence rows as the ``evidence_aes2sbox`` table; a claim id unknown to
-    ``data/paper/claims.csv`` is an error here, not a silent gap in the verdicts."""
-    frame = verdicts.evidence_frame(rows)
-    unknown = sorted(set(frame["claim_id"]) - set(verdicts.load_claims()["claim_id"]))
-    if unknown:
-        raise ValueError(f"evidence for unknown claim ids {unknown}; add them to data/paper/claims.csv")
-    return frame

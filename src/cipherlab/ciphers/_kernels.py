@@ -567,12 +567,22 @@ def expand_key_words(key, n_words, sbox):
 @jit
 def expand_key_blocks(key, n_words, sbox):
     """:func:`expand_key_words` as ``uint8[n_words / 4, 16]`` (each word big-endian): the round keys."""
-    w = expand_key_words(key, n_words, sbox)
     out = np.empty((n_words // 4, 16), dtype=np.uint8)
+    expand_key_into(key, out, sbox)
+    return out
+
+
+@jit
+def expand_key_into(key, out, sbox):
+    """:func:`expand_key_blocks` written into ``out`` (``uint8[n, 16]``, the first ``n`` round keys).
+
+    The caller allocates ``out``: a new array returned from compiled code costs more to hand to
+    Python than the whole AES-128 key expansion (``cipherlab.new`` calls this once per object)."""
+    n_words = 4 * out.shape[0]
+    w = expand_key_words(key, n_words, sbox)
     for i in range(n_words):
         x = w[i]
         out[i // 4, 4 * (i % 4)] = x >> 24
         out[i // 4, 4 * (i % 4) + 1] = (x >> 16) & 0xFF
         out[i // 4, 4 * (i % 4) + 2] = (x >> 8) & 0xFF
         out[i // 4, 4 * (i % 4) + 3] = x & 0xFF
-    return out

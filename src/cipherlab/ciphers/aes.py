@@ -85,8 +85,13 @@ def _words_to_blocks(words) -> np.ndarray:
     return np.asarray(words, dtype=np.uint32).astype(">u4").view(np.uint8).reshape(-1, 16)
 
 
+_U8 = np.dtype(np.uint8)  # a dtype object: a dtype given by name or type is looked up on every call
+
+
 def _expand_key(key: bytes) -> np.ndarray:
-    return K.expand_key_blocks(np.frombuffer(key, dtype=np.uint8), 4 * (AES_ROUNDS[len(key)] + 1), _SBOX)
+    out = np.empty((AES_ROUNDS[len(key)] + 1, 16), _U8)
+    K.expand_key_into(np.frombuffer(key, _U8), out, _SBOX)
+    return out
 
 
 def expand_key(key) -> np.ndarray:
@@ -120,16 +125,20 @@ class AES:
 
     def __init__(self, key: bytes, rounds: int | None = None):
         self.key = key
-        self.nr = AES_ROUNDS[len(key)]
-        self.rounds = self.nr if rounds is None else rounds
-        keys = _expand_key(key)
-        self.round_keys = keys if self.rounds == self.nr else keys[: self.rounds + 1]
+        self.nr = nr = AES_ROUNDS[len(key)]
+        self.rounds = rounds = nr if rounds is None else rounds
+        keys = np.empty((nr + 1, 16), _U8)  # _expand_key, inline: cipherlab.new makes one per object
+        K.expand_key_into(np.frombuffer(key, _U8), keys, _SBOX)
+        self.round_keys = keys if rounds == nr else keys[: rounds + 1]
 
     def _extra(self) -> dict:
         return {}
 
     def schedule(self, impl: str, decrypt: bool):
-        return build_schedule(self.round_keys, self.mix_kind, impl, decrypt, **self._extra())
+        extra = self._extra()
+        if extra:
+            return build_schedule(self.round_keys, self.mix_kind, impl, decrypt, **extra)
+        return build_schedule(self.round_keys, self.mix_kind, impl, decrypt)
 
 
 def _check_step_args(state_blocks, impl):

@@ -37,7 +37,8 @@ from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
 from cipherlab.ciphers._numba import max_threads
 from cipherlab.ciphers.cpu import check_aesni, has_aesni
-from cipherlab.ciphers.registry import AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry
+from cipherlab.ciphers.registry import (AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry,
+                                        registered)
 
 __all__ = ["new", "Cipher", "MODES", "IMPLS", "pkcs7_pad", "pkcs7_unpad", "resolve_impl", "available_impls",
            "InsecureCipherWarning"]
@@ -54,6 +55,7 @@ _IMPL_SET = frozenset(IMPLS)
 # Inputs smaller than this are run by the serial ECB kernel: thread start-up
 # would cost more than it saves.
 _PARALLEL_MIN_BYTES = 4096
+_U8 = np.dtype(np.uint8)  # a dtype object: one given by name or type is looked up on every call
 
 
 def pkcs7_pad(data: np.ndarray) -> np.ndarray:
@@ -74,7 +76,7 @@ def pkcs7_unpad(data: np.ndarray) -> np.ndarray:
 
 def _as_array(data, name="data") -> tuple[np.ndarray, type]:
     if type(data) is bytes:  # the common case first
-        return np.frombuffer(data, dtype=np.uint8), bytes
+        return np.frombuffer(data, _U8), bytes
     if isinstance(data, np.ndarray):
         if data.dtype != np.uint8 or data.ndim != 1 or not data.flags.c_contiguous:
             raise ValueError(f"{name} must be bytes, bytearray, memoryview or a contiguous 1-D uint8 array; "
@@ -105,6 +107,8 @@ def _check_threads(threads) -> int:
     limit = max_threads()
     if threads is None:
         return limit
+    if type(threads) is int and 1 <= threads <= limit:  # the common case first
+        return threads
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= int(threads) <= limit:
         raise ValueError(f"threads must be None (all cores) or an integer in 1..{limit} (NUMBA_NUM_THREADS), got {threads!r}")
     return int(threads)
@@ -128,11 +132,36 @@ def available_impls() -> tuple[str, ...]:
 def _warn_insecure(obj: "Cipher") -> None:
     """:class:`InsecureCipherWarning` for a research cipher, however it was made (``new()`` or ``Cipher()``),
     attributed to the user's line (the caller of ``new`` or of ``Cipher``)."""
-    what = (f"{obj.cipher!r} is a research cipher" if obj._research
+    what = (f"{obj.cipher!r} is a research cipher" if obj._info.research
             else f"AES reduced to {obj.rounds} of {AES_ROUNDS[obj.key_size // 8]} rounds is a research cipher")
     via_new = sys._getframe(2).f_code is new.__code__
     warnings.warn(f"{what}, NOT secure: do not use it to protect data.", InsecureCipherWarning,
                   stacklevel=4 if via_new else 3)
+
+
+def _check_choices(cipher, mode, impl, padding, threads) -> tuple:
+    """``(entry, impl, threads)`` for the arguments of :func:`new` that are not per message or key
+    (``"auto"`` and ``None`` resolved); ``ValueError`` naming the first bad one."""
+    info = cipher_entry(cipher)
+    if mode not in _MODE_SET:
+        check_choice("mode", mode, MODES)
+    impl = resolve_impl(impl)
+    if impl not in info.styles:
+        raise ValueError(f"impl {impl!r} is not a style of cipher {info.name!r}: its styles are {info.styles}")
+    if not isinstance(padding, (bool, np.bool_)):
+        raise ValueError(f"padding must be True or False, got {padding!r}")
+    threads = _check_threads(threads)
+    if impl == "aesni":
+        check_aesni()  # before anything is compiled: a missing +aes would abort the interpreter
+    return info, impl, threads
+
+
+#: ``(cipher, mode, impl, padding, threads) -> _check_choices(...)`` for the combinations that passed.
+#: Only arguments of exactly ``str``, ``bool``, ``int`` or None are kept (``True == 1`` would otherwise
+#: let ``threads=True`` through). A hit counts only while the registry still maps the name to the
+#: entry that was checked, so registering, re-registering or swapping the registry can never leave
+#: it stale. The CPU features and the thread limit are fixed for the life of the process.
+_CHECKED: dict = {}
 
 
 class Cipher:
@@ -158,25 +187,26 @@ class Cipher:
 
     def __init__(self, key, cipher: "str | CipherInfo" = "aes", mode: str = "ecb", iv=None, impl: str = "table",
                  padding: bool = True, threads: int | None = None, options: dict | None = None):
-        info = cipher_entry(cipher)
+        # The checks of (cipher, mode, impl, padding, threads) are made once per combination
+        # (_CHECKED); the key, IV and options are checked on every call.
+        if (type(cipher) is str and type(mode) is str and type(impl) is str and type(padding) is bool
+                and (threads is None or type(threads) is int)):
+            memo = (cipher, mode, impl, padding, threads)
+            checked = _CHECKED.get(memo)
+            if checked is None or registered(cipher) is not checked[0]:
+                checked = _CHECKED[memo] = _check_choices(cipher, mode, impl, padding, threads)
+        else:
+            checked = _check_choices(cipher, mode, impl, padding, threads)
+        info, impl, threads = checked
         cipher = info.name
-        if mode not in _MODE_SET:
-            check_choice("mode", mode, MODES)
-        impl = resolve_impl(impl)
-        if impl not in info.styles:
-            raise ValueError(f"impl {impl!r} is not a style of cipher {cipher!r}: its styles are {info.styles}")
-        if not isinstance(padding, (bool, np.bool_)):
-            raise ValueError(f"padding must be True or False, got {padding!r}")
-        threads = _check_threads(threads)
         key = check_key(key, info.key_sizes)
-        options = info.check_options({} if options is None else options, len(key))
+        given = options
+        options = info.check_options(given, len(key)) if given else info.defaults(len(key))
         nr = AES_ROUNDS[len(key)]
         rounds = options.get("rounds", nr)
         if impl == "pycryptodome" and rounds != nr:
             raise ValueError("rounds: impl 'pycryptodome' runs the standard number of rounds only; "
                              "use impl 'aesni', 'table' or 'reference'")
-        if impl == "aesni":
-            check_aesni()  # before anything is compiled: a missing +aes would abort the interpreter
         if mode == "ecb":
             if iv is not None:
                 raise ValueError("iv must be None for mode 'ecb' (ECB takes no IV)")
@@ -189,28 +219,29 @@ class Cipher:
             if len(iv) != BLOCK:
                 raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
         # everything is checked: from here on the core trusts its arguments. The attributes go
-        # straight into __dict__ (__setattr__ refuses every write once the object is made).
+        # straight into __dict__ (__setattr__ refuses every write); what is None for most objects
+        # (_iv, _iv_array, the decryption schedule _dec) is a class attribute until set.
         d = self.__dict__
-        d["_cipher"], d["_mode"], d["_impl"], d["_iv"] = cipher, mode, impl, iv
+        d["_cipher"], d["_mode"], d["_impl"], d["_info"] = cipher, mode, impl, info
         d["_padding"] = bool(padding) if mode != "ctr" else False
         d["_threads"] = threads
         d["_key_size"] = 8 * len(key)
         d["_rounds"] = rounds
-        d["_secure"] = not info.research and rounds == nr
-        d["_research"] = info.research
         d["_options"] = options
-        d["_iv_array"] = None if iv is None else np.frombuffer(iv, dtype=np.uint8)
+        if iv is not None:
+            d["_iv"] = iv
+            d["_iv_array"] = np.frombuffer(iv, _U8)
         # The decryption schedule is made on the first decryption (_decryption): an object that only
         # encrypts (every CTR object, most others) never pays for it.
-        d["_dec"] = None
         if impl == "pycryptodome":
             d["_key"] = key
         else:
-            spec = d["_spec"] = info.make(key, options)
+            spec = d["_spec"] = info.make(key, options if given else None)
             d["_enc"] = HW.plan(spec, decrypt=False) if impl == "aesni" else spec.schedule(impl, decrypt=False)
-        d["_frozen"] = True
-        if not d["_secure"]:
+        if info.research or rounds != nr:
             _warn_insecure(self)
+
+    _iv = _iv_array = _dec = None
 
     def _decryption(self):
         """The decryption schedule, made once on first use (a benign race: two threads make equal ones)."""
@@ -221,10 +252,8 @@ class Cipher:
         return dec
 
     def __setattr__(self, name, value):
-        if self.__dict__.get("_frozen", False):
-            raise AttributeError(f"Cipher attributes are read-only (tried to set {name!r}); "
-                                 f"create a new object with cipherlab.new(...)")
-        object.__setattr__(self, name, value)
+        raise AttributeError(f"Cipher attributes are read-only (tried to set {name!r}); "
+                             f"create a new object with cipherlab.new(...)")
 
     cipher = property(lambda self: self._cipher)
     mode = property(lambda self: self._mode)
@@ -234,7 +263,7 @@ class Cipher:
     threads = property(lambda self: self._threads)
     key_size = property(lambda self: self._key_size)
     rounds = property(lambda self: self._rounds)
-    secure = property(lambda self: self._secure)
+    secure = property(lambda self: not self._info.research and self._rounds == AES_ROUNDS[self._key_size // 8])
     options = property(lambda self: dict(self._options))
 
     def __repr__(self):

@@ -229,7 +229,8 @@ def _wide(p: HwPlan) -> bool:
 
 def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
     """ECB over whole blocks on ``threads`` threads (in place allowed)."""
-    inp = _readonly(inp)
+    if inp.flags.writeable:
+        inp = _readonly(inp)
     if _wide(p):
         keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
         if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
@@ -258,7 +259,8 @@ def cbc_decrypt(inp, out, iv: tuple, p: HwPlan, threads: int) -> None:
 
 def ctr(inp, out, iv: np.ndarray, p: HwPlan, threads: int) -> None:
     """CTR from the initial counter block ``iv`` (``uint8[16]``, big-endian), wrapping modulo 2^128."""
-    inp = _readonly(inp)
+    if inp.flags.writeable:
+        inp = _readonly(inp)
     if _wide(p):
         keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
         if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool

@@ -52,9 +52,10 @@ BLOCK = 16
 # fast membership tests for the common case (exact str values); anything else goes through check_choice
 _MODE_SET = frozenset(MODES)
 _IMPL_SET = frozenset(IMPLS)
-# Inputs smaller than this are run by the serial ECB kernel: thread start-up
-# would cost more than it saves.
-_PARALLEL_MIN_BYTES = 4096
+# Inputs smaller than this (two chunks of the parallel kernels: below it a second thread has a
+# partial chunk at most) run on the serial kernels: starting a parallel region costs tens of
+# microseconds, more than the table style takes for a few kilobytes.
+_PARALLEL_MIN_BYTES = 2 * 16 * K.CHUNK_BLOCKS
 _U8 = np.dtype(np.uint8)  # a dtype object: one given by name or type is looked up on every call
 
 
@@ -94,6 +95,8 @@ def _as_array(data, name="data") -> tuple[np.ndarray, type]:
 
 def _same_kind(out: np.ndarray, kind: type):
     # one copy at most: the caller's output array is the only other buffer
+    if kind is bytes:  # the common case first
+        return out.tobytes()
     if kind is np.ndarray:
         return out
     if kind is bytearray:
@@ -271,11 +274,16 @@ class Cipher:
                 f"rounds={self.rounds} threads={self.threads}>")
 
     # -- kernels --------------------------------------------------------
-    def _run(self, kernel, *args):
+    def _run(self, kernel, serial, inp, *args):
+        """``kernel(inp, *args)`` on the object's threads, or its ``serial`` twin where threads do
+        not pay (one thread, or an input under ``_PARALLEL_MIN_BYTES``)."""
+        if self._threads == 1 or inp.shape[0] < _PARALLEL_MIN_BYTES:
+            serial(inp, *args)
+            return
         previous = numba.get_num_threads()
         numba.set_num_threads(self._threads)
         try:
-            kernel(*args)
+            kernel(inp, *args)
         finally:
             numba.set_num_threads(previous)
 
@@ -305,12 +313,9 @@ class Cipher:
             else:
                 HW.cbc_encrypt(inp, out, HW.block(iv), sched)
         elif self._mode == "ecb":
-            if inp.shape[0] < _PARALLEL_MIN_BYTES:
-                K.ecb_serial(inp, out, *sched)
-            else:
-                self._run(K.ecb, inp, out, *sched)
+            self._run(K.ecb, K.ecb_serial, inp, out, *sched)
         elif decrypt:
-            self._run(K.cbc_decrypt, inp, out, iv, *sched)
+            self._run(K.cbc_decrypt, K.cbc_decrypt_serial, inp, out, iv, *sched)
         else:
             K.cbc_encrypt(inp, out, iv, *sched)
 
@@ -320,7 +325,7 @@ class Cipher:
         if self._impl == "aesni":
             HW.ctr(inp, out, self._iv_array, self._enc, self._threads)
         else:
-            self._run(K.ctr, inp, out, self._iv_array, *self._enc)
+            self._run(K.ctr, K.ctr_serial, inp, out, self._iv_array, *self._enc)
 
     # -- public ---------------------------------------------------------
     def encrypt(self, data):
@@ -345,11 +350,11 @@ class Cipher:
             raw = arr if self._mode == "ctr" or not self._padding else pkcs7_pad(arr)
             return _same_kind(self._pycryptodome(raw, decrypt=False), kind)
         if self._mode == "ctr":
-            out = np.empty(n, dtype=np.uint8)
+            out = np.empty(n, _U8)
             self._ctr(arr, out)
             return _same_kind(out, kind)
         full = n - n % BLOCK
-        out = np.empty(full + BLOCK if self._padding else full, dtype=np.uint8)
+        out = np.empty(full + BLOCK if self._padding else full, _U8)
         # the whole blocks straight from the input, then the padded last block in place:
         # no padded copy of the input
         self._blocks(arr[:full], out[:full], decrypt=False)
@@ -374,7 +379,7 @@ class Cipher:
         if self._impl == "pycryptodome":
             out = self._pycryptodome(arr, decrypt=True)
         else:
-            out = np.empty(arr.shape[0], dtype=np.uint8)
+            out = np.empty(arr.shape[0], _U8)
             if self._mode == "ctr":
                 self._ctr(arr, out)
             else:
@@ -391,7 +396,7 @@ class Cipher:
             c = PyAES.new(self._key, PyAES.MODE_ECB)
             raw = c.decrypt(arr.tobytes()) if decrypt else c.encrypt(arr.tobytes())
             return _same_kind(np.frombuffer(raw, dtype=np.uint8).copy(), kind)
-        out = np.empty(BLOCK, dtype=np.uint8)
+        out = np.empty(BLOCK, _U8)
         sched = self._decryption() if decrypt else self._enc
         if self._impl == "aesni":
             HW.ecb(arr, out, sched, decrypt, 1)

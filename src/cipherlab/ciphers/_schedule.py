@@ -16,7 +16,7 @@ import numpy as np
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers.sboxes import gf_mul, rijndael_inverse_sbox, rijndael_sbox
 
-__all__ = ["KernelSchedule", "build_schedule", "kernel_round_keys", "word_tables"]
+__all__ = ["KernelSchedule", "build_schedule", "encryption_schedule", "kernel_round_keys", "word_tables"]
 
 IMPL_STYLES = {"reference": K.STYLE_REFERENCE, "table": K.STYLE_TABLE}
 
@@ -171,6 +171,17 @@ def _zero_ivs(rounds: int) -> np.ndarray:
     return np.zeros((rounds + 1, 16), dtype=np.uint8)
 
 
+def encryption_schedule(round_keys: np.ndarray, mix_kind: int, impl: str) -> KernelSchedule:
+    """``build_schedule(round_keys, mix_kind, impl, False)`` for the common case, made in a few hundred
+    nanoseconds (one per :func:`cipherlab.new`): contiguous ``uint8`` keys, no IVs, no S-box of the
+    cipher's own, nothing checked."""
+    params, tables, round_tables, sboxes, no_ivs, no_words = _static_parts(mix_kind, impl, False,
+                                                                           round_keys.shape[0] - 1, None, None)
+    words = round_keys.view(_BE32).astype(_U32) if no_words is None else no_words
+    # tuple.__new__: half the NamedTuple call's time
+    return tuple.__new__(KernelSchedule, (params, tables, round_tables, words, round_keys, sboxes, no_ivs))
+
+
 def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bool,
                    second: tuple[np.ndarray, np.ndarray] | None = None,
                    ivs: np.ndarray | None = None,
@@ -205,9 +216,8 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
         None if second is None else _map_bytes(second))
     if not decrypt and ivs is None and round_keys.dtype == _U8 and round_keys.flags.c_contiguous:
         # encryption without IVs: the keys in their own order, the table style's words straight from them
-        # (tuple.__new__: half the NamedTuple call's time; cipherlab.new makes one per object)
         words = round_keys.view(_BE32).astype(_U32) if no_words is None else no_words
-        return tuple.__new__(KernelSchedule, (params, tables, round_tables, words, round_keys, sboxes, no_ivs))
+        return KernelSchedule(params, tables, round_tables, words, round_keys, sboxes, no_ivs)
     if ivs is None:
         ivs = no_ivs
     rk8 = np.ascontiguousarray(round_keys, dtype=np.uint8)

@@ -12,7 +12,7 @@ import numpy as np
 
 from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_choice
-from cipherlab.ciphers._schedule import build_schedule
+from cipherlab.ciphers._schedule import build_schedule, encryption_schedule
 from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
 from cipherlab.ciphers.sboxes import rijndael_sbox
 
@@ -135,10 +135,9 @@ class AES:
         return {}
 
     def schedule(self, impl: str, decrypt: bool):
-        extra = self._extra()
-        if extra:
-            return build_schedule(self.round_keys, self.mix_kind, impl, decrypt, **extra)
-        return build_schedule(self.round_keys, self.mix_kind, impl, decrypt)
+        if type(self) is AES and not decrypt:  # round keys made by __init__ (contiguous uint8): the short way
+            return encryption_schedule(self.round_keys, self.mix_kind, impl)
+        return build_schedule(self.round_keys, self.mix_kind, impl, decrypt, **self._extra())
 
 
 def _check_step_args(state_blocks, impl):

@@ -357,6 +357,9 @@ class Cipher:
         out = np.empty(full + BLOCK if self._padding else full, _U8)
         # the whole blocks straight from the input, then the padded last block in place:
         # no padded copy of the input
+        if full == n and not self._padding:  # block-exact: no views to make
+            self._blocks(arr, out, decrypt=False)
+            return _same_kind(out, kind)
         self._blocks(arr[:full], out[:full], decrypt=False)
         if self._padding:
             last = out[full:]

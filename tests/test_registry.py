@@ -100,6 +100,65 @@ def test_register_refuses_a_taken_name_and_unknown_styles(scratch_registry):
         registry.register_variant("maes-3", "maes", approach=3)
 
 
+def test_the_memo_of_checked_arguments_never_outlives_the_registry(scratch_registry, monkeypatch):
+    """new() checks (cipher, mode, impl, padding, threads) once per combination: a later registration,
+    a swapped registry or a name bound to another entry is seen on the very next call."""
+    key, block = bytes(range(16)), bytes(16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
+        plain = cipherlab.new(key, "aes", impl="table").encrypt_block(block)  # a cached success
+        with pytest.raises(ValueError, match="cipher must be one of"):
+            cipherlab.new(key, "maes-x", impl="table")
+        registry.register_variant("maes-x", "maes", approach=1)  # registered after the cached look-ups
+        assert cipherlab.new(key, "maes-x", impl="table").encrypt_block(block) == \
+            cipherlab.new(key, "maes-1", impl="table").encrypt_block(block)
+        # the name's entry gone (the registry swapped, as this fixture does), then bound to another one
+        monkeypatch.setattr(registry, "_REGISTRY", {n: i for n, i in registry._REGISTRY.items() if n != "maes-x"})
+        with pytest.raises(ValueError, match="cipher must be one of"):
+            cipherlab.new(key, "maes-x", impl="table")
+        registry.register_variant("maes-x", "maes", approach=2)
+        assert cipherlab.new(key, "maes-x", impl="table").encrypt_block(block) == \
+            cipherlab.new(key, "maes-2", impl="table").encrypt_block(block)
+        registry.register(CipherInfo("aes-y", AES, {"rounds": registry.ROUNDS}, styles=("reference",)))
+        with pytest.raises(ValueError, match=r"impl 'table' is not a style of cipher 'aes-y'"):
+            cipherlab.new(key, "aes-y", impl="table")
+    assert cipherlab.new(key, "aes", impl="table").encrypt_block(block) == plain
+
+
+@pytest.mark.parametrize("changes, match", [
+    ({"threads": True}, r"threads must be None \(all cores\) or an integer in 1\.\.\d+"),
+    ({"threads": np.True_}, r"threads must be None \(all cores\) or an integer"),
+    ({"threads": 0}, r"threads must be None \(all cores\) or an integer"),
+    ({"padding": 1}, r"padding must be True or False, got 1"),
+    ({"mode": "gcm"}, r"mode must be one of \('ecb', 'cbc', 'ctr'\), got 'gcm'"),
+    ({"impl": "fast"}, r"impl must be one of"),
+    ({"cipher": "des"}, r"cipher must be one of"),
+    ({"key": bytes(15)}, r"key must be 16, 24 or 32 bytes long \(AES-128/192/256\), got 15 bytes"),
+    ({"key": "k" * 16}, r"key must be bytes-like"),
+    ({"iv": bytes(16)}, r"iv must be None for mode 'ecb'"),
+    ({"mode": "ctr"}, r"iv is required for mode 'ctr'"),
+    ({"rounds": 11}, r"rounds must be an integer in 1\.\.10 for a 128-bit key, got 11"),
+    ({"colour": "red"}, r"unknown option\(s\) \['colour'\] for cipher 'aes'"),
+])
+def test_bad_input_after_a_cached_success_gets_the_same_one_line_error(changes, match):
+    args = {"key": bytes(16), "cipher": "aes", "mode": "ecb", "impl": "table", "padding": True, "threads": 1}
+    cipherlab.new(**args)  # the same combination, checked and remembered
+    with pytest.raises(ValueError, match=match) as error:
+        cipherlab.new(**{**args, **changes})
+    assert "\n" not in str(error.value)
+    assert cipherlab.new(**args).threads == 1
+
+
+def test_an_insecure_cipher_warns_on_every_creation_memo_or_not():
+    for _ in range(2):
+        with pytest.warns(cipherlab.InsecureCipherWarning, match="reduced to 4 of 10 rounds"):
+            c = cipherlab.new(bytes(16), rounds=4)
+        assert not c.secure and c.rounds == 4
+        with pytest.warns(cipherlab.InsecureCipherWarning, match="'maes-1' is a research cipher"):
+            assert not cipherlab.new(bytes(16), "maes-1").secure
+    assert cipherlab.new(bytes(16)).secure
+
+
 # --- the one-value checks ----------------------------------------------------------------------
 
 def test_check_choice():

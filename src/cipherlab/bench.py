@@ -212,6 +212,8 @@ SWEEP_COLUMNS = ["library", "object", "mode", "bytes", "seconds", "mb_per_s", "c
 #: Seconds each batch of calls should last: long enough for perf_counter, short enough to fit in one
 #: time slice of a shared machine (the fastest batch is kept).
 BATCH_SECONDS = 5e-4
+
+
 def _batch_time(fn, calls: int) -> float:
     t0 = time.perf_counter_ns()
     for _ in range(calls):

@@ -50,6 +50,9 @@ class HwPlan(NamedTuple):
     pre: object
 
 
+_new_tuple = tuple.__new__
+#: A key block's two lanes (a dtype object: a dtype by name is parsed on every call).
+_LANES = np.dtype("<u8")
 #: ``marker`` arguments of the array entry points (``_aesni_kernels.key_blocks``): a tuple of n zeros
 _MARKERS = {n: (0,) * n for n in range(2, 17)}
 
@@ -106,7 +109,7 @@ def _round_keys(keys: np.ndarray, own_rounds: "int | None" = None):
     slower per round: the research ``rounds`` option)."""
     rounds = keys.shape[0] - 1
     if rounds in FULL_ROUNDS or rounds == own_rounds:
-        return np.ascontiguousarray(keys).view("<u8")
+        return np.ascontiguousarray(keys).view(_LANES)
     blocks = _key_blocks(keys)
     middle = blocks[1:-1]
     if len(middle) > H.MIDDLE_SLOTS:
@@ -132,18 +135,19 @@ def plan(spec, decrypt: bool) -> HwPlan:
     The round keys are the table style's, in use order (:func:`~cipherlab.ciphers._schedule.kernel_round_keys`);
     the second S-box's nibble tables depend on the cipher's options only and are made once per process.
     """
-    extra = spec._extra()
-    if not decrypt and spec.mix_kind != K.MIX_XOR_IV:  # the keys in their own order: no copy
+    mix_kind = spec.mix_kind
+    if not decrypt and mix_kind != K.MIX_XOR_IV:  # the keys in their own order: no copy
         keys = spec.round_keys
     else:
-        keys = kernel_round_keys(spec.round_keys, spec.mix_kind, decrypt, extra.get("ivs"))
+        keys = kernel_round_keys(spec.round_keys, mix_kind, decrypt, spec._extra().get("ivs"))
     rk = _round_keys(keys, spec.own_rounds)
-    mix = True if spec.mix_kind == K.MIX_COLUMNS else None
+    if mix_kind == K.MIX_COLUMNS:  # AES: the common case first (tuple.__new__: half the NamedTuple call's time)
+        return _new_tuple(HwPlan, (rk, True, None, None))
     nib = pre = None
-    if spec.mix_kind == K.MIX_SECOND_SBOX:
+    if mix_kind == K.MIX_SECOND_SBOX:
         table = np.asarray(spec.second[1 if decrypt else 0], dtype=np.uint8)
         nib, pre = _second_sbox_map_cached(table.tobytes(), bool(decrypt))
-    return HwPlan(rk, mix, nib, pre)
+    return HwPlan(rk, None, nib, pre)
 
 
 def counter(iv: bytes) -> tuple:
@@ -225,7 +229,8 @@ def _wide(p: HwPlan) -> bool:
 
 def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
     """ECB over whole blocks on ``threads`` threads (in place allowed)."""
-    inp = _readonly(inp)
+    if inp.flags.writeable:
+        inp = _readonly(inp)
     if _wide(p):
         keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
         if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
@@ -254,7 +259,8 @@ def cbc_decrypt(inp, out, iv: tuple, p: HwPlan, threads: int) -> None:
 
 def ctr(inp, out, iv: np.ndarray, p: HwPlan, threads: int) -> None:
     """CTR from the initial counter block ``iv`` (``uint8[16]``, big-endian), wrapping modulo 2^128."""
-    inp = _readonly(inp)
+    if inp.flags.writeable:
+        inp = _readonly(inp)
     if _wide(p):
         keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
         if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool

@@ -308,35 +308,34 @@ def _block(inp, ip, out, op, st, params, tables, round_tables, rk32, rk8, sboxes
 # --------------------------------------------------------------------------
 
 
+@jit
+def _ecb_blocks(inp, out, start, stop, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """ECB over blocks ``start .. stop - 1``: the work of :func:`ecb` (one chunk) and :func:`ecb_serial`."""
+    if params[0] == STYLE_TABLE:
+        # style branch hoisted out of the block loop: the hot path
+        decrypt = params[1]
+        for b in range(start, stop):
+            _table_rounds(inp, 16 * b, out, 16 * b, decrypt, tables, round_tables, rk32)
+    else:
+        st = np.empty(16, dtype=np.uint8)
+        for b in range(start, stop):
+            _block(inp, 16 * b, out, 16 * b, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+
+
 @pjit
 def ecb(inp, out, params, tables, round_tables, rk32, rk8, sboxes, ivs):
     """ECB over whole blocks, parallel over chunks of blocks."""
     n_blocks = inp.shape[0] // 16
-    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
-    for c in prange(n_chunks):
-        st = np.empty(16, dtype=np.uint8)
-        stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
-        if params[0] == STYLE_TABLE:
-            # style branch hoisted out of the block loop: the hot path
-            decrypt = params[1]
-            for b in range(c * CHUNK_BLOCKS, stop):
-                _table_rounds(inp, 16 * b, out, 16 * b, decrypt, tables, round_tables, rk32)
-        else:
-            for b in range(c * CHUNK_BLOCKS, stop):
-                _block(inp, 16 * b, out, 16 * b, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+    for c in prange((n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS):
+        _ecb_blocks(inp, out, c * CHUNK_BLOCKS, min(n_blocks, (c + 1) * CHUNK_BLOCKS),
+                    params, tables, round_tables, rk32, rk8, sboxes, ivs)
 
 
 @jit
 def ecb_serial(inp, out, params, tables, round_tables, rk32, rk8, sboxes, ivs):
-    """ECB without threads: for single blocks (``encrypt_block``) and tiny inputs."""
-    st = np.empty(16, dtype=np.uint8)
-    if params[0] == STYLE_TABLE:
-        decrypt = params[1]
-        for b in range(inp.shape[0] // 16):
-            _table_rounds(inp, 16 * b, out, 16 * b, decrypt, tables, round_tables, rk32)
-    else:
-        for b in range(inp.shape[0] // 16):
-            _block(inp, 16 * b, out, 16 * b, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+    """ECB without threads: single blocks (``encrypt_block``), short inputs, one thread. The serial
+    kernels exist because starting a parallel region costs tens of microseconds."""
+    _ecb_blocks(inp, out, 0, inp.shape[0] // 16, params, tables, round_tables, rk32, rk8, sboxes, ivs)
 
 
 @jit
@@ -358,26 +357,37 @@ def cbc_encrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, i
             _block(x, 0, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
 
 
+@jit
+def _cbc_decrypt_blocks(inp, out, iv, start, stop, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """CBC decryption of blocks ``start .. stop - 1`` (``inp`` and ``out`` distinct)."""
+    st = np.empty(16, dtype=np.uint8)
+    for b in range(start, stop):
+        o = 16 * b
+        if params[0] == STYLE_TABLE:
+            _table_rounds(inp, o, out, o, 1, tables, round_tables, rk32)
+        else:
+            _block(inp, o, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+        if b == 0:
+            for i in range(16):
+                out[i] ^= iv[i]
+        else:
+            for i in range(16):
+                out[o + i] ^= inp[o - 16 + i]
+
+
 @pjit
 def cbc_decrypt(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, ivs):
     """CBC decryption, parallel: P_i = D(C_i) ^ C_(i-1)."""
     n_blocks = inp.shape[0] // 16
-    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
-    for c in prange(n_chunks):
-        st = np.empty(16, dtype=np.uint8)
-        stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
-        for b in range(c * CHUNK_BLOCKS, stop):
-            o = 16 * b
-            if params[0] == STYLE_TABLE:
-                _table_rounds(inp, o, out, o, 1, tables, round_tables, rk32)
-            else:
-                _block(inp, o, out, o, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
-            if b == 0:
-                for i in range(16):
-                    out[i] ^= iv[i]
-            else:
-                for i in range(16):
-                    out[o + i] ^= inp[o - 16 + i]
+    for c in prange((n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS):
+        _cbc_decrypt_blocks(inp, out, iv, c * CHUNK_BLOCKS, min(n_blocks, (c + 1) * CHUNK_BLOCKS),
+                            params, tables, round_tables, rk32, rk8, sboxes, ivs)
+
+
+@jit
+def cbc_decrypt_serial(inp, out, iv, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """:func:`cbc_decrypt` without threads (short inputs, one thread)."""
+    _cbc_decrypt_blocks(inp, out, iv, 0, inp.shape[0] // 16, params, tables, round_tables, rk32, rk8, sboxes, ivs)
 
 
 @jit
@@ -411,50 +421,58 @@ def _put_counter(dst, o, hi, lo):
         dst[u + _U(8 + i)] = (lo >> sh) & _M8
 
 
-@pjit
-def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs):
-    """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel.
-
-    The counter is two unsigned 64-bit halves, stepped once per block (no
-    per-block 128-bit addition); the table style takes its four words straight
-    into the rounds, without writing the counter block out as bytes.
-    """
+@jit
+def _ctr_blocks(inp, out, counter, start, stop, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """CTR over blocks ``start .. stop - 1`` from the initial counter block; the last block may be
+    partial. The counter is two unsigned 64-bit halves, stepped once per block (no per-block
+    128-bit addition); the table style takes its four words straight into the rounds, without
+    writing the counter block out as bytes."""
     n = inp.shape[0]
-    n_blocks = (n + 15) // 16
-    n_chunks = (n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS
     hi0 = _U(0)
     lo0 = _U(0)
     for i in range(8):
         hi0 = (hi0 << _U8) | _U(counter[i])
         lo0 = (lo0 << _U8) | _U(counter[8 + i])
-    for c in prange(n_chunks):
-        st = np.empty(16, dtype=np.uint8)
-        ks = np.empty(16, dtype=np.uint8)
-        start = c * CHUNK_BLOCKS
-        stop = min(n_blocks, (c + 1) * CHUNK_BLOCKS)
-        lo = lo0 + _U(start)  # unsigned: uint64 + int64 would be float64
-        hi = hi0 + _U(1) if lo < lo0 else hi0
-        for b in range(start, stop):
-            o = 16 * b
-            full = o + 16 <= n
-            if params[0] == STYLE_TABLE:
-                k0, k1, k2, k3 = _table_core((hi >> _U32) ^ _U(rk32[0, 0]), (hi & _M32) ^ _U(rk32[0, 1]),
-                                             (lo >> _U32) ^ _U(rk32[0, 2]), (lo & _M32) ^ _U(rk32[0, 3]),
-                                             0, tables, round_tables, rk32)
-                _store_words(ks, _U(0), k0, k1, k2, k3)
-            else:
-                _put_counter(ks, 0, hi, lo)
-                _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
-            if full:
-                uo = _U(o)
-                for i in range(16):
-                    out[uo + _U(i)] = inp[uo + _U(i)] ^ ks[i]
-            else:
-                for i in range(n - o):
-                    out[o + i] = inp[o + i] ^ ks[i]
-            lo += _U(1)
-            if lo == _U(0):
-                hi += _U(1)
+    st = np.empty(16, dtype=np.uint8)
+    ks = np.empty(16, dtype=np.uint8)
+    lo = lo0 + _U(start)  # unsigned: uint64 + int64 would be float64
+    hi = hi0 + _U(1) if lo < lo0 else hi0
+    for b in range(start, stop):
+        o = 16 * b
+        full = o + 16 <= n
+        if params[0] == STYLE_TABLE:
+            k0, k1, k2, k3 = _table_core((hi >> _U32) ^ _U(rk32[0, 0]), (hi & _M32) ^ _U(rk32[0, 1]),
+                                         (lo >> _U32) ^ _U(rk32[0, 2]), (lo & _M32) ^ _U(rk32[0, 3]),
+                                         0, tables, round_tables, rk32)
+            _store_words(ks, _U(0), k0, k1, k2, k3)
+        else:
+            _put_counter(ks, 0, hi, lo)
+            _block(ks, 0, ks, 0, st, params, tables, round_tables, rk32, rk8, sboxes, ivs)
+        if full:
+            uo = _U(o)
+            for i in range(16):
+                out[uo + _U(i)] = inp[uo + _U(i)] ^ ks[i]
+        else:
+            for i in range(n - o):
+                out[o + i] = inp[o + i] ^ ks[i]
+        lo += _U(1)
+        if lo == _U(0):
+            hi += _U(1)
+
+
+@pjit
+def ctr(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """CTR: keystream block ``E(counter + b)`` XOR data; any length, parallel over chunks of blocks."""
+    n_blocks = (inp.shape[0] + 15) // 16
+    for c in prange((n_blocks + CHUNK_BLOCKS - 1) // CHUNK_BLOCKS):
+        _ctr_blocks(inp, out, counter, c * CHUNK_BLOCKS, min(n_blocks, (c + 1) * CHUNK_BLOCKS),
+                    params, tables, round_tables, rk32, rk8, sboxes, ivs)
+
+
+@jit
+def ctr_serial(inp, out, counter, params, tables, round_tables, rk32, rk8, sboxes, ivs):
+    """:func:`ctr` without threads (short inputs, one thread)."""
+    _ctr_blocks(inp, out, counter, 0, (inp.shape[0] + 15) // 16, params, tables, round_tables, rk32, rk8, sboxes, ivs)
 
 
 # --------------------------------------------------------------------------
@@ -567,12 +585,22 @@ def expand_key_words(key, n_words, sbox):
 @jit
 def expand_key_blocks(key, n_words, sbox):
     """:func:`expand_key_words` as ``uint8[n_words / 4, 16]`` (each word big-endian): the round keys."""
-    w = expand_key_words(key, n_words, sbox)
     out = np.empty((n_words // 4, 16), dtype=np.uint8)
+    expand_key_into(key, out, sbox)
+    return out
+
+
+@jit
+def expand_key_into(key, out, sbox):
+    """:func:`expand_key_blocks` written into ``out`` (``uint8[n, 16]``, the first ``n`` round keys).
+
+    The caller allocates ``out``: a new array returned from compiled code costs more to hand to
+    Python than the whole AES-128 key expansion (``cipherlab.new`` calls this once per object)."""
+    n_words = 4 * out.shape[0]
+    w = expand_key_words(key, n_words, sbox)
     for i in range(n_words):
         x = w[i]
         out[i // 4, 4 * (i % 4)] = x >> 24
         out[i // 4, 4 * (i % 4) + 1] = (x >> 16) & 0xFF
         out[i // 4, 4 * (i % 4) + 2] = (x >> 8) & 0xFF
         out[i // 4, 4 * (i % 4) + 3] = x & 0xFF
-    return out

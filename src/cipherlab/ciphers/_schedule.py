@@ -16,7 +16,7 @@ import numpy as np
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers.sboxes import gf_mul, rijndael_inverse_sbox, rijndael_sbox
 
-__all__ = ["KernelSchedule", "build_schedule", "kernel_round_keys", "word_tables"]
+__all__ = ["KernelSchedule", "build_schedule", "encryption_schedule", "kernel_round_keys", "word_tables"]
 
 IMPL_STYLES = {"reference": K.STYLE_REFERENCE, "table": K.STYLE_TABLE}
 
@@ -74,6 +74,10 @@ def _inv_mix_columns_keys(keys: np.ndarray) -> np.ndarray:
 
 
 _NO_IV = np.zeros(16, dtype=np.uint8)
+# dtype objects: a dtype given by name is parsed on every call (a cipher object is made in microseconds)
+_BE32 = np.dtype(">u4")
+_U32 = np.dtype(np.uint32)
+_U8 = np.dtype(np.uint8)
 _IDENTITY = np.arange(256, dtype=np.uint8)
 _SBOX = rijndael_sbox()
 _SBOX.setflags(write=False)
@@ -115,9 +119,10 @@ def _map_bytes(pair) -> "tuple[bytes, bytes] | None":
 @lru_cache(maxsize=512)
 def _static_parts(mix_kind: int, impl: str, decrypt: bool, rounds: int, sbox: "tuple[bytes, bytes] | None",
                   second: "tuple[bytes, bytes] | None") -> tuple:
-    """``(params, tables, round_tables, sboxes)``: everything of a schedule that depends on the
-    cipher and its options, not on the key; computed once per process and shared by every object
-    (the kernels never write them)."""
+    """``(params, tables, round_tables, sboxes, no_ivs, no_words)``: everything of a schedule that
+    depends on the cipher and its options, not on the key; computed once per process and shared by
+    every object (the kernels never write them). ``no_ivs`` is the zero IVs of a cipher without
+    IVs; ``no_words`` the reference style's ``rk32`` (zeros: that style reads ``rk8`` only)."""
     if sbox is None:
         sbox, inv_sbox = _SBOX, _INV_SBOX
     else:
@@ -156,13 +161,25 @@ def _static_parts(mix_kind: int, impl: str, decrypt: bool, rounds: int, sbox: "t
         round_tables = final.copy()
     # flattened tables and per-round offsets keep the kernel's index math unsigned
     return (params, np.ascontiguousarray(tables, dtype=np.uint32).reshape(-1),
-            np.ascontiguousarray(round_tables * 1024, dtype=np.int64), sboxes)
+            np.ascontiguousarray(round_tables * 1024, dtype=np.int64), sboxes, _zero_ivs(rounds),
+            np.zeros((rounds + 1, 4), dtype=np.uint32) if impl == "reference" else None)
 
 
 @lru_cache(maxsize=16)
 def _zero_ivs(rounds: int) -> np.ndarray:
     """No IVs (every cipher but MAES): one shared zero array per round count (the kernels only read it)."""
     return np.zeros((rounds + 1, 16), dtype=np.uint8)
+
+
+def encryption_schedule(round_keys: np.ndarray, mix_kind: int, impl: str) -> KernelSchedule:
+    """``build_schedule(round_keys, mix_kind, impl, False)`` for the common case, made in a few hundred
+    nanoseconds (one per :func:`cipherlab.new`): contiguous ``uint8`` keys, no IVs, no S-box of the
+    cipher's own, nothing checked."""
+    params, tables, round_tables, sboxes, no_ivs, no_words = _static_parts(mix_kind, impl, False,
+                                                                           round_keys.shape[0] - 1, None, None)
+    words = round_keys.view(_BE32).astype(_U32) if no_words is None else no_words
+    # tuple.__new__: half the NamedTuple call's time
+    return tuple.__new__(KernelSchedule, (params, tables, round_tables, words, round_keys, sboxes, no_ivs))
 
 
 def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bool,
@@ -194,16 +211,16 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
     per process and shared; only the round keys (and IVs) are computed per key.
     """
     rounds = round_keys.shape[0] - 1
-    params, tables, round_tables, sboxes = _static_parts(mix_kind, impl, bool(decrypt), rounds,
-                                                         None if sbox is None else _map_bytes(sbox),
-                                                         None if second is None else _map_bytes(second))
-    if not decrypt and ivs is None and round_keys.dtype == np.uint8 and round_keys.flags.c_contiguous:
+    params, tables, round_tables, sboxes, no_ivs, no_words = _static_parts(
+        mix_kind, impl, bool(decrypt), rounds, None if sbox is None else _map_bytes(sbox),
+        None if second is None else _map_bytes(second))
+    if not decrypt and ivs is None and round_keys.dtype == _U8 and round_keys.flags.c_contiguous:
         # encryption without IVs: the keys in their own order, the table style's words straight from them
-        return KernelSchedule(params, tables, round_tables, round_keys.view(">u4").astype(np.uint32), round_keys,
-                              sboxes, _zero_ivs(rounds))
+        words = round_keys.view(_BE32).astype(_U32) if no_words is None else no_words
+        return KernelSchedule(params, tables, round_tables, words, round_keys, sboxes, no_ivs)
     if ivs is None:
-        ivs = _zero_ivs(rounds)
+        ivs = no_ivs
     rk8 = np.ascontiguousarray(round_keys, dtype=np.uint8)
     keys = kernel_round_keys(rk8, mix_kind, decrypt, ivs)
-    rk32 = keys.reshape(-1).view(">u4").astype(np.uint32).reshape(rounds + 1, 4)
-    return KernelSchedule(params, tables, round_tables, rk32, rk8, sboxes, np.ascontiguousarray(ivs, dtype=np.uint8))
+    words = keys.reshape(-1).view(">u4").astype(np.uint32).reshape(rounds + 1, 4) if no_words is None else no_words
+    return KernelSchedule(params, tables, round_tables, words, rk8, sboxes, np.ascontiguousarray(ivs, dtype=np.uint8))

@@ -12,7 +12,7 @@ import numpy as np
 
 from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_choice
-from cipherlab.ciphers._schedule import build_schedule
+from cipherlab.ciphers._schedule import build_schedule, encryption_schedule
 from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
 from cipherlab.ciphers.sboxes import rijndael_sbox
 
@@ -85,8 +85,13 @@ def _words_to_blocks(words) -> np.ndarray:
     return np.asarray(words, dtype=np.uint32).astype(">u4").view(np.uint8).reshape(-1, 16)
 
 
+_U8 = np.dtype(np.uint8)  # a dtype object: a dtype given by name or type is looked up on every call
+
+
 def _expand_key(key: bytes) -> np.ndarray:
-    return K.expand_key_blocks(np.frombuffer(key, dtype=np.uint8), 4 * (AES_ROUNDS[len(key)] + 1), _SBOX)
+    out = np.empty((AES_ROUNDS[len(key)] + 1, 16), _U8)
+    K.expand_key_into(np.frombuffer(key, _U8), out, _SBOX)
+    return out
 
 
 def expand_key(key) -> np.ndarray:
@@ -120,15 +125,18 @@ class AES:
 
     def __init__(self, key: bytes, rounds: int | None = None):
         self.key = key
-        self.nr = AES_ROUNDS[len(key)]
-        self.rounds = self.nr if rounds is None else rounds
-        keys = _expand_key(key)
-        self.round_keys = keys if self.rounds == self.nr else keys[: self.rounds + 1]
+        self.nr = nr = AES_ROUNDS[len(key)]
+        self.rounds = rounds = nr if rounds is None else rounds
+        keys = np.empty((nr + 1, 16), _U8)  # _expand_key, inline: cipherlab.new makes one per object
+        K.expand_key_into(np.frombuffer(key, _U8), keys, _SBOX)
+        self.round_keys = keys if rounds == nr else keys[: rounds + 1]
 
     def _extra(self) -> dict:
         return {}
 
     def schedule(self, impl: str, decrypt: bool):
+        if type(self) is AES and not decrypt:  # round keys made by __init__ (contiguous uint8): the short way
+            return encryption_schedule(self.round_keys, self.mix_kind, impl)
         return build_schedule(self.round_keys, self.mix_kind, impl, decrypt, **self._extra())
 
 

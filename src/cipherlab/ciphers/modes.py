@@ -37,7 +37,8 @@ from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
 from cipherlab.ciphers._numba import max_threads
 from cipherlab.ciphers.cpu import check_aesni, has_aesni
-from cipherlab.ciphers.registry import AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry
+from cipherlab.ciphers.registry import (AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry,
+                                        registered)
 
 __all__ = ["new", "Cipher", "MODES", "IMPLS", "pkcs7_pad", "pkcs7_unpad", "resolve_impl", "available_impls",
            "InsecureCipherWarning"]
@@ -51,9 +52,11 @@ BLOCK = 16
 # fast membership tests for the common case (exact str values); anything else goes through check_choice
 _MODE_SET = frozenset(MODES)
 _IMPL_SET = frozenset(IMPLS)
-# Inputs smaller than this are run by the serial ECB kernel: thread start-up
-# would cost more than it saves.
-_PARALLEL_MIN_BYTES = 4096
+# Inputs smaller than this (two chunks of the parallel kernels: below it a second thread has a
+# partial chunk at most) run on the serial kernels: starting a parallel region costs tens of
+# microseconds, more than the table style takes for a few kilobytes.
+_PARALLEL_MIN_BYTES = 2 * 16 * K.CHUNK_BLOCKS
+_U8 = np.dtype(np.uint8)  # a dtype object: one given by name or type is looked up on every call
 
 
 def pkcs7_pad(data: np.ndarray) -> np.ndarray:
@@ -74,7 +77,7 @@ def pkcs7_unpad(data: np.ndarray) -> np.ndarray:
 
 def _as_array(data, name="data") -> tuple[np.ndarray, type]:
     if type(data) is bytes:  # the common case first
-        return np.frombuffer(data, dtype=np.uint8), bytes
+        return np.frombuffer(data, _U8), bytes
     if isinstance(data, np.ndarray):
         if data.dtype != np.uint8 or data.ndim != 1 or not data.flags.c_contiguous:
             raise ValueError(f"{name} must be bytes, bytearray, memoryview or a contiguous 1-D uint8 array; "
@@ -92,6 +95,8 @@ def _as_array(data, name="data") -> tuple[np.ndarray, type]:
 
 def _same_kind(out: np.ndarray, kind: type):
     # one copy at most: the caller's output array is the only other buffer
+    if kind is bytes:  # the common case first
+        return out.tobytes()
     if kind is np.ndarray:
         return out
     if kind is bytearray:
@@ -105,6 +110,8 @@ def _check_threads(threads) -> int:
     limit = max_threads()
     if threads is None:
         return limit
+    if type(threads) is int and 1 <= threads <= limit:  # the common case first
+        return threads
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= int(threads) <= limit:
         raise ValueError(f"threads must be None (all cores) or an integer in 1..{limit} (NUMBA_NUM_THREADS), got {threads!r}")
     return int(threads)
@@ -128,11 +135,36 @@ def available_impls() -> tuple[str, ...]:
 def _warn_insecure(obj: "Cipher") -> None:
     """:class:`InsecureCipherWarning` for a research cipher, however it was made (``new()`` or ``Cipher()``),
     attributed to the user's line (the caller of ``new`` or of ``Cipher``)."""
-    what = (f"{obj.cipher!r} is a research cipher" if obj._research
+    what = (f"{obj.cipher!r} is a research cipher" if obj._info.research
             else f"AES reduced to {obj.rounds} of {AES_ROUNDS[obj.key_size // 8]} rounds is a research cipher")
     via_new = sys._getframe(2).f_code is new.__code__
     warnings.warn(f"{what}, NOT secure: do not use it to protect data.", InsecureCipherWarning,
                   stacklevel=4 if via_new else 3)
+
+
+def _check_choices(cipher, mode, impl, padding, threads) -> tuple:
+    """``(entry, impl, threads)`` for the arguments of :func:`new` that are not per message or key
+    (``"auto"`` and ``None`` resolved); ``ValueError`` naming the first bad one."""
+    info = cipher_entry(cipher)
+    if mode not in _MODE_SET:
+        check_choice("mode", mode, MODES)
+    impl = resolve_impl(impl)
+    if impl not in info.styles:
+        raise ValueError(f"impl {impl!r} is not a style of cipher {info.name!r}: its styles are {info.styles}")
+    if not isinstance(padding, (bool, np.bool_)):
+        raise ValueError(f"padding must be True or False, got {padding!r}")
+    threads = _check_threads(threads)
+    if impl == "aesni":
+        check_aesni()  # before anything is compiled: a missing +aes would abort the interpreter
+    return info, impl, threads
+
+
+#: ``(cipher, mode, impl, padding, threads) -> _check_choices(...)`` for the combinations that passed.
+#: Only arguments of exactly ``str``, ``bool``, ``int`` or None are kept (``True == 1`` would otherwise
+#: let ``threads=True`` through). A hit counts only while the registry still maps the name to the
+#: entry that was checked, so registering, re-registering or swapping the registry can never leave
+#: it stale. The CPU features and the thread limit are fixed for the life of the process.
+_CHECKED: dict = {}
 
 
 class Cipher:
@@ -158,25 +190,26 @@ class Cipher:
 
     def __init__(self, key, cipher: "str | CipherInfo" = "aes", mode: str = "ecb", iv=None, impl: str = "table",
                  padding: bool = True, threads: int | None = None, options: dict | None = None):
-        info = cipher_entry(cipher)
+        # The checks of (cipher, mode, impl, padding, threads) are made once per combination
+        # (_CHECKED); the key, IV and options are checked on every call.
+        if (type(cipher) is str and type(mode) is str and type(impl) is str and type(padding) is bool
+                and (threads is None or type(threads) is int)):
+            memo = (cipher, mode, impl, padding, threads)
+            checked = _CHECKED.get(memo)
+            if checked is None or registered(cipher) is not checked[0]:
+                checked = _CHECKED[memo] = _check_choices(cipher, mode, impl, padding, threads)
+        else:
+            checked = _check_choices(cipher, mode, impl, padding, threads)
+        info, impl, threads = checked
         cipher = info.name
-        if mode not in _MODE_SET:
-            check_choice("mode", mode, MODES)
-        impl = resolve_impl(impl)
-        if impl not in info.styles:
-            raise ValueError(f"impl {impl!r} is not a style of cipher {cipher!r}: its styles are {info.styles}")
-        if not isinstance(padding, (bool, np.bool_)):
-            raise ValueError(f"padding must be True or False, got {padding!r}")
-        threads = _check_threads(threads)
         key = check_key(key, info.key_sizes)
-        options = info.check_options({} if options is None else options, len(key))
+        given = options
+        options = info.check_options(given, len(key)) if given else info.defaults(len(key))
         nr = AES_ROUNDS[len(key)]
         rounds = options.get("rounds", nr)
         if impl == "pycryptodome" and rounds != nr:
             raise ValueError("rounds: impl 'pycryptodome' runs the standard number of rounds only; "
                              "use impl 'aesni', 'table' or 'reference'")
-        if impl == "aesni":
-            check_aesni()  # before anything is compiled: a missing +aes would abort the interpreter
         if mode == "ecb":
             if iv is not None:
                 raise ValueError("iv must be None for mode 'ecb' (ECB takes no IV)")
@@ -189,28 +222,29 @@ class Cipher:
             if len(iv) != BLOCK:
                 raise ValueError(f"iv must be exactly 16 bytes for mode {mode!r}, got {len(iv)} bytes")
         # everything is checked: from here on the core trusts its arguments. The attributes go
-        # straight into __dict__ (__setattr__ refuses every write once the object is made).
+        # straight into __dict__ (__setattr__ refuses every write); what is None for most objects
+        # (_iv, _iv_array, the decryption schedule _dec) is a class attribute until set.
         d = self.__dict__
-        d["_cipher"], d["_mode"], d["_impl"], d["_iv"] = cipher, mode, impl, iv
+        d["_cipher"], d["_mode"], d["_impl"], d["_info"] = cipher, mode, impl, info
         d["_padding"] = bool(padding) if mode != "ctr" else False
         d["_threads"] = threads
         d["_key_size"] = 8 * len(key)
         d["_rounds"] = rounds
-        d["_secure"] = not info.research and rounds == nr
-        d["_research"] = info.research
         d["_options"] = options
-        d["_iv_array"] = None if iv is None else np.frombuffer(iv, dtype=np.uint8)
+        if iv is not None:
+            d["_iv"] = iv
+            d["_iv_array"] = np.frombuffer(iv, _U8)
         # The decryption schedule is made on the first decryption (_decryption): an object that only
         # encrypts (every CTR object, most others) never pays for it.
-        d["_dec"] = None
         if impl == "pycryptodome":
             d["_key"] = key
         else:
-            spec = d["_spec"] = info.make(key, options)
+            spec = d["_spec"] = info.make(key, options if given else None)
             d["_enc"] = HW.plan(spec, decrypt=False) if impl == "aesni" else spec.schedule(impl, decrypt=False)
-        d["_frozen"] = True
-        if not d["_secure"]:
+        if info.research or rounds != nr:
             _warn_insecure(self)
+
+    _iv = _iv_array = _dec = None
 
     def _decryption(self):
         """The decryption schedule, made once on first use (a benign race: two threads make equal ones)."""
@@ -221,10 +255,8 @@ class Cipher:
         return dec
 
     def __setattr__(self, name, value):
-        if self.__dict__.get("_frozen", False):
-            raise AttributeError(f"Cipher attributes are read-only (tried to set {name!r}); "
-                                 f"create a new object with cipherlab.new(...)")
-        object.__setattr__(self, name, value)
+        raise AttributeError(f"Cipher attributes are read-only (tried to set {name!r}); "
+                             f"create a new object with cipherlab.new(...)")
 
     cipher = property(lambda self: self._cipher)
     mode = property(lambda self: self._mode)
@@ -234,7 +266,7 @@ class Cipher:
     threads = property(lambda self: self._threads)
     key_size = property(lambda self: self._key_size)
     rounds = property(lambda self: self._rounds)
-    secure = property(lambda self: self._secure)
+    secure = property(lambda self: not self._info.research and self._rounds == AES_ROUNDS[self._key_size // 8])
     options = property(lambda self: dict(self._options))
 
     def __repr__(self):
@@ -242,11 +274,16 @@ class Cipher:
                 f"rounds={self.rounds} threads={self.threads}>")
 
     # -- kernels --------------------------------------------------------
-    def _run(self, kernel, *args):
+    def _run(self, kernel, serial, inp, *args):
+        """``kernel(inp, *args)`` on the object's threads, or its ``serial`` twin where threads do
+        not pay (one thread, or an input under ``_PARALLEL_MIN_BYTES``)."""
+        if self._threads == 1 or inp.shape[0] < _PARALLEL_MIN_BYTES:
+            serial(inp, *args)
+            return
         previous = numba.get_num_threads()
         numba.set_num_threads(self._threads)
         try:
-            kernel(*args)
+            kernel(inp, *args)
         finally:
             numba.set_num_threads(previous)
 
@@ -276,12 +313,9 @@ class Cipher:
             else:
                 HW.cbc_encrypt(inp, out, HW.block(iv), sched)
         elif self._mode == "ecb":
-            if inp.shape[0] < _PARALLEL_MIN_BYTES:
-                K.ecb_serial(inp, out, *sched)
-            else:
-                self._run(K.ecb, inp, out, *sched)
+            self._run(K.ecb, K.ecb_serial, inp, out, *sched)
         elif decrypt:
-            self._run(K.cbc_decrypt, inp, out, iv, *sched)
+            self._run(K.cbc_decrypt, K.cbc_decrypt_serial, inp, out, iv, *sched)
         else:
             K.cbc_encrypt(inp, out, iv, *sched)
 
@@ -291,7 +325,7 @@ class Cipher:
         if self._impl == "aesni":
             HW.ctr(inp, out, self._iv_array, self._enc, self._threads)
         else:
-            self._run(K.ctr, inp, out, self._iv_array, *self._enc)
+            self._run(K.ctr, K.ctr_serial, inp, out, self._iv_array, *self._enc)
 
     # -- public ---------------------------------------------------------
     def encrypt(self, data):
@@ -316,13 +350,16 @@ class Cipher:
             raw = arr if self._mode == "ctr" or not self._padding else pkcs7_pad(arr)
             return _same_kind(self._pycryptodome(raw, decrypt=False), kind)
         if self._mode == "ctr":
-            out = np.empty(n, dtype=np.uint8)
+            out = np.empty(n, _U8)
             self._ctr(arr, out)
             return _same_kind(out, kind)
         full = n - n % BLOCK
-        out = np.empty(full + BLOCK if self._padding else full, dtype=np.uint8)
+        out = np.empty(full + BLOCK if self._padding else full, _U8)
         # the whole blocks straight from the input, then the padded last block in place:
         # no padded copy of the input
+        if full == n and not self._padding:  # block-exact: no views to make
+            self._blocks(arr, out, decrypt=False)
+            return _same_kind(out, kind)
         self._blocks(arr[:full], out[:full], decrypt=False)
         if self._padding:
             last = out[full:]
@@ -345,7 +382,7 @@ class Cipher:
         if self._impl == "pycryptodome":
             out = self._pycryptodome(arr, decrypt=True)
         else:
-            out = np.empty(arr.shape[0], dtype=np.uint8)
+            out = np.empty(arr.shape[0], _U8)
             if self._mode == "ctr":
                 self._ctr(arr, out)
             else:
@@ -362,7 +399,7 @@ class Cipher:
             c = PyAES.new(self._key, PyAES.MODE_ECB)
             raw = c.decrypt(arr.tobytes()) if decrypt else c.encrypt(arr.tobytes())
             return _same_kind(np.frombuffer(raw, dtype=np.uint8).copy(), kind)
-        out = np.empty(BLOCK, dtype=np.uint8)
+        out = np.empty(BLOCK, _U8)
         sched = self._decryption() if decrypt else self._enc
         if self._impl == "aesni":
             HW.ecb(arr, out, sched, decrypt, 1)

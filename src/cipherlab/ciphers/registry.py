@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping
 from cipherlab._checks import check_bytes, check_choice
 
 __all__ = ["Option", "CipherInfo", "InsecureCipherWarning", "register", "register_variant", "lookup",
-           "cipher_names", "cipher_entry", "cipher_options", "check_key", "AES_ROUNDS", "KEY_SIZES", "STYLES"]
+           "cipher_names", "cipher_entry", "registered", "cipher_options", "check_key", "AES_ROUNDS", "KEY_SIZES", "STYLES"]
 
 #: AES rounds ``Nr`` per key length in bytes (FIPS-197); the variants keep them.
 AES_ROUNDS = MappingProxyType({16: 10, 24: 12, 32: 14})
@@ -123,11 +123,23 @@ class CipherInfo:
     @cached_property
     def _defaults(self) -> dict:
         """``{key_len: every option's default, checked}``: made once per entry (``check_options({})``)."""
-        return {n: {name: opt.validate(name, opt.default, n) for name, opt in self.options.items()}
+        return {n: MappingProxyType({name: opt.validate(name, opt.default, n) for name, opt in self.options.items()})
                 for n in self.key_sizes}
 
-    def make(self, key: bytes, options: Mapping[str, Any]):
-        """The key schedule for a checked key and checked options (see :meth:`check_options`)."""
+    def defaults(self, key_len: int) -> Mapping[str, Any]:
+        """``check_options({}, key_len)`` without the copy: a read-only mapping shared by every caller."""
+        return self._defaults[key_len]
+
+    @cached_property
+    def _build_defaults(self) -> dict:
+        """``{key_len: build's keyword arguments with every option at its default}`` (``make(key)``)."""
+        return {n: {**self.fixed, **self._defaults[n]} for n in self.key_sizes}
+
+    def make(self, key: bytes, options: "Mapping[str, Any] | None" = None):
+        """The key schedule for a checked key and checked options (see :meth:`check_options`);
+        ``None``: every option at its default."""
+        if options is None:
+            return self.build(key, **self._build_defaults[len(key)])
         return self.build(key, **self.fixed, **options)
 
 
@@ -187,6 +199,12 @@ def lookup(cipher: str) -> CipherInfo:
         return _REGISTRY[cipher]
     check_choice("cipher", cipher, tuple(_REGISTRY))
     return _REGISTRY[cipher]
+
+
+def registered(name: str) -> "CipherInfo | None":
+    """The entry registered under ``name`` right now, or None; checks nothing (a memo's freshness test:
+    a memo that holds an entry is current while this returns that same entry)."""
+    return _REGISTRY.get(name)
 
 
 def cipher_entry(cipher: "str | CipherInfo") -> CipherInfo:

@@ -14,6 +14,7 @@ from scipy import stats as st
 
 import cipherlab
 from cipherlab.experiments import maes as m
+from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS, other_paper_evidence
 from cipherlab.analysis.paper import published
 from cipherlab.analysis import verdicts as V
 from cipherlab.pipeline.paths import CONFIG_DIR
@@ -361,9 +362,10 @@ def test_evidence_covers_every_claim_of_the_paper(small_frames):
     mine = V.claims_of_chapter("maes", paper)
     assert set(ev["claim_id"]) <= set(claims["claim_id"])  # no unknown id
     testable = set(mine.loc[mine["rule"] != "not_testable", "claim_id"])
-    assert set(ev["claim_id"]) == testable  # every testable claim has evidence, and nothing else does
+    # every testable claim has evidence, and so do the declared claims of other papers; nothing else does
+    assert set(ev["claim_id"]) == testable | set(OTHER_PAPER_CLAIMS)
     assert set(m.paper_claim_ids()) == set(mine["claim_id"])
-    decided = V.decide_all(mine, ev.assign(chapter="maes"))  # one decision per claim, no error
+    decided = V.decide_all(mine, ev[ev["claim_id"].isin(mine["claim_id"])].assign(chapter="maes"))  # one per claim
     assert len(decided) == len(mine) and decided["claim_id"].is_unique
     assert set(decided["verdict"]) <= set(V.VERDICTS) | {V.FINDING}
     assert (ev["profile"] == "quick").all()
@@ -576,3 +578,29 @@ def test_mixcolumns_share_from_the_bulk_speedup(small_frames):
     rows = m.mixcolumns_share_evidence(frames, "reference", "quick")
     assert [e.reading for e in rows] == ["operation=encrypt", "operation=decrypt"]
     assert all(e.estimate == pytest.approx(200.0, abs=1.0) and "at least 67 %" in e.detail for e in rows)
+
+
+def test_papers_000_and_001_mixcolumns_premise_is_decided_here_on_the_same_share(small_frames):
+    """The MixColumns premise of papers 000/001 (Section 4), declared in OTHER_PAPER_CLAIMS, is decided on the share
+    this chapter measures: reproduced when MixColumns takes most of the time, not reproduced when it takes a third."""
+    claims = V.load_claims().set_index("claim_id")
+    assert set(OTHER_PAPER_CLAIMS) <= set(claims.index)
+    assert all(claims.loc[c, "paper"] == p and claims.loc[c, "section"].startswith("maes-")
+               for c, p in OTHER_PAPER_CLAIMS.items())
+
+    def verdicts(work):
+        frames = dataclasses.replace(small_frames, bulk=_synthetic_raw(work, mode="ecb"))
+        rows = other_paper_evidence(frames, "reference", "quick")
+        share = m.mixcolumns_share_evidence(frames, "reference", "quick")
+        assert [(e.estimate, e.low, e.high, e.reading) for e in rows] == \
+            [(e.estimate, e.low, e.high, e.reading) for e in share] * len(OTHER_PAPER_CLAIMS)   # one measurement
+        assert all("Section 4" in e.detail for e in rows)
+        ev = V.evidence_frame(rows).assign(chapter="maes")
+        mine = V.load_claims()
+        return V.decide_all(mine[mine["claim_id"].isin(OTHER_PAPER_CLAIMS)], ev).set_index("claim_id")
+
+    most = verdicts(_times(aes=3.0, maes1=1.0, maes2=1.0))    # MixColumns two thirds of AES's time
+    assert (most["verdict"] == "reproduced").all(), most["reason"].tolist()
+    third = verdicts(_times(aes=3.0, maes1=1.0, maes2=2.0))   # a third: below half, the direction still holds
+    assert (third["verdict"] == "not reproduced").all(), third["reason"].tolist()
+    assert all("below the stated bound 100" in r for r in third["reason"])

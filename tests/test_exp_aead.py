@@ -684,3 +684,73 @@ def test_equal_growth_compares_the_cost_per_byte_of_the_modes():
     same = aead.equal_growth_evidence(_raw(1, {**PAPER_ORDER, "ccm": 1.0, "eax": 1.0}), profile="full", seed=1,
                                       n_resamples=200)
     assert 0 <= same.estimate < 3 and "ns/B" in same.detail
+
+
+# --- claims of a sentence-by-sentence reading (cipherlab.experiments.aead.evidence.sentence_claims) -------------
+
+def _decide_only(evs, ids):
+    frame = V.evidence_frame([e for e in evs if e.claim_id in ids]).assign(chapter="aead")
+    mine = aead.paper_claims()
+    return V.decide_all(mine[mine["claim_id"].isin(ids)], frame).set_index("claim_id")
+
+
+def test_level_claims_start_at_1_mb_and_read_every_larger_size():
+    from cipherlab.experiments.aead import evidence as E
+    sizes = (100_000, 500_000, 1_000_000, 3_000_000, 5_000_000)
+    flat = E.level_evidence(_raw(2, PAPER_ORDER, sizes=sizes), profile="full", seed=1)
+    assert {e.claim_id for e in flat} == set(E.LEVEL_CLAIMS)
+    for cid in E.LEVEL_CLAIMS:
+        rows = [e for e in flat if e.claim_id == cid]
+        assert sorted(e.reading for e in rows) == ["size=3000000 B", "size=5000000 B"]   # every size after 1 MB
+        assert all(e.size.endswith("vs 1000000 B") and e.control_low is not None and e.unit == "%" for e in rows)
+    d = _decide_only(flat, set(E.LEVEL_CLAIMS))
+    assert (d["verdict"] == "reproduced").all(), d["reason"].tolist()   # 10 us fixed: level within 1 % after 1 MB
+    # a fixed cost of 5 ms per call: throughput still climbs 2.5x from 1 MB to 5 MB, not level
+    rows = [{**r._asdict(), "seconds": r.seconds + 5e-3} for r in _raw(2, PAPER_ORDER, sizes=sizes).itertuples()]
+    rising = E.level_evidence(pd.DataFrame(rows).drop(columns="Index"), profile="full", seed=1)
+    d = _decide_only(rising, set(E.LEVEL_CLAIMS))
+    assert (d["verdict"] == "contradicted").all(), d["reason"].tolist()
+    assert d["reading"].str.contains("size=5000000 B").all()   # the reading that decided is named
+
+
+def _mixed_noise(noisy_mode: str, sizes=(1_000_000, 3_000_000, 5_000_000), n=40):
+    quiet = _raw(1, PAPER_ORDER, sizes=sizes, noise=0.01, n=n)
+    noisy = _raw(1, PAPER_ORDER, sizes=sizes, noise=0.3, seed=1, n=n)
+    pick = (noisy["mode"] == noisy_mode) & (noisy["instance"] == "main")
+    keep = ~((quiet["mode"] == noisy_mode) & (quiet["instance"] == "main"))
+    return pd.concat([quiet[keep], noisy[pick]], ignore_index=True)
+
+
+def test_ccm_stability_is_judged_on_the_metric_of_gcm_most_stable_and_can_contradict_table_2():
+    from cipherlab.experiments.aead import evidence as E
+    claims = aead.paper_claims().set_index("claim_id")
+    assert "003-t2-gcm-most-stable" in claims.loc["003-s511-ccm-stable", "note"]   # the conflict is stated
+    rows = E.ccm_stability_evidence(_mixed_noise("gcm"), profile="full", seed=1)
+    assert [e.reading for e in rows] == ["operation=encrypt", "operation=decrypt"]
+    assert all(e.mode == "gcm vs ccm" and "last most nearly as long" in e.detail for e in rows)
+    g, c = (int(x) for x in rows[0].size.replace(" B", "").split(" vs "))
+    assert g > c     # GCM (3x cheaper per byte) at the larger file
+    d = _decide_only(rows, {"003-s511-ccm-stable"})
+    assert d.loc["003-s511-ccm-stable", "verdict"] == "reproduced", d["reason"].tolist()
+    # GCM steady and CCM noisy: CCM is not the steadier one (enough trials that the A/A band of the spreads is narrow)
+    p1 = _mixed_noise("ccm", n=400)
+    d = _decide_only(E.ccm_stability_evidence(p1, profile="full", seed=1), {"003-s511-ccm-stable"})
+    assert d.loc["003-s511-ccm-stable", "verdict"] == "contradicted", d["reason"].tolist()
+
+
+def test_rejection_time_linearity_and_ccm_eax_closeness():
+    from cipherlab.experiments.aead import evidence as E
+    fg = _raw("forgery", PAPER_ORDER)
+    ev = aead.linearity.rejection_linearity_evidence(fg, profile="full", seed=1, n_resamples=200)
+    assert ev.claim_id == "003-s52-reject-linear" and ev.size == ", ".join(f"{n} B" for n in SIZES)
+    assert 0 <= ev.low <= ev.estimate <= ev.high < 3 and ev.control_low == -ev.control_high
+    bent = fg.assign(seconds=fg["seconds"] * (fg["bytes"] / SIZES[0]) ** -0.5)
+    assert aead.linearity.rejection_linearity_evidence(bent, profile="full", seed=1, n_resamples=200).low > 10
+    ids = {"003-s52-reject-linear", "003-s52-ccm-eax-close"}
+    same = E.sentence_claims(_raw(1, PAPER_ORDER), _raw(2, PAPER_ORDER), _raw("forgery", {**PAPER_ORDER, "ccm": 3.5}),
+                             profile="full", seed=1)
+    d = _decide_only(same, ids)
+    assert (d["verdict"] == "reproduced").all(), d["reason"].tolist()
+    apart = E.sentence_claims(_raw(1, PAPER_ORDER), _raw(2, PAPER_ORDER), _raw("forgery", {**PAPER_ORDER, "ccm": 2.0}),
+                              profile="full", seed=1)
+    assert _decide_only(apart, ids).loc["003-s52-ccm-eax-close", "verdict"] == "contradicted"

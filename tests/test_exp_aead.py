@@ -754,3 +754,15 @@ def test_rejection_time_linearity_and_ccm_eax_closeness():
     apart = E.sentence_claims(_raw(1, PAPER_ORDER), _raw(2, PAPER_ORDER), _raw("forgery", {**PAPER_ORDER, "ccm": 2.0}),
                               profile="full", seed=1)
     assert _decide_only(apart, ids).loc["003-s52-ccm-eax-close", "verdict"] == "contradicted"
+
+
+def test_abstract_and_conclusion_restatements_are_rows_counted_at_the_row_that_decides():
+    mine = aead.paper_claims().set_index("claim_id")
+    restated = {"003-abstract-tp-differences": "003-t2-tp-order-enc", "003-abstract-eax-algorithms": "003-t4-order-enc",
+                "003-abstract-below-threshold": "003-s6-consistent-bound", "003-s6-gcm-superior": "003-t1-gcm-fastest-enc",
+                "003-s6-zero-accepted": "003-t5-7-fail-rate", "003-f3-almost-linear": "003-t1-semilinear"}
+    assert {c: mine.loc[c, "covered_by"] for c in restated} == restated
+    assert all(mine.loc[c, "tier"] == "headline" for c in restated if c.startswith(("003-abstract", "003-s6")))
+    d = _decide(_evidence())
+    for cid, target in restated.items():
+        assert d.loc[cid, "verdict"] == "covered" and target in d.loc[cid, "reason"], cid

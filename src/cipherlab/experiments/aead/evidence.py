@@ -552,6 +552,52 @@ def level_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.
     return out
 
 
+#: Throughput gains the paper's prose quotes from its smallest file: claim -> (operation, cipher, start cells,
+#: end cells, end), end "level" (the size nearest :data:`LEVEL_FROM_BYTES`, where Fig. 9 puts Blowfish's level)
+#: or "largest".  Cells are (table, row, column) of ``data/paper/003_*.csv``; a printed range is its mean.
+RISE_CLAIMS = {
+    "003-f9-blowfish-rises-enc": ("encrypt", "blowfish", [("Figure 9 (prose)", "Blowfish", "encryption throughput at 0.1 MB")],
+                                  [("Figure 9 (prose)", "Blowfish", "encryption throughput at 1 MB")], "level"),
+    "003-f10-blowfish-rises-dec": ("decrypt", "blowfish",
+                                   [("Figure 10 (prose)", "Blowfish", "decryption throughput at 0.1 MB")],
+                                   [("Figure 10 (prose)", "Blowfish", "decryption throughput plateau low"),
+                                    ("Figure 10 (prose)", "Blowfish", "decryption throughput plateau high")], "level"),
+    "003-f10-aes-tp-climbs-dec": ("decrypt", "aes", [("Figure 10 (prose)", "AES", "decryption throughput at 0.1 MB")],
+                                  [("Figure 10 (prose)", "AES", "decryption throughput at 5 MB")], "largest"),
+}
+
+
+def _cells_mean(cells) -> float:
+    vals = []
+    for table, row, column in cells:
+        d = _paper.published(PAPER, table)
+        hit = d[(d["row"] == row) & (d["column"] == column)]
+        if len(hit) != 1:
+            raise ValueError(f"published cell {(table, row, column)} matches {len(hit)} rows")
+        vals.append(float(hit["number"].iloc[0]))
+    return float(np.mean(vals))
+
+
+def published_rise_pct(claim_id: str) -> float:
+    """The throughput gain (%) a rise claim's quoted numbers imply: end over start, minus 1."""
+    _, _, start, end, _ = RISE_CLAIMS[claim_id]
+    return (_cells_mean(end) / _cells_mean(start) - 1) * 100
+
+
+def rise_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """Throughput gain of one cipher (EAX) from the smallest size to the level (about 1 MB) or the largest size."""
+    sizes = sorted(int(b) for b in p2["bytes"].unique())
+    level = min(sizes[1:], key=lambda b: abs(math.log(b / LEVEL_FROM_BYTES)))
+    out = []
+    for cid, (op, k, _, _, end) in RISE_CLAIMS.items():
+        nb = level if end == "level" else sizes[-1]
+        out.append(compare(cid, p2, 2, op, k, k, nb, slow_bytes=sizes[0], per_byte=True, profile=profile,
+                           section=SECTIONS["fig9" if op == "encrypt" else "fig10"], seed=seed,
+                           detail=f"throughput gain of {LABELS[k]}-EAX from {sizes[0]} B to {nb} B, {op} "
+                                  f"(published: {published_rise_pct(cid):.0f} %)"))
+    return out
+
+
 def ccm_stability_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
     """"Mode CCM is a better option where stability is more important to the user than maximum speed" (Sec. 5.1.1).
 
@@ -584,7 +630,8 @@ def sentence_claims(p1: pd.DataFrame, p2: pd.DataFrame, fg: pd.DataFrame, *, pro
     close = compare("003-s52-ccm-eax-close", fg, "forgery", "verify_random_tag", "ccm", "eax", large,
                     profile=profile, section=SECTIONS["forgery"], seed=seed,
                     detail=f"speed of rejecting a random tag, CCM over EAX, at {large} B")
-    return (level_evidence(p2, profile=profile, seed=seed) + ccm_stability_evidence(p1, profile=profile, seed=seed)
+    return (level_evidence(p2, profile=profile, seed=seed) + rise_evidence(p2, profile=profile, seed=seed)
+            + ccm_stability_evidence(p1, profile=profile, seed=seed)
             + [close, rejection_linearity_evidence(fg, profile=profile, seed=seed, section=SECTIONS["forgery"])])
 
 

@@ -695,7 +695,7 @@ def _decide_only(evs, ids):
 
 
 def test_level_claims_start_at_1_mb_and_read_every_larger_size():
-    from cipherlab.experiments.aead import evidence as E
+    from cipherlab.experiments.aead import sentences as E
     sizes = (100_000, 500_000, 1_000_000, 3_000_000, 5_000_000)
     flat = E.level_evidence(_raw(2, PAPER_ORDER, sizes=sizes), profile="full", seed=1)
     assert {e.claim_id for e in flat} == set(E.LEVEL_CLAIMS)
@@ -722,7 +722,7 @@ def _mixed_noise(noisy_mode: str, sizes=(1_000_000, 3_000_000, 5_000_000), n=40)
 
 
 def test_ccm_stability_is_judged_on_the_metric_of_gcm_most_stable_and_can_contradict_table_2():
-    from cipherlab.experiments.aead import evidence as E
+    from cipherlab.experiments.aead import sentences as E
     claims = aead.paper_claims().set_index("claim_id")
     assert "003-t2-gcm-most-stable" in claims.loc["003-s511-ccm-stable", "note"]   # the conflict is stated
     rows = E.ccm_stability_evidence(_mixed_noise("gcm"), profile="full", seed=1)
@@ -739,7 +739,7 @@ def test_ccm_stability_is_judged_on_the_metric_of_gcm_most_stable_and_can_contra
 
 
 def test_rejection_time_linearity_and_ccm_eax_closeness():
-    from cipherlab.experiments.aead import evidence as E
+    from cipherlab.experiments.aead import sentences as E
     fg = _raw("forgery", PAPER_ORDER)
     ev = aead.linearity.rejection_linearity_evidence(fg, profile="full", seed=1, n_resamples=200)
     assert ev.claim_id == "003-s52-reject-linear" and ev.size == ", ".join(f"{n} B" for n in SIZES)
@@ -769,7 +769,7 @@ def test_abstract_and_conclusion_restatements_are_rows_counted_at_the_row_that_d
 
 
 def test_rise_claims_take_their_published_gain_from_the_transcription_and_measure_the_same_gain():
-    from cipherlab.experiments.aead import evidence as E
+    from cipherlab.experiments.aead import sentences as E
     mine = aead.paper_claims().set_index("claim_id")
     for cid in E.RISE_CLAIMS:
         assert float(mine.loc[cid, "published"]) == pytest.approx(E.published_rise_pct(cid), abs=0.5), cid

@@ -24,7 +24,7 @@ from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.evidence import SECTIONS, _matched_size, _size, _times, compare, spread
 from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
-from cipherlab.experiments.aead.measure import LABELS, PAPER, PHASE1_CONTROL
+from cipherlab.experiments.aead.measure import LABELS, PAPER, PHASE1_CONTROL, mb_to_bytes
 
 
 #: Curves the paper says level off once the file reaches about 1 MB: claim -> (operation, cipher) of phase 2 (EAX).
@@ -33,8 +33,9 @@ from cipherlab.experiments.aead.measure import LABELS, PAPER, PHASE1_CONTROL
 LEVEL_CLAIMS = {"003-f9-blowfish-flat-enc": ("encrypt", "blowfish"),
                 "003-f10-blowfish-flat-dec": ("decrypt", "blowfish"),
                 "003-f10-cast-flat-dec": ("decrypt", "cast")}
-#: Where those curves level off, in bytes: the paper's 1 MB (its sizes are MiB, ``config/config.yaml``).
-LEVEL_FROM_BYTES = 2**20
+#: Where those curves level off, in bytes: the paper's 1 MB in the chapter's unit (:func:`.measure.mb_to_bytes`); the
+#: measured size nearest it (in ratio) is taken, so a profile's ``mb_bytes`` of 2**20 picks the same size.
+LEVEL_FROM_BYTES = mb_to_bytes([1])[0]
 
 
 def level_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:

@@ -792,3 +792,23 @@ def test_rise_claims_take_their_published_gain_from_the_transcription_and_measur
     # Blowfish gains about 1 %, inside the noise, where 33 and 56 % are claimed; AES gains 9 %, beyond it, not 340 %
     assert d["verdict"].to_dict() == {"003-f9-blowfish-rises-enc": "contradicted", "003-f10-blowfish-rises-dec":
                                       "contradicted", "003-f10-aes-tp-climbs-dec": "not reproduced"}, d["reason"].tolist()
+
+
+def test_gain_claims_compare_two_gains_as_one_double_ratio_with_its_own_aa_band():
+    from cipherlab.experiments.aead import sentences as E
+
+    def gain(ns_per_byte):   # throughput from the smallest to the largest size, 10 us fixed cost
+        t = lambda n: 1e-5 + n * ns_per_byte * 1e-9
+        return (SIZES[2] / t(SIZES[2])) / (SIZES[0] / t(SIZES[0]))
+    evs = {e.claim_id: e for e in E.gain_evidence(_raw(1, PAPER_ORDER), _raw(2, PAPER_ORDER), profile="full", seed=1)}
+    assert set(evs) == set(E.GAIN_CLAIMS)
+    aes = evs["003-f10-aes-most-improved-dec"]   # Blowfish (7 ns/B) gains more than CAST (9): it decides
+    assert aes.estimate == pytest.approx((gain(1.0) / gain(7.0) - 1) * 100, abs=0.5) and "Blowfish" in aes.detail
+    gcm = evs["003-f5-gap-widens-enc"]
+    assert gcm.estimate == pytest.approx((gain(1.0) / gain(3.0) - 1) * 100, abs=0.5)
+    assert all(e.size == f"{SIZES[2]} B vs {SIZES[0]} B" and abs(e.control_low) < 3 for e in evs.values())
+    d = _decide_only(list(evs.values()), set(E.GAIN_CLAIMS))
+    assert (d["verdict"] == "reproduced").all(), d["reason"].tolist()
+    reverse = {k: 1 / v for k, v in PAPER_ORDER.items()}
+    d = _decide_only(E.gain_evidence(_raw(1, reverse), _raw(2, reverse), profile="full", seed=1), set(E.GAIN_CLAIMS))
+    assert (d["verdict"] == "contradicted").all(), d["reason"].tolist()

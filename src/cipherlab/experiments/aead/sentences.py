@@ -7,6 +7,8 @@ bootstrap and A/A band) and on data the chapter already measures:
   the throughput change from about 1 MB to each larger size, one reading per size;
 * **rises** (Blowfish 45 to 60 MB/s, AES 100 to 440 MB/s, Figs. 9-10): the
   throughput gain against the one the quoted numbers imply (:data:`RISE_CLAIMS`);
+* **gains compared** (AES "most improved", Fig. 10; GCM's lead "more apparent"
+  with size, Fig. 5): one case's gain over another's (:data:`GAIN_CLAIMS`);
 * **CCM's stability** (Sec. 5.1.1, against the paper's own Table 2): the metric
   of "GCM most stable", GCM over CCM;
 * **rejection times** (Sec. 5.2): linear in size (the misfit of
@@ -22,9 +24,10 @@ import pandas as pd
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
-from cipherlab.experiments.aead.evidence import SECTIONS, _matched_size, _size, _times, compare, spread
+from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _matched_size, _size, _times, compare,
+                                                spread, weakest)
 from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
-from cipherlab.experiments.aead.measure import LABELS, PAPER, PHASE1_CONTROL, mb_to_bytes
+from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, mb_to_bytes
 
 
 #: Curves the paper says level off once the file reaches about 1 MB: claim -> (operation, cipher) of phase 2 (EAX).
@@ -110,6 +113,44 @@ def rise_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.E
     return out
 
 
+#: "Most improved with size": claim -> (phase, operation, the case said to gain most from the smallest to the largest
+#: size, the cases it gains more than).  Fig. 10: AES "came with the best, and most improved, decryption performance
+#: with the larger file sizes"; Fig. 5: "the differences in speed ... become even more apparent as file size increased".
+GAIN_CLAIMS = {"003-f10-aes-most-improved-dec": (2, "decrypt", "aes", ("blowfish", "cast")),
+               "003-f5-gap-widens-enc": (1, "encrypt", "gcm", ("ccm", "eax"))}
+
+
+def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """One case's throughput gain from the smallest to the largest size against another's: their ratio, minus 1 (%).
+
+    A gain is ``(t(small) / small) / (t(large) / large)``; the ratio of two
+    gains is ``t_a(small) t_b(large) / (t_a(large) t_b(small))`` (the sizes
+    cancel), so it is the declared speed statistic with ``old = t_a(small)
+    t_b(large)`` and ``new = t_a(large) t_b(small)`` trial by trial. Its A/A
+    band is the same double ratio of the control case's two identical
+    instances. Above 0: ``a`` gains more, its lead (a ratio of speeds) widens
+    with size. The weakest of the comparisons decides.
+    """
+    out = []
+    for cid, (phase, op, k, others) in GAIN_CLAIMS.items():
+        df = p1 if phase == 1 else p2
+        key = "mode" if phase == 1 else "cipher"
+        sizes = sorted(int(b) for b in df["bytes"].unique())
+        small, large = sizes[0], sizes[-1]
+        t = lambda name, nb: _times(df, **_fixed(phase, op), instance="main", **{key: name, "bytes": nb})
+        ctl = lambda inst, nb: _times(df, **{**_control(phase, op, nb), "instance": inst})
+        c_old, c_new = ctl("main", small) * ctl("control", large), ctl("main", large) * ctl("control", small)
+        section = SECTIONS["fig5" if phase == 1 else "fig10"]
+        evs = [_v.speed_evidence(cid, t(k, small) * t(o, large), t(k, large) * t(o, small), c_old, c_new, seed=seed,
+                                 size=_size(large, small), style=IMPL, mode="eax" if phase == 2 else f"{k} vs {o}",
+                                 profile=profile, section=section,
+                                 detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B over "
+                                        f"{LABELS[o]}'s, {op}")
+               for o in others]
+        out.append(weakest(evs, "comparisons"))
+    return out
+
+
 def ccm_stability_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
     """"Mode CCM is a better option where stability is more important to the user than maximum speed" (Sec. 5.1.1).
 
@@ -143,5 +184,6 @@ def sentence_claims(p1: pd.DataFrame, p2: pd.DataFrame, fg: pd.DataFrame, *, pro
                     profile=profile, section=SECTIONS["forgery"], seed=seed,
                     detail=f"speed of rejecting a random tag, CCM over EAX, at {large} B")
     return (level_evidence(p2, profile=profile, seed=seed) + rise_evidence(p2, profile=profile, seed=seed)
+            + gain_evidence(p1, p2, profile=profile, seed=seed)
             + ccm_stability_evidence(p1, profile=profile, seed=seed)
             + [close, rejection_linearity_evidence(fg, profile=profile, seed=seed, section=SECTIONS["forgery"])])

@@ -297,6 +297,36 @@ def test_every_claim_names_the_section_of_a_chapter_that_writes_its_evidence():
     assert sum(len(V.claims_of_chapter(c, claims)) for c in evidence_chapters()) == len(claims)
 
 
+def _declared_elsewhere(chapter: str) -> dict:
+    """The claims of other papers a chapter declares it decides (``OTHER_PAPER_CLAIMS`` of its evidence module)."""
+    import importlib
+    try:
+        module = importlib.import_module(f"cipherlab.experiments.{chapter}.evidence")
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(module, "OTHER_PAPER_CLAIMS", {}))
+
+
+def test_a_claim_decided_outside_its_papers_chapters_is_declared_by_the_chapter_that_decides_it():
+    """A claim's section puts it in a chapter; that chapter reads its paper (the manifest's ``paper:`` globs), or it
+    declares the claim by id, so no claim lands in another paper's chapter by a mistyped label."""
+    from fnmatch import fnmatch
+    from cipherlab.pipeline.chapters import load, evidence_chapters
+    manifest = load()
+    claims = V.load_claims()
+    declared = {}
+    for chapter in evidence_chapters():
+        reads = manifest.chapter(chapter).paper
+        mine = V.claims_of_chapter(chapter, claims)
+        elsewhere = {c: p for c, p in zip(mine["claim_id"], mine["paper"])
+                     if not any(fnmatch(f"{p}_claims.csv", g) for g in reads)}
+        assert elsewhere == _declared_elsewhere(chapter), chapter
+        declared.update(elsewhere)
+    # the MixColumns premise of papers 000 and 001 is the one such case: decided where MixColumns' share is measured
+    assert declared == {"000-s4-mixcolumns-most-resources": "000", "001-s4-mixcolumns-most-resources": "001"}
+    assert set(claims.loc[claims["claim_id"].isin(declared), "section"]) == {"maes-bulk"}
+
+
 # ----------------------------------------------------------------------------- the table of meanings, rule by rule
 # Every word each rule can give, on synthetic evidence (A/A band +-2 unless said; no unit, so no 3 % floor).
 EVERY_WORD = [

@@ -512,7 +512,13 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     return (_orderings(phase1, phase2, forgery_times, profile, seed) + _ratios(phase1, phase2, forgery_times,
             profile, seed) + _growth(phase1, phase2, profile, seed) + _convergence(phase1, phase2, profile, seed)
             + _spreads(phase1, forgery_times, profile, seed) + _structural(outcomes, profile)
-            + _extensions(flips, wyche, rewrite, forgery_times, profile, seed))
+            + _extensions(flips, wyche, rewrite, forgery_times, profile, seed)
+            + _sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed))
+
+
+def _sentence_claims(p1, p2, fg, *, profile: str, seed: int) -> list[_v.Evidence]:
+    from cipherlab.experiments.aead.sentence_claims import sentence_claims   # it builds on this module's comparisons
+    return sentence_claims(p1, p2, fg, profile=profile, seed=seed)
 
 
 def decided(profile) -> pd.DataFrame:

@@ -21,6 +21,7 @@ import pandas as pd
 
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PHASE1_CONTROL
 
 MODES = ("gcm", "ccm", "eax")
@@ -156,3 +157,44 @@ def equal_growth_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0, sect
                        detail=(f"largest over smallest cost per byte of the linear fits, {op} (the operation where "
                                f"the modes differ most): " + ", ".join(f"{LABELS[m]} {v * 1e9:.3f} ns/B"
                                                                        for m, v in slopes.items())))
+
+
+def rejection_linearity_evidence(fg: pd.DataFrame, *, profile: str, seed: int = 0, section: str = "aead-forgery",
+                                 kind: str = "random_tag", control: "tuple[str, str]" = FORGERY_CONTROL,
+                                 n_resamples: "int | None" = None) -> _v.Evidence:
+    """Evidence of ``003-s52-reject-linear`` ("all values increased almost linearly with increasing size").
+
+    The forgery tables' "Fail Avg." is the time to reject a forged tag; the
+    same fixed-cost-plus-per-byte fit as :func:`linearity_evidence` is fitted
+    to each mode's median rejection time at every forgery size (``kind``
+    tags), and the mode that fits worst decides. The A/A band is the largest
+    relative gap between the medians of the control case's two identical
+    instances (``control`` = (mode, kind) of the forgery run) at any size.
+    """
+    rules = _v.load_rules()
+    confidence = float(rules["confidence"])
+    n_resamples = int(rules["bootstrap_resamples"]) if n_resamples is None else int(n_resamples)
+    rng = np.random.default_rng(seed)
+    tags = fg[fg["kind"] == kind]
+    sizes = sorted(int(b) for b in tags["bytes"].unique())
+    best = None
+    for mode in MODES:
+        samples = [_trials(tags, mode=mode, bytes=b, instance="main") for b in sizes]
+        fixed, per_byte, mis = fit_linear(sizes, np.array([np.median(s) for s in samples]))
+        est = float(np.max(np.abs(mis)))
+        if best is None or est > best[0]:
+            best = (est, mode, samples, fixed, per_byte)
+    est, mode, samples, fixed, per_byte = best
+    low, high = _misfit_interval(sizes, samples, rng, n_resamples, confidence)
+    c_mode, c_kind = control
+    ctl = fg[fg["kind"] == c_kind]
+    band = float(max(abs(np.median(_trials(ctl, mode=c_mode, bytes=b, instance="control"))
+                         / np.median(_trials(ctl, mode=c_mode, bytes=b, instance="main")) - 1) * 100 for b in sizes))
+    return _v.Evidence("003-s52-reject-linear", estimate=est, low=min(low, est), high=max(high, est),
+                       n=int(min(s.size for s in samples)), control_low=-band, control_high=band, unit="%",
+                       size=", ".join(f"{b} B" for b in sizes), style=IMPL, mode=mode, profile=profile,
+                       section=section,
+                       detail=(f"largest gap between rejection time = fixed + per-byte x size, fitted over all "
+                               f"{len(sizes)} forgery sizes, and the median time to reject a forged tag, "
+                               f"AES-{LABELS[mode]} (the worst of {len(MODES)} modes): fixed {fixed * 1e6:.1f} us + "
+                               f"{per_byte * 1e9:.3f} ns/B"))

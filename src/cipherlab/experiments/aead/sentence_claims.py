@@ -1,0 +1,189 @@
+"""Paper 003: evidence for the claims a sentence-by-sentence reading of the paper added to ``claims.csv``.
+
+Each builds on the comparisons of :mod:`.evidence` (the same speed statistic,
+bootstrap and A/A band) and on data the chapter already measures:
+
+* **levels** ("then remains relatively stable", "then leveled off", Figs. 9-10):
+  the throughput change from about 1 MB to each larger size, one reading per size;
+* **rises** (Blowfish 45 to 60 MB/s, AES 100 to 440 MB/s, Figs. 9-10): the
+  throughput gain against the one the quoted numbers imply (:data:`RISE_CLAIMS`);
+* **gains compared** (AES "most improved", Fig. 10; GCM's lead "more apparent"
+  with size, Fig. 5): one case's gain over another's (:data:`GAIN_CLAIMS`);
+* **CCM's stability** (Sec. 5.1.1, against the paper's own Table 2): the metric
+  of "GCM most stable", GCM over CCM;
+* **rejection times** (Sec. 5.2): linear in size (the misfit of
+  :func:`.linearity.rejection_linearity_evidence`), CCM and EAX close at 5 MB.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.analysis import paper as _paper
+from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _matched_size, _size, _times, compare,
+                                                spread, weakest)
+from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
+from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, mb_to_bytes
+
+
+#: Curves the paper says level off once the file reaches about 1 MB: claim -> (operation, cipher) of phase 2 (EAX).
+#: "Blowfish ... rises steadily to about 60 MB/s at a 1 MB file size then remains relatively stable" (Fig. 9);
+#: "Blowfish ... going to around 60-65 MB/s, and then leveled off"; "CAST ... also leveled off" (Fig. 10).
+LEVEL_CLAIMS = {"003-f9-blowfish-flat-enc": ("encrypt", "blowfish"),
+                "003-f10-blowfish-flat-dec": ("decrypt", "blowfish"),
+                "003-f10-cast-flat-dec": ("decrypt", "cast")}
+#: Where those curves level off, in bytes: the paper's 1 MB in the chapter's unit (:func:`.measure.mb_to_bytes`); the
+#: measured size nearest it (in ratio) is taken, so a profile's ``mb_bytes`` of 2**20 picks the same size.
+LEVEL_FROM_BYTES = mb_to_bytes([1])[0]
+
+
+def level_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """"Then remains relatively stable / leveled off": the throughput change from the level's start to each larger size.
+
+    The start is the measured size nearest :data:`LEVEL_FROM_BYTES` below the
+    largest; each larger size is one reading (``reading = "size=<n> B"``), so
+    the claim holds only if the throughput stays level at every step after it
+    (the engine's declared ``readings`` rule). The statistic is the change of
+    throughput in percent (per-byte time at the start over at the larger
+    size, minus 1), with the A/A band of the same run.
+    """
+    sizes = sorted(int(b) for b in p2["bytes"].unique())
+    if len(sizes) < 2:
+        raise ValueError(f"phase 2 needs at least two sizes to show a level, got {sizes}")
+    start = min(sizes[:-1], key=lambda b: abs(math.log(b / LEVEL_FROM_BYTES)))
+    out = []
+    for cid, (op, k) in LEVEL_CLAIMS.items():
+        section = SECTIONS["fig9" if op == "encrypt" else "fig10"]
+        for nb in (b for b in sizes if b > start):
+            ev = compare(cid, p2, 2, op, k, k, nb, slow_bytes=start, per_byte=True, profile=profile,
+                         section=section, seed=seed,
+                         detail=f"throughput change of {LABELS[k]}-EAX from {start} B to {nb} B, {op}")
+            out.append(dataclasses.replace(ev, reading=f"size={nb} B"))
+    return out
+
+
+#: Throughput gains the paper's prose quotes from its smallest file: claim -> (operation, cipher, start cells,
+#: end cells, end), end "level" (the size nearest :data:`LEVEL_FROM_BYTES`, where Fig. 9 puts Blowfish's level)
+#: or "largest".  Cells are (table, row, column) of ``data/paper/003_*.csv``; a printed range is its mean.
+RISE_CLAIMS = {
+    "003-f9-blowfish-rises-enc": ("encrypt", "blowfish",
+                                  [("Figure 9 (prose)", "Blowfish", "encryption throughput at 0.1 MB")],
+                                  [("Figure 9 (prose)", "Blowfish", "encryption throughput at 1 MB")], "level"),
+    "003-f10-blowfish-rises-dec": ("decrypt", "blowfish",
+                                   [("Figure 10 (prose)", "Blowfish", "decryption throughput at 0.1 MB")],
+                                   [("Figure 10 (prose)", "Blowfish", "decryption throughput plateau low"),
+                                    ("Figure 10 (prose)", "Blowfish", "decryption throughput plateau high")], "level"),
+    "003-f10-aes-tp-climbs-dec": ("decrypt", "aes", [("Figure 10 (prose)", "AES", "decryption throughput at 0.1 MB")],
+                                  [("Figure 10 (prose)", "AES", "decryption throughput at 5 MB")], "largest"),
+}
+
+
+def _cells_mean(cells) -> float:
+    vals = []
+    for table, row, column in cells:
+        d = _paper.published(PAPER, table)
+        hit = d[(d["row"] == row) & (d["column"] == column)]
+        if len(hit) != 1:
+            raise ValueError(f"published cell {(table, row, column)} matches {len(hit)} rows")
+        vals.append(float(hit["number"].iloc[0]))
+    return float(np.mean(vals))
+
+
+def published_rise_pct(claim_id: str) -> float:
+    """The throughput gain (%) a rise claim's quoted numbers imply: end over start, minus 1."""
+    _, _, start, end, _ = RISE_CLAIMS[claim_id]
+    return (_cells_mean(end) / _cells_mean(start) - 1) * 100
+
+
+def rise_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """Throughput gain of one cipher (EAX) from the smallest size to the level (about 1 MB) or the largest size."""
+    sizes = sorted(int(b) for b in p2["bytes"].unique())
+    level = min(sizes[1:], key=lambda b: abs(math.log(b / LEVEL_FROM_BYTES)))
+    out = []
+    for cid, (op, k, _, _, end) in RISE_CLAIMS.items():
+        nb = level if end == "level" else sizes[-1]
+        out.append(compare(cid, p2, 2, op, k, k, nb, slow_bytes=sizes[0], per_byte=True, profile=profile,
+                           section=SECTIONS["fig9" if op == "encrypt" else "fig10"], seed=seed,
+                           detail=f"throughput gain of {LABELS[k]}-EAX from {sizes[0]} B to {nb} B, {op} "
+                                  f"(published: {published_rise_pct(cid):.0f} %)"))
+    return out
+
+
+#: "Most improved with size": claim -> (phase, operation, the case said to gain most from the smallest to the largest
+#: size, the cases it gains more than).  Fig. 10: AES "came with the best, and most improved, decryption performance
+#: with the larger file sizes"; Fig. 5: "the differences in speed ... become even more apparent as file size increased".
+GAIN_CLAIMS = {"003-f10-aes-most-improved-dec": (2, "decrypt", "aes", ("blowfish", "cast")),
+               "003-f5-gap-widens-enc": (1, "encrypt", "gcm", ("ccm", "eax"))}
+
+
+def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """One case's throughput gain from the smallest to the largest size against another's: their ratio, minus 1 (%).
+
+    A gain is ``(t(small) / small) / (t(large) / large)``; the ratio of two
+    gains is ``t_a(small) t_b(large) / (t_a(large) t_b(small))`` (the sizes
+    cancel), so it is the declared speed statistic with ``old = t_a(small)
+    t_b(large)`` and ``new = t_a(large) t_b(small)`` trial by trial. Its A/A
+    band is the same double ratio of the control case's two identical
+    instances. Above 0: ``a`` gains more, its lead (a ratio of speeds) widens
+    with size. The weakest of the comparisons decides.
+    """
+    out = []
+    for cid, (phase, op, k, others) in GAIN_CLAIMS.items():
+        df = p1 if phase == 1 else p2
+        key = "mode" if phase == 1 else "cipher"
+        sizes = sorted(int(b) for b in df["bytes"].unique())
+        small, large = sizes[0], sizes[-1]
+        t = lambda name, nb: _times(df, **_fixed(phase, op), instance="main", **{key: name, "bytes": nb})
+        ctl = lambda inst, nb: _times(df, **{**_control(phase, op, nb), "instance": inst})
+        c_old, c_new = ctl("main", small) * ctl("control", large), ctl("main", large) * ctl("control", small)
+        section = SECTIONS["fig5" if phase == 1 else "fig10"]
+        evs = [_v.speed_evidence(cid, t(k, small) * t(o, large), t(k, large) * t(o, small), c_old, c_new, seed=seed,
+                                 size=_size(large, small), style=IMPL, mode="eax" if phase == 2 else f"{k} vs {o}",
+                                 profile=profile, section=section,
+                                 detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B over "
+                                        f"{LABELS[o]}'s, {op}")
+               for o in others]
+        out.append(weakest(evs, "comparisons"))
+    return out
+
+
+def ccm_stability_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """"Mode CCM is a better option where stability is more important to the user than maximum speed" (Sec. 5.1.1).
+
+    Read as: CCM's times vary less than those of GCM, the mode of maximum
+    speed. The metric is the one of ``003-t2-gcm-most-stable``
+    (:func:`stability_evidence`): the coefficient of variation of GCM over
+    CCM's, at the pair of sizes where their median calls last most nearly as
+    long; one reading per operation (``reading = "operation=..."``).
+    """
+    c, m1 = PHASE1_CONTROL
+    out = []
+    for op in ("encrypt", "decrypt"):
+        d = p1[p1["operation"] == op]
+        nb_g, nb_c, gap = _matched_size(d, "gcm", "ccm")
+        ctl = (_times(d, instance="main", mode=m1, bytes=nb_g), _times(d, instance="control", mode=m1, bytes=nb_g))
+        out.append(spread("003-s511-ccm-stable", _times(d, instance="main", mode="gcm", bytes=nb_g),
+                          _times(d, instance="main", mode="ccm", bytes=nb_c), ctl, cv=True, seed=seed,
+                          size=_size(nb_g, nb_c), mode="gcm vs ccm", profile=profile, section=SECTIONS["stability"],
+                          reading=f"operation={op}",
+                          detail=(f"coefficient of variation of AES-GCM {op}ion at {nb_g} B over AES-CCM's at "
+                                  f"{nb_c} B, the sizes where their median calls last most nearly as long (within "
+                                  f"{100 * (math.exp(gap) - 1):.0f} %)")))
+    return out
+
+
+def sentence_claims(p1: pd.DataFrame, p2: pd.DataFrame, fg: pd.DataFrame, *, profile: str,
+                    seed: int = 0) -> list[_v.Evidence]:
+    """Evidence of the claims a sentence-by-sentence reading added: levels, CCM's stability, rejection times."""
+    large = int(fg["bytes"].max())
+    close = compare("003-s52-ccm-eax-close", fg, "forgery", "verify_random_tag", "ccm", "eax", large,
+                    profile=profile, section=SECTIONS["forgery"], seed=seed,
+                    detail=f"speed of rejecting a random tag, CCM over EAX, at {large} B")
+    return (level_evidence(p2, profile=profile, seed=seed) + rise_evidence(p2, profile=profile, seed=seed)
+            + gain_evidence(p1, p2, profile=profile, seed=seed)
+            + ccm_stability_evidence(p1, profile=profile, seed=seed)
+            + [close, rejection_linearity_evidence(fg, profile=profile, seed=seed, section=SECTIONS["forgery"])])

@@ -308,7 +308,7 @@ def _declared_elsewhere(chapter: str) -> dict:
 
 
 def test_a_claim_decided_outside_its_papers_chapters_is_declared_by_the_chapter_that_decides_it():
-    """A claim's section puts it in a chapter; that chapter reads its paper (the manifest's ``paper:`` globs), or it
+    """A claim's section puts it in a chapter; that chapter reads its paper (its declared ``paper`` globs), or it
     declares the claim by id, so no claim lands in another paper's chapter by a mistyped label."""
     from fnmatch import fnmatch
     from cipherlab.pipeline.chapters import load, evidence_chapters

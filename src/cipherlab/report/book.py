@@ -42,7 +42,7 @@ def _paper_chapters() -> set[str]:
     return {chapter for _, _, chapter in referee.parts()}
 
 
-#: What each ``manifest:`` entry of ``book/_toc.yml`` becomes: the pages of every chapter of the manifest
+#: What each ``manifest:`` entry of ``book/_toc.yml`` becomes: the pages of every declared chapter
 #: (``chapters``: those no paper's part holds; ``papers``, an entry of ``parts``: one part per paper group).
 TOC_SLOTS = {
     "chapters": lambda manifest, variants: [c.name for c in manifest.chapters if c.name not in _paper_chapters()],
@@ -70,7 +70,7 @@ def toc_pages(toc: dict) -> list[str]:
 
 
 def chapter_toc(toc: dict, manifest: "chapters.Manifest | None" = None, variants: "tuple[str, ...]" = ()) -> dict:
-    """``toc`` with each ``{"manifest": slot}`` entry replaced by the manifest's pages; empty parts dropped.
+    """``toc`` with each ``{"manifest": slot}`` entry replaced by the declared chapters' pages; empty parts dropped.
 
     ``variants``: the variants whose chapters the book shows (slot ``variants``).
     """
@@ -108,7 +108,7 @@ def chapter_toc(toc: dict, manifest: "chapters.Manifest | None" = None, variants
 
 
 def paper_parts(manifest: "chapters.Manifest") -> list[dict]:
-    """One part of the book per paper group: its referee's reports first, then its chapter (when in the manifest)."""
+    """One part of the book per paper group: its referee's reports first, then its chapter (when it is declared)."""
     names = {c.name for c in manifest.chapters}
     return [{"caption": caption,
              "chapters": [{"file": referee.page_name(p)} for p in papers] + ([{"file": chapter}] if chapter in names

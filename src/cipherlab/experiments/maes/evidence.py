@@ -150,7 +150,7 @@ def mixcolumns_share_evidence(f: Frames, style: str, profile: str, seed: int = 0
 #: Papers 000 and 001 (Section 4) premise that MixColumns needs more computation than AES's other round
 #: functions; their own chapter (AES-2SBox) times no round function alone, this one measures MixColumns' share
 #: (:func:`mixcolumns_share_evidence`). ``tests/test_verdicts_engine.py`` holds every claim decided outside the
-#: chapters its paper's manifest entry names to such a declaration.
+#: chapters whose declared `paper` globs read its paper to such a declaration.
 OTHER_PAPER_CLAIMS = {"000-s4-mixcolumns-most-resources": "000", "001-s4-mixcolumns-most-resources": "001"}
 
 

@@ -10,23 +10,7 @@ import pytest
 from cipherlab.experiments import _sentences as S
 from cipherlab.experiments.aes2sbox import findings as F
 
-SBOX = pd.DataFrame({"sbox": ["rijndael", "second (xor-index, 7F)", "aes-2sbox round: S2(S(x))"],
-                     "nonlinearity": [112, 0, 104], "differential_uniformity": [4, 256, 6],
-                     "algebraic_degree": [7, 1, 7]})
-
-ATTACK = pd.DataFrame({
-    "cipher": ["aes", "aes-2sbox", "aes-2sbox", "maes-1"],
-    "mode": ["ecb", "ecb", "cbc", "ecb"], "target": ["image", "image", "text", "image"],
-    "queries": [257, 257, 257, 257], "bytes": [1000, 1000, 300, 1000],
-    "bytes_recovered": [3, 1000, 300, 1000], "byte_local": [False, True, True, True]})
-
-SPEED = pd.DataFrame({
-    "paper": ["000"] * 5, "operation": ["encrypt", "decrypt", "encrypt", "decrypt", "encrypt"],
-    "style": ["reference", "reference", "table", "table", "aesni"],
-    "size": ["2048 B"] * 5, "published_pct": [22.986, 109.79, 22.986, 109.79, 22.986],
-    "ours_pct": [18.4, 40.1, 2.8, 0.85, None], "low_pct": [17.1, 36.8, 0.55, -1.65, None],
-    "high_pct": [20.0, 42.6, 6.7, 3.36, None], "aa_low_pct": [-1.9, -5.3, -2.4, -1.2, None],
-    "aa_high_pct": [0.6, -1.5, 3.4, 3.8, None]})
+from findings_tables import ATTACK, SBOX, SPEED
 
 
 def rows_of(html: str) -> list[list[str]]:
@@ -43,18 +27,6 @@ def test_sbox_sentence_says_affine_from_the_table():
     assert "of algebraic degree 3" in F.sbox_sentence(nonaffine) and "affine" not in F.sbox_sentence(nonaffine)
     with pytest.raises(ValueError, match="needs a 'rijndael' row"):
         F.sbox_sentence(SBOX.iloc[1:])
-
-
-def test_attack_sentence_counts_bytes_and_queries():
-    text = S.attack_sentence(ATTACK, ("aes-2sbox",), "AES-2SBox")
-    assert "**AES-2SBox is byte-local.**" in text
-    assert "codebook of 257 blocks" in text and "1300 of 1300 bytes (100 %)" in text
-    assert "image and text in CBC and ECB" in text and "at most 0.3 % of the bytes" in text
-    leaky = ATTACK.assign(byte_local=[False, True, False, True])
-    assert "not byte-local" in S.attack_sentence(leaky, ("aes-2sbox",), "AES-2SBox")
-    assert "**MAES (both) are byte-local.**" in S.attack_sentence(ATTACK, ("maes-1", "maes-2"), "MAES (both)")
-    with pytest.raises(ValueError, match="no row"):
-        S.attack_sentence(ATTACK, ("serpent",), "Serpent")
 
 
 def test_speed_is_a_small_table_by_style():
@@ -98,14 +70,3 @@ def test_the_declaration_reads_what_the_paragraphs_read():
     declared = {name: tables[name][list(cols)] for name, cols in CHAPTER.findings_tables.items()}
     assert CHAPTER.findings(declared) == F.paragraphs(tables)      # the declared columns are enough
     assert CHAPTER.papers == F.PAPERS and CHAPTER.findings_figures == (F.RECOVERED_IMAGE,)
-
-
-@pytest.mark.parametrize("x, expected", [(22.986, "+23 %"), (-0.06, "−0.06 %"), (0, "0 %"), (None, "—")])
-def test_pct_signs_and_dashes(x, expected):
-    assert S.pct(x) == expected
-
-
-def test_join_and_span():
-    assert S.join([]) == "" and S.join(["a"]) == "a" and S.join(["a", "b", "c"]) == "a, b and c"
-    assert S.span([3.0, None, 1.0], S.num) == "1 to 3" and S.span([2.0, 2.0], S.num) == "2"
-    assert S.span([]) == "—"

@@ -6,11 +6,7 @@ import pytest
 
 from cipherlab.experiments import _sentences as S
 
-ATTACK = pd.DataFrame({
-    "cipher": ["aes", "aes-2sbox", "aes-2sbox", "maes-1"],
-    "mode": ["ecb", "ecb", "cbc", "ecb"], "target": ["image", "image", "text", "image"],
-    "queries": [257, 257, 257, 257], "bytes": [1000, 1000, 300, 1000],
-    "bytes_recovered": [3, 1000, 300, 1000], "byte_local": [False, True, True, True]})
+from findings_tables import ATTACK
 
 
 @pytest.mark.parametrize("x, digits, expected", [

@@ -7,11 +7,14 @@ message naming it: the pipeline never takes a half-written chapter as complete.
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 import pandas as pd
 
 from cipherlab.analysis import plotting
+from cipherlab.analysis.display import show_table
+from cipherlab.pipeline import params as _params
 from cipherlab.pipeline.chapters import Chapter
 from cipherlab.pipeline.config import Run
 from cipherlab.pipeline.provenance import new_run_id, run_metadata
@@ -72,3 +75,13 @@ def show_figure(run: Run, name: str) -> None:
     """Display the saved PNG of figure ``name`` (so the book shows exactly the declared file)."""
     from IPython.display import Image, display
     display(Image(filename=str(run.profile.figure(name, "png"))))
+
+
+def params_table(run: Run):
+    """The parameters that ran (the chapter's defaults, the profile's values, the notebook's overrides), each
+    with its meaning, captioned with the profile and its seed: the page states what produced it."""
+    values = run.config
+    rows = [(f.name, json.dumps(values[f.name]) if isinstance(values[f.name], (list, dict)) else str(values[f.name]),
+             _params.doc_of(f)) for f in _params.fields(type(run.params))]
+    return show_table(pd.DataFrame(rows, columns=["parameter", "value", "meaning"]),
+                      caption=f"profile {run.profile.name}, seed {run.seed}")

@@ -12,7 +12,6 @@ name, :func:`.driver.build`); the views know the names.
 from __future__ import annotations
 
 import html
-import json
 import os
 from typing import Any, Mapping
 
@@ -26,7 +25,6 @@ from cipherlab.experiments.aead.evidence import section_table
 from cipherlab.experiments.aead.figures import FORGERY_FIGURES, SIZE_FIGURES
 from cipherlab.experiments.aead.forgery import forgery_table
 from cipherlab.experiments.aead.measure import LABELS, throughput_summary
-from cipherlab.pipeline import params as _params
 from cipherlab.pipeline.results import read_raw_meta
 
 _QUALIFIER_SIGNS = {"approximate": "≈ ", "lower bound": "> "}
@@ -279,12 +277,9 @@ def reading_markdown(decided: pd.DataFrame, verdict_page: str = "verdicts.html")
 
 
 def params_table(run) -> Table:
-    """The parameters that ran (the profile's, with the notebook's overrides), each with its meaning."""
-    values = run.config
-    rows = [(f.name, json.dumps(values[f.name]) if isinstance(values[f.name], (list, dict)) else str(values[f.name]),
-             _params.doc_of(f)) for f in _params.fields(type(run.params))]
-    return show_table(pd.DataFrame(rows, columns=["parameter", "value", "meaning"]),
-                      caption=f"profile {run.profile.name}, seed {run.seed}")
+    """The parameters that ran (:func:`cipherlab.experiments.outputs.params_table`)."""
+    from cipherlab.experiments import outputs
+    return outputs.params_table(run)
 
 
 def _overhead(run) -> str:

@@ -69,7 +69,11 @@ rule findings:
     input:
         notebook="notebooks/findings.ipynb",
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("findings", "tiers", "verdict_page")]
-             + [rel(paths.SRC_DIR / "analysis" / "display.py")],
+             + [rel(paths.SRC_DIR / "analysis" / "display.py")]
+             # the paragraphs each chapter writes: its declaration, its findings module, the shared sentences
+             + [rel(p) for p in chapters.declaration_files()]
+             + sorted(rel(p) for p in (paths.SRC_DIR / "experiments").glob("*/findings.py"))
+             + [rel(paths.SRC_DIR / "experiments" / "_sentences.py")],
         coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
         tables=[table(n) for n in chapters.findings_tables(CHAPTERS)],
         figures=[figure(f) for f in chapters.findings_figures(CHAPTERS)],

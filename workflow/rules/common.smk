@@ -69,10 +69,13 @@ def package_files(package):
 
 
 # Library code every chapter's numbers pass through: editing it re-runs the chapters.  The analysis
-# layer (timing, statistics, claims, verdicts, published values, display, plotting) and the two
-# pipeline modules whose output a chapter reads (results, inputs).
+# layer (timing, statistics, claims, verdicts, published values, display, plotting) and the pipeline
+# modules whose output a chapter reads (results, inputs) or that resolve its parameters.
 SHARED_ANALYSIS_CODE = package_files("analysis") + [rel(paths.SRC_DIR / "pipeline" / f"{m}.py")
-                                                    for m in ("results", "inputs")]
+                                                    for m in ("results", "inputs", "params", "chapters", "config")]
+# ... and the modules every chapter package shares (cipherlab/experiments/*.py: the chapter files'
+# helpers, the findings sentences).
+SHARED_ANALYSIS_CODE += sorted(rel(p) for p in (paths.SRC_DIR / "experiments").glob("*.py"))
 
 
 def chapter_code(section, extra=()):

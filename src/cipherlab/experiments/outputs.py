@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import pandas as pd
 
 from cipherlab.analysis import plotting
-from cipherlab.analysis.display import show_table
+from cipherlab.analysis.display import Table, show_table
 from cipherlab.pipeline import params as _params
 from cipherlab.pipeline.chapters import Chapter
 from cipherlab.pipeline.config import Run
@@ -83,5 +83,8 @@ def params_table(run: Run):
     values = run.config
     rows = [(f.name, json.dumps(values[f.name]) if isinstance(values[f.name], (list, dict)) else str(values[f.name]),
              _params.doc_of(f)) for f in _params.fields(type(run.params))]
-    return show_table(pd.DataFrame(rows, columns=["parameter", "value", "meaning"]),
-                      caption=f"profile {run.profile.name}, seed {run.seed}")
+    table = show_table(pd.DataFrame(rows, columns=["parameter", "value", "meaning"]),
+                       caption=f"profile {run.profile.name}, seed {run.seed}")
+    # a value is shown whole: a long one without spaces (a message, a key) wraps in its cell (cl-params,
+    # book/_static/cipherlab.css) instead of widening the page
+    return Table(table.markup.replace('class="cipherlab-table"', 'class="cipherlab-table cl-params"', 1))

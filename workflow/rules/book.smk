@@ -7,6 +7,7 @@
 BOOK_NOTEBOOKS = ["findings", "verdicts", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
 # A referee's report per paper (notebooks/report.ipynb run once per paper), the first page of its part.
 REPORT_PAPERS = [p for ch in MANIFEST.chapters for p in ch.papers]   # the papers the chapters declare
+WRITERS = {ch.name for ch in MANIFEST.chapters if ch.papers}           # the chapters writing the findings page
 BOOK_NOTEBOOKS += [f"report_{p}" for p in REPORT_PAPERS]
 
 
@@ -70,9 +71,11 @@ rule findings:
         notebook="notebooks/findings.ipynb",
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("findings", "tiers", "verdict_page")]
              + [rel(paths.SRC_DIR / "analysis" / "display.py")]
-             # the paragraphs each chapter writes: its declaration, its findings module, the shared sentences
-             + [rel(p) for p in chapters.declaration_files()]
-             + sorted(rel(p) for p in (paths.SRC_DIR / "experiments").glob("*/findings.py"))
+             # the paragraphs each chapter that declares papers writes: its declaration, its findings
+             # module, the shared sentences (a chapter without papers adds nothing to the page)
+             + [rel(p) for p in chapters.declaration_files() if p.parent.name in WRITERS]
+             + sorted(rel(p) for p in (paths.SRC_DIR / "experiments").glob("*/findings.py")
+                      if p.parent.name in WRITERS)
              + [rel(paths.SRC_DIR / "experiments" / "_sentences.py")],
         coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
         tables=[table(n) for n in chapters.findings_tables(CHAPTERS)],

@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 from cipherlab.experiments import outputs  # noqa: E402
 from cipherlab.pipeline import paths  # noqa: E402
 from cipherlab.pipeline.chapters import Chapter, Measure  # noqa: E402
-from cipherlab.pipeline.config import Run  # noqa: E402
+from cipherlab.pipeline.params import Run  # noqa: E402
 from cipherlab.pipeline.params import param  # noqa: E402
 
 

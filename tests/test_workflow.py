@@ -59,6 +59,7 @@ def _with(index: int, **changes) -> chapters.Manifest:
     (lambda: _with(2, build=None), "chapter 'aead': declares no build function"),
     (lambda: _with(2, findings=None), "declares no findings function"),
     (lambda: _with(1, figures=("maes_table1",)), "['maes_table1'] named both a table and a figure"),
+    (lambda: _with(2, build="drivr:build"), "names drivr:build, but its package has no module 'drivr'"),
 ])
 def test_what_a_declaration_alone_cannot_say_is_checked(make, message):
     with pytest.raises(ValueError) as err:
@@ -236,11 +237,38 @@ def summary(trials: pd.DataFrame) -> pd.DataFrame:
     return trials.groupby("n", as_index=False)["seconds"].median()
 '''
 
+TOY_DRIVER = '''\
+"""The toy chapter's functions: what its notebooks run."""
+from __future__ import annotations
+
+import time
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from cipherlab.experiments import toy
+
+
+def measure(run):
+    rows = []
+    for trial in range(3):
+        start = time.perf_counter_ns()
+        toy.squares(run.params.n)
+        rows.append({"n": run.params.n, "trial": trial, "seconds": (time.perf_counter_ns() - start) / 1e9})
+    return {"toy_trials": (pd.DataFrame(rows), {"trials": 3})}
+
+
+def build(run, raw):
+    table = toy.squares(run.params.n)
+    fig, ax = plt.subplots()
+    ax.plot(table["x"], table["square"])
+    return {"toy_squares": table, "toy_summary": toy.summary(raw["toy_trials"]), "toy_figure": fig}
+'''
+
 TOY_CHAPTER = '''\
 """The toy chapter's declaration: its parameter, its outputs, its functions."""
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from cipherlab.pipeline.chapters import Chapter, Measure
@@ -252,31 +280,11 @@ class Params:
     n: int = param(8, "how many integers to square", minimum=1)
 
 
-def measure(run):
-    import pandas as pd
-    from cipherlab.experiments import toy
-    rows = []
-    for trial in range(3):
-        start = time.perf_counter_ns()
-        toy.squares(run.params.n)
-        rows.append({"n": run.params.n, "trial": trial, "seconds": (time.perf_counter_ns() - start) / 1e9})
-    return {"toy_trials": (pd.DataFrame(rows), {"trials": 3})}
-
-
-def build(run, raw):
-    import matplotlib.pyplot as plt
-    from cipherlab.experiments import toy
-    table = toy.squares(run.params.n)
-    fig, ax = plt.subplots()
-    ax.plot(table["x"], table["square"])
-    return {"toy_squares": table, "toy_summary": toy.summary(raw["toy_trials"]), "toy_figure": fig}
-
-
 CHAPTER = Chapter(
     name="toy", order=90, about="A toy chapter: squares of the first n integers, a table and a figure.",
     params=Params,
-    measure=Measure(about="Time n squarings (a toy timing).", raw=("toy_trials",), run=measure),
-    build=build, tables=("toy_squares",), timing_tables=("toy_summary",), figures=("toy_figure",),
+    measure=Measure(about="Time n squarings (a toy timing).", raw=("toy_trials",), run="driver:measure"),
+    build="driver:build", tables=("toy_squares",), timing_tables=("toy_summary",), figures=("toy_figure",),
 )
 '''
 
@@ -314,6 +322,7 @@ def add_toy_chapter(tree: Tree) -> None:
     package.mkdir()
     (package / "__init__.py").write_text(TOY_PACKAGE, encoding="utf-8")
     (package / "chapter.py").write_text(TOY_CHAPTER, encoding="utf-8")
+    (package / "driver.py").write_text(TOY_DRIVER, encoding="utf-8")
     _toy_notebook(tree.root / "notebooks" / "toy_measure.ipynb", "Toy: measuring", TOY_MEASURE_CELLS)
     _toy_notebook(tree.root / "notebooks" / "toy.ipynb", "Toy chapter", TOY_CHAPTER_CELLS)
 
@@ -325,7 +334,7 @@ def test_a_toy_chapter_is_built_into_the_book(quick_tree, tmp_path):
     add_toy_chapter(tree)
     added = {str(p.relative_to(tree.root)) for p in tree.root.rglob("*") if p.is_file()} - before
     assert added == {"src/cipherlab/experiments/toy/__init__.py", "src/cipherlab/experiments/toy/chapter.py",
-                     "notebooks/toy_measure.ipynb", "notebooks/toy.ipynb"}
+                     "src/cipherlab/experiments/toy/driver.py", "notebooks/toy_measure.ipynb", "notebooks/toy.ipynb"}
     q = paths.Profile("quick")
 
     # Only the new chapter and the book are planned: no other chapter, no timing is re-run.

@@ -16,7 +16,7 @@ from cipherlab.analysis import plotting
 from cipherlab.analysis.display import Table, show_table
 from cipherlab.pipeline import params as _params
 from cipherlab.pipeline.chapters import Chapter
-from cipherlab.pipeline.config import Run
+from cipherlab.pipeline.params import Run
 from cipherlab.pipeline.provenance import new_run_id, run_metadata
 from cipherlab.pipeline.results import read_raw as _read_raw, save_raw as _save_raw, save_table
 

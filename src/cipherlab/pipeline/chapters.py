@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -42,15 +42,51 @@ RESERVED = frozenset({"all", "book", "verdicts", "findings", "environment", "sel
                       "intro", "methods", "references", "report", "pdf", "bench_sweep", "variant"})
 
 
+class Lazy:
+    """A function named ``"module:function"`` inside a chapter's package, imported when first called.
+
+    A declaration names its functions this way, so that it imports nothing of its own package:
+    it stays light (the Snakefile reads every declaration to make the rules) and every module
+    of the package may read it (its ``Params``, its papers) without an import circle.
+    """
+
+    def __init__(self, package: str, ref: str) -> None:
+        module, sep, name = ref.partition(":")
+        if not (sep and module and name):
+            raise ValueError(f"a chapter's function must be named 'module:function' inside its package, got {ref!r}")
+        self.package, self.module, self.name = package, module, name
+        self._function: "Callable[..., Any] | None" = None
+
+    @property
+    def function(self) -> "Callable[..., Any]":
+        if self._function is None:
+            module = importlib.import_module(f"{self.package}.{self.module}")
+            function = getattr(module, self.name, None)
+            if not callable(function):
+                raise ValueError(f"{self.package}.{self.module} has no function {self.name!r}")
+            self._function = function
+        return self._function
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Lazy({self.package}.{self.module}:{self.name})"
+
+
+def _lazy(package: str, ref: Any) -> Any:
+    return Lazy(package, ref) if isinstance(ref, str) else ref
+
+
 @dataclass(frozen=True)
 class Measure:
-    """A chapter's timing run: what it is about, the raw files it writes, and ``run(run) ->
-    {raw name: DataFrame or (DataFrame, extra provenance)}``; ``code`` are extra globs under
-    src/cipherlab/ it reads (editing one re-runs it)."""
+    """A chapter's timing run: what it is about, the raw files it writes, and ``run`` (``"module:function"``
+    in the chapter's package, or a callable): ``run(run) -> {raw name: DataFrame or (DataFrame, extra
+    provenance)}``; ``code`` are extra globs under src/cipherlab/ it reads (editing one re-runs it)."""
 
     about: str
     raw: tuple[str, ...]
-    run: "Callable[..., Mapping[str, Any]] | None" = field(default=None, compare=False, repr=False)
+    run: "Callable[..., Mapping[str, Any]] | str | None" = field(default=None, compare=False, repr=False)
     code: tuple[str, ...] = ()
 
 
@@ -64,7 +100,16 @@ class FindingsFigure:
 
 @dataclass(frozen=True)
 class Chapter:
-    """One chapter.  ``name`` is its package, its config section, its rule and its page."""
+    """One chapter.  ``name`` is its package, its config section, its rule and its page.
+
+    Its functions (``build``, ``findings``, the measure's ``run``) are named ``"module:function"`` inside
+    the package (:class:`Lazy`), or given as callables:
+
+    - ``measure.run(run) -> {raw name: DataFrame or (DataFrame, extra provenance)}``;
+    - ``build(run, raw) -> {table or figure name: DataFrame or matplotlib Figure}``, every declared name;
+    - ``findings(tables) -> [markdown paragraph or FindingsFigure]``, the section of ``papers`` on the
+      findings page, from the tables named in ``findings_tables``.
+    """
 
     name: str
     about: str
@@ -74,7 +119,7 @@ class Chapter:
     figures: tuple[str, ...]
     order: int = 100
     measure: "Measure | None" = None
-    build: "Callable[..., Mapping[str, Any]] | None" = field(default=None, compare=False, repr=False)
+    build: "Callable[..., Mapping[str, Any]] | str | None" = field(default=None, compare=False, repr=False)
     code: tuple[str, ...] = ()
     paper: tuple[str, ...] = ()
     #: Globs of files under config/ (besides the profiles) that the chapter reads.
@@ -85,11 +130,18 @@ class Chapter:
     #: paragraphs (markdown), under the heading ``title``.
     papers: tuple[str, ...] = ()
     title: str = ""
-    findings: "Callable[..., list[str]] | None" = field(default=None, compare=False, repr=False)
+    findings: "Callable[..., list] | str | None" = field(default=None, compare=False, repr=False)
     #: The tables ``findings`` reads (any chapter's, and ``verdicts``): name -> columns read.
     findings_tables: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     #: The figures (any chapter's) its findings may show (:class:`FindingsFigure`): inputs of the page.
     findings_figures: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        package = f"{PACKAGE}.{self.name}"
+        object.__setattr__(self, "build", _lazy(package, self.build))
+        object.__setattr__(self, "findings", _lazy(package, self.findings))
+        if self.measure is not None and isinstance(self.measure.run, str):
+            object.__setattr__(self, "measure", replace(self.measure, run=Lazy(package, self.measure.run)))
 
     @property
     def section(self) -> str:
@@ -137,11 +189,10 @@ class Chapter:
         """The chapter's ``Params``: defaults, replaced by ``values``; checked (``ValueError`` naming the key)."""
         return _params.make(self.params, values, where=where or self.section)
 
-    def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None):
-        """What a notebook runs with (:class:`cipherlab.pipeline.config.Run`): the profile, its seed and
+    def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None) -> _params.Run:
+        """What a notebook runs with (:class:`cipherlab.pipeline.params.Run`): the profile, its seed and
         the parameters (defaults, the profile's section, then ``overrides``), checked once, here."""
-        from cipherlab.pipeline import config   # config reads the chapters: imported when called
-        return config.chapter_run(self, profile, overrides)
+        return _params.run_for(self.params, self.section, profile, overrides)
 
 
 #: Where variant descriptions live: ``config/variants/<variant>.yaml`` (:mod:`cipherlab.ciphers.described`).
@@ -194,10 +245,9 @@ class Variants:
     def make_params(self, values: "Mapping[str, Any] | None" = None, where: "str | None" = None) -> Any:
         return _params.make(self.params, values, where=where or self.section)
 
-    def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None):
+    def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None) -> _params.Run:
         """As :meth:`Chapter.run`, for the variant chapters' section."""
-        from cipherlab.pipeline import config
-        return config.chapter_run(self, profile, overrides)
+        return _params.run_for(self.params, self.section, profile, overrides)
 
 
 def variant_names(root: "Path | None" = None) -> tuple[str, ...]:
@@ -275,6 +325,10 @@ def check(manifest: Manifest, root: "Path | None" = None) -> None:
             problems.append(f"chapter {c.name!r}: the name is taken by the pipeline's own rules or pages")
         if c.build is None:
             problems.append(f"chapter {c.name!r}: declares no build function")
+        for f in (c.build, c.findings, c.measure.run if c.measure else None):
+            if isinstance(f, Lazy) and importlib.util.find_spec(f"{f.package}.{f.module}") is None:
+                problems.append(f"chapter {c.name!r}: names {f.module}:{f.name}, but its package has no "
+                                f"module {f.module!r}")
         if c.measure and c.measure.run is None:
             problems.append(f"chapter {c.name!r}: its measure declares no run function")
         if c.papers and c.findings is None:

@@ -12,7 +12,6 @@ gets its parameters as one checked :class:`Run` (:func:`chapter_run`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -21,7 +20,7 @@ import yaml
 
 from cipherlab.pipeline import chapters
 from cipherlab.pipeline import params as _params
-from cipherlab.pipeline.paths import WORKFLOW_DIR, Profile, check_profile, config_file
+from cipherlab.pipeline.paths import WORKFLOW_DIR, config_file
 
 #: The schema of a profile's own keys (profile, seed, ...); :func:`schema` adds the chapters' sections.
 CONFIG_SCHEMA = WORKFLOW_DIR / "schemas" / "config.schema.yaml"
@@ -75,9 +74,7 @@ def variant_list(cfg: dict[str, Any]) -> tuple[str, ...]:
 
 def read_config(profile: str) -> dict[str, Any]:
     """The parsed YAML of a profile, not yet validated: the values the profile sets."""
-    check_profile(profile)
-    with open(config_file(profile), encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
+    return _params.read_profile(profile)
 
 
 def _key(error: jsonschema.ValidationError) -> str:
@@ -120,41 +117,15 @@ def load_config(profile: str) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- what a notebook runs with
 
-
-@dataclass(frozen=True)
-class Run:
-    """A chapter's run: the profile (its tree of inputs and outputs), its seed, and the chapter's
-    checked parameters."""
-
-    profile: Profile
-    seed: int
-    params: Any
-    section: str
-
-    @property
-    def config(self) -> dict[str, Any]:
-        """The parameters as JSON values, for provenance and display."""
-        return _params.to_config(self.params)
+#: A chapter's run (profile, seed, checked parameters): :class:`cipherlab.pipeline.params.Run`.
+Run = _params.Run
 
 
 def chapter_run(decl: "chapters.Chapter | chapters.Variants | str", profile: str = "quick",
                 overrides: "Mapping[str, Any] | None" = None) -> Run:
-    """The run of a chapter: its parameters' defaults, replaced by the profile's section, then by
-    ``overrides`` (a notebook's, e.g. ``{"trials": 50}``); checked once, here."""
+    """The run of a chapter (or of the section's declaration, by name): :meth:`Chapter.run`."""
     decl = declaration(decl) if isinstance(decl, str) else decl
-    cfg = read_config(profile)
-    path = config_file(profile)
-    where = str(path.relative_to(path.parent.parent))
-    base = _params.make(decl.params, cfg.get(decl.section), where=f"{where}: {decl.section}")
-    if overrides:
-        if not isinstance(overrides, Mapping):
-            raise ValueError(f"overrides must be a mapping of {decl.section} parameters, got {overrides!r}")
-        values = {**_params.to_config(base), **dict(overrides)}
-        base = _params.make(decl.params, values, where=f"overrides: {decl.section}")
-    seed = cfg.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"{where}: seed must be a non-negative integer, got {seed!r}")
-    return Run(profile=Profile(profile), seed=seed, params=base, section=decl.section)
+    return decl.run(profile, overrides)
 
 
 def input_specs(cfg: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -12,8 +12,9 @@ Everything else is derived from that class:
 - the JSON schema of the chapter's config section (:func:`section_schema`), which the
   Snakefile hands to Snakemake's ``validate()`` and :mod:`cipherlab.pipeline.config` applies
   for Python code: the door where a value is checked, once;
-- the validated instance a notebook runs with (:func:`make`), the full profile's values
-  overridden by the profile file's section and then by the notebook's ``overrides``;
+- the validated instance a notebook runs with (:func:`make`, and :func:`run_for` for a whole
+  :class:`Run`), the full profile's values overridden by the profile file's section and then by
+  the notebook's ``overrides``;
 - the provenance record of a run (:func:`to_config`, JSON-able).
 
 The quick profile (``config/quick.yaml``) names only the values it shrinks.
@@ -26,6 +27,9 @@ import typing
 from typing import Any, Mapping
 
 import jsonschema
+import yaml
+
+from cipherlab.pipeline.paths import Profile, check_profile, config_file
 
 # --------------------------------------------------------------------------- shared schema pieces
 # Pieces of JSON schema that several chapters' parameters share; pass them to param().
@@ -187,3 +191,47 @@ def changed(params: Any) -> dict[str, Any]:
     """The parameters that differ from the class's defaults (what a profile overrides)."""
     return {f.name: _jsonable(getattr(params, f.name)) for f in fields(type(params))
             if _jsonable(getattr(params, f.name)) != _jsonable(default_of(f))}
+
+
+# --------------------------------------------------------------------------- what a notebook runs with
+
+
+def read_profile(profile: str) -> dict[str, Any]:
+    """The parsed YAML of a profile (``config/<profile>.yaml``), not yet validated: the values it sets."""
+    check_profile(profile)
+    with open(config_file(profile), encoding="utf-8") as fh:
+        return yaml.safe_load(fh) or {}
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """A chapter's run: the profile (its tree of inputs and outputs), its seed, and the chapter's
+    checked parameters."""
+
+    profile: Profile
+    seed: int
+    params: Any
+    section: str
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The parameters as JSON values, for provenance and display."""
+        return to_config(self.params)
+
+
+def run_for(cls: type, section: str, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None) -> Run:
+    """The run of the chapter whose parameters are ``cls`` and whose config section is ``section``: the
+    defaults, replaced by the profile's section, then by ``overrides`` (a notebook's, e.g.
+    ``{"trials": 50}``); checked once, here."""
+    cfg = read_profile(profile)
+    path = config_file(profile)
+    where = str(path.relative_to(path.parent.parent))
+    params = make(cls, cfg.get(section), where=f"{where}: {section}")
+    if overrides:
+        if not isinstance(overrides, Mapping):
+            raise ValueError(f"overrides must be a mapping of {section} parameters, got {overrides!r}")
+        params = make(cls, {**to_config(params), **dict(overrides)}, where=f"overrides: {section}")
+    seed = cfg.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"{where}: seed must be a non-negative integer, got {seed!r}")
+    return Run(profile=Profile(profile), seed=seed, params=params, section=section)

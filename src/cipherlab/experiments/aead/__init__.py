@@ -11,7 +11,8 @@ The chapter's library, one module per part (the notebooks only call and display)
 * :mod:`.wycheproof`, :mod:`.bitflip`: our extensions;
 * :mod:`.figures`: the paper's figures from our data;
 * :mod:`.linearity`: the fixed-cost-plus-per-byte fit of time over size ("linear scalability");
-* :mod:`.evidence`: evidence for every claim of paper 003 (``cipherlab.analysis.verdicts`` decides);
+* :mod:`.evidence`: evidence for the claims of paper 003's tables and figures (``cipherlab.analysis.verdicts`` decides);
+* :mod:`.sentence_claims`: evidence for the claims of a sentence-by-sentence reading, built on :mod:`.evidence`;
 * :mod:`.findings`: paper 003's paragraphs of the findings page;
 * :mod:`.views`: the chapter's tables as the page shows them (through ``cipherlab.analysis.display.show_table``).
 
@@ -27,7 +28,7 @@ _EXPORTS = {
     "bitflip": ("AEAD_LOCATIONS", "PLAIN_LOCATIONS", "UNAUTH_MODES", "acceptance_table", "bitflip_aead",
                 "bitflip_unauthenticated", "ctr_field_rewrite"),
     "evidence": ("ORDER_CLAIMS", "ORDER_SECTIONS", "RATIO_CLAIMS", "SECTIONS", "TABLE_ORDER_CLAIMS", "claim_coverage",
-                 "collect", "decide", "decided", "compare", "forgery_bound", "forgery_power",
+                 "table_claims", "decide", "decided", "compare", "forgery_bound", "forgery_power",
                  "stability_evidence", "paper_claims", "published_ratio_pct", "section_table", "weakest"),
     "linearity": ("equal_growth_evidence", "fit_linear", "linear_fit_table", "linearity_evidence"),
     "figures": ("plot_forgery_bound", "plot_forgery_times", "plot_size_curves", "prose_marks"),
@@ -43,8 +44,9 @@ _EXPORTS = {
     "wycheproof": ("WYCHEPROOF_OUTCOMES", "load_wycheproof", "run_wycheproof", "run_wycheproof_case",
                    "wycheproof_path", "wycheproof_summary", "wycheproof_unsupported"),
 }
+_EXPORTS["driver"] = ("collect",)
 _MODULES = ("bitflip", "chapter", "driver", "evidence", "figures", "findings", "forgery", "linearity", "measure",
-            "tables", "views", "wycheproof")
+            "sentence_claims", "tables", "views", "wycheproof")
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = sorted(_WHERE)

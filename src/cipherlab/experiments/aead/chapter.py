@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
 from cipherlab.pipeline.chapters import Chapter, Measure
-from cipherlab.pipeline.config import Run
 from cipherlab.pipeline.params import INPUTS, PROCESSES, SIZES_MB, param
 
 #: Bytes in a megabyte: decimal (the paper's "100kb ... 5MB") or binary.
@@ -83,24 +81,6 @@ class Params:
             raise ValueError(f"aead.field_new: must have as many bytes as aead.field_old ({len(old)}), got {len(new)}")
 
 
-def measure(run: Run) -> dict[str, Any]:
-    """Time phases 1 and 2 and the forged-tag checks; returns {raw name: (DataFrame, extra provenance)}."""
-    from cipherlab.experiments.aead import driver
-    return driver.measure(run)
-
-
-def build(run: Run, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """{table or figure name: DataFrame or matplotlib Figure}: exactly the declared names."""
-    from cipherlab.experiments.aead import driver
-    return driver.build(run, raw)
-
-
-def findings(tables: Mapping[str, Any]) -> list[str]:
-    """The findings page's paragraphs for paper 003, from the tables of ``CHAPTER.findings_tables``."""
-    from cipherlab.experiments.aead import findings as f
-    return f.paragraphs(tables, "003")
-
-
 CHAPTER = Chapter(
     name="aead", order=30,
     about="The chapter: figures 3-13, tables 1-7 beside the paper, forgery bound, Wycheproof, bit flipping, and "
@@ -112,8 +92,8 @@ CHAPTER = Chapter(
         # aead_forgery_outcomes is not a timing (which seeded tags were rejected) but comes
         # from the forgery timing run, so it lives beside it.
         raw=("aead_phase1", "aead_phase2", "aead_forgery", "aead_forgery_outcomes"),
-        run=measure),
-    build=build,
+        run="driver:measure"),
+    build="driver:build",
     tables=("aead_machine", "aead_forgery_outcomes", "aead_wycheproof", "aead_wycheproof_unsupported",
             "aead_forgery_bound", "aead_trials_to_observe", "aead_bitflip_acceptance", "aead_ctr_rewrite"),
     timing_tables=("aead_phase1_summary", "aead_phase2_summary", "aead_ratios", "aead_ranking_ours",
@@ -124,7 +104,7 @@ CHAPTER = Chapter(
              "aead_fig11_forgery", "aead_fig12_forgery", "aead_fig13_forgery", "aead_forgery_bound_figure"),
     paper=("003_*.csv",),
     papers=("003",), title="Block-cipher modes",
-    findings=findings,
+    findings="findings:paragraphs",
     findings_tables={"verdicts": ("claim_id", "paper", "kind", "verdict"),
                      "aead_ranking_vs_paper": ("table", "row", "column", "published", "ours", "claim_id"),
                      "aead_bitflip_acceptance": ("family", "mode", "location", "flips", "accepted")},

@@ -3,7 +3,7 @@
 :func:`measure` times phases 1 and 2 and the forged-tag checks in one set of
 fresh processes; :func:`build` turns the raw files into every table and figure
 of the chapter page (names as declared in :data:`.chapter.CHAPTER`).  Both take
-a validated :class:`cipherlab.pipeline.config.Run` and trust its parameters;
+a validated :class:`cipherlab.pipeline.params.Run` and trust its parameters;
 the modules they call compute (:mod:`.measure`, :mod:`.forgery`, :mod:`.tables`,
 :mod:`.figures`, :mod:`.evidence` ...).
 """
@@ -19,6 +19,7 @@ from cipherlab.analysis import paper, plotting, timing, verdicts
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, tables, wycheproof
+from cipherlab.experiments.aead.sentence_claims import sentence_claims
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
                                                 PAPER, aead_build, aead_cases, input_name, mb_to_bytes, read_inputs,
                                                 throughput_summary)
@@ -86,6 +87,19 @@ def _published(*names: str) -> pd.DataFrame:
     return pd.concat([paper.published(PAPER, n) for n in names], ignore_index=True)
 
 
+def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFrame, outcomes: pd.DataFrame,
+            flips: pd.DataFrame, wyche: pd.DataFrame, rewrite: pd.DataFrame, *, profile: str,
+            seed: int = 0) -> list:
+    """Evidence for every testable claim and extension of paper 003 in ``claims.csv`` (one row each): the
+    tables' and figures' claims (:mod:`.evidence`), then the sentence-by-sentence reading's (:mod:`.sentence_claims`)."""
+    for name, df in (("phase1", phase1), ("phase2", phase2), ("forgery_times", forgery_times)):
+        if "instance" not in df.columns or not (df["instance"] == "control").any():
+            raise ValueError(f"{name} has no A/A control trials (instance='control'): re-run the measuring notebook")
+    return (evidence.table_claims(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=profile,
+                                  seed=seed)
+            + sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed))
+
+
 def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """Every table and figure of the chapter page from the raw files, by name (the chapter's declared outputs).
     The figures are closed (no longer pyplot's), so a notebook cell does not display them; they are
@@ -108,8 +122,7 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     flips = pd.concat([bitflip.bitflip_aead(msg, aad, seed=seed), bitflip.bitflip_unauthenticated(msg, seed=seed)],
                       ignore_index=True)
     rewrite = bitflip.ctr_field_rewrite(msg, p.field_old.encode(), p.field_new.encode(), seed=seed, aad=aad)
-    found = evidence.collect(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=prof.name,
-                             seed=seed)
+    found = collect(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=prof.name, seed=seed)
 
     out: dict[str, Any] = {"aead_phase1_summary": s1, "aead_phase2_summary": s2,
                            "evidence_aead": evidence_table(found)}

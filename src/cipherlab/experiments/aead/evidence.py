@@ -502,23 +502,18 @@ def _key_sizes(wyche: pd.DataFrame) -> list[int]:
     return sorted({int(b) // 8 for b in wyche["key_bits"]}) if "key_bits" in wyche.columns else []
 
 
-def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFrame, outcomes: pd.DataFrame,
-            flips: pd.DataFrame, wyche: pd.DataFrame, rewrite: pd.DataFrame, *, profile: str,
-            seed: int = 0) -> list[_v.Evidence]:
-    """Evidence for every testable claim and extension of paper 003 in ``claims.csv`` (one row each)."""
+def table_claims(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFrame, outcomes: pd.DataFrame,
+                 flips: pd.DataFrame, wyche: pd.DataFrame, rewrite: pd.DataFrame, *, profile: str,
+                 seed: int = 0) -> list[_v.Evidence]:
+    """Evidence for the claims of paper 003's tables, figures and their prose, and for our extensions (one row
+    each); :func:`cipherlab.experiments.aead.driver.collect` adds the sentence-by-sentence reading's claims."""
     for name, df in (("phase1", phase1), ("phase2", phase2), ("forgery_times", forgery_times)):
         if "instance" not in df.columns or not (df["instance"] == "control").any():
             raise ValueError(f"{name} has no A/A control trials (instance='control'): re-run the measuring notebook")
     return (_orderings(phase1, phase2, forgery_times, profile, seed) + _ratios(phase1, phase2, forgery_times,
             profile, seed) + _growth(phase1, phase2, profile, seed) + _convergence(phase1, phase2, profile, seed)
             + _spreads(phase1, forgery_times, profile, seed) + _structural(outcomes, profile)
-            + _extensions(flips, wyche, rewrite, forgery_times, profile, seed)
-            + _sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed))
-
-
-def _sentence_claims(p1, p2, fg, *, profile: str, seed: int) -> list[_v.Evidence]:
-    from cipherlab.experiments.aead.sentence_claims import sentence_claims   # it builds on this module's comparisons
-    return sentence_claims(p1, p2, fg, profile=profile, seed=seed)
+            + _extensions(flips, wyche, rewrite, forgery_times, profile, seed))
 
 
 def decided(profile) -> pd.DataFrame:

@@ -85,7 +85,7 @@ def bitflip_sentence(bitflip: "pd.DataFrame | None") -> str:
     return text
 
 
-def paragraphs(tables: Mapping[str, pd.DataFrame], paper: str) -> list[str]:
-    """The section's paragraphs for ``paper``: the rankings' verdicts, then bit flipping."""
+def paragraphs(tables: Mapping[str, pd.DataFrame], paper: str = "003") -> list[str]:
+    """The section's paragraphs for ``paper`` (the chapter's one paper): the rankings' verdicts, then bit flipping."""
     return [ranking_sentence(tables["verdicts"], tables.get("aead_ranking_vs_paper"), paper),
             bitflip_sentence(tables.get("aead_bitflip_acceptance"))]

@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
 from cipherlab.pipeline.chapters import Chapter, Measure
-from cipherlab.pipeline.config import Run
 from cipherlab.pipeline.params import BYTE, FILE_NAME, IMPL, IMPLS, INPUTS, KEY_HEX, MODE, PROBABILITY, PROCESSES, param
 
 #: The papers of the chapter: 000 (2015) and 001 (its extended version).
@@ -59,33 +57,14 @@ class Params:
                                  f"aes2sbox.inputs {sorted(self.inputs)}")
 
 
-def measure(run: Run) -> dict[str, Any]:
-    """Time both published protocols; returns ``{"aes2sbox_speed": (trials, extra provenance)}``."""
-    from cipherlab.experiments.aes2sbox import driver
-    return driver.measure(run)
-
-
-def build(run: Run, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Every table and figure of the chapter page, by name."""
-    from cipherlab.experiments.aes2sbox import driver
-    return driver.build(run, raw)
-
-
-def findings(tables: Mapping[str, Any]) -> list:
-    """The findings page's section of papers 000 and 001: the S-box, the attack, each paper's speed,
-    and the image the attack recovered (when the security chapter was built)."""
-    from cipherlab.experiments.aes2sbox import findings as f
-    return f.paragraphs(tables)
-
-
 CHAPTER = Chapter(
     name="aes2sbox", order=10, title="AES-2SBox",
     about="The AES-2SBox chapter: published tables beside ours, the papers' stats audit, avalanche, evidence for "
           "the engine.",
     params=Params,
     measure=Measure(about="Tables 3-5: both published protocols, every cipher x style x operation plus the A/A "
-                          "control, interleaved, batched trials.", raw=("aes2sbox_speed",), run=measure),
-    build=build,
+                          "control, interleaved, batched trials.", raw=("aes2sbox_speed",), run="driver:measure"),
+    build="driver:build",
     tables=("aes2sbox_construction", "aes2sbox_sbox_diff", "aes2sbox_table1", "aes2sbox_table2", "aes2sbox_audit",
             "aes2sbox_avalanche_pairs", "aes2sbox_avalanche_summary", "aes2sbox_avalanche_by_position",
             "aes2sbox_avalanche_histogram"),
@@ -93,7 +72,7 @@ CHAPTER = Chapter(
     figures=("aes2sbox_speed_trials", "aes2sbox_avalanche"),
     paper=("00[01]_*.csv",),
     papers=PAPERS,
-    findings=findings,
+    findings="findings:paragraphs",
     findings_tables={
         "aes2sbox_speedup": ("paper", "operation", "style", "size", "published_pct", "ours_pct", "low_pct",
                              "high_pct", "aa_low_pct", "aa_high_pct"),

@@ -3,7 +3,7 @@
 :func:`measure` times Tables 3-5 (``aes2sbox_measure.ipynb``); :func:`build`
 rebuilds every table and figure of the chapter page (``aes2sbox.ipynb``) from
 the raw timings and the published values. Both take a validated
-:class:`cipherlab.pipeline.config.Run` (``run.profile``, ``run.seed``,
+:class:`cipherlab.pipeline.params.Run` (``run.profile``, ``run.seed``,
 ``run.params``: the chapter's :class:`.chapter.Params`) and trust its values;
 the functions they call check their own arguments for direct callers.
 """

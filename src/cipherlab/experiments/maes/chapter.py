@@ -7,10 +7,8 @@ The declaration only (imported by the Snakefile to build the rules): the work is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
 from cipherlab.pipeline.chapters import Chapter, Measure
-from cipherlab.pipeline.config import Run
 from cipherlab.pipeline.params import (BLOCK_HEX, FILE_NAME, IMPL, IMPLS, INPUTS, KEY_HEX, MODES, PROBABILITY,
                                        PROCESSES, param)
 
@@ -84,24 +82,6 @@ class Params:
                                  f"{list(self.impls)}")
 
 
-def measure(run: Run) -> dict[str, Any]:
-    """Time Tables I-III and bulk throughput; ``{raw name: (DataFrame, extra provenance)}``."""
-    from cipherlab.experiments.maes import driver
-    return driver.measure(run)
-
-
-def build(run: Run, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Every table and figure of the chapter, by name, from the raw timings and the run's parameters."""
-    from cipherlab.experiments.maes import driver
-    return driver.build(run, raw)
-
-
-def findings(tables: Mapping[str, Any], paper: str = PAPER) -> list[str]:
-    """The findings page's paragraphs for paper 002, from this run's tables."""
-    from cipherlab.experiments.maes import findings as f
-    return f.paragraphs(tables, paper)
-
-
 #: Columns of ``security_attack`` the findings read (the security chapter's key-free codebook attack).
 _ATTACK_COLUMNS = ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local")
 _SPEEDUP_COLUMNS = ("impl", "operation", "cipher", "bytes", "speedup_pct", "low_pct", "high_pct",
@@ -114,8 +94,8 @@ CHAPTER = Chapter(
     measure=Measure(
         about="Tables I-III and bulk throughput: interleaved, batched in-process timings with A/A controls.",
         raw=("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_compile", "maes_overhead"),
-        run=measure),
-    build=build,
+        run="driver:measure"),
+    build="driver:build",
     tables=("maes_entropy", "maes_entropy_vs_aes", "maes_histograms", "maes_dependency", "maes_keyspace",
             "maes_leaks"),
     timing_tables=("maes_table1", "maes_table2", "maes_table3", "maes_speedups_block", "maes_throughput",
@@ -127,7 +107,7 @@ CHAPTER = Chapter(
     paper=("002_*.csv",),
     papers=(PAPER,),
     title="MAES",
-    findings=findings,
+    findings="findings:paragraphs",
     findings_tables={
         "security_attack": _ATTACK_COLUMNS,
         "maes_speedups_block": _SPEEDUP_COLUMNS + ("published_speedup_pct",),

@@ -29,7 +29,7 @@ from cipherlab.experiments.maes.measure import measure_all
 from cipherlab.pipeline.inputs import read_input
 
 if TYPE_CHECKING:
-    from cipherlab.pipeline.config import Run
+    from cipherlab.pipeline.params import Run
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,8 @@ The declaration only (:data:`CHAPTER`, :class:`Params`); the work is in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
 from cipherlab.pipeline.chapters import Chapter
-from cipherlab.pipeline.config import Run
 from cipherlab.pipeline.params import BYTE, param
 
 
@@ -37,12 +35,6 @@ class Params:
     serial_m: int = param(14, "SP 800-22 serial: m < log2(n) - 2 (n bits per sequence)", minimum=2)
 
 
-def build(run: Run, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """{table or figure name: DataFrame or matplotlib Figure}: every name :data:`CHAPTER` declares."""
-    from cipherlab.experiments.security import driver
-    return driver.build(run, raw)
-
-
 CHAPTER = Chapter(
     name="security", order=40,
     about="S-box tables, dependency matrices, avalanche/SAC, rounds to full diffusion, the codebook attack "
@@ -52,7 +44,7 @@ CHAPTER = Chapter(
     # one notebook: the whole analysis takes about 20 s on the full profile, nothing to save by
     # splitting it, and nothing is timed
     measure=None,
-    build=build,
+    build="driver:build",
     tables=("security_sbox_properties", "security_sbox_spread", "security_sbox_spread_summary",
             "security_dependency", "security_avalanche", "security_avalanche_summary", "security_rounds",
             "security_attack", "security_image_entropy", "security_randomness", "security_randomness_sequences",

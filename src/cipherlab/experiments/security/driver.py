@@ -213,7 +213,7 @@ def figures_of(results: dict, xor_byte: int) -> dict:
 
 
 def build(run, raw=None) -> dict:
-    """Every table and figure of the chapter, by name, for ``run`` (a :class:`cipherlab.pipeline.config.Run`).
+    """Every table and figure of the chapter, by name, for ``run`` (a :class:`cipherlab.pipeline.params.Run`).
 
     ``raw`` is unused (the chapter has no measuring notebook).  The parameters
     are ``run.params``, validated at the door; the seed is the profile's.

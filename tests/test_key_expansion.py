@@ -1,4 +1,4 @@
-"""The compiled key expansion (``_kernels.expand_key_words``, what a cipher object is built from)
+"""The compiled key expansion (``_key_kernels.expand_key_words``, what a cipher object is built from)
 against the naive one in ``tests/naive.py``, for random keys of every size, including words run
 past the schedule (the MAES ``keyexp`` IV source continues Rcon in GF(2^8))."""
 from __future__ import annotations

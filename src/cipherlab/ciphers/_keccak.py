@@ -5,7 +5,7 @@ generation with the AES key expansion. ``hashlib`` computes SHA-3 in C, so
 timing it against a key expansion written in Python compares languages, not
 algorithms. Here both sides are Numba kernels of the same style (plain loops
 over machine words): the SHA-3 below and the cipher objects' own compiled
-KeyExpansion (:func:`cipherlab.ciphers._kernels.expand_key_blocks`), so the
+KeyExpansion (:func:`cipherlab.ciphers._key_kernels.expand_key_blocks`), so the
 paper's cost question is answered on equal terms:
 
 * :func:`sha3` - SHA3-224/256/384/512 of one message (checked against ``hashlib``);
@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from cipherlab._checks import check_choice
-from cipherlab.ciphers._kernels import expand_key_blocks
-from cipherlab.ciphers._kernels import expand_key_words as _expand_key_words
+from cipherlab.ciphers._key_kernels import expand_key_blocks
+from cipherlab.ciphers._key_kernels import expand_key_words as _expand_key_words
 from cipherlab.ciphers._numba import jit
 from cipherlab.ciphers.sboxes import rijndael_sbox
 
@@ -133,7 +133,7 @@ def _sha3_into(msg, n_out, out, rc, rot):
 @jit
 def _round_keys(key, sbox):
     """AES round keys ``uint8[Nr + 1, 16]`` (the timed "AES key expansion" of Table I): the cipher
-    objects' own compiled KeyExpansion (:func:`cipherlab.ciphers._kernels.expand_key_blocks`)."""
+    objects' own compiled KeyExpansion (:func:`cipherlab.ciphers._key_kernels.expand_key_blocks`)."""
     nr = key.size // 4 + 6
     return expand_key_blocks(key, 4 * (nr + 1), sbox)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cipherlab.ciphers import _kernels as K
+from cipherlab.ciphers import _key_kernels as KK
 from cipherlab._checks import check_choice
 from cipherlab.ciphers._schedule import build_schedule, encryption_schedule
 from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
@@ -51,8 +52,8 @@ _SBOX.setflags(write=False)
 
 
 def _expand_words(key: bytes, n_words: int) -> np.ndarray:
-    """KeyExpansion's words as ``uint32[n_words]``, in compiled code (``_kernels.expand_key_words``)."""
-    return K.expand_key_words(np.frombuffer(key, dtype=np.uint8), n_words, _SBOX)
+    """KeyExpansion's words as ``uint32[n_words]``, in compiled code (``_key_kernels.expand_key_words``)."""
+    return KK.expand_key_words(np.frombuffer(key, dtype=np.uint8), n_words, _SBOX)
 
 
 def expand_key_words(key: bytes, n_words: int) -> list[int]:
@@ -90,7 +91,7 @@ _U8 = np.dtype(np.uint8)  # a dtype object: a dtype given by name or type is loo
 
 def _expand_key(key: bytes) -> np.ndarray:
     out = np.empty((AES_ROUNDS[len(key)] + 1, 16), _U8)
-    K.expand_key_into(np.frombuffer(key, _U8), out, _SBOX)
+    KK.expand_key_into(np.frombuffer(key, _U8), out, _SBOX)
     return out
 
 
@@ -128,7 +129,7 @@ class AES:
         self.nr = nr = AES_ROUNDS[len(key)]
         self.rounds = rounds = nr if rounds is None else rounds
         keys = np.empty((nr + 1, 16), _U8)  # _expand_key, inline: cipherlab.new makes one per object
-        K.expand_key_into(np.frombuffer(key, _U8), keys, _SBOX)
+        KK.expand_key_into(np.frombuffer(key, _U8), keys, _SBOX)
         self.round_keys = keys if rounds == nr else keys[: rounds + 1]
 
     def _extra(self) -> dict:

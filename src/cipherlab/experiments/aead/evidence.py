@@ -128,19 +128,22 @@ RATIO_CLAIMS = {
 }
 
 
+def published_cells_mean(cells) -> float:
+    """The mean of the published numbers in ``cells`` ((table, row, column) of paper 003's transcription)."""
+    vals = []
+    for table, row, column in cells:
+        d = _paper.published(PAPER, table)
+        hit = d[(d["row"] == row) & (d["column"] == column)]
+        if len(hit) != 1:
+            raise ValueError(f"published cell {(table, row, column)} matches {len(hit)} rows")
+        vals.append(float(hit["number"].iloc[0]))
+    return float(np.mean(vals))
+
+
 def published_ratio_pct(claim_id: str) -> float:
     """The percent speedup a ratio claim's published numbers imply (the source of its ``published``)."""
     _, _, _, _, num, den, quantity = RATIO_CLAIMS[claim_id]
-
-    def value(cells):
-        vals = []
-        for table, row, column in cells:
-            d = _paper.published(PAPER, table)
-            hit = d[(d["row"] == row) & (d["column"] == column)]
-            if len(hit) != 1:
-                raise ValueError(f"published cell {(table, row, column)} matches {len(hit)} rows")
-            vals.append(float(hit["number"].iloc[0]))
-        return float(np.mean(vals))
+    value = published_cells_mean
     if quantity == "times":  # the paper states the factor itself ("~2.5 times faster")
         return (value(num) - 1) * 100
     return (value(num) / value(den) - 1) * 100

@@ -19,12 +19,11 @@ from __future__ import annotations
 import dataclasses
 import math
 
-import numpy as np
 import pandas as pd
 
-from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _matched_size, _size, _times, compare,
+                                                published_cells_mean,
                                                 spread, weakest)
 from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, mb_to_bytes
@@ -82,21 +81,10 @@ RISE_CLAIMS = {
 }
 
 
-def _cells_mean(cells) -> float:
-    vals = []
-    for table, row, column in cells:
-        d = _paper.published(PAPER, table)
-        hit = d[(d["row"] == row) & (d["column"] == column)]
-        if len(hit) != 1:
-            raise ValueError(f"published cell {(table, row, column)} matches {len(hit)} rows")
-        vals.append(float(hit["number"].iloc[0]))
-    return float(np.mean(vals))
-
-
 def published_rise_pct(claim_id: str) -> float:
     """The throughput gain (%) a rise claim's quoted numbers imply: end over start, minus 1."""
     _, _, start, end, _ = RISE_CLAIMS[claim_id]
-    return (_cells_mean(end) / _cells_mean(start) - 1) * 100
+    return (published_cells_mean(end) / published_cells_mean(start) - 1) * 100
 
 
 def rise_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:

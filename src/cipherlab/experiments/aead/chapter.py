@@ -31,15 +31,19 @@ class Params:
     trials: int = param(120, "phase 1 trials per case in all processes; batched below 1 ms, with an A/A control",
                         minimum=2)
     phase2_trials: int = param(24, "phase 2 trials per case in all processes: Blowfish/CAST at 3-5 MB take tens "
-                               "of ms per call, so a round of every case costs about a second: 4 trials per process",
+                               "of ms per call and every trial lasts at least phase2_min_trial_seconds, so a round of every "
+                               "case costs about 4 s: 4 trials per process",
                                minimum=2)
     phase2_min_trial_seconds: float = param(
-        0.02, "each phase-2 trial lasts at least this long (s): at 0.1-1 MB a trial is the mean of several calls "
-        "(AES-EAX at 0.1 MB takes 0.3 ms), not one call that a single interrupt can double",
+        0.1, "each phase-2 trial lasts at least this long (s), so that a trial is the mean of several calls: "
+        "AES-EAX at 5 MB takes 9-12 ms, a call that reuses freed memory and one that faults in fresh pages differing "
+        "by about 25 %, and one to three such calls per trial made the ratios to Blowfish and CAST move by 15 % "
+        "from run to run; at 0.1 MB a call takes 0.3 ms, which a single interrupt can double",
         minimum=0, exclusiveMaximum=10)
     warmup: int = param(2, "warm-up rounds per case of phases 1 and 2: PyCryptodome is compiled C, no JIT to warm "
                         "(the paper: 10); batching adds 5 untimed probe calls per case", minimum=0)
-    forgery_trials: int = param(120, "tags per mode, size and kind (the paper: 100)", minimum=2)
+    forgery_trials: int = param(240, "tags per mode, size and kind (the paper: 100); also the timed "
+                                "rejections per case, which the fit of 003-s52-reject-linear resamples", minimum=2)
     forgery_warmup: int = param(1, "warm-up rounds per forgery case", minimum=0)
     aad: str = param("cipherlab paper 003 static AAD", "the static associated data")
     key_bytes: int = param(16, "key length: AES-128, and 128-bit Blowfish and CAST-128 keys", enum=[16, 24, 32])

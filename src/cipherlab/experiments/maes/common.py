@@ -13,8 +13,11 @@ from cipherlab.ciphers.modes import available_impls
 from cipherlab.analysis.paper import published
 from cipherlab.ciphers.registry import cipher_names, lookup
 
-PAPER = "002"
-CHAPTER = "maes"
+from cipherlab.experiments.maes.chapter import CHAPTER as _DECLARATION
+from cipherlab.experiments.maes.chapter import PAPER
+
+#: The chapter's name, as its declaration gives it.
+CHAPTER = _DECLARATION.name
 
 #: AES and the registered MAES variants (the paper's approaches 1 and 2), from the cipher
 #: registry, in the order the paper's tables list them.

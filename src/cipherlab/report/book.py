@@ -329,6 +329,10 @@ def build(profile: str) -> Path:
     index = Profile(profile).html / "index.html"
     if not index.is_file():
         raise RuntimeError(f"jupyter-book finished but {index} is missing")
+    # Sphinx rewrites only the pages whose sources changed: after a change to the book's CSS or script
+    # alone it rewrites none, and index.html (the rule's output, which the PDFs are printed after) would
+    # stay older than its inputs. The whole book is current now, so its output says so.
+    index.touch()
     return index
 
 

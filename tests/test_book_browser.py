@@ -347,6 +347,12 @@ def test_claim_anchors_resolve(book):
         linked |= set(re.findall(r'href="verdicts\.html#(claim-[^"]+)"', report))
     assert linked, "no report links a claim's row"
     assert linked <= ids, f"report links to missing anchors: {sorted(linked - ids)[:5]}"
+    # Each chapter's verdict table links every claim id to its row on the verdict page.
+    for page in (f"{name}.html" for name in CHAPTERS):
+        dom = (book / page).read_text(encoding="utf-8")
+        shown = set(re.findall(r'href="verdicts\.html#(claim-[^"]+)"', dom))
+        assert shown, f"{page}: its verdict table links no claim to the verdict page"
+        assert shown <= ids, f"{page} links to missing anchors: {sorted(shown - ids)[:5]}"
 
 
 def pd_verdicts(book):

@@ -37,6 +37,14 @@ VERDICT_WORDS = ("reproduced", "not reproduced", "contradicted", "inconclusive",
                  "not at condition")
 READINGS = ("every",)
 
+#: The book's verdict page (one row per claim), beside the chapter pages.
+VERDICT_PAGE = "verdicts.html"
+
+
+def claim_anchor(claim_id: str) -> str:
+    """The HTML id of a claim's row on the verdict page: ``claim-<claim_id>``."""
+    return "claim-" + "".join(c if c.isalnum() or c in "-_." else "-" for c in str(claim_id))
+
 
 # ----------------------------------------------------------------------------- rules
 @lru_cache(maxsize=None)

@@ -30,8 +30,9 @@ import pandas as pd
 
 from cipherlab.analysis import compare as _cmp
 from cipherlab.analysis import paper as _paper
-from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_WORDS, claims_of_chapter,
-                                       condition_terms, load_claims, load_rules, term_matches)
+from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_PAGE, VERDICT_WORDS,
+                                       claim_anchor, claims_of_chapter, condition_terms, load_claims, load_rules,
+                                       term_matches)
 from cipherlab.pipeline.config import load_config
 from cipherlab.pipeline.paths import PROFILES, Profile
 from cipherlab.pipeline.results import save_table
@@ -367,9 +368,10 @@ def verdict_counts(rows: pd.DataFrame, statuses: bool = False) -> pd.DataFrame:
 def verdict_html(rows: pd.DataFrame) -> str:
     """Verdict rows as a four-column HTML table that fits the page.
 
-    Claim (id, quote, place in the paper) | published | ours, with the A/A
-    control and the condition measured | verdict, linked to the section that
-    holds the evidence, with the rule and the reason.
+    Claim (id, linked to its row on the verdict page; quote, place in the
+    paper) | published | ours, with the A/A control and the condition
+    measured | verdict, linked to the section that holds the evidence, with
+    the rule and the reason.
     """
     esc = html.escape
     head = "".join(f'<th style="text-align:left;padding:0.3em 0.5em">{h}</th>'
@@ -392,7 +394,8 @@ def verdict_html(rows: pd.DataFrame) -> str:
         elif r.verdict in STATUSES:
             shown = load_rules()["verdicts"][r.verdict].get("shown", r.verdict)
         cells = [
-            f"<b>{esc(r.claim_id)}</b><br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
+            f'<a href="{VERDICT_PAGE}#{claim_anchor(r.claim_id)}"><b>{esc(r.claim_id)}</b></a>'
+            f"<br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
             esc(str(r.published)),
             f"{esc(str(r.ours))}{control}<br><small>measured at: {esc(cond)}</small>",
             f'<a href="{esc(link)}"><b>{esc(shown)}</b></a><br><small>{esc(r.rule)}: {esc(str(r.reason))}</small>'

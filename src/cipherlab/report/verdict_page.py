@@ -13,6 +13,7 @@ import html
 
 import pandas as pd
 
+from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.report import tiers
 
@@ -20,12 +21,11 @@ from cipherlab.report import tiers
 CSV_NAME = "verdicts.csv"
 
 
-def anchor(claim_id: str) -> str:
-    """The HTML id of a claim's row on the verdict page."""
-    return "claim-" + "".join(c if c.isalnum() or c in "-_." else "-" for c in str(claim_id))
+#: The HTML id of a claim's row on the verdict page (the registry's: chapters link to it too).
+anchor = claim_anchor
 
 
-def claim_link(claim_id: str, text: "str | None" = None, page: str = "verdicts.html") -> str:
+def claim_link(claim_id: str, text: "str | None" = None, page: str = VERDICT_PAGE) -> str:
     """An HTML link to a claim's row on the verdict page."""
     return f'<a href="{page}#{anchor(claim_id)}">{html.escape(text or str(claim_id))}</a>'
 

@@ -19,6 +19,7 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from cipherlab.analysis import verdicts as _verdicts
+from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.display import Table, format_number, show_table
 from cipherlab.experiments import outputs
 from cipherlab.experiments.aead.evidence import section_table
@@ -232,7 +233,7 @@ READING_THEMES = {
 _FAILED = ("contradicted", "not reproduced")
 
 
-def reading_markdown(decided: pd.DataFrame, verdict_page: str = "verdicts.html") -> str:
+def reading_markdown(decided: pd.DataFrame, verdict_page: str = VERDICT_PAGE) -> str:
     """"Reading the results": one short paragraph per theme of the chapter, interpreting its verdicts.
 
     Each paragraph counts the theme's claims by verdict, says what that means, and links the claims
@@ -263,7 +264,7 @@ def reading_markdown(decided: pd.DataFrame, verdict_page: str = "verdicts.html")
                        f"{lead['ours']}")
             if (d["verdict"] == "reproduced").any():
                 meaning += f", while {int(counts.get('reproduced', 0))} of its claims reproduced"
-        links = ", ".join(f"[{c}]({verdict_page}#claim-{c})" for c in failed["claim_id"])
+        links = ", ".join(f"[{c}]({verdict_page}#{claim_anchor(c)})" for c in failed["claim_id"])
         out.append(f"**{title}** ({phrase}): {meaning}." + (f" Refuted here: {links}." if links else ""))
     findings = decided[decided["verdict"] == "finding"]
     if len(findings):

@@ -14,7 +14,7 @@ from cipherlab.pipeline import params as P
 
 def test_defaults_are_the_papers_protocol_and_quick_shrinks_only():
     full = CHAPTER.run("full").params
-    assert full == Params() and full.sizes_mb == (0.1, 0.5, 1, 3, 5) and full.phase2_trials == 24
+    assert full == Params() and full.sizes_mb == (0.1, 0.5, 1, 3, 5) and full.phase2_trials == 36
     quick = CHAPTER.run("quick").params
     changed = P.changed(quick)
     # the quick profile names the sizes, counts and inputs it shrinks; the protocol's choices stay the paper's

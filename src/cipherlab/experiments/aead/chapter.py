@@ -26,13 +26,14 @@ class Params:
                                         SIZES_MB)
     forgery_sizes_mb: tuple[float, ...] = param((0.1, 1, 5), "file sizes of the forgery trials (Tables 5-7, "
                                                 "Figs. 11-13), MB; three, one per table", SIZES_MB)
-    processes: int = param(6, "fresh interpreters the trials are spread over, one after another "
-                           "(timing.measure_groups_in_processes)", PROCESSES)
+    processes: int = param(12, "fresh interpreters the trials are spread over, one after another "
+                           "(timing.measure_groups_in_processes); the intervals resample them: "
+                           "with 6, one disturbed process set an interval's width (2-4x apart in two runs)", PROCESSES)
     trials: int = param(120, "phase 1 trials per case in all processes; batched below 1 ms, with an A/A control",
                         minimum=2)
-    phase2_trials: int = param(24, "phase 2 trials per case in all processes: Blowfish/CAST at 3-5 MB take tens "
-                               "of ms per call and every trial lasts at least phase2_min_trial_seconds, so a round of every "
-                               "case costs about 4 s: 4 trials per process",
+    phase2_trials: int = param(36, "phase 2 trials per case in all processes: Blowfish/CAST at 3-5 MB take tens "
+                               "of ms per call and every trial lasts at least phase2_min_trial_seconds, so a round "
+                               "of every case costs about 4 s: 3 trials per process",
                                minimum=2)
     phase2_min_trial_seconds: float = param(
         0.1, "each phase-2 trial lasts at least this long (s), so that a trial is the mean of several calls: "

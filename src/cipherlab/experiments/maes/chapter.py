@@ -32,8 +32,10 @@ class Params:
     impls: tuple[str, ...] = param(("reference", "table", "aesni"),
                                    "implementation styles timed (Tables II-III, bulk); a new style is added here alone",
                                    IMPLS)
-    processes: int = param(6, "fresh interpreters the trials are spread over, one after another "
-                              "(timing.measure_groups_in_processes)", PROCESSES)
+    processes: int = param(12, "fresh interpreters the trials are spread over, one after another "
+                              "(timing.measure_groups_in_processes); the intervals resample them: "
+                              "with 6, one disturbed process set an interval's width (2-4x apart in two runs)",
+                            PROCESSES)
     original_style: str = param("reference", "the paper's \"original AES\": byte-oriented, one function per "
                                              "FIPS-197 step", IMPL)
     optimized_style: str = param("table", "the paper's \"optimized AES\": T-tables, MixColumns folded into the "
@@ -49,7 +51,7 @@ class Params:
                                     "each)", minimum=2)
     trials_bulk: int = param(120, "bulk throughput: passes over the bulk file per case (one call of 3.5 ms in the "
                                   "table style, 21 ms in the reference style); on a shared machine about a quarter of "
-                                  "such calls are slowed by 1-1.5 ms, so 20 per process keep the median off them "
+                                  "such calls are slowed by 1-1.5 ms, and the median of 120 stays off them "
                                   "(Table III's one-block claims are decided on this per-block cost)", minimum=2)
     bulk_modes: tuple[str, ...] = param(("ecb",), "modes of the bulk throughput test", MODES)
     warmup: int = param(20, "untimed calls of each case before its trials", minimum=0)

@@ -76,8 +76,13 @@ plan: venv
 unlock: venv
 	$(BIN)/snakemake --unlock --config profile=$(PROFILE)
 
+# The suite runs on TEST_WORKERS pytest-xdist workers (the machine has two cores; the end-to-end runs
+# use both anyway, the unit tests fill the gaps); the tests that read the session's quick pipeline run
+# share one worker, so that run is made once (tests/conftest.py).  TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= 2
+
 test: venv
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # JupyterLab on notebooks/, from the project's venv (its python3 kernel is the venv's
 # interpreter).  JupyterLab is the optional extra `lab` (pyproject.toml), installed here when

@@ -30,13 +30,17 @@ def _load(rows, tmp=None):
     return V.load_claims(fh.name)
 
 
-# within_margin: published 20 %, margin 25 % -> band [15, 25]; A/A band +-2 %
+# within_margin: published 20 %, margin 25 % -> margin [15, 25]; A/A band +-2 %, floored to +-3 %, which each
+# edge of the margin carries scaled: 15 +- 3.45 and 25 +- 3.75, so "within beyond the noise" is [18.45, 21.25]
 AA = dict(control_low=-2.0, control_high=2.0)
 
 
 @pytest.mark.parametrize("lo, hi, expected", [
-    (16.0, 24.0, "reproduced"),         # inside the band, beyond noise
-    (15.0, 25.0, "reproduced"),         # on the boundary: still inside
+    (19.0, 21.0, "reproduced"),         # inside the margin, beyond the noise at both edges
+    (18.45, 21.25, "reproduced"),       # on the edges' bands: still inside
+    (16.0, 24.0, "inconclusive"),       # inside the margin, but within the noise of its edges
+    (12.0, 14.0, "inconclusive"),       # outside the margin, but within the noise of its lower edge
+    (28.8, 40.0, "not reproduced"),     # beyond the upper edge's band
     (30.0, 40.0, "not reproduced"),     # larger, same direction
     (5.0, 10.0, "not reproduced"),      # smaller, same direction
     (-1.0, 1.5, "contradicted"),        # within the noise band: no speedup
@@ -330,8 +334,10 @@ def test_a_claim_decided_outside_its_papers_chapters_is_declared_by_the_chapter_
 # ----------------------------------------------------------------------------- the table of meanings, rule by rule
 # Every word each rule can give, on synthetic evidence (A/A band +-2 unless said; no unit, so no 3 % floor).
 EVERY_WORD = [
-    # within_margin, directional: published 20, margin 25 % -> [15, 25]
-    ("within_margin", dict(), dict(low=16.0, high=24.0, **AA), "reproduced"),
+    # within_margin, directional: published 20, margin 25 % -> [15, 25], each edge +-2: within beyond the noise [17, 23]
+    ("within_margin", dict(), dict(low=17.5, high=22.5, **AA), "reproduced"),
+    ("within_margin", dict(), dict(low=16.0, high=24.0, **AA), "inconclusive"),   # within the noise of the edges
+    ("within_margin", dict(), dict(low=13.5, high=14.5, **AA), "inconclusive"),   # outside, within an edge's noise
     ("within_margin", dict(), dict(low=30.0, high=40.0, **AA), "not reproduced"),
     ("within_margin", dict(), dict(low=-20.0, high=-10.0, **AA), "contradicted"),
     ("within_margin", dict(), dict(low=-1.0, high=1.0, **AA), "contradicted"),
@@ -355,6 +361,11 @@ EVERY_WORD = [
     ("equivalent", dict(published="", margin="0.01"), dict(low=-0.005, high=0.005), "reproduced"),
     ("equivalent", dict(published="", margin="0.01"), dict(low=0.02, high=0.03), "contradicted"),
     ("equivalent", dict(published="", margin="0.01"), dict(low=0.0, high=0.03), "inconclusive"),
+    # equivalent with an A/A band (+-2): each edge of the margin +-5 carries it, within beyond the noise [-3, 3]
+    ("equivalent", dict(published="", margin="5"), dict(low=-2.5, high=2.5, **AA), "reproduced"),
+    ("equivalent", dict(published="", margin="5"), dict(low=-4.0, high=4.0, **AA), "inconclusive"),
+    ("equivalent", dict(published="", margin="5"), dict(low=6.0, high=6.5, **AA), "inconclusive"),
+    ("equivalent", dict(published="", margin="5"), dict(low=7.5, high=9.0, **AA), "contradicted"),
     # significance
     ("significance", dict(published="", margin="", alpha="0.05"), dict(low=5.0, high=9.0, p_value=0.001, **AA),
      "reproduced"),

@@ -11,7 +11,12 @@ cannot contradict them: an interval is said to lie *above*, *below* or
 Speed evidence is in percent (a speedup ``(T_old / T_new - 1) x 100``).  Its
 A/A noise band is a band of ratios: around a non-zero null ``N`` its half-width
 ``h`` is scaled to ``h x (1 + N / 100)`` (a +-3 % band around a claimed +809 %
-is +-30 points wide), never added in percentage points.
+is +-30 points wide), never added in percentage points.  Every edge that decides
+a speed claim has its own band: the no-effect value, a stated bound, and each
+edge of a margin (``within_margin``, ``equivalent``).  An interval counts as
+inside or outside a margin only beyond the noise at that edge, so a result that
+sits on an edge is *undecided* in every run, not inside in one and outside in
+the next.
 """
 from __future__ import annotations
 
@@ -76,6 +81,22 @@ def place(lo: float, hi: float, band: tuple[float, float]) -> str:
     return "overlapping"
 
 
+def margin_place(lo: float, hi: float, edges: tuple[float, float], h: float, percent: bool
+                 ) -> tuple[str, str]:
+    """Where an interval lies against a margin ``[low edge, high edge]`` whose edges carry the A/A noise band:
+    ``inside`` (beyond the band of both edges, within), ``outside`` (beyond the band of an edge, without) or
+    ``straddles``; and the margin in words, with its edges' bands when there are any."""
+    (a, b), (c, d) = noise_band(h, edges[0], percent), noise_band(h, edges[1], percent)
+    if not h:
+        a = b = edges[0]
+        c = d = edges[1]
+    where = "inside" if (b <= lo and hi <= c) else "outside" if (hi < a or lo > d) else "straddles"
+    text = f"[{fmt(edges[0])}, {fmt(edges[1])}]"
+    if h:
+        text += f", each edge with its A/A noise band: {a:+.3g} .. {b:+.3g} and {c:+.3g} .. {d:+.3g}"
+    return where, text
+
+
 def interval_text(lo: float, hi: float) -> str:
     return f"exact value {fmt(lo)}" if lo == hi else f"interval [{fmt(lo)}, {fmt(hi)}]"
 
@@ -128,15 +149,16 @@ def _direction_text(lo, hi, band, h, side, established) -> str:
 def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Outcome:
     """A value or ratio: ``published +- margin`` (relative); with a ``base`` (null), also its direction."""
     blo, bhi = sorted((published * (1 - margin), published * (1 + margin)))
-    span = f"±{margin:.0%} of {fmt(published)} ([{fmt(blo)}, {fmt(bhi)}])"
-    inside, outside = blo <= lo and hi <= bhi, hi < blo or lo > bhi
+    where, edges = margin_place(lo, hi, (blo, bhi), h if base is not None else 0.0, percent)
+    span = f"±{margin:.0%} of {fmt(published)} ({edges})"
+    inside, outside = where == "inside", where == "outside"
     ci = interval_text(lo, hi)
     if base is None:
         if inside:
             return Outcome("established", f"{ci} within {span}")
         if outside:
             return Outcome("size_excluded", f"{ci} outside {span}")
-        return Outcome("undecided", f"{ci} straddles an edge of {span}")
+        return Outcome("undecided", f"{ci} {_edge_text(0.0)} {span}")
     noisy = too_noisy(h, max(abs(published - base), abs(est - base)), percent, rules)
     if noisy:
         return noisy
@@ -151,7 +173,7 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Ou
         return Outcome("established", f"{against(lo, hi, band, h, side)}, and within {span}")
     if outside:
         return Outcome("size_excluded", f"{ci} outside {span}; {_direction_text(lo, hi, band, h, side, est_dir)}")
-    return Outcome("undecided", f"{against(lo, hi, band, h, side)}; too wide to decide against {span}")
+    return Outcome("undecided", f"{against(lo, hi, band, h, side)}; {_edge_text(h)} {span}")
 
 
 @_applies_band
@@ -196,14 +218,22 @@ def significance(lo, hi, est, p, alpha, base, h, percent, rules) -> Outcome:
     return Outcome("undecided", f"{ptext}; {against(lo, hi, band, h)}")
 
 
-def equivalent(lo, hi, null, margin) -> Outcome:
-    span = f"±{fmt(margin)} of {fmt(null)}"
+def equivalent(lo, hi, null, margin, h: float = 0.0, percent: bool = False) -> Outcome:
+    """"A keeps / matches B": the interval within ``null +- margin``; with an A/A band (``h``), beyond the
+    noise at each edge of the margin."""
+    where, edges = margin_place(lo, hi, (null - margin, null + margin), h, percent)
+    span = f"±{fmt(margin)} of {fmt(null)} ({edges})" if h else f"±{fmt(margin)} of {fmt(null)}"
     ci = interval_text(lo, hi)
-    if null - margin <= lo and hi <= null + margin:
+    if where == "inside":
         return Outcome("established", f"{ci} within {span}")
-    if hi < null - margin or lo > null + margin:
+    if where == "outside":
         return Outcome("statement_false", f"{ci} wholly outside {span}")
-    return Outcome("undecided", f"{ci} straddles an edge of {span}")
+    return Outcome("undecided", f"{ci} {_edge_text(h)} {span}")
+
+
+def _edge_text(h: float) -> str:
+    """How an undecided interval meets a margin: across an edge, or into the noise band an edge carries."""
+    return "reaches into the noise band of an edge of" if h else "straddles an edge of"
 
 
 def pvalue(p, alpha, expect) -> Outcome:

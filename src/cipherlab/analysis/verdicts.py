@@ -157,7 +157,7 @@ def compare(claim, ev, rules: "dict | None" = None) -> _cmp.Outcome:
             return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules)
         return _cmp.ordering(lo, hi, est, null, None, h, percent, rules)
     if rule == "equivalent":
-        return _cmp.equivalent(lo, hi, 0.0 if null is None else null, float(claim["margin_value"]))
+        return _cmp.equivalent(lo, hi, 0.0 if null is None else null, float(claim["margin_value"]), h, percent)
     if rule == "significance":
         p = _get(ev, "p_value")
         if p is None:

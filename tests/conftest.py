@@ -61,14 +61,6 @@ def quiet_research_warning():
 # below fails the run if a test did.
 
 
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``make test``: ``--dist loadgroup``) every test that reads ``quick_tree`` runs on
-    one worker, so the session's quick run (minutes) is made once, not once per worker."""
-    for item in items:
-        if "quick_tree" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("quick_tree"))
-
-
 @pytest.fixture(scope="session")
 def quick_tree(tmp_path_factory) -> pipeline_tree.Tree:
     """A temporary tree in which the whole quick profile has run (once per session)."""

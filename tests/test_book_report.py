@@ -9,6 +9,7 @@ import re
 import pandas as pd
 import pytest
 
+from cipherlab.analysis.claims import claim_anchor
 from cipherlab.report import forest, referee, tiers, verdict_page
 from cipherlab.report.book import chapter_toc, page_titles, retitle, toc_pages
 
@@ -81,7 +82,7 @@ def test_verdict_rows_have_anchors_filters_words_and_evidence_links():
     for name in ("paper", "tier", "verdict"):
         assert f'data-filter="{name}"' in form
     assert '<option value="not at condition">' in form and "7 rows" in form
-    assert verdict_page.anchor("002-t3-enc-half") == "claim-002-t3-enc-half"
+    assert claim_anchor("002-t3-enc-half") == "claim-002-t3-enc-half"
     counts = verdict_page.counts_html(MIXED)
     assert "headline claims" in counts and "supporting checks" in counts
 

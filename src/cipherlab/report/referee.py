@@ -19,12 +19,12 @@ from typing import Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.claims import VERDICT_PAGE, load_claims
+from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
 from cipherlab.report import tiers
-from cipherlab.report.verdict_page import anchor, badge, claim_link, evidence_href
+from cipherlab.report.verdict_page import badge, claim_link, evidence_href
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ def scope_markdown(rows: pd.DataFrame, paper: str) -> str:
         part = mine[mine["tier"] == tier]
         if part.empty:
             continue
-        links = ", ".join(f"[{r.claim_id}]({VERDICT_PAGE}#{anchor(r.claim_id)})" for r in part.itertuples())
+        links = ", ".join(f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)})" for r in part.itertuples())
         out.append(f"**{tiers.TIER_TITLES[tier].capitalize()}** ({len(part)}): {links}.")
     return "\n\n".join(out)
 
@@ -181,7 +181,7 @@ def results_html(rows: pd.DataFrame, paper: str) -> str:
 
 
 def _claim_list(part: pd.DataFrame, limit: int = 6) -> str:
-    items = [f"[{r.claim_id}]({VERDICT_PAGE}#{anchor(r.claim_id)}) ({str(r.reason).rstrip('.')})"
+    items = [f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)}) ({str(r.reason).rstrip('.')})"
              for r in part.head(limit).itertuples()]
     more = f"; and {len(part) - limit} more on the verdict page" if len(part) > limit else ""
     return "; ".join(items) + more

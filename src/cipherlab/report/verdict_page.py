@@ -21,13 +21,9 @@ from cipherlab.report import tiers
 CSV_NAME = "verdicts.csv"
 
 
-#: The HTML id of a claim's row on the verdict page (the registry's: chapters link to it too).
-anchor = claim_anchor
-
-
 def claim_link(claim_id: str, text: "str | None" = None, page: str = VERDICT_PAGE) -> str:
     """An HTML link to a claim's row on the verdict page."""
-    return f'<a href="{page}#{anchor(claim_id)}">{html.escape(text or str(claim_id))}</a>'
+    return f'<a href="{page}#{claim_anchor(claim_id)}">{html.escape(text or str(claim_id))}</a>'
 
 
 def badge(row) -> str:
@@ -69,7 +65,7 @@ def rows_html(rows: pd.DataFrame) -> str:
                                           ("other", "other conditions")) if _s(r.get(k)))
         tier = r["tier"]
         cells = [
-            f'<a class="cl-anchor" href="#{anchor(r["claim_id"])}"><b>{esc(str(r["claim_id"]))}</b></a>'
+            f'<a class="cl-anchor" href="#{claim_anchor(r["claim_id"])}"><b>{esc(str(r["claim_id"]))}</b></a>'
             f' <span class="cl-tier cl-tier-{tier}">{esc(tier)}</span><br>{esc(_s(r.get("claim")))}'
             f"<br><small>{esc(_s(r.get('where')))}</small>",
             esc(_s(r.get("published")) or "—"),
@@ -81,7 +77,7 @@ def rows_html(rows: pd.DataFrame) -> str:
         ]
         tds = "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(("claim", "published", "ours", "verdict"),
                                                                         cells))
-        body.append(f'<tr id="{anchor(r["claim_id"])}" data-paper="{esc(str(r["paper"]))}" '
+        body.append(f'<tr id="{claim_anchor(r["claim_id"])}" data-paper="{esc(str(r["paper"]))}" '
                     f'data-tier="{esc(tier)}" data-verdict="{esc(str(r["verdict"]))}">{tds}</tr>')
     return (f'<table class="cl-verdicts"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')

@@ -27,19 +27,18 @@ class Params:
     forgery_sizes_mb: tuple[float, ...] = param((0.1, 1, 5), "file sizes of the forgery trials (Tables 5-7, "
                                                 "Figs. 11-13), MB; three, one per table", SIZES_MB)
     processes: int = param(12, "fresh interpreters the trials are spread over, one after another "
-                           "(timing.measure_groups_in_processes); the intervals resample them: "
-                           "with 6, one disturbed process set an interval's width (2-4x apart in two runs)", PROCESSES)
+                           "(timing.measure_groups_in_processes); the intervals resample them, so a disturbed "
+                           "process does not set their width", PROCESSES)
     trials: int = param(120, "phase 1 trials per case in all processes; batched below 1 ms, with an A/A control",
                         minimum=2)
     phase2_trials: int = param(36, "phase 2 trials per case in all processes: Blowfish/CAST at 3-5 MB take tens "
-                               "of ms per call and every trial lasts at least phase2_min_trial_seconds, so a round "
-                               "of every case costs about 4 s: 3 trials per process",
+                               "of ms per call and every trial lasts at least phase2_min_trial_seconds: 3 trials per "
+                               "process",
                                minimum=2)
     phase2_min_trial_seconds: float = param(
-        0.1, "each phase-2 trial lasts at least this long (s), so that a trial is the mean of several calls: "
-        "AES-EAX at 5 MB takes 9-12 ms, a call that reuses freed memory and one that faults in fresh pages differing "
-        "by about 25 %, and one to three such calls per trial made the ratios to Blowfish and CAST move by 15 % "
-        "from run to run; at 0.1 MB a call takes 0.3 ms, which a single interrupt can double",
+        0.1, "each phase-2 trial lasts at least this long (s), so that a trial is the mean of several calls: at "
+        "5 MB, AES-EAX calls alternate between reusing freed memory and faulting in fresh pages; at 0.1 MB a single "
+        "interrupt can double one call",
         minimum=0, exclusiveMaximum=10)
     warmup: int = param(2, "warm-up rounds per case of phases 1 and 2: PyCryptodome is compiled C, no JIT to warm "
                         "(the paper: 10); batching adds 5 untimed probe calls per case", minimum=0)

@@ -38,9 +38,8 @@ class Params:
                                    "every style is timed; a (cipher, style) pair that cannot be built is listed "
                                    "as not timed", IMPLS)
     processes: int = param(12, "fresh interpreters the trials are spread over, one after another "
-                              "(timing.measure_groups_in_processes); the intervals resample them: "
-                              "with 6, one disturbed process set an interval's width (2-4x apart in two runs)",
-                            PROCESSES)
+                              "(timing.measure_groups_in_processes); the intervals resample them, so a disturbed "
+                              "process does not set their width", PROCESSES)
     protocols: dict = param(_PROTOCOLS, "each paper's protocol {paper: {file, trials, warmup}}: the file timed "
                                         "(one of inputs), interleaved trials per case, warm-up calls",
                             minProperties=1, propertyNames={"enum": list(PAPERS)}, additionalProperties=_PROTOCOL)

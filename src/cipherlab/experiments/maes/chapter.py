@@ -33,26 +33,23 @@ class Params:
                                    "implementation styles timed (Tables II-III, bulk); a new style is added here alone",
                                    IMPLS)
     processes: int = param(12, "fresh interpreters the trials are spread over, one after another "
-                              "(timing.measure_groups_in_processes); the intervals resample them: "
-                              "with 6, one disturbed process set an interval's width (2-4x apart in two runs)",
-                            PROCESSES)
+                              "(timing.measure_groups_in_processes); the intervals resample them, so a disturbed "
+                              "process does not set their width", PROCESSES)
     original_style: str = param("reference", "the paper's \"original AES\": byte-oriented, one function per "
                                              "FIPS-197 step", IMPL)
     optimized_style: str = param("table", "the paper's \"optimized AES\": T-tables, MixColumns folded into the "
                                           "lookups", IMPL)
     # Trials are batched: a trial of a short operation is k calls lasting >= min_trial_seconds
     # (config/verdicts.yaml), and its time is per call.
-    trials_keyexp: int = param(400, "Table I: trials of each key expansion / IV generation (batched; 400 keep the "
-                                     "interval of a ratio to about +-3 %)", minimum=2)
+    trials_keyexp: int = param(400, "Table I: trials of each key expansion / IV generation (batched)", minimum=2)
     trials_stage: int = param(300, "Table II: trials of each step over stage_blocks states", minimum=2)
     stage_blocks: int = param(32768, "states per call: dispatch share under 1 %, trials short enough to dodge "
                                      "preemption", minimum=1)
     trials_block: int = param(1000, "Table III: trials of one-block encrypt/decrypt per case (16 cases x >= 1 ms "
                                     "each)", minimum=2)
-    trials_bulk: int = param(120, "bulk throughput: passes over the bulk file per case (one call of 3.5 ms in the "
-                                  "table style, 21 ms in the reference style); on a shared machine about a quarter of "
-                                  "such calls are slowed by 1-1.5 ms, and the median of 120 stays off them "
-                                  "(Table III's one-block claims are decided on this per-block cost)", minimum=2)
+    trials_bulk: int = param(120, "bulk throughput: passes over the bulk file per case, one call each; on a shared "
+                                  "machine an interrupt slows some of them, and enough passes keep the median off "
+                                  "those (Table III's one-block claims are decided on this per-block cost)", minimum=2)
     bulk_modes: tuple[str, ...] = param(("ecb",), "modes of the bulk throughput test", MODES)
     warmup: int = param(20, "untimed calls of each case before its trials", minimum=0)
     image_modes: tuple[str, ...] = param(("ecb", "cbc", "ctr"), "Figure 8 / Table IV: the paper does not say "
@@ -66,8 +63,7 @@ class Params:
                                    exclusiveMinimum=0)
     inputs: dict = param({"maes_image.npy": {"kind": "image"},
                           "maes_bulk_1048576.bin": {"kind": "random", "bytes": 1048576}},
-                         "generated inputs {file: {kind, bytes}}; 1 MiB bulk: 120 passes x 24 cases take "
-                         "about 30 s", INPUTS)
+                         "generated inputs {file: {kind, bytes}}; the bulk file is 1 MiB", INPUTS)
     bulk_file: str = param("maes_bulk_1048576.bin", "the bulk throughput file (declared in inputs)", FILE_NAME)
     image_file: str = param("maes_image.npy", "the Figure 8 image (declared in inputs, kind image)", FILE_NAME)
 

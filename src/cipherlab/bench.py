@@ -338,7 +338,10 @@ def parse_openssl_mr(text: str, sizes) -> list:
 
 def run_sizes(args) -> int:
     """``cipherlab bench --sizes``: the sweep, OpenSSL beside it, printed (and written with ``--out``)."""
-    from cipherlab.ciphers._aesni import vaes_enabled
+    from cipherlab.ciphers._aesni import kernel_width
+
+    def vaes_enabled():
+        return "aesni" in available_impls() and kernel_width() > 128
     from cipherlab.ciphers.cpu import measured_clock_hz
     from cipherlab.pipeline.provenance import load_average, os_clock_mhz
     load_before = load_average()

@@ -37,8 +37,8 @@ from numba.extending import intrinsic
 
 from cipherlab.ciphers._numba import jit
 
-__all__ = ["WIDTHS", "REGISTERS", "GROUP_BLOCKS", "Entries", "entries", "cipher_group", "xor_group", "load_group", "store_group",
-           "splat_keys", "group_counters", "group_shape", "marker_lanes", "aes_function"]
+__all__ = ["WIDTHS", "REGISTERS", "GROUP_BLOCKS", "Entries", "entries", "ecb_group", "ctr_group", "splat_keys",
+           "group_shape", "marker_lanes", "aes_function"]
 
 #: Register widths in bits -> uint64 lanes per register.
 WIDTHS = {128: 2, 256: 4, 512: 8}
@@ -82,66 +82,12 @@ def _vec(builder, tup, n):
     return v
 
 
-def _tup(context, builder, v, n):
-    return context.make_tuple(builder, types.UniTuple(types.uint64, n),
-                              [builder.extract_element(v, ir.Constant(_I32, i)) for i in range(n)])
-
-
 def group_shape(ty) -> "tuple[int, int] | None":
     """``(registers, lanes)`` a group's ``shape`` marker stands for: a tuple of ``registers`` tuples of
     ``lanes`` integers (2, 4 or 8 lanes: xmm, ymm, zmm), else None."""
     if isinstance(ty, types.UniTuple) and isinstance(ty.dtype, types.UniTuple) and ty.dtype.count in _SUFFIX:
         return ty.count, ty.dtype.count
     return None
-
-
-@intrinsic
-def xor_group(typingctx, a, b):
-    """Two groups of registers XORed register by register (vector XORs)."""
-    if not (isinstance(a, types.UniTuple) and a == b and _lanes(a.dtype)):
-        return None
-    w = _lanes(a.dtype)
-
-    def codegen(context, builder, sig, args):
-        regs = [builder.xor(_vec(builder, builder.extract_value(args[0], i), w),
-                            _vec(builder, builder.extract_value(args[1], i), w)) for i in range(a.count)]
-        return context.make_tuple(builder, a, [_tup(context, builder, v, w) for v in regs])
-    return a(a, a), codegen
-
-
-@intrinsic
-def load_group(typingctx, arr, off, shape):
-    """The group of registers at ``arr[off:]`` (uint8 array, unaligned): ``registers x 8 x lanes`` bytes."""
-    dims = group_shape(shape)
-    if dims is None:
-        return None
-    regs, w = dims
-    reg = types.UniTuple(types.uint64, w)
-    ret = types.UniTuple(reg, regs)
-
-    def codegen(context, builder, sig, args):
-        base = builder.bitcast(builder.gep(context.make_array(sig.args[0])(context, builder, args[0]).data, [args[1]]),
-                               ir.VectorType(_I64, w).as_pointer())
-        vs = [builder.load(builder.gep(base, [ir.Constant(_I64, i)]), align=1) for i in range(regs)]
-        return context.make_tuple(builder, ret, [_tup(context, builder, v, w) for v in vs])
-    return ret(arr, types.intp, shape), codegen
-
-
-@intrinsic
-def store_group(typingctx, arr, off, y):
-    """Write the group of registers ``y`` to ``arr[off:]`` (uint8 array, unaligned)."""
-    if not (isinstance(y, types.UniTuple) and _lanes(y.dtype)):
-        return None
-    w = _lanes(y.dtype)
-
-    def codegen(context, builder, sig, args):
-        base = builder.bitcast(builder.gep(context.make_array(sig.args[0])(context, builder, args[0]).data, [args[1]]),
-                               ir.VectorType(_I64, w).as_pointer())
-        for i in range(y.count):
-            builder.store(_vec(builder, builder.extract_value(args[2], i), w), builder.gep(base, [ir.Constant(_I64, i)]),
-                          align=1)
-        return context.get_dummy_value()
-    return types.void(arr, types.intp, y), codegen
 
 
 @intrinsic
@@ -166,6 +112,13 @@ def splat_keys(typingctx, keys, marker, shape):
     return ret(keys, marker, shape), codegen
 
 
+# -- LLVM code of a group: every register a vector from its load to its store ------------------
+# One intrinsic per step of a loop (a group of ECB blocks, a group of CTR blocks, a group of keystream),
+# each emitting the whole group: the registers never become Numba tuples between the counters, the
+# rounds and the memory, so LLVM sees vector data flow only (a tuple between two intrinsics is taken
+# apart lane by lane, and LLVM then rebuilds the lanes it can prove with blends and broadcasts).
+
+
 def _splat(builder, x, n):
     """``x`` (an i64) in every lane of an ``n``-lane vector."""
     undef = ir.Constant(ir.VectorType(_I64, n), ir.Undefined)
@@ -179,102 +132,116 @@ def _bswap(builder, v, n):
     return builder.call(fn, [v])
 
 
-def _counters_any(builder, hi, lo, start, w):
-    """The register of counter blocks ``(hi, lo) + start + i``, any carry: the low words one vector add,
-    the carry into the high word a vector compare (the sum below ``lo``), each half byte-swapped."""
+def _counters_any(builder, hi, lo, start, regs, w):
+    """The counter blocks ``(hi, lo) + start + i`` of a group, any carry: per register the low words
+    one vector add, the carry into the high word a vector compare (the sum below ``lo``), each half
+    byte-swapped (shuffles, which compete with the AES units for their ports)."""
     blocks = w // 2
     vt = ir.VectorType(_I64, blocks)
-    low = builder.add(_splat(builder, builder.add(lo, start), blocks), ir.Constant(vt, list(range(blocks))))
-    carry = builder.zext(builder.icmp_unsigned("<", low, _splat(builder, lo, blocks)), vt)
-    high = builder.add(_splat(builder, hi, blocks), carry)
-    order = [k // 2 + (blocks if k % 2 else 0) for k in range(w)]  # high_0, low_0, high_1, low_1 ...
-    return _bswap(builder, builder.shuffle_vector(high, low, ir.Constant(ir.VectorType(_I32, w), order)), w)
+    order = ir.Constant(ir.VectorType(_I32, w), [k // 2 + (blocks if k % 2 else 0) for k in range(w)])
+    out = []
+    for j in range(regs):
+        first = builder.add(lo, builder.add(start, ir.Constant(_I64, blocks * j)))
+        low = builder.add(_splat(builder, first, blocks), ir.Constant(vt, list(range(blocks))))
+        carry = builder.zext(builder.icmp_unsigned("<", low, _splat(builder, lo, blocks)), vt)
+        high = builder.add(_splat(builder, hi, blocks), carry)
+        out.append(_bswap(builder, builder.shuffle_vector(high, low, order), w))  # high_0, low_0, high_1 ...
+    return out
 
 
-def _counters_run(builder, first, j, w):
-    """Register ``j`` of a group whose counter's last byte does not wrap: ``first`` (the group's first
-    block, byte-swapped, in every block of the register) with ``k`` added to block ``k``'s last byte
-    (the top byte of its second lane): one vector add, no shuffle."""
-    step = [0 if k % 2 == 0 else ((w // 2) * j + k // 2) << 56 for k in range(w)]
-    return builder.add(first, ir.Constant(ir.VectorType(_I64, w), step))
+def _counters_aligned(builder, hi, lo, start, regs, w):
+    """The counter blocks of a group whose first counter's last byte is a multiple of the group's blocks
+    (a divisor of 256), so that neither that byte nor the low 64-bit word wraps inside it: the first
+    block byte-swapped into every block of a register, then ``k`` added to block ``k``'s last byte (the
+    top byte of its second lane). One vector add per register, no shuffle."""
+    low = builder.add(lo, start)
+    high = builder.add(hi, builder.zext(builder.icmp_unsigned("<", low, lo), _I64))
+    pair = ir.Constant(ir.VectorType(_I64, 2), ir.Undefined)
+    pair = builder.insert_element(pair, _bswap(builder, high, 1), ir.Constant(_I32, 0))
+    pair = builder.insert_element(pair, _bswap(builder, low, 1), ir.Constant(_I32, 1))
+    first = builder.shuffle_vector(pair, pair, ir.Constant(ir.VectorType(_I32, w), [0, 1] * (w // 2)))
+    vt = ir.VectorType(_I64, w)
+    return [builder.add(first, ir.Constant(vt, [0 if k % 2 == 0 else ((w // 2) * j + k // 2) << 56 for k in range(w)]))
+            for j in range(regs)]
 
-
-@intrinsic
-def group_counters(typingctx, hi, lo, b, shape):
-    """The counter blocks of a group (:func:`group_shape`) from block ``b`` on, for
-    the 128-bit big-endian initial counter ``(hi, lo)``, wrapping modulo 2^128.
-
-    Where the counter's last byte does not wrap inside the group (fifteen groups in sixteen, every
-    one when the first counter's last byte is a multiple of the group), one vector add per register
-    (:func:`_counters_run`); else the general sum (:func:`_counters_any`: shuffles, which compete with
-    the AES units for their ports). The branch is taken on vectors, inside one intrinsic: a branch
-    between two tuples in jitted code merges them lane by lane in general registers."""
-    dims = group_shape(shape)
-    if dims is None:
-        return None
-    regs, w = dims
-    reg = types.UniTuple(types.uint64, w)
-    ret = types.UniTuple(reg, regs)
-
-    def codegen(context, builder, sig, args):
-        hi_, lo_, start = args[0], args[1], args[2]
-        low = builder.add(lo_, start)
-        high = builder.add(hi_, builder.zext(builder.icmp_unsigned("<", low, lo_), _I64))
-        last = builder.and_(low, ir.Constant(_I64, 0xFF))
-        run = builder.icmp_unsigned("<=", last, ir.Constant(_I64, 256 - regs * (w // 2)))
-        with builder.if_else(run, likely=True) as (then, otherwise):
-            with then:
-                first = ir.Constant(ir.VectorType(_I64, w), ir.Undefined)
-                for k, word in enumerate((_bswap(builder, high, 1), _bswap(builder, low, 1)) * (w // 2)):
-                    first = builder.insert_element(first, word, ir.Constant(_I32, k))
-                fast = [_counters_run(builder, first, j, w) for j in range(regs)]
-                fast_block = builder.block
-            with otherwise:
-                slow = [_counters_any(builder, hi_, lo_, builder.add(start, ir.Constant(_I64, (w // 2) * j)), w)
-                        for j in range(regs)]
-                slow_block = builder.block
-        phis = [builder.phi(f.type) for f in fast]  # every phi first: LLVM wants them at the block's top
-        for phi, f, s in zip(phis, fast, slow):
-            phi.add_incoming(f, fast_block)
-            phi.add_incoming(s, slow_block)
-        return context.make_tuple(builder, ret, [_tup(context, builder, phi, w) for phi in phis])
-    return ret(types.uint64, types.uint64, types.intp, shape), codegen
-
-
-# -- a group of registers in flight ------------------------------------------------------------
 
 _MIDDLE = {(False, True): "aesenc", (False, False): "aesenclast", (True, True): "aesdec", (True, False): "aesdeclast"}
 
 
-@intrinsic
-def cipher_group(typingctx, x, rk, decrypt, mix):
-    """Registers ``x`` through every round, emitted as one straight run of AES instructions; ``rk``
-    from :func:`splat_keys`, in use order: the whitening XOR with ``rk[0]``, a middle round per key
-    ``rk[1] .. rk[n - 2]`` (``aesenc``, or for the MAES shape, ``mix`` None, ``aesenclast`` with the IV
-    in the key; their inverses with ``decrypt``), the last round with ``rk[n - 1]``.
+def _rounds(builder, state, keys, decrypt: bool, shaped: bool, w: int):
+    """Registers ``state`` through every round with ``keys`` (vectors, in use order): the whitening XOR
+    with ``keys[0]``, a middle round per key ``keys[1] .. keys[n - 2]`` (``aesenc``, or for the MAES
+    shape, ``shaped`` False, ``aesenclast`` with the IV in the key; their inverses with ``decrypt``),
+    the last round with ``keys[n - 1]``: one straight run of AES instructions, every key in a register."""
+    middle = aes_function(builder, _MIDDLE[decrypt, shaped], w)
+    last = aes_function(builder, "aesdeclast" if decrypt else "aesenclast", w)
+    state = [builder.xor(v, keys[0]) for v in state]
+    for key in keys[1:-1]:
+        state = [builder.call(middle, [v, key]) for v in state]
+    return [builder.call(last, [v, keys[-1]]) for v in state]
 
-    ``decrypt`` and ``mix`` are constants when compiling (a boolean literal; ``mix`` True or None).
-    One intrinsic rather than a jitted function per round: the whole group is one block of LLVM code
-    with every key in a register, whatever LLVM's inliner would decide about a function this size
-    (it kept AES-256's group out of line and rebuilt its keys on every call: eight times slower)."""
-    if not (isinstance(x, types.UniTuple) and isinstance(rk, types.UniTuple) and isinstance(decrypt, types.BooleanLiteral)
-            and isinstance(mix, (types.NoneType, types.Boolean))):
+
+def _pointer(context, builder, arr_type, arr, off, w):
+    data = context.make_array(arr_type)(context, builder, arr).data
+    return builder.bitcast(builder.gep(data, [off]), ir.VectorType(_I64, w).as_pointer())
+
+
+def _group_types(rk, shape, mix):
+    """``(registers, lanes, n_keys, shaped)`` of a group step's arguments, or None if they do not fit."""
+    dims = group_shape(shape)
+    if dims is None or not (isinstance(rk, types.UniTuple) and _lanes(rk.dtype) == dims[1] and rk.count >= 2
+                            and isinstance(mix, (types.NoneType, types.Boolean))):
         return None
-    n, w, regs = rk.count, _lanes(rk.dtype), x.count
-    if w is None or x.dtype != rk.dtype or n < 2:
+    return dims[0], dims[1], rk.count, isinstance(mix, types.Boolean)
+
+
+@intrinsic
+def ecb_group(typingctx, inp, out, off, rk, decrypt, shape, mix):
+    """One group of ECB blocks: the registers at ``inp[off:]`` through every round (:func:`_rounds`),
+    stored at ``out[off:]`` (in place allowed). ``decrypt`` is a boolean constant when compiling; ``mix``
+    True (AES) or None (MAES); ``rk`` from :func:`splat_keys`; ``shape``: :func:`group_shape`."""
+    dims = _group_types(rk, shape, mix)
+    if dims is None or not isinstance(decrypt, types.BooleanLiteral):
         return None
-    inverse, shaped = decrypt.literal_value, isinstance(mix, types.Boolean)
-    names = _MIDDLE[inverse, shaped], ("aesdeclast" if inverse else "aesenclast")
+    regs, w, n, shaped = dims
 
     def codegen(context, builder, sig, args):
-        middle, last = (aes_function(builder, name, w) for name in names)
-        keys = [_vec(builder, builder.extract_value(args[1], j), w) for j in range(n)]
-        state = [builder.xor(_vec(builder, builder.extract_value(args[0], i), w), keys[0]) for i in range(regs)]
-        for key in keys[1:-1]:
-            state = [builder.call(middle, [v, key]) for v in state]
-        state = [builder.call(last, [v, keys[-1]]) for v in state]
-        return context.make_tuple(builder, x, [_tup(context, builder, v, w) for v in state])
-    return x(x, rk, decrypt, mix), codegen
+        keys = [_vec(builder, builder.extract_value(args[3], j), w) for j in range(n)]
+        src = _pointer(context, builder, sig.args[0], args[0], args[2], w)
+        state = [builder.load(builder.gep(src, [ir.Constant(_I64, i)]), align=1) for i in range(regs)]
+        dst = _pointer(context, builder, sig.args[1], args[1], args[2], w)
+        for i, v in enumerate(_rounds(builder, state, keys, decrypt.literal_value, shaped, w)):
+            builder.store(v, builder.gep(dst, [ir.Constant(_I64, i)]), align=1)
+        return context.get_dummy_value()
+    return types.void(inp, out, types.intp, rk, decrypt, shape, mix), codegen
+
+
+@intrinsic
+def ctr_group(typingctx, inp, out, off, hi, lo, b, aligned, rk, shape, mix):
+    """One group of CTR blocks from block ``b`` on (the counter ``(hi, lo)`` is the initial counter
+    block): the keystream of the group's counters XORed with the registers at ``inp[off:]`` and stored
+    at ``out[off:]``. ``aligned`` (a boolean constant when compiling) picks :func:`_counters_aligned`
+    (the group's first counter has its last byte a multiple of the group) or :func:`_counters_any`."""
+    dims = _group_types(rk, shape, mix)
+    if dims is None or not isinstance(aligned, types.BooleanLiteral):
+        return None
+    regs, w, n, shaped = dims
+
+    def codegen(context, builder, sig, args):
+        keys = [_vec(builder, builder.extract_value(args[7], j), w) for j in range(n)]
+        make = _counters_aligned if aligned.literal_value else _counters_any
+        stream = _rounds(builder, make(builder, args[3], args[4], args[5], regs, w), keys, False, shaped, w)
+        src = _pointer(context, builder, sig.args[0], args[0], args[2], w)
+        dst = _pointer(context, builder, sig.args[1], args[1], args[2], w)
+        for i, k in enumerate(stream):
+            v = builder.load(builder.gep(src, [ir.Constant(_I64, i)]), align=1)
+            builder.store(builder.xor(v, k), builder.gep(dst, [ir.Constant(_I64, i)]), align=1)
+        return context.get_dummy_value()
+    return (types.void(inp, out, types.intp, types.uint64, types.uint64, types.intp, aligned, rk, shape, mix),
+            codegen)
+
+
+# -- the mode loops ------------------------------------------------------------------------------
 
 
 @jit
@@ -288,22 +255,38 @@ def ecb_blocks(inp, out, start, stop, decrypt, keys, marker, shape, mix):
     group = len(shape) * len(shape[0]) // 2  # blocks per group
     b = start
     while b + group <= stop:
-        o = 16 * b
-        store_group(out, o, cipher_group(load_group(inp, o, shape), rk, decrypt, mix))
+        ecb_group(inp, out, 16 * b, rk, decrypt, shape, mix)
         b += group
     if b < stop:
         o, n = 16 * b, 16 * (stop - b)
         tmp = np.zeros(16 * group, dtype=np.uint8)
         tmp[:n] = inp[o:o + n]
-        store_group(tmp, 0, cipher_group(load_group(tmp, 0, shape), rk, decrypt, mix))
+        ecb_group(tmp, tmp, 0, rk, decrypt, shape, mix)
         out[o:o + n] = tmp[:n]
+
+
+@jit
+def _ctr_through_copy(inp, out, hi, lo, b, stop, rk, shape, mix):
+    """CTR over blocks ``b .. stop - 1`` (at most a group; the last may be partial) from one group of
+    keystream made on a copy (counters of any alignment)."""
+    group = len(shape) * len(shape[0]) // 2
+    o = 16 * b
+    m = min(inp.shape[0], 16 * stop) - o
+    tmp = np.zeros(16 * group, dtype=np.uint8)
+    tmp[:m] = inp[o:o + m]
+    ctr_group(tmp, tmp, 0, hi, lo, b, False, rk, shape, mix)
+    out[o:o + m] = tmp[:m]
 
 
 @jit
 def ctr_blocks(inp, out, iv, start, stop, keys, marker, shape, mix):
     """CTR over blocks ``start .. stop - 1`` from the big-endian initial counter block ``iv``
-    (``uint8[16]``), wrapping modulo 2^128; the last block may be partial. The counters come from
-    :func:`group_counters`; the loop calls nothing, as in :func:`ecb_blocks`."""
+    (``uint8[16]``), wrapping modulo 2^128; the last block may be partial.
+
+    First the blocks up to the first counter whose last byte is a multiple of the group (fewer than a
+    group), then whole groups from there (their counters one vector add per register; the loop calls
+    nothing, as in :func:`ecb_blocks`), then what is left: the head and the tail through
+    :func:`_ctr_through_copy`."""
     hi = np.uint64(0)
     lo = np.uint64(0)
     for i in range(8):
@@ -311,19 +294,18 @@ def ctr_blocks(inp, out, iv, start, stop, keys, marker, shape, mix):
         lo = (lo << np.uint64(8)) | np.uint64(iv[8 + i])
     rk = splat_keys(keys, marker, shape)
     group = len(shape) * len(shape[0]) // 2
-    n = inp.shape[0]
+    g = np.uint64(group)
+    head = np.int64((g - (lo + np.uint64(start)) % g) % g)  # unsigned throughout: uint64 with int64 is float64
     b = start
+    if head and b < stop:
+        _ctr_through_copy(inp, out, hi, lo, b, min(stop, b + head), rk, shape, mix)
+        b = min(stop, b + head)
+    n = inp.shape[0]
     while b + group <= stop and 16 * (b + group) <= n:
-        o = 16 * b
-        store_group(out, o, xor_group(load_group(inp, o, shape), cipher_group(group_counters(hi, lo, b, shape), rk,
-                                                                              False, mix)))
+        ctr_group(inp, out, 16 * b, hi, lo, b, True, rk, shape, mix)
         b += group
     if b < stop:
-        tmp = np.empty(16 * group, dtype=np.uint8)
-        store_group(tmp, 0, cipher_group(group_counters(hi, lo, b, shape), rk, False, mix))
-        o = 16 * b
-        for i in range(min(n, 16 * stop) - o):
-            out[o + i] = inp[o + i] ^ tmp[i]
+        _ctr_through_copy(inp, out, hi, lo, b, stop, rk, shape, mix)
 
 
 # -- entry points: arrays and integers only ----------------------------------------------------

@@ -28,7 +28,8 @@ from numba.core.codegen import get_host_cpu_features
 from cipherlab.ciphers._numba import jit as _jit
 
 __all__ = ["AESNI_FEATURES", "VAES_FEATURES", "ZMM_FEATURES", "aesni_status", "check_aesni", "has_aesni", "has_vaes",
-           "vaes_status", "has_zmm", "zmm_status", "jit_target", "measured_clock_hz"]
+           "vaes_status", "has_zmm", "zmm_status", "jit_target", "measured_clock_hz", "feature_flags",
+           "REPORTED_FEATURES"]
 
 #: LLVM features the hardware kernels use: AES-NI and SSSE3 (``pshufb``).
 AESNI_FEATURES = ("aes", "ssse3")
@@ -179,6 +180,18 @@ def _zmm_status(cpu_name, cpu_features) -> str:
 def has_zmm() -> bool:
     """True if this process may run the 512-bit VAES kernels (whether they are used: ``_aesni.width``)."""
     return not zmm_status()
+
+
+#: The CPU features the hardware style's kernels and the bound probe care about, as LLVM names them.
+REPORTED_FEATURES = ("aes", "ssse3", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512vl", "avx512bw")
+
+
+def feature_flags() -> list:
+    """Which of :data:`REPORTED_FEATURES` the host CPU has (LLVM's view of it), for the record of a run."""
+    if platform.machine().lower() not in _X86:
+        return []
+    host = _host_features()
+    return [f for f in REPORTED_FEATURES if host.get(f, False)]
 
 
 def has_aesni() -> bool:

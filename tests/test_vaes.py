@@ -220,3 +220,29 @@ def test_generic_target_runs_the_128_bit_kernels_or_says_why():
     assert width == "128" and head == PyAES.new(bytes(16), PyAES.MODE_CTR, nonce=b"", initial_value=bytes(16)).encrypt(
         bytes(100)).hex()[:8]
     assert status.startswith("not measured: the JIT target is overridden")
+
+
+def test_entry_points_load_from_numba_cache_in_a_new_process():
+    """The closures' constants (key count, width, shape) are part of Numba's cache key: a second process
+    loads each entry point from the cache, distinct ones distinct (right answers), compiling nothing."""
+    widths = [w for w in (256, 512) if not SKIP[w]]
+    if not widths:
+        pytest.skip(SKIP[256])
+    code = f"""
+import cipherlab
+from Crypto.Cipher import AES as PyAES
+from cipherlab.ciphers import _aesni as HW, _vaes_kernels as V
+for width in {widths}:
+    HW.use_width(width)
+    for n in (16, 32):
+        c = cipherlab.new(bytes(range(n)), "aes", "ctr", iv=bytes(16), impl="aesni")
+        assert c.encrypt(bytes(1000)) == PyAES.new(bytes(range(n)), PyAES.MODE_CTR, nonce=b"",
+                                                   initial_value=bytes(16)).encrypt(bytes(1000))
+        stats = V.entries(n // 4 + 7, True).kernels["ctr"][width].stats
+        print(width, n, len(stats.cache_hits), len(stats.cache_misses))
+"""
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr[-800:]
+    for line in runs[1].stdout.split("\n")[:-1]:
+        width, n, hits, misses = line.split()
+        assert (hits, misses) == ("1", "0"), line

@@ -68,8 +68,12 @@ def test_the_result_is_cached_per_process(measured):
 def test_gain_is_nan_unless_both_widths_ran(measured):
     both = not (STATUS[256] or STATUS[512])
     assert math.isnan(measured.gain(512, 256)) != both
+    if both:
+        assert measured.gain(512, 256) == pytest.approx(
+            measured.widths[512].block_rounds_per_cycle / measured.widths[256].block_rounds_per_cycle)
+        assert probe.zmm_gain() > 0
     if not both:
-        assert math.isnan(probe.ctr_gain())
+        assert math.isnan(probe.zmm_gain())
 
 
 def test_import_runs_nothing_and_no_aes_ni_is_said():

@@ -160,7 +160,7 @@ def test_the_width_follows_the_cpu_and_the_probe(monkeypatch):
     previous = HW.use_width(None)
     try:
         for gain in (1.0, HW.ZMM_MIN_GAIN, 2.0):
-            monkeypatch.setattr(probe, "ctr_gain", lambda gain=gain: gain)
+            monkeypatch.setattr(probe, "zmm_gain", lambda gain=gain: gain)
             HW.use_width(None)
             expected = 512 if has_zmm() and gain >= HW.ZMM_MIN_GAIN else 256 if has_vaes() else 128
             assert HW.kernel_width() == expected, gain

@@ -405,12 +405,13 @@ def parse_openssl_mr(text: str, sizes) -> list:
 def bound_record(impl: str) -> dict:
     """What the run records about the machine's limit: the probe's figures (:func:`cipherlab.ciphers.probe.measure`,
     cached per process), the register width the hardware style ran ECB and CTR at (None for another
-    style), the probe's zmm-over-ymm gain that chose it, and the CPU features that matter here."""
+    style), the probe's zmm-over-ymm gain that chose it and the least gain that picks zmm, and the CPU
+    features that matter here."""
     from cipherlab.ciphers import probe
     from cipherlab.ciphers._aesni import kernel_width
     from cipherlab.ciphers.cpu import feature_flags
     return {"probe": probe.measure().as_dict(), "kernel_width": kernel_width() if impl == "aesni" else None,
-            "zmm_gain": probe.ctr_gain(), "cpu_flags": feature_flags()}
+            "zmm_gain": probe.zmm_gain(), "zmm_min_gain": ZMM_MIN_GAIN, "cpu_flags": feature_flags()}
 
 
 def _print_limits(frame: pd.DataFrame, record: dict) -> None:
@@ -447,8 +448,8 @@ def run_sizes(args) -> int:
     _print_limits(frame, record)
     gain = record["zmm_gain"]
     if gain == gain:
-        print(f"zmm over ymm, a CTR block: {gain:.3f}x (the 512-bit kernels run where it is at least "
-              f"{ZMM_MIN_GAIN}x)")
+        print(f"zmm over ymm, AES block-rounds per cycle: {gain:.3f}x (the 512-bit kernels run where it is at "
+              f"least {ZMM_MIN_GAIN}x)")
     news = new_timings(args.mode)
     print(f"\nnew() alone, AES-128 {args.mode.upper()} (time / PyCryptodome's AES.new; <= 1.0 is as fast): "
           + ", ".join(f"{r.impl} {r.us:.1f} us ({r.ratio:.2f}x)" for r in news.itertuples())

@@ -3,13 +3,15 @@
 VAES (``vaesenc ymm`` / ``zmm`` and friends, flag ``vaes``) runs one AES round on each 128-bit
 lane of a 256-bit register (two blocks) or, with AVX-512, of a 512-bit register (four blocks),
 each lane with its own key. Here every lane carries the same round key, so one instruction
-advances two or four blocks. The kernels keep four registers in flight (eight or sixteen
-blocks), emitted through ``llvm.x86.aesni.aes*.256`` / ``.512`` as the 128-bit kernels of
-:mod:`cipherlab.ciphers._aesni_kernels` emit theirs.
+advances two or four blocks. The kernels keep a group of registers in flight (:data:`REGISTERS`:
+sixteen blocks on ymm, thirty-two on zmm), emitted through ``llvm.x86.aesni.aes*.256`` / ``.512``
+as the 128-bit kernels of :mod:`cipherlab.ciphers._aesni_kernels` emit theirs.
 
 One code for every width: a register is a tuple of ``uint64`` lanes (little-endian; block ``i``
 of the register in lanes ``2i, 2i + 1``), two per block, and the intrinsics below take the
 width from the tuple's length (2: xmm, 4: ymm, 8: zmm), so the mode loops are written once.
+A group of blocks is one intrinsic from its load to its store (:func:`ecb_group`, :func:`ctr_group`),
+so LLVM sees vectors only between them.
 
 Which ciphers: the round shapes that are AES instructions alone, AES (``mix``: ``aesenc``)
 and MAES (``mix`` None: ``aesenclast`` with the IV folded into the key), with the round keys
@@ -72,7 +74,8 @@ def aes_function(builder, op: str, w: int):
     """LLVM's AES instruction ``op`` (``aesenc``, ``aesenclast``, ``aesdec``, ``aesdeclast``) on a vector
     of ``w`` 64-bit lanes: the 128-, 256- or 512-bit form (AES-NI, VAES, VAES with AVX-512)."""
     vt = ir.VectorType(_I64, w)
-    return cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt]), f"llvm.x86.aesni.{op}{_SUFFIX[w]}")
+    return cgutils.get_or_insert_function(builder.module, ir.FunctionType(vt, [vt, vt]),
+                                          f"llvm.x86.aesni.{op}{_SUFFIX[w]}")
 
 
 def _vec(builder, tup, n):

@@ -12,9 +12,10 @@ process has the core is not counted), the fastest of several runs interleaved ac
 * **A CTR block**: the work no CTR implementation can do without, on data in the L1 cache: per
   register of counters a vector add, the whitening XOR, the rounds (AES-128/192/256: 10/12/14 AES
   instructions), the load of the input, the XOR and the store of the output; as many registers in
-  flight as the kernels keep (``_vaes_kernels.REGISTERS``), on each width. Its cycles per byte, at the width the CPU does best, is **the bound** of
-  the key size: the AES rounds at the rate the chains show, plus the loads and stores a CTR block
-  needs, on the ports they share. ECB needs no less (a load and a store per block, the same rounds).
+  flight as the kernels keep (``_vaes_kernels.REGISTERS``), on each width. Its cycles per byte, at
+  the width the CPU does best, is **the bound** of the key size: the AES rounds at the rate the
+  chains show, plus the loads and stores a CTR block needs, on the ports they share (never below
+  the AES units alone: where a timing comes out under them, theirs is taken). ECB needs no less (a load and a store per block, the same rounds).
 
 The chains give the AES units' own bound beside it (``rounds / (16 * block-rounds per cycle)``), and
 :func:`instruction_bound` the formula's figure (two AES instructions per cycle, the datasheet
@@ -64,7 +65,8 @@ _CHAIN_STEPS = 1 << 16
 _CTR_BYTES = 1 << 22
 
 
-def instruction_bound(rounds: int = 10, blocks_per_instruction: int = 1, per_cycle: float = AES_PER_CYCLE_FORMULA) -> float:
+def instruction_bound(rounds: int = 10, blocks_per_instruction: int = 1,
+                      per_cycle: float = AES_PER_CYCLE_FORMULA) -> float:
     """The formula's bound in cycles per byte: ``rounds`` AES instructions per 16-byte block, ``per_cycle``
     of them per cycle, each on ``blocks_per_instruction`` blocks (1: AES-NI, 2: VAES on ymm, 4: zmm).
     The assumption: loads, stores, the whitening XOR and the counters run beside the AES units."""
@@ -157,7 +159,8 @@ def _ctr_blocks(typingctx, src, dst, keys, iterations, marker, shape):
                 p_out = builder.bitcast(builder.gep(dst_.data, [o]), vt.as_pointer())
                 builder.store(builder.xor(builder.load(p_in, align=1), x), p_out, align=1)
             nxt = builder.add(off, ir.Constant(_I64, group))
-            nxt = builder.select(builder.icmp_unsigned(">=", nxt, ir.Constant(_I64, _CTR_BUFFER)), ir.Constant(_I64, 0), nxt)
+            wrap = builder.icmp_unsigned(">=", nxt, ir.Constant(_I64, _CTR_BUFFER))
+            nxt = builder.select(wrap, ir.Constant(_I64, 0), nxt)
             return [builder.add(c, counter_step) for c in ctrs] + [nxt]
         _loop(builder, args[3], [first(j) for j in range(regs)] + [ir.Constant(_I64, 0)], step)
         return context.get_dummy_value()
@@ -231,9 +234,11 @@ class Probe:
         return min(rows, key=lambda r: r.ctr_cycles_per_byte[bits]).width if rows else None
 
     def bound(self, bits: int) -> float:
-        """The bound of key size ``bits`` in cycles per byte: a CTR block at the best width (NaN if none ran)."""
+        """The bound of key size ``bits`` in cycles per byte: a CTR block at the best width, or the AES units
+        alone where that is slower (no CTR block beats them: a figure below theirs is the noise of two
+        timings, never a faster machine); NaN if nothing ran."""
         width = self.best_width(bits)
-        return self.widths[width].ctr_cycles_per_byte[bits] if width else math.nan
+        return max(self.widths[width].ctr_cycles_per_byte[bits], self.aes_bound(bits)) if width else math.nan
 
     def aes_bound(self, bits: int) -> float:
         """The AES units alone: ``rounds / (16 * block-rounds per cycle)`` at the best width of the chains."""

@@ -16,6 +16,18 @@ from cipherlab.ciphers.cpu import has_aesni
 needs_aesni = pytest.mark.skipif(not has_aesni(), reason="no AES-NI on this CPU / JIT target")
 
 
+def test_against_bound_is_the_fraction_of_the_recorded_bound():
+    frame = pd.DataFrame([dict(cipher="aes", impl="aesni", mode="ctr", operation="encrypt", threads=1, bytes=3000,
+                               seconds=1e-6, mb_per_s=3000.0, compile_seconds=0.0),
+                          dict(cipher="aes", impl="aesni", mode="ctr", operation="decrypt", threads=1, bytes=3000,
+                               seconds=1e-6, mb_per_s=3000.0, compile_seconds=0.0)])
+    record = {"probe": {"clock_hz": 3e9, "bound_cycles_per_byte": {"256": 0.5}}, "kernel_width": 512}
+    table = bench.against_bound(frame, record, 256)
+    assert len(table) == 1 and table["cycles/B"].iloc[0] == pytest.approx(1.0)
+    assert table["fraction of the bound"].iloc[0] == pytest.approx(0.5)
+    assert table["formula cycles/B"].iloc[0] == pytest.approx(14 / 128)
+
+
 @needs_aesni
 def test_run_bench_small_frame():
     frame = bench.run_bench(size=4096, ciphers=("aes", "maes-2"), impls=("table", "aesni"), threads=(1,), repeats=1)
@@ -67,16 +79,19 @@ def test_bench_unknown_argument_is_one_line(capsys):
 
 @needs_aesni
 def test_bench_main_prints_table_and_writes_csv_with_provenance(capsys, tmp_path):
+    """The table, the targets, every AES row on one thread against the measured bound, the CSV and its record."""
     out = tmp_path / "bench.csv"
     assert bench.main(["--size-mib", "0.01", "--repeats", "1", "--cipher", "aes", "--impl", "table",
                        "--impl", "aesni", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "pycryptodome" in text and "encrypt 1T" in text and "enc 1T / pycryptodome" in text
     assert "aesni AES CTR / PyCryptodome CTR" in text and "target >= 1.5x" in text
+    assert "against the bound measured on this CPU (AES-128" in text and "fraction of the bound" in text
     written = pd.read_csv(out)
     assert set(written.impl) == {"table", "aesni", "pycryptodome"} and written.run_id.nunique() == 1
     meta = json.loads((tmp_path / "bench.csv.meta.json").read_text())
     assert meta["run_id"] == written.run_id[0] and meta["profile"] == "bench" and "cpu_model" in meta
+    assert set(meta["probe"]["bound_cycles_per_byte"]) == {"128", "192", "256"} and meta["kernel_width"] in (128, 256, 512)
 
 
 @needs_aesni

@@ -17,23 +17,74 @@ OPENSSL_MR = """+DT:AES-128-CTR:1:16
 """
 
 
+#: A run's record of the bound, as ``bench.bound_record`` writes it (the parts the tables read).
+RECORD = {"probe": {"clock_hz": 3e9, "bound_cycles_per_byte": {"128": 0.16, "192": 0.19, "256": 0.22},
+                    "aes_bound_cycles_per_byte": {"128": 0.155, "192": 0.186, "256": 0.217},
+                    "widths": {"128": {"status": "measured", "aes_per_cycle": 2.0, "blocks_per_instruction": 1,
+                                       "block_rounds_per_cycle": 2.0,
+                                       "ctr_cycles_per_byte": {"128": 0.31, "192": 0.37, "256": 0.44}},
+                               "512": {"status": "not measured: the CPU lacks the feature(s) ['avx512f']",
+                                       "blocks_per_instruction": 4, "ctr_cycles_per_byte": {}}}},
+          "kernel_width": 256, "zmm_gain": float("nan"), "cpu_flags": ["aes", "avx2", "vaes"]}
+
+
 def test_run_sweep_fresh_and_reused_beside_pycryptodome():
-    frame = bench.run_sweep(sizes=(16, 1024), mode="ctr", impl="table", repeats=1, clock_hz=3e9)
-    assert list(frame.columns) == bench.SWEEP_COLUMNS
-    assert set(zip(frame.library, frame.object)) == {("cipherlab", "fresh"), ("cipherlab", "reused"),
-                                                     ("pycryptodome", "fresh"), ("pycryptodome", "reused")}
+    frame = bench.run_sweep(sizes=(16, 1024), mode="ctr", impl="table", repeats=1, clock_hz=3e9, two_threads=(1024,))
+    assert list(frame.columns) == bench.SWEEP_COLUMNS and set(frame.part) == {"sizes"} and set(frame.key_bits) == {128}
+    one = frame[frame.threads == 1]
+    assert set(zip(one.library, one.object)) == {("cipherlab", "fresh"), ("cipherlab", "reused"),
+                                                 ("pycryptodome", "fresh"), ("pycryptodome", "reused")}
+    two = frame[frame.threads == 2]
+    if bench.max_threads() >= 2:  # a reused cipherlab object on two threads, at the sizes asked only
+        assert list(two.bytes) == [1024] and set(zip(two.library, two.object)) == {("cipherlab", "reused")}
+    else:
+        assert two.empty
     assert sorted(frame.bytes.unique()) == [16, 1024] and (frame.mb_per_s > 0).all()
     np.testing.assert_allclose(frame.cycles_per_byte, frame.seconds * 3e9 / frame.bytes)
-    table = env_page.sweep_table(frame)
+    table = env_page.sweep_table(frame, meta=RECORD)
     assert list(table.message) == ["16 B", "1 KiB"] and table["openssl -evp MB/s"].isna().all()
     assert (table["fresh: cipherlab / PyCryptodome"] > 0).all()
+    np.testing.assert_allclose(table["reused: fraction of the bound"], 0.16 / table["cipherlab reused cycles/B"])
+    assert (table["bound cycles/B (measured)"] == 0.16).all() and (table["formula cycles/B"] == 10 / 64).all()
+    assert np.isnan(table["2 threads / 1 thread"].iloc[0])  # 16 B: not timed on two threads
+    if bench.max_threads() >= 2:
+        assert table["2 threads / 1 thread"].iloc[1] == pytest.approx(
+            table["cipherlab reused 2 threads MB/s"].iloc[1] / table["cipherlab reused MB/s"].iloc[1])
 
 
-def test_run_sweep_without_a_clock_says_unknown():
+def test_run_limits_times_every_key_size_and_mode_against_the_bound():
+    frame = bench.run_limits(size=4096, impl="table", repeats=1, clock_hz=3e9)
+    assert list(frame.columns) == bench.SWEEP_COLUMNS and set(frame.part) == {"limit"}
+    assert sorted(zip(frame.key_bits, frame["mode"])) == [(b, m) for b in (128, 192, 256) for m in ("ctr", "ecb")]
+    assert (frame.threads == 1).all() and (frame.object == "reused").all() and (frame.bytes == 4096).all()
+    limits = env_page.limit_table(frame, RECORD)
+    assert list(limits.columns) == env_page.LIMIT_COLUMNS and list(limits.key.unique()) == ["AES-128", "AES-192", "AES-256"]
+    row = limits[(limits.key == "AES-192") & (limits["mode"] == "CTR")].iloc[0]
+    assert row["bound cycles/B (measured)"] == 0.19 and row["AES units alone cycles/B"] == 0.186
+    assert row["fraction of the bound"] == pytest.approx(0.19 / row["cipherlab cycles/B"])
+    assert row["formula cycles/B"] == pytest.approx(12 / 64)
+    assert env_page.sweep_table(frame).empty  # the limit part is not a message size of the sweep
+
+
+def test_the_probe_table_says_which_widths_were_measured():
+    table = env_page.probe_table(RECORD)
+    assert list(table.register) == ["xmm (AES-NI)", "zmm (VAES, AVX-512)"]
+    assert table.measured.iloc[0] == "yes" and table.measured.iloc[1].startswith("not measured: the CPU lacks")
+    assert table["CTR block AES-192 cycles/B"].iloc[0] == 0.37 and np.isnan(table["AES instructions / cycle"].iloc[1])
+
+
+def test_run_sweep_without_a_clock_or_a_record_says_unknown():
     frame = bench.run_sweep(sizes=(64,), mode="ecb", impl="table", repeats=1)
     assert frame.cycles_per_byte.isna().all()
-    bound = env_page.bound_table(frame, {"instruction_bound_cycles_per_byte": 0.3125})
-    assert set(bound["cycles/B measured"]) == {"clock unknown"} and set(bound["cycles/B bound"]) == {"0.312"}
+    table = env_page.sweep_table(frame)
+    assert table["bound cycles/B (measured)"].isna().all() and table["formula cycles/B"].isna().all()
+    assert env_page.limit_table(frame, {}).empty
+
+
+def test_an_older_sweep_without_parts_still_reads():
+    frame = bench.run_sweep(sizes=(64,), mode="ctr", impl="table", repeats=1, clock_hz=3e9)
+    old = frame.drop(columns=["part", "key_bits", "threads"])
+    assert list(env_page.sweep_table(old).message) == ["64 B"]
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -76,14 +127,10 @@ def test_openssl_runs_one_process_per_extra_size(monkeypatch):
     assert all(c[-2:] == ["-evp", "aes-128-ecb"] for c in calls) and len(calls) == 2
 
 
-def test_instruction_bound_states_its_assumption():
-    assert env_page.instruction_bound(10) == pytest.approx(10 / 32)      # 2 blocks-rounds per cycle
-    assert env_page.instruction_bound(10, vaes=True) == pytest.approx(10 / 64)
-    assert env_page.instruction_bound(14, per_cycle=1) == pytest.approx(14 / 16)
-
-
 def test_bench_sizes_main_prints_and_writes(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(bench, "SWEEP_SIZES", (16, 256))
+    monkeypatch.setattr(bench, "TWO_THREAD_SIZES", (256,))
+    monkeypatch.setattr(bench, "LIMIT_BYTES", 1024)
     monkeypatch.setattr(bench, "openssl_speed", lambda mode, sizes: "openssl is not on PATH: not measured")
     monkeypatch.setattr(bench, "new_timings", lambda mode: pd.DataFrame(
         [dict(impl="table", us=5.0, pycryptodome_us=6.0, ratio=5 / 6)]))
@@ -91,13 +138,18 @@ def test_bench_sizes_main_prints_and_writes(monkeypatch, capsys, tmp_path):
     assert bench.main(["--sizes", "--impl", "table", "--repeats", "1", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "cipherlab fresh MB/s" in text and "OpenSSL: openssl is not on PATH: not measured" in text
-    assert "instruction-throughput bound" in text and "new() alone" in text and "load average before" in text
+    assert "the measured bound" in text and "fraction of the bound" in text and "AES units alone" in text
+    assert "new() alone" in text and "load average before" in text and "features" in text
     rows, meta = env_page.sweep_results(out)
-    assert set(rows.bytes) == {16, 256} and rows.run_id.nunique() == 1
-    assert meta["clock_hz_measured"] > 0 and "load_average_before" in meta and "cpu_mhz_os" in meta
+    assert set(rows[rows.part == "sizes"].bytes) == {16, 256} and rows.run_id.nunique() == 1
+    assert set(rows[rows.part == "limit"].key_bits) == {128, 192, 256}
+    assert meta["clock_hz_measured"] == meta["probe"]["clock_hz"] > 0 and "load_average_before" in meta
+    assert "cpu_mhz_os" in meta and meta["kernel_width"] is None and isinstance(meta["cpu_flags"], list)
+    assert set(meta["probe"]["bound_cycles_per_byte"]) == {"128", "192", "256"}
     assert json.loads((tmp_path / "sweep.csv.meta.json").read_text())["openssl"].startswith("openssl is not")
     fig = env_page.sweep_figure(rows)
     assert len(fig.axes[0].lines) == 4
+    assert len(env_page.limit_table(rows, meta)) == 6
 
 
 def test_timing_loads_reads_the_raw_provenance(monkeypatch, tmp_path):

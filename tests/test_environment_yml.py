@@ -93,3 +93,15 @@ def test_two_extras_asking_different_versions_are_an_error():
     assert merged({"a": ["x>=1"], "b": ["X >= 1"]}) == {"x": ">=1"}
     with pytest.raises(AssertionError, match="extra 'b' asks '>=2'"):
         merged({"a": ["x>=1"], "b": ["x>=2"]})
+
+
+def test_installed_numba_is_inside_the_pinned_range():
+    """The hardware style relies on Numba behaviour tested at both ends of the pinned range (CONTRIBUTING,
+    "Numba"): the range has an upper bound and the installed Numba lies inside it."""
+    from importlib.metadata import version
+
+    from packaging.specifiers import SpecifierSet
+
+    spec = pyproject_requirements()["numba"]
+    assert any(s.operator == "<" for s in SpecifierSet(spec)), f"numba {spec!r} needs an upper bound"
+    assert version("numba") in SpecifierSet(spec), (version("numba"), spec)

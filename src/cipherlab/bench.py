@@ -36,10 +36,12 @@ from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.pipeline.machine_lock import machine_lock
 from cipherlab.pipeline.results import resolve_target, write_csv, write_json
-from cipherlab.report.environment import AES_ROUNDS_PER_CYCLE, instruction_bound, sweep_table
+from cipherlab.ciphers._aesni import ZMM_MIN_GAIN
+from cipherlab.ciphers.probe import instruction_bound
+from cipherlab.report.environment import sweep_table
 
-__all__ = ["run_bench", "run_sweep", "openssl_speed", "sweep_table", "instruction_bound", "main", "target_ratios",
-           "format_table", "BENCH_IMPLS", "SWEEP_SIZES"]
+__all__ = ["run_bench", "run_sweep", "run_limits", "bound_record", "against_bound", "openssl_speed", "sweep_table",
+           "instruction_bound", "main", "target_ratios", "format_table", "BENCH_IMPLS", "SWEEP_SIZES"]
 
 MiB = 1 << 20
 BENCH_MODES = ("ecb", "ctr")
@@ -176,6 +178,18 @@ def format_table(frame: pd.DataFrame) -> str:
     return pivot.round(2).to_string()
 
 
+def against_bound(frame: pd.DataFrame, record: dict, key_bits: int) -> pd.DataFrame:
+    """The bench's AES rows on one thread (encryption) in cycles per byte, each beside the bound measured
+    on this CPU (:func:`bound_record`), the fraction of it (bound / measured) and the formula's figure."""
+    from cipherlab.report.environment import bound_of, formula_of
+    rows = frame[(frame.cipher == "aes") & (frame.threads == 1) & (frame.operation == "encrypt")]
+    cpb = rows.seconds * record["probe"]["clock_hz"] / rows.bytes
+    bound = bound_of(record, key_bits)
+    return pd.DataFrame({"impl": rows.impl, "mode": rows["mode"], "cycles/B": cpb,
+                         f"bound AES-{key_bits} cycles/B (measured)": bound, "fraction of the bound": bound / cpb,
+                         "formula cycles/B": formula_of(record, key_bits)}).reset_index(drop=True)
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -196,9 +210,12 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits: int) -> Path:
-    """The rows as CSV (with ``run_id``) and the provenance record beside it (``<out>.meta.json``)."""
-    meta = run_metadata(profile="bench", seed=0, config=dict(size=size, repeats=repeats, key_bits=key_bits))
+def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits: int, record: "dict | None" = None
+                  ) -> Path:
+    """The rows as CSV (with ``run_id``) and the provenance record beside it (``<out>.meta.json``), with
+    the bound's record (:func:`bound_record`) where given."""
+    meta = run_metadata(profile="bench", seed=0, config=dict(size=size, repeats=repeats, key_bits=key_bits),
+                        **(record or {}))
     path = write_csv(frame.assign(run_id=meta["run_id"]), out)
     write_json(meta, path.with_name(path.name + ".meta.json"))
     return path
@@ -208,7 +225,14 @@ def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits
 
 #: Message sizes of the sweep (bytes): ``openssl speed``'s six, then 1 MiB and 8 MiB.
 SWEEP_SIZES = (16, 64, 256, 1024, 8192, 16384, MiB, 8 * MiB)
-SWEEP_COLUMNS = ["library", "object", "mode", "bytes", "seconds", "mb_per_s", "cycles_per_byte", "calls"]
+#: Sizes at which a reused cipherlab object is also timed on two threads (the scaling factor).
+TWO_THREAD_SIZES = (MiB, 8 * MiB)
+#: The limit part of the sweep: one thread, a reused object, each key size and mode at this size.
+LIMIT_BYTES = 8 * MiB
+#: ``part`` is ``sizes`` (AES-128 by message size) or ``limit`` (every key size and mode at
+#: :data:`LIMIT_BYTES`, against the measured bound).
+SWEEP_COLUMNS = ["part", "library", "object", "mode", "key_bits", "threads", "bytes", "seconds", "mb_per_s",
+                 "cycles_per_byte", "calls"]
 #: Seconds each batch of calls should last: long enough for perf_counter, short enough to fit in one
 #: time slice of a shared machine (the fastest batch is kept).
 BATCH_SECONDS = 5e-4
@@ -221,63 +245,105 @@ def _batch_time(fn, calls: int) -> float:
     return (time.perf_counter_ns() - t0) / 1e9 / calls
 
 
-def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes) -> list:
-    """``(library, object, callable)`` for one message: cipherlab and PyCryptodome, each with a
-    fresh object per message (what a user does) and with one object reused."""
-    kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False, threads=1)
-    ours = new(key, "aes", mode, **kw)
+def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes, two_threads: bool) -> list:
+    """``(library, object, threads, callable)`` for one message: cipherlab and PyCryptodome, each with
+    a fresh object per message (what a user does) and with one object reused; with ``two_threads``,
+    a reused cipherlab object on two threads too."""
+    kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False)
+    ours = new(key, "aes", mode, threads=1, **kw)
     if mode == "ecb":
         theirs = PyAES.new(key, PyAES.MODE_ECB)
         fresh = lambda: PyAES.new(key, PyAES.MODE_ECB).encrypt(raw)  # noqa: E731
     else:  # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
         theirs = PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
         fresh = lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv).encrypt(raw)  # noqa: E731
-    return [("cipherlab", "fresh", lambda: new(key, "aes", mode, **kw).encrypt(data)),
-            ("cipherlab", "reused", lambda: ours.encrypt(data)),
-            ("pycryptodome", "fresh", fresh),
-            ("pycryptodome", "reused", lambda: theirs.encrypt(raw))]
+    cases = [("cipherlab", "fresh", 1, lambda: new(key, "aes", mode, threads=1, **kw).encrypt(data)),
+             ("cipherlab", "reused", 1, lambda: ours.encrypt(data)),
+             ("pycryptodome", "fresh", 1, fresh),
+             ("pycryptodome", "reused", 1, lambda: theirs.encrypt(raw))]
+    if two_threads:
+        both = new(key, "aes", mode, threads=2, **kw)
+        cases.append(("cipherlab", "reused", 2, lambda: both.encrypt(data)))
+    return cases
 
 
-def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats: int = 5, seed: int = 0,
-              clock_hz: "float | None" = None) -> pd.DataFrame:
-    """Throughput of AES-128 by message size, one thread: cipherlab and PyCryptodome side by side.
+def _time_cases(cases: list, repeats: int) -> list:
+    """``(seconds per call, calls per batch)`` of each case: a warm-up call (JIT compile or cache load),
+    calls per batch doubled until a batch lasts :data:`BATCH_SECONDS`, then ``repeats`` batches of
+    each, interleaved across the cases, the fastest kept."""
+    calls = []
+    for fn in cases:
+        fn()
+        c = 1
+        while c < 1 << 16 and _batch_time(fn, c) * c < BATCH_SECONDS:
+            c *= 2
+        calls.append(c)
+    best = [float("inf")] * len(cases)
+    for _ in range(repeats):
+        for i, fn in enumerate(cases):
+            best[i] = min(best[i], _batch_time(fn, calls[i]))
+    return list(zip(best, calls))
 
-    Each size runs four cases (cipherlab / PyCryptodome, a fresh object per message / one object
-    reused), interleaved, ``repeats`` batches each (a batch lasts about :data:`BATCH_SECONDS`);
-    the fastest batch is reported, as seconds per call. ``cycles_per_byte`` uses ``clock_hz``
-    (None: NaN, the clock unknown).
-    """
+
+def _check_sweep_args(mode, impl, repeats):
     from cipherlab.ciphers.modes import resolve_impl
     check_choices("mode", (mode,), BENCH_MODES)
     impl = resolve_impl(impl)
     if impl not in BENCH_IMPLS:
         raise ValueError(f"impl must be one of {BENCH_IMPLS} or 'auto', got {impl!r}")
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
+        raise ValueError(f"repeats must be an integer >= 1, got {repeats!r}")
+    return impl
+
+
+def _row(part, library, obj, mode, key_bits, threads, n, seconds, calls, clock_hz) -> dict:
+    return dict(part=part, library=library, object=obj, mode=mode, key_bits=key_bits, threads=threads, bytes=n,
+                seconds=seconds, mb_per_s=n / seconds / 1e6,
+                cycles_per_byte=seconds * clock_hz / n if clock_hz else float("nan"), calls=calls)
+
+
+def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats: int = 5, seed: int = 0,
+              clock_hz: "float | None" = None, two_threads=TWO_THREAD_SIZES) -> pd.DataFrame:
+    """Throughput of AES-128 by message size, one thread: cipherlab and PyCryptodome side by side.
+
+    Each size runs four cases (cipherlab / PyCryptodome, a fresh object per message / one object
+    reused), and at the sizes of ``two_threads`` a reused cipherlab object on two threads as well
+    (where Numba may run two), interleaved, ``repeats`` batches each (a batch lasts about
+    :data:`BATCH_SECONDS`); the fastest batch is reported, as seconds per call. ``cycles_per_byte``
+    uses ``clock_hz`` (None: NaN, the clock unknown).
+    """
+    impl = _check_sweep_args(mode, impl, repeats)
     sizes = tuple(sizes)
     if not sizes or any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 16 or n % 16
                         for n in sizes):
         raise ValueError(f"sizes must be positive multiples of 16 bytes, got {sizes!r}")
-    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
-        raise ValueError(f"repeats must be an integer >= 1, got {repeats!r}")
     rng = np.random.default_rng(seed)
     key, iv = rng.bytes(16), rng.bytes(16)
     rows = []
     for n in sizes:
         data = rng.integers(0, 256, n, dtype=np.uint8)
-        cases = _sweep_cases(mode, impl, key, iv, data, data.tobytes())
-        calls = []
-        for _, _, fn in cases:  # warm-up (JIT compile or cache load), then calls per batch: doubled until
-            fn()                # a batch lasts BATCH_SECONDS
-            c = 1
-            while c < 1 << 16 and _batch_time(fn, c) * c < BATCH_SECONDS:
-                c *= 2
-            calls.append(c)
-        best = [float("inf")] * len(cases)
-        for _ in range(repeats):
-            for i, (_, _, fn) in enumerate(cases):
-                best[i] = min(best[i], _batch_time(fn, calls[i]))
-        for (library, obj, _), s, c in zip(cases, best, calls):
-            rows.append(dict(library=library, object=obj, mode=mode, bytes=n, seconds=s, mb_per_s=n / s / 1e6,
-                             cycles_per_byte=s * clock_hz / n if clock_hz else float("nan"), calls=c))
+        cases = _sweep_cases(mode, impl, key, iv, data, data.tobytes(), n in two_threads and max_threads() >= 2)
+        for (library, obj, threads, _), (s, c) in zip(cases, _time_cases([fn for *_, fn in cases], repeats)):
+            rows.append(_row("sizes", library, obj, mode, 128, threads, n, s, c, clock_hz))
+    return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+
+
+def run_limits(size: int = LIMIT_BYTES, impl: str = "auto", repeats: int = 5, seed: int = 0,
+               clock_hz: "float | None" = None) -> pd.DataFrame:
+    """A reused cipherlab object, one thread, at ``size`` bytes, for every key size (AES-128/192/256)
+    and both modes of the sweep (ECB, CTR), interleaved: the rows the measured bound is held against."""
+    impl = _check_sweep_args("ctr", impl, repeats)
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 256, size, dtype=np.uint8)
+    labels, cases = [], []
+    for key_bits in (128, 192, 256):
+        key, iv = rng.bytes(key_bits // 8), rng.bytes(16)
+        for mode in BENCH_MODES:
+            c = new(key, "aes", mode, iv=None if mode == "ecb" else iv, impl=impl, padding=False, threads=1)
+            labels.append((mode, key_bits))
+            cases.append(lambda c=c: c.encrypt(data))
+    rows = [_row("limit", "cipherlab", "reused", mode, key_bits, 1, size, s, c, clock_hz)
+            for (mode, key_bits), (s, c) in zip(labels, _time_cases(cases, repeats))]
     return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
 
 
@@ -336,29 +402,54 @@ def parse_openssl_mr(text: str, sizes) -> list:
     return []
 
 
+def bound_record(impl: str) -> dict:
+    """What the run records about the machine's limit: the probe's figures (:func:`cipherlab.ciphers.probe.measure`,
+    cached per process), the register width the hardware style ran ECB and CTR at (None for another
+    style), the probe's zmm-over-ymm gain that chose it and the least gain that picks zmm, and the CPU
+    features that matter here."""
+    from cipherlab.ciphers import probe
+    from cipherlab.ciphers._aesni import kernel_width
+    from cipherlab.ciphers.cpu import feature_flags
+    return {"probe": probe.measure().as_dict(), "kernel_width": kernel_width() if impl == "aesni" else None,
+            "zmm_gain": probe.zmm_gain(), "zmm_min_gain": ZMM_MIN_GAIN, "cpu_flags": feature_flags()}
+
+
+def _print_limits(frame: pd.DataFrame, record: dict) -> None:
+    from cipherlab.report.environment import limit_table, probe_table
+    print("\nthe measured bound (probe on this CPU: AES chains per register width, a CTR block's rounds, loads "
+          "and stores in L1); cipherlab at one thread, a reused object; fraction = bound / measured:")
+    print(limit_table(frame, record).round(3).to_string(index=False))
+    print(probe_table(record).round(3).to_string(index=False))
+
+
 def run_sizes(args) -> int:
-    """``cipherlab bench --sizes``: the sweep, OpenSSL beside it, printed (and written with ``--out``)."""
-    from cipherlab.ciphers._aesni import vaes_enabled
-    from cipherlab.ciphers.cpu import measured_clock_hz
-    from cipherlab.pipeline.provenance import load_average, os_clock_mhz
+    """``cipherlab bench --sizes``: the probe of the bound, the sweep and its limit part, OpenSSL beside
+    it, printed (and written with ``--out``)."""
+    from cipherlab.ciphers.modes import resolve_impl
+    from cipherlab.pipeline.provenance import cpu_model, load_average, os_clock_mhz
     load_before = load_average()
-    clock = measured_clock_hz()
-    frame = run_sweep(sizes=SWEEP_SIZES, mode=args.mode, impl=args.impl[0] if args.impl else "auto",
-                      repeats=args.repeats, clock_hz=clock)
+    impl = resolve_impl((args.impl or ["auto"])[0])
+    record = bound_record(impl)
+    clock = record["probe"]["clock_hz"]
+    frame = pd.concat([run_sweep(sizes=SWEEP_SIZES, mode=args.mode, impl=impl, repeats=args.repeats, clock_hz=clock,
+                                 two_threads=TWO_THREAD_SIZES),
+                       run_limits(size=LIMIT_BYTES, impl=impl, repeats=args.repeats, clock_hz=clock)], ignore_index=True)
     openssl = openssl_speed(args.mode, SWEEP_SIZES)
-    impl = (args.impl or ["auto"])[0]
-    print(f"cipherlab bench --sizes: AES-128 {args.mode.upper()}, one thread, impl {impl}"
-          f"{' (VAES kernels)' if vaes_enabled() and impl in ('auto', 'aesni') else ''}, best of {args.repeats} "
-          f"batches, MB/s (10^6 B/s); clock {clock / 1e6:.0f} MHz measured (the OS reports {os_clock_mhz()})")
-    table = sweep_table(frame, openssl)
-    print(table.round(3).to_string(index=False))
-    if not clock:
-        print("cycles per byte: clock unknown")
+    width = record["kernel_width"]
+    print(f"cipherlab bench --sizes: AES-128 {args.mode.upper()}, impl {impl}"
+          f"{f' ({width}-bit kernels)' if width else ''}, best of {args.repeats} batches, MB/s (10^6 B/s); "
+          f"clock {clock / 1e6:.0f} MHz measured (the OS reports {os_clock_mhz()}); CPU {cpu_model()}, "
+          f"features {' '.join(record['cpu_flags']) or 'none of interest'}")
+    print(sweep_table(frame, openssl, record).round(3).to_string(index=False))
     if isinstance(openssl, str):
         print(f"\nOpenSSL: {openssl}")
-    bound = instruction_bound(10, vaes=vaes_enabled())
-    print(f"\ninstruction-throughput bound: {bound:.3f} cycles/byte (10 rounds, {AES_ROUNDS_PER_CYCLE} AES "
-          f"instructions per cycle, {'two blocks each (VAES)' if vaes_enabled() else 'one block each'})")
+    if max_threads() < 2:
+        print("\ntwo threads: not measured (Numba may run one thread here: NUMBA_NUM_THREADS)")
+    _print_limits(frame, record)
+    gain = record["zmm_gain"]
+    if gain == gain:
+        print(f"zmm over ymm, AES block-rounds per cycle: {gain:.3f}x (the 512-bit kernels run where it is at "
+              f"least {ZMM_MIN_GAIN}x)")
     news = new_timings(args.mode)
     print(f"\nnew() alone, AES-128 {args.mode.upper()} (time / PyCryptodome's AES.new; <= 1.0 is as fast): "
           + ", ".join(f"{r.impl} {r.us:.1f} us ({r.ratio:.2f}x)" for r in news.itertuples())
@@ -367,8 +458,7 @@ def run_sizes(args) -> int:
     if args.out:
         meta = run_metadata(profile="bench", seed=0, config=dict(sizes=list(SWEEP_SIZES), mode=args.mode,
                                                                  repeats=args.repeats),
-                            clock_hz_measured=clock, load_average_before=load_before,
-                            instruction_bound_cycles_per_byte=bound, vaes=vaes_enabled(),
+                            clock_hz_measured=clock, load_average_before=load_before, **record,
                             openssl=openssl if isinstance(openssl, str) else "measured")
         path = write_csv(frame.assign(openssl_mb_per_s=frame.bytes.map(
             openssl.set_index("bytes").mb_per_s) if isinstance(openssl, pd.DataFrame) else float("nan"),
@@ -431,13 +521,18 @@ def main(argv=None) -> int:
         first = ours.groupby(["cipher", "impl"]).compile_seconds.max()
         print("\nwarm-up (JIT compile or cache load + 64 KiB, excluded from the figures), slowest call per "
               "cipher x style: " + ", ".join(f"{c}/{i} {s:.2f} s" for (c, i), s in first.items()))
+    record = None
     if "aes" in set(frame.cipher):
         print()
         for r in target_ratios(frame).dropna().itertuples():
             print(f"{r.target}: {r.ratio:.2f}x (target >= {r.required}x) {'met' if r.met else 'MISSED'}")
+        record = bound_record("aesni" if "aesni" in available_impls() else "table")
+        print(f"\nagainst the bound measured on this CPU (AES-{args.key_bits}, one thread, clock "
+              f"{record['probe']['clock_hz'] / 1e6:.0f} MHz measured; fraction = bound / measured):")
+        print(against_bound(frame, record, args.key_bits).round(3).to_string(index=False))
     print(f"\nwall time {time.perf_counter() - t0:.1f} s")
     if args.out:
-        write_results(frame, args.out, size=size, repeats=args.repeats, key_bits=args.key_bits)
+        write_results(frame, args.out, size=size, repeats=args.repeats, key_bits=args.key_bits, record=record)
     return 0
 
 

@@ -27,12 +27,14 @@ import numpy as np
 from cipherlab.ciphers import _aesni_kernels as H
 from cipherlab.ciphers import _vaes_kernels as V  # importing compiles nothing: the kernels compile on first call
 from cipherlab.ciphers import _kernels as K
+from cipherlab.ciphers import probe
 from cipherlab.ciphers._numba import max_threads
 from cipherlab.ciphers._schedule import kernel_round_keys
-from cipherlab.ciphers.cpu import has_vaes
+from cipherlab.ciphers.cpu import has_vaes, has_zmm
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
-__all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr"]
+__all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
+           "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -48,6 +50,7 @@ class HwPlan(NamedTuple):
     mix: object
     nib: object
     pre: object
+    wide: object = None  # the VAES entry points (_vaes_kernels.Entries) where the round shape has them
 
 
 _new_tuple = tuple.__new__
@@ -62,7 +65,7 @@ def _args(p: HwPlan) -> tuple:
     ``*_k`` entry points), ``(rk, mix, nib, pre)`` for the padded form."""
     if isinstance(p.rk, np.ndarray):
         return (p.rk, _MARKERS[p.rk.shape[0]], p.mix, p.nib, p.pre)
-    return tuple(p)
+    return (p.rk, p.mix, p.nib, p.pre)
 
 
 def block(b16) -> tuple:
@@ -141,13 +144,15 @@ def plan(spec, decrypt: bool) -> HwPlan:
     else:
         keys = kernel_round_keys(spec.round_keys, mix_kind, decrypt, spec._extra().get("ivs"))
     rk = _round_keys(keys, spec.own_rounds)
+    fixed = isinstance(rk, np.ndarray)
     if mix_kind == K.MIX_COLUMNS:  # AES: the common case first (tuple.__new__: half the NamedTuple call's time)
-        return _new_tuple(HwPlan, (rk, True, None, None))
+        return _new_tuple(HwPlan, (rk, True, None, None, V.entries(rk.shape[0], True) if fixed else None))
     nib = pre = None
     if mix_kind == K.MIX_SECOND_SBOX:
         table = np.asarray(spec.second[1 if decrypt else 0], dtype=np.uint8)
         nib, pre = _second_sbox_map_cached(table.tobytes(), bool(decrypt))
-    return HwPlan(rk, None, nib, pre)
+        return HwPlan(rk, None, nib, pre)
+    return HwPlan(rk, None, nib, pre, V.entries(rk.shape[0], False) if fixed else None)
 
 
 def counter(iv: bytes) -> tuple:
@@ -174,10 +179,11 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
-def _ranges(kernel, n_bytes: int, threads: int, args_for) -> None:
+def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
     """Run ``kernel(*args_for(start, stop))`` over ``threads`` block ranges; this thread takes the first.
 
-    The kernels release the GIL (``nogil``), so the ranges run in parallel.
+    The kernels release the GIL (``nogil``), so the ranges run in parallel. Each range but the last
+    is a whole number of the kernel's groups of ``group`` blocks in flight.
     Small inputs and ``threads == 1`` run serially here.
     """
     n_blocks = (n_bytes + 15) // 16
@@ -185,7 +191,7 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for) -> None:
         kernel(*args_for(0, n_blocks))
         return
     step = -(-n_blocks // threads)
-    step += -step % 4  # whole groups of four blocks in flight
+    step += -step % group
     bounds = [(s, min(n_blocks, s + step)) for s in range(0, n_blocks, step)]
     futures = [_pool().submit(kernel, *args_for(a, b)) for a, b in bounds[1:]]
     kernel(*args_for(*bounds[0]))
@@ -202,42 +208,78 @@ def _readonly(inp: np.ndarray) -> np.ndarray:
     return view
 
 
-# -- VAES: two blocks per instruction where the CPU has it --------------------------------------
-#: Use the 256-bit kernels where they apply (None: decide from the CPU on first use). The
-#: hardware style picks them at run time; :func:`use_vaes` turns them off (a comparison, a test).
-_VAES: list = [None]
+# -- VAES: two or four blocks per instruction where the CPU has it --------------------------------
+#: The AES units must do at least this many times the block-rounds per cycle on zmm as on ymm (the
+#: probe's chains, ``probe.zmm_gain``) for the 512-bit kernels to be used: a full 512-bit datapath
+#: gives 2, a double-pumped one 1; the margin keeps the choice the same from one process to the next.
+ZMM_MIN_GAIN = 1.25
+#: The register width (bits) of the ECB and CTR kernels of AES's and MAES's round shapes in this
+#: process; None until the first use decides it (:func:`kernel_width`), :func:`use_width` sets it.
+_WIDTH: list = [None]
 
 
-def vaes_enabled() -> bool:
-    """True if ECB and CTR of AES-NI-only round shapes run on the VAES kernels in this process."""
-    if _VAES[0] is None:
-        _VAES[0] = has_vaes()
-    return _VAES[0]
+def available_widths() -> tuple:
+    """The register widths this process may run: 128 (AES-NI), 256 (VAES), 512 (VAES with AVX-512)."""
+    return (128,) + (256,) * has_vaes() + (512,) * has_zmm()
 
 
-def use_vaes(enabled: bool) -> bool:
-    """Turn the VAES kernels on (only where the CPU has VAES) or off; returns the previous setting."""
-    previous = vaes_enabled()
-    _VAES[0] = bool(enabled) and has_vaes()
+def kernel_width() -> int:
+    """The register width (bits) ECB and CTR run at for AES's and MAES's round shapes: 512 where the
+    CPU has AVX-512 and VAES and the probe shows its AES units doing at least :data:`ZMM_MIN_GAIN`
+    times the block-rounds per cycle on zmm as on ymm (decided once per process, a few milliseconds),
+    else 256 where it has VAES, else 128 (the AES-NI kernels of ``_aesni_kernels``, as every other
+    round shape and mode)."""
+    if _WIDTH[0] is None:
+        if has_zmm() and probe.zmm_gain() >= ZMM_MIN_GAIN:
+            _WIDTH[0] = 512
+        else:
+            _WIDTH[0] = 256 if has_vaes() else 128
+    return _WIDTH[0]
+
+
+def use_width(bits: "int | None") -> int:
+    """Run ECB and CTR at register width ``bits`` (one of :func:`available_widths`; None: decide from
+    the CPU and the probe again), for a comparison or a test; returns the previous width."""
+    previous = kernel_width()
+    if bits is not None and bits not in available_widths():
+        raise ValueError(f"bits must be one of {available_widths()} on this CPU / JIT target, got {bits!r}")
+    _WIDTH[0] = bits
     return previous
 
 
-def _wide(p: HwPlan) -> bool:
-    """Does plan ``p`` run on the VAES kernels? (AES's and MAES's round shapes, the fixed key form.)"""
-    return p.nib is None and (_VAES[0] if _VAES[0] is not None else vaes_enabled()) and isinstance(p.rk, np.ndarray)
+def wide_kernel(p: HwPlan, mode: str):
+    """The VAES entry point of ``mode`` (``"ecb-encrypt"``, ``"ecb-decrypt"``, ``"ctr"``) for plan ``p`` at
+    the current width (compiled on first use), or None where ``p`` runs on the 128-bit kernels. Its
+    arguments: ``(inp, out, start, stop, keys)`` for ECB, ``(inp, out, iv, start, stop, keys)`` for CTR,
+    ``keys`` being ``p.rk``; blocks ``start .. stop - 1``, on the calling thread."""
+    width = _wide(p)
+    if not width:
+        return None
+    return p.wide.kernels[mode].get(width) or p.wide.get(mode, width)
+
+
+def _wide(p: HwPlan) -> int:
+    """The register width plan ``p`` runs ECB and CTR at (0: the 128-bit AES-NI kernels)."""
+    if p.wide is None:
+        return 0
+    width = _WIDTH[0] or kernel_width()
+    return width if width > 128 else 0
 
 
 def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
     """ECB over whole blocks on ``threads`` threads (in place allowed)."""
+    width = _wide(p)
+    if width:
+        mode = "ecb-decrypt" if decrypt else "ecb-encrypt"
+        kernel = p.wide.kernels[mode].get(width) or p.wide.get(mode, width)
+        keys = p.rk
+        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
+            kernel(inp, out, 0, inp.shape[0] >> 4, keys)
+            return
+        _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, a, b, keys), V.GROUP_BLOCKS[width])
+        return
     if inp.flags.writeable:
         inp = _readonly(inp)
-    if _wide(p):
-        keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
-        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
-            V.ecb_range(inp, out, 0, inp.shape[0] // 16, decrypt, keys, marker, p.mix)
-            return
-        _ranges(V.ecb_range, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, keys, marker, p.mix))
-        return
     args = _args(p)
     kernel = H.ecb_range_k if len(args) == 5 else H.ecb_range
     _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, a, b, decrypt, *args))
@@ -259,15 +301,17 @@ def cbc_decrypt(inp, out, iv: tuple, p: HwPlan, threads: int) -> None:
 
 def ctr(inp, out, iv: np.ndarray, p: HwPlan, threads: int) -> None:
     """CTR from the initial counter block ``iv`` (``uint8[16]``, big-endian), wrapping modulo 2^128."""
+    width = _wide(p)
+    if width:
+        kernel = p.wide.kernels["ctr"].get(width) or p.wide.get("ctr", width)
+        keys = p.rk
+        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
+            kernel(inp, out, iv, 0, (inp.shape[0] + 15) >> 4, keys)
+            return
+        _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, keys), V.GROUP_BLOCKS[width])
+        return
     if inp.flags.writeable:
         inp = _readonly(inp)
-    if _wide(p):
-        keys, marker = p.rk, _MARKERS[p.rk.shape[0]]
-        if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
-            V.ctr_range(inp, out, iv, 0, (inp.shape[0] + 15) // 16, keys, marker, p.mix)
-            return
-        _ranges(V.ctr_range, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, keys, marker, p.mix))
-        return
     args = _args(p)
     if len(args) == 5:  # the array entry point reads the counter from iv itself
         _ranges(H.ctr_range_k, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, *args))

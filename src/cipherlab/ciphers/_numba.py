@@ -67,12 +67,15 @@ class _Serialised:
         return getattr(self._dispatcher, name)
 
 
-def jit(fn=None, **extra):
-    """Serial ``numba.njit`` with the project's options (``cache=True``)."""
+def jit(fn=None, *, signature=None, **extra):
+    """Serial ``numba.njit`` with the project's options (``cache=True``); with ``signature``, compiled
+    for it alone, now (an argument of another type is converted to it where that is safe, as a
+    writable array to a read-only one, never compiled again)."""
     opts = {**_COMMON, **extra}
+    decorate = numba.njit(**opts) if signature is None else numba.njit(signature, **opts)
     if fn is None:
-        return lambda f: numba.njit(**opts)(f)
-    return numba.njit(**opts)(fn)
+        return decorate
+    return decorate(fn)
 
 
 def pjit(fn=None, **extra):

@@ -27,8 +27,9 @@ from numba.core.codegen import get_host_cpu_features
 
 from cipherlab.ciphers._numba import jit as _jit
 
-__all__ = ["AESNI_FEATURES", "VAES_FEATURES", "aesni_status", "check_aesni", "has_aesni", "has_vaes", "vaes_status",
-           "jit_target"]
+__all__ = ["AESNI_FEATURES", "VAES_FEATURES", "ZMM_FEATURES", "aesni_status", "check_aesni", "has_aesni", "has_vaes",
+           "vaes_status", "has_zmm", "zmm_status", "jit_target", "measured_clock_hz", "feature_flags",
+           "REPORTED_FEATURES"]
 
 #: LLVM features the hardware kernels use: AES-NI and SSSE3 (``pshufb``).
 AESNI_FEATURES = ("aes", "ssse3")
@@ -138,6 +139,10 @@ def vaes_status() -> str:
 
 @lru_cache(maxsize=8)
 def _vaes_status(cpu_name, cpu_features) -> str:
+    return _wide_status(cpu_name, cpu_features, VAES_FEATURES)
+
+
+def _wide_status(cpu_name, cpu_features, needed) -> str:
     reason = aesni_status()
     if reason:
         return reason
@@ -145,7 +150,7 @@ def _vaes_status(cpu_name, cpu_features) -> str:
         return "the JIT target is overridden (NUMBA_CPU_NAME / NUMBA_CPU_FEATURES): the 128-bit kernels run"
     host = _host_features()
     declared = _parse(_host_features_string())
-    missing = [f for f in VAES_FEATURES if not (host.get(f, False) and declared.get(f, False))]
+    missing = [f for f in needed if not (host.get(f, False) and declared.get(f, False))]
     if missing:
         return f"the CPU lacks the feature(s) {missing}"
     return ""
@@ -154,6 +159,39 @@ def _vaes_status(cpu_name, cpu_features) -> str:
 def has_vaes() -> bool:
     """True if the hardware style may use its VAES kernels in this process."""
     return not vaes_status()
+
+
+#: LLVM features the 512-bit kernels need besides VAES and AVX2: AVX-512 Foundation (zmm registers,
+#: ``vaesenc zmm``) and Vector Length (the EVEX forms on xmm and ymm LLVM may pick beside them).
+ZMM_FEATURES = VAES_FEATURES + ("avx512f", "avx512vl")
+
+
+def zmm_status() -> str:
+    """``""`` if the 512-bit VAES kernels can run here (four blocks per AES instruction), else why not;
+    like :func:`vaes_status`, only on the host's own JIT target."""
+    return _zmm_status(numba.config.CPU_NAME, numba.config.CPU_FEATURES)
+
+
+@lru_cache(maxsize=8)
+def _zmm_status(cpu_name, cpu_features) -> str:
+    return _wide_status(cpu_name, cpu_features, ZMM_FEATURES)
+
+
+def has_zmm() -> bool:
+    """True if this process may run the 512-bit VAES kernels (whether they are used: ``_aesni.width``)."""
+    return not zmm_status()
+
+
+#: The CPU features the hardware style's kernels and the bound probe care about, as LLVM names them.
+REPORTED_FEATURES = ("aes", "ssse3", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512vl", "avx512bw")
+
+
+def feature_flags() -> list:
+    """Which of :data:`REPORTED_FEATURES` the host CPU has (LLVM's view of it), for the record of a run."""
+    if platform.machine().lower() not in _X86:
+        return []
+    host = _host_features()
+    return [f for f in REPORTED_FEATURES if host.get(f, False)]
 
 
 def has_aesni() -> bool:

@@ -245,6 +245,34 @@ class Cipher:
             _warn_insecure(self)
 
     _iv = _iv_array = _dec = None
+    #: The hardware style's one-call path: ``(kernel, keys)`` of a VAES entry point per direction (index
+    #: 0: encryption, 1: decryption), made on the direction's first message; False where the object
+    #: runs elsewhere (another style or mode, the 128-bit kernels). An object keeps the width it ran at.
+    _wide = (None, None)
+
+    def _wide_path(self, decrypt: bool):
+        """The VAES entry point and keys of this object's ECB or CTR in one direction, or False."""
+        hot = False
+        if self._impl == "aesni" and self._mode != "cbc":
+            plan = self._decryption() if decrypt and self._mode == "ecb" else self._enc
+            kernel = HW.wide_kernel(plan, "ctr" if self._mode == "ctr" else "ecb-decrypt" if decrypt else "ecb-encrypt")
+            hot = (kernel, plan.rk) if kernel is not None else False
+        wide = list(self._wide)
+        wide[decrypt] = hot
+        object.__setattr__(self, "_wide", tuple(wide))
+        return hot
+
+    def _one_call(self, arr: np.ndarray, hot: tuple) -> np.ndarray:
+        """``arr`` through the object's VAES entry point ``hot`` in one kernel call: CTR, or ECB on whole
+        blocks without padding (the caller checked the length); on the calling thread."""
+        n = arr.shape[0]
+        out = np.empty(n, _U8)
+        if n:
+            if self._mode == "ctr":
+                hot[0](arr, out, self._iv_array, 0, (n + 15) >> 4, hot[1])
+            else:
+                hot[0](arr, out, 0, n >> 4, hot[1])
+        return out
 
     def _decryption(self):
         """The decryption schedule, made once on first use (a benign race: two threads make equal ones)."""
@@ -346,6 +374,12 @@ class Cipher:
         if self._mode != "ctr" and not self._padding and n % BLOCK:
             raise ValueError(f"data must be a whole number of 16-byte blocks when padding=False "
                              f"(got {n} bytes); use padding=True or the ctr mode")
+        hot = self._wide[0]
+        if hot is None:
+            hot = self._wide_path(False)
+        if hot and (n < HW.PARALLEL_MIN_BYTES or self._threads == 1) and (self._mode == "ctr" or not self._padding):
+            out = self._one_call(arr, hot)  # a short message (or one thread): one kernel call, nothing else
+            return out.tobytes() if kind is bytes else _same_kind(out, kind)
         if self._impl == "pycryptodome":
             raw = arr if self._mode == "ctr" or not self._padding else pkcs7_pad(arr)
             return _same_kind(self._pycryptodome(raw, decrypt=False), kind)
@@ -379,6 +413,14 @@ class Cipher:
         if self._mode != "ctr" and (arr.shape[0] % BLOCK or (self._padding and arr.shape[0] == 0)):
             raise ValueError(f"data must be a {'non-empty ' if self._padding else ''}whole number of 16-byte blocks "
                              f"to decrypt in {self._mode} mode (got {arr.shape[0]} bytes)")
+        hot = self._wide[self._mode != "ctr"]  # CTR decrypts with its encryption
+        if hot is None:
+            hot = self._wide_path(self._mode != "ctr")
+        if hot and (arr.shape[0] < HW.PARALLEL_MIN_BYTES or self._threads == 1):
+            out = self._one_call(arr, hot)
+            if self._mode != "ctr" and self._padding:
+                out = pkcs7_unpad(out)
+            return out.tobytes() if kind is bytes else _same_kind(out, kind)
         if self._impl == "pycryptodome":
             out = self._pycryptodome(arr, decrypt=True)
         else:

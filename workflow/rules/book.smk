@@ -48,7 +48,7 @@ rule report:
         verdicts=pipeline_table("verdicts"),
         claims=rel(paths.CLAIMS_FILE),
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "forest", "tiers", "verdict_page",
-                                                                  "glossary")]
+                                                                  "glossary", "markup")]
              + [rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:

@@ -32,6 +32,9 @@ def test_every_rule_has_words_and_a_linked_name():
         if "_" in rule or rule in ("pvalue", "holds", "equivalent"):   # not words a reader would write
             assert re.sub(r"<[^>]+>", "", link) != rule, f"{rule}: the internal name shows"
     assert glossary.rule_html("no_such_rule") == "no_such_rule"
+    # a verdict row's rule carries its parameters: they follow the rule's words
+    assert glossary.rule_html("within_margin (±25%)") == glossary.rule_html("within_margin") + " (±25%)"
+    assert glossary.rule_html("pvalue (alpha 0.01)").endswith(">a test&#x27;s outcome</a> (alpha 0.01)")
     with pytest.raises(ValueError, match="rule must be one of"):
         glossary.rule_label("no_such_rule")
 

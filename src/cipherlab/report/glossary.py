@@ -171,9 +171,11 @@ def rule_label(rule: str) -> str:
 
 
 def rule_html(rule: str) -> str:
-    """A decision rule in words, linked to its entry; an empty or unknown rule is shown as it is, escaped."""
+    """A decision rule in words, linked to its entry, with the parameters the verdict row gives it
+    (``within_margin (±25%)`` -> *within a margin* (±25%)); an unknown rule is shown as it is, escaped."""
+    m = re.match(r"\s*([A-Za-z_]+)(.*)", str(rule), re.S)
     try:
-        return term_html(rule_label(str(rule)))
+        return term_html(rule_label(m.group(1))) + html.escape(m.group(2)) if m else html.escape(str(rule))
     except ValueError:
         return html.escape(str(rule))
 

@@ -88,3 +88,12 @@ def test_run_info_is_read_from_the_built_book(tmp_path):
 def test_page_title_drops_the_book_name():
     assert printable.page_title(PAGE) == "Referee's report: paper 002 (MAES)"
     assert printable.page_title("<html></html>") == "cipherlab"
+
+
+def test_short_tables_stay_whole_and_long_ones_may_break():
+    short = "<table class='x'><tr><td>a</td></tr><tr><td>b</td></tr></table>"
+    long_rows = "<table>" + "<tr><td>r</td></tr>" * (printable.KEEP_ROWS + 1) + "</table>"
+    long_text = "<table><tr><td>" + "word " * printable.KEEP_CHARS + "</td></tr></table>"
+    out = printable.keep_short_tables(short + long_rows + long_text)
+    assert out.count("data-print-keep") == 1 and out.startswith("<table data-print-keep class='x'>")
+    assert printable.keep_short_tables(out) == out

@@ -7,6 +7,7 @@ printed it, and a profile named nowhere after page 1.  :func:`print_copy` turns 
 into its printed form:
 
 * every fold is open (``<details open>``): the full tables are printed, not their summaries;
+* a short table is kept on one page, a long one breaks between its rows (:func:`keep_short_tables`);
 * a link to another page of the book keeps its text (a claim's link *is* its claim id) but loses
   its target, so the PDF holds no ``file://`` link; links within the page stay (Chromium makes them
   links inside the PDF), links to the web stay;
@@ -93,6 +94,27 @@ def unlink_local(page_html: str, page_name: str) -> str:
     return _A_TAG.sub(repl, page_html)
 
 
+#: A table of at most this many rows and characters of text (about a third of a page) is kept on one page;
+#: a longer one breaks between its rows.
+KEEP_ROWS = 14
+KEEP_CHARS = 1200
+_TABLE = re.compile(r"<table\b([^>]*)>(.*?)</table>", re.S | re.I)
+
+
+def keep_short_tables(page_html: str) -> str:
+    """Mark each short table (:data:`KEEP_ROWS` rows, :data:`KEEP_CHARS` characters of text or fewer)
+    ``data-print-keep``: the print style keeps it on one page, while a long one breaks between rows (its
+    header repeated) instead of leaving the rest of a page empty before it."""
+    def repl(m: "re.Match[str]") -> str:
+        rows = len(re.findall(r"<tr\b", m.group(2), re.I))
+        chars = len(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", m.group(2))))
+        if rows > KEEP_ROWS or chars > KEEP_CHARS or "data-print-keep" in m.group(1):
+            return m.group(0)
+        return f"<table data-print-keep{m.group(1)}>{m.group(2)}</table>"
+
+    return _TABLE.sub(repl, page_html)
+
+
 def open_folds(page_html: str) -> str:
     """Every ``<details>`` open."""
     return _DETAILS.sub("<details open", page_html)
@@ -111,14 +133,15 @@ def _css_string(text: str) -> str:
 
 
 def page_style(info: dict, title: str) -> str:
-    """The ``@page`` rules of one printed page: the profile in its header, the title and page number in its footer."""
+    """The ``@page`` rules of one printed page: the profile in its header, the title and page number in its footer
+    (the site's quick-profile banner is left out: every page's header says it)."""
     profile = str(info["profile"])
     commit = str(info["git_commit"])[:12]
     if profile == "full":
         header, colour = f"cipherlab · full profile · commit {commit} · build {info['build_id']}", "#444"
     else:
         header, colour = f"{QUICK_HEADER} · commit {commit}", "#b0182a"
-    return ("<style>@page { "
+    return ("<style>.bd-header-announcement { display: none !important; } @page { "
             f"@top-center {{ content: {_css_string(header)}; color: {colour}; font: 600 7.5pt sans-serif; }} "
             f"@bottom-left {{ content: {_css_string(title)}; color: #555; font: 7.5pt sans-serif; }} "
             '@bottom-right { content: "page " counter(page) " of " counter(pages); color: #555; '
@@ -161,7 +184,7 @@ def title_page_html(info: dict, *, title: str, subtitle: str = "", citation: str
 
 def print_copy(page_html: str, page_name: str, info: dict, title_page: "str | None" = None) -> str:
     """``page_html`` as it is printed: folds open, no link to another file, the page style, an optional title page."""
-    out = open_folds(unlink_local(page_html, page_name))
+    out = keep_short_tables(open_folds(unlink_local(page_html, page_name)))
     style = page_style(info, page_title(page_html))
     if "</head>" not in out or "<body" not in out:
         raise PrintError(f"{page_name} has no <head> or <body>: it is not a page of the built book")

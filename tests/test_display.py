@@ -75,4 +75,5 @@ def test_code_spans_render_as_code_and_identifiers_break_at_separators():
     assert "correctness_<wbr>messages" in out and "`" not in out
     assert "<code>seed</code>" in out and "cipherlab.<wbr>analysis.<wbr>timing" in out and "a&lt;b" in out
     assert "0.5" in table_html(pd.DataFrame({"x": ["0.5 s"]}))         # no break inside a number
+    assert ">within A/A noise, MB/s, e.g.<" in table_html(pd.DataFrame({"x": ["within A/A noise, MB/s, e.g."]}))
     assert re.sub(r"<wbr>", "", out).count("correctness_messages") == 1

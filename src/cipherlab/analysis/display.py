@@ -93,9 +93,9 @@ def _missing(v) -> bool:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
-#: Where a long identifier may break: after an underscore, or a dot or slash between letters
-#: (``correctness_<wbr>messages``, ``cipherlab.<wbr>analysis``), never inside a word.
-_BREAK_AFTER = re.compile(r"(_|(?<=[A-Za-z])[./](?=[A-Za-z]))")
+#: Where a long identifier may break: after an underscore, or a dot or slash between two words
+#: (``correctness_<wbr>messages``, ``cipherlab.<wbr>analysis``), never inside a word nor in ``A/A`` or ``MB/s``.
+_BREAK_AFTER = re.compile(r"(_|(?<=[A-Za-z]{2})[./](?=[A-Za-z]{2}))")
 
 
 def text_html(text: str) -> str:

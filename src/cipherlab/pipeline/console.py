@@ -247,6 +247,7 @@ class Console:
         """Advance each running timing job's bar to its elapsed seconds, noting a wait for the machine lock."""
         now = self.clock()
         with self.lock:
+            self.bar.refresh()   # its elapsed time
             for jobid, bar in list(self.timing_bars.items()):
                 job = self.jobs.get(jobid)
                 if job is None:

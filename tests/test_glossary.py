@@ -64,6 +64,7 @@ def test_key_html_defines_the_words_asked_for():
 PAGE = ('<html><head><title>t</title></head><body><nav>covered</nav>'
         '<article class="bd-article" role="main"><h1>Covered claims</h1>'
         '<p>This run found 26 covered and 56 not at the paper’s condition, beyond the A/A noise &amp; more.</p>'
+        '<p class="admonition-title">Quick profile</p>'
         '<p>covered again, <code>covered</code>, <a href="x.html">inconclusive</a>, '
         '<span class="math">\\(covered\\)</span></p>'
         '<table class="cl-counts"><tr><th><span class="cl-verdict">inconclusive</span></th></tr></table>'

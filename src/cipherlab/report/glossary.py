@@ -203,7 +203,8 @@ def glossary_markdown() -> str:
 
 # ----------------------------------------------------------------------------- marking the built pages
 
-#: Elements whose text is never marked: links, code, math, headings, scripts, form controls, fold captions.
+#: Elements whose text is never marked: links, code, math, headings (and admonition titles), scripts, form
+#: controls, fold captions.
 _SKIP = {"a", "code", "pre", "kbd", "samp", "script", "style", "h1", "h2", "h3", "h4", "h5", "h6", "title",
          "button", "select", "option", "textarea", "summary", "svg", "math", "mjx-container", "dt", "label"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -258,7 +259,7 @@ class _Marker(HTMLParser):
         if tag in _VOID:
             return
         classes = dict(attrs).get("class") or ""
-        skip = tag in _SKIP or "math" in classes.split() or "cl-glossary" in classes.split()
+        skip = tag in _SKIP or bool({"math", "cl-glossary", "admonition-title"} & set(classes.split()))
         self.stack.append((tag, skip))
         self.raw = tag in ("script", "style")
 

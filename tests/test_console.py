@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from cipherlab.pipeline import console
 
 #: Snakemake 9's output, as it prints it (trimmed): two jobs, one of them a timing job, and `rule all`.
@@ -73,6 +75,12 @@ Complete log(s): .snakemake/log/2026-11-27T095157.snakemake.log
 """
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """The jobs' log paths are relative to the run's directory: a test's own, never the checkout's logs/."""
+    monkeypatch.chdir(tmp_path)
+
+
 class Clock:
     """Each call is 2.5 s later than the one before."""
 
@@ -135,6 +143,17 @@ Exiting because a job execution failed. Look below for error messages
     assert "KeyError: 'x'" in shown and "the last 3 lines of logs/verdicts.log" in shown
     assert "Exiting because a job execution failed" in shown
     assert c.failed == ["verdicts"]
+
+
+def test_a_wait_for_the_machine_lock_is_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "logs" / "quick").mkdir(parents=True)
+    (tmp_path / "logs" / "quick" / "maes_measure.log").write_text(
+        "machine lock /tmp/x.lock: busy, waiting for every running job to finish (timing job)\n"
+        "machine lock: obtained after 95.2 s\nrunning notebooks/maes_measure.ipynb\n")
+    shown, _, _ = _show(OUTPUT)
+    assert "(timing job; 1 min 35 s of it waiting for the machine lock)" in shown
+    assert "maes_image.npy" in shown and shown.count("waiting") == 1
 
 
 def test_nothing_to_do_is_said():

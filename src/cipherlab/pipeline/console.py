@@ -5,7 +5,8 @@ everything it prints to ``LOG`` (the full log: every job's inputs, reasons and s
 what ``snakemake`` alone prints), and shows in the terminal
 
 * one line per finished job: how many of the run's jobs are done, its name (and wildcards),
-  and how long it took;
+  and how long it took (and how much of that it waited for the machine lock, which a timing job of
+  any run on the machine holds alone: :mod:`cipherlab.pipeline.machine_lock`);
 * a progress bar of the whole run (``tqdm``), and one for each running timing job (a job that
   holds the machine alone: ``slurm_extra: --exclusive`` in its resources), which counts the
   seconds against that job's duration in the last run of this profile (kept in
@@ -214,7 +215,9 @@ class Console:
         self.history[job.name] = seconds
         width = len(str(self.total or self.done))
         count = f"[{self.done:>{width}}/{self.total}]" if self.total else f"[{self.done}]"
-        self.say(f"{count} {job.name:<40} {duration(seconds):>12}" + ("   (timing job)" if job.timing else ""))
+        notes = (["timing job"] if job.timing else []) + (
+            [f"{duration(waited)} of it waiting for the machine lock"] if (waited := _lock_wait(job.log)) >= 1 else [])
+        self.say(f"{count} {job.name:<40} {duration(seconds):>12}" + (f"   ({'; '.join(notes)})" if notes else ""))
         with self.lock:
             self.bar.update(1)
         self._postfix()
@@ -263,6 +266,19 @@ class Console:
             for bar in self.timing_bars.values():
                 bar.close()
             self.bar.close()
+
+
+_OBTAINED = re.compile(r"machine lock: obtained after ([\d.]+) s")
+
+
+def _lock_wait(log: str) -> float:
+    """The seconds a finished job waited for the machine lock, as its log says (0 when it did not wait)."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as fh:
+            m = _OBTAINED.search(fh.read(8000))
+    except OSError:
+        return 0.0
+    return float(m.group(1)) if m else 0.0
 
 
 def _waits_for_lock(log: str) -> bool:

@@ -132,6 +132,8 @@ WARNING: something a user must see
 [Fri Nov 27 10:00:41 2026]
 Error in rule verdicts:
     jobid: 4
+    input: notebooks/verdicts.ipynb, data/paper/claims.csv
+    output: build/quick/notebooks/verdicts.ipynb
     log: logs/verdicts.log (check log file(s) for error details)
 
 Shutting down, this might take some time.
@@ -142,6 +144,7 @@ Exiting because a job execution failed. Look below for error messages
     assert "Error in rule verdicts:" in shown and "    log: logs/verdicts.log" in shown
     assert "KeyError: 'x'" in shown and "the last 3 lines of logs/verdicts.log" in shown
     assert "Exiting because a job execution failed" in shown
+    assert "claims.csv" not in shown and "build/quick" not in shown      # the file lists are in the full log
     assert c.failed == ["verdicts"]
 
 

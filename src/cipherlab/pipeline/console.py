@@ -117,7 +117,8 @@ class Console:
             self._job_started()
         elif self.block == "error":
             if line.startswith("    ") or not line.strip():
-                self.say(line)
+                if not line.startswith(("    input: ", "    output: ")):   # the file lists stay in the full log
+                    self.say(line)
                 if not line.strip():
                     self._error_done()
                 return

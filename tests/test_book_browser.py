@@ -1,6 +1,9 @@
 """The quick book as a reader sees it: headless Chromium (Debian's package) loads the front
 page, the methods page (math) and a chapter; figures resolve, no local link is broken,
-no page loads a script or style sheet from the network, and math renders offline.
+no page loads a script or style sheet from the network, and math renders offline.  Every
+term a page uses is linked to its definition in the one glossary (cipherlab.report.glossary),
+no page shows a rule or outcome by its internal name, and every verdict a page shows is a term
+the glossary defines.
 
 Without Chromium these tests are skipped, except under CI (``CI`` set), where they fail:
 ``.ci/run`` installs it with apt-get.

@@ -451,8 +451,10 @@ def article(html: str) -> str:
 
 
 def prose_text(html: str) -> str:
-    """The article's prose: tags become spaces, so that two cells' words never run together."""
-    return page_text(re.sub(r"<(?!/?(script|style)\b)[^>]+>", " ", _NOT_PROSE.sub(" ", article(html))))
+    """The article's prose, each text node apart (a tag becomes " | "): a term is marked within one text
+    node, so "the <b>quick</b> profile" uses *profile*, and two cells' words never run together."""
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", _NOT_PROSE.sub(" ", article(html)), flags=re.S | re.I)
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " | ", text)))
 
 
 def test_every_term_a_page_uses_is_linked_to_its_definition(book):

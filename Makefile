@@ -11,6 +11,11 @@ BIN    := $(CURDIR)/$(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE := $(if $(QUICK),quick,full)
 CORES  ?= all
+# reproduce, variant and pdf show one line per job (and progress bars on a terminal); Snakemake's whole
+# output (every job's inputs, reasons and shell command) goes to $(LOGS)/make-<target>.log, each job's own
+# output to its log beside it (cipherlab.pipeline.console).
+LOGS    := logs/$(PROFILE)
+CONSOLE := $(BIN)/python -m cipherlab.pipeline.console
 
 # The rules call the interpreter running Snakemake; the venv first on PATH also serves
 # anything a user runs through make (jupyter-book, the cipherlab command).
@@ -46,8 +51,7 @@ LOCK_HINT := echo; \
 	echo "then run make reproduce$(if $(QUICK), QUICK=1) again (it re-runs incomplete jobs)."
 
 reproduce: venv
-	@echo "$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds"
-	@$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds \
+	@$(CONSOLE) $(LOGS)/make-reproduce.log -- $(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds \
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
 	@echo "Book: file://$(CURDIR)/build/$(PROFILE)/book/_build/html/index.html"
@@ -56,16 +60,14 @@ variant: venv
 	@test -n "$(VARIANT)" || { echo "usage: make variant VARIANT=<name> [QUICK=1]; described variants:" \
 	  $$(ls config/variants/ | sed -n 's/\.yaml$$//p') >&2; exit 2; }
 	@$(BIN)/python -m cipherlab._variant_check "$(VARIANT)"  # name, file and description: one line if bad
-	@echo "$(BIN)/snakemake --cores $(CORES) variant_$(VARIANT) --config profile=$(PROFILE) --rerun-incomplete"
-	@$(BIN)/snakemake --cores $(CORES) variant_$(VARIANT) --config profile=$(PROFILE) --rerun-incomplete \
+	@$(CONSOLE) $(LOGS)/make-variant-$(VARIANT).log -- $(BIN)/snakemake --cores $(CORES) variant_$(VARIANT) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds \
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
 	@echo "Book: file://$(CURDIR)/build/$(PROFILE)/book/_build/html/variant_$(VARIANT).html"
 
 # The PDFs: Snakemake's `pdf` target builds the book first when it is missing or stale.
 pdf: venv
-	@echo "$(BIN)/snakemake --cores $(CORES) pdf --config profile=$(PROFILE) --rerun-incomplete"
-	@$(BIN)/snakemake --cores $(CORES) pdf --config profile=$(PROFILE) --rerun-incomplete \
+	@$(CONSOLE) $(LOGS)/make-pdf.log -- $(BIN)/snakemake --cores $(CORES) pdf --config profile=$(PROFILE) --rerun-incomplete --printshellcmds \
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
 	@echo "PDFs: $(CURDIR)/build/$(PROFILE)/pdf/"

@@ -1,12 +1,16 @@
 """The quick book as a reader sees it: headless Chromium (Debian's package) loads the front
 page, the methods page (math) and a chapter; figures resolve, no local link is broken,
-no page loads a script or style sheet from the network, and math renders offline.
+no page loads a script or style sheet from the network, and math renders offline.  Every
+term a page uses is linked to its definition in the one glossary (cipherlab.report.glossary),
+no page shows a rule or outcome by its internal name, and every verdict a page shows is a term
+the glossary defines.
 
 Without Chromium these tests are skipped, except under CI (``CI`` set), where they fail:
 ``.ci/run`` installs it with apt-get.
 """
 from __future__ import annotations
 
+import html as htmllib
 import json
 import os
 import re
@@ -424,3 +428,115 @@ def test_no_page_scrolls_sideways_at_390_px(book, chromium):
         if found["scroll"] > 1:
             wide.append(f"{page.name}: {found['scroll']} px ({', '.join(found['out'])})")
     assert not wide, "pages wider than a 390 px phone:\n" + "\n".join(wide)
+
+
+# --- every term defined where a reader meets it, no rule's internal name (issue 37) -------------
+
+def _glossary():
+    from cipherlab.report import glossary
+    return glossary
+
+
+#: Elements whose text a reader does not meet as prose: the marked terms themselves and other links,
+#: code, headings, scripts, math, form controls, fold captions.
+_NOT_PROSE = re.compile(r"<(a|code|pre|script|style|h[1-6]|button|select|label|summary|title|svg|mjx-container)\b"
+                        r"[^>]*>.*?</\1>|<span class=\"math[^\"]*\">.*?</span>"
+                        r"|<p class=\"[^\"]*admonition-title[^\"]*\">.*?</p>", re.S | re.I)
+
+
+def article(html: str) -> str:
+    """The page's article (what a reader reads), or "" for a page without one."""
+    start, end = html.find('<article class="bd-article"'), html.rfind("</article>")
+    return html[start:end] if 0 <= start < end else ""
+
+
+def prose_text(html: str) -> str:
+    """The article's prose, each text node apart (a tag becomes " | "): a term is marked within one text
+    node, so "the <b>quick</b> profile" uses *profile*, and two cells' words never run together."""
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", _NOT_PROSE.sub(" ", article(html)), flags=re.S | re.I)
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " | ", text)))
+
+
+def test_every_term_a_page_uses_is_linked_to_its_definition(book):
+    """The first use of each glossary term on a page links to its entry on the Glossary page, whose
+    definition is the link's tooltip; a term left in the prose unmarked is a term used undefined."""
+    glossary = _glossary()
+    entries = {t.slug: t for t in glossary.terms()}
+    gloss = (book / "glossary.html").read_text(encoding="utf-8")
+    missing = [t.term for t in entries.values() if f'id="{t.slug}"' not in gloss]
+    assert not missing, f"the Glossary page lacks entries for {missing}"
+    undefined, wrong = [], []
+    checked = 0
+    for page in book_pages(book):
+        html = page.read_text(encoding="utf-8")
+        if page.name in ("genindex.html", "search.html", "glossary.html") or not article(html):
+            continue
+        checked += 1
+        marked = set()
+        for tag in re.findall(r'<a class="cl-term"[^>]*>', html):
+            slug = re.search(r'data-term="([^"]+)"', tag).group(1)
+            marked.add(slug)
+            href = re.search(r'href="([^"]+)"', tag).group(1)
+            title = re.search(r'title="([^"]*)"', tag)
+            if slug not in entries or href != f"glossary.html#{slug}":
+                wrong.append(f"{page.name}: {tag[:120]}")
+            elif title is None or htmllib.unescape(title.group(1)) != entries[slug].plain:
+                wrong.append(f"{page.name}: {slug}'s tooltip is not its definition")
+        for term in glossary.find_terms(prose_text(html)):
+            if term.slug not in marked:
+                undefined.append(f"{page.name}: {term.term!r}")
+    assert checked >= 10, f"only {checked} pages checked"
+    assert not wrong, "term links that do not lead to their definition:\n" + "\n".join(wrong[:20])
+    assert not undefined, "terms used without a link to their definition:\n" + "\n".join(undefined[:30])
+
+
+def test_no_page_shows_a_rule_or_outcome_by_its_internal_name(book):
+    """Rules and outcomes are named in words on every page; their internal names (``within_margin``,
+    ``not_testable:``, ``holds:``) appear only as code, where the Methods page declares them."""
+    from cipherlab.analysis.claims import RULES, load_rules
+    internal = [n for n in (*RULES, *load_rules()["outcomes"]) if "_" in n or n == "pvalue"]
+    prefixed = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, RULES)) + r"):\s")
+    anywhere = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, internal)) + r")(?![\w-])")
+    found = []
+    for page in book_pages(book):
+        html = page.read_text(encoding="utf-8")
+        text = page_text(re.sub(r"<(code|pre)\b[^>]*>.*?</\1>", " ", article(html), flags=re.S | re.I))
+        for m in list(prefixed.finditer(text)) + list(anywhere.finditer(text)):
+            found.append(f"{page.name}: ...{text[max(m.start() - 40, 0):m.end() + 40]}...")
+    assert not found, "internal names a reader meets:\n" + "\n".join(found[:30])
+
+
+def test_every_verdict_and_tier_a_page_shows_is_defined(book, chromium):
+    """Every badge (a verdict, a tier) and every column of a count table is a glossary term; the verdict
+    page's key defines every verdict its count table can show; in the browser, the front page's first
+    marked term carries its definition as a tooltip."""
+    glossary = _glossary()
+    shown = set()
+    for page in book_pages(book):
+        html = page.read_text(encoding="utf-8")
+        for badge in re.findall(r'<span class="cl-verdict"[^>]*><span aria-hidden="true">[^<]*</span>(.*?)</span>',
+                                html, flags=re.S):
+            word = htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", badge)).strip())
+            shown.add(re.sub(r"^(covered by)\s+\S+$", r"\1", word))
+        shown |= set(re.findall(r'<span class="cl-tier cl-tier-\w+">(?:<a [^>]*>)?([^<]+)', html))
+    assert shown, "no verdict badge on any page"
+    undefined = []
+    for word in sorted(shown):
+        try:
+            glossary.lookup(word)
+        except ValueError:
+            undefined.append(word)
+    assert not undefined, f"badges a reader cannot look up: {undefined}"
+    verdicts_html = (book / "verdicts.html").read_text(encoding="utf-8")
+    key = re.search(r'<dl class="cl-key">(.*?)</dl>', verdicts_html, flags=re.S)
+    assert key, "the verdict page has no key to its words"
+    for table in re.findall(r'<table class="cl-counts">(.*?)</table>', verdicts_html, flags=re.S):
+        for th in re.findall(r"<th>(.*?)</th>", table, flags=re.S)[1:]:
+            word = htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", th))).strip(" ✓≠✗?–→≈•")
+            if word != "total":
+                assert f">{htmllib.escape(glossary.lookup(word).term)}</a></dt>" in key.group(1), \
+                    f"the count table's column {word!r} is not in the verdict page's key"
+    dom = browse(chromium, book / "findings.html")
+    first = re.search(r'<a class="cl-term" data-term="([^"]+)"[^>]*title="([^"]*)"', dom)
+    assert first, "the front page marks no term in the browser"
+    assert htmllib.unescape(first.group(2)) == {t.slug: t for t in glossary.terms()}[first.group(1)].plain

@@ -1,7 +1,10 @@
 """`make pdf` on the quick book: each referee's report and the whole book as PDF (headless Chromium
 prints the built HTML; poppler-utils joins and reads it).  Each report has at least 2 pages, its
 text is extractable (its title, summary and recommendation), its figure is in it as an image, and
-no page carries the browser's header or footer (the file:// URL, the date).
+no page carries the browser's header or footer (the file:// URL, the date).  Each PDF opens on a
+title page with the fields an editor checks (paper, version, commit, build, profile, machine,
+dates); no link points to a file of the machine that printed it; folds print open; every page's
+header names the profile, and on a picture of the pages (pdftoppm) the quick profile's header is red.
 
 Without Chromium or poppler-utils these tests are skipped, except under CI (``CI`` set), where
 they fail: ``.ci/run`` installs both.
@@ -47,9 +50,14 @@ def pdfinfo(path) -> dict[str, str]:
     return dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
 
 
-def pdftext(path) -> str:
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+def pdftext(path, first: "int | None" = None, last: "int | None" = None) -> str:
+    pages = [*(("-f", str(first)) if first else ()), *(("-l", str(last)) if last else ())]
+    return subprocess.run(["pdftotext", "-layout", *pages, str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
 
 
 def images(path) -> list[str]:
@@ -96,3 +104,79 @@ def test_the_book_links_the_pdfs(pdfs, quick_tree):
         assert (html / "pdf" / name).is_file(), f"{name} is not beside the HTML book, where its button links"
     script = (html / "_static" / "cipherlab.js").read_text(encoding="utf-8")
     assert "btn-download-pdf-button" in script and "pdf/report-" in script
+
+
+# --- a PDF an editor can use (issue 37) -----------------------------------------------------------
+
+def run_info(quick_tree) -> dict:
+    import json
+    return json.loads(quick_tree.at(paths.Profile("quick").html / "run.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", [f"report-{p}" for p in PAPERS] + ["cipherlab-book"])
+def test_each_pdf_opens_on_a_title_page_naming_the_run(pdfs, quick_tree, name):
+    info = run_info(quick_tree)
+    first = flat(pdftext(pdfs / f"{name}.pdf", 1, 1))
+    title = f"Referee.s report: paper {name[-3:]}" if name.startswith("report-") else "cipherlab: checking"
+    assert re.search(title, first), f"{name}: page 1 is not its title page: {first[:300]}"
+    for field in ("quick", info["config"], f"version {info['cipherlab_version']}", info["git_commit"],
+                  info["build_id"], info["built_utc"], *info["measurement_runs"][:1]):
+        assert field in first, f"{name}: the title page lacks {field!r}"
+    assert info["machines"] and info["machines"][0].split(",")[0] in first, f"{name}: the title page names no machine"
+    assert re.search(r"printed \d{4}-\d\d-\d\d \d\d:\d\d UTC", first), f"{name}: no print date"
+    assert "QUICK PROFILE" in first and "not the papers" in first, f"{name}: page 1 does not say it is the quick profile"
+
+
+def test_no_pdf_links_a_file_of_the_machine_that_printed_it(pdfs):
+    for pdf in sorted(pdfs.glob("*.pdf")):
+        urls = subprocess.run(["pdfinfo", "-url", str(pdf)], capture_output=True, text=True, check=True).stdout
+        links = [line.split()[-1] for line in urls.splitlines()[1:] if line.strip()]
+        local = [u for u in links if not u.startswith(("http://", "https://", "mailto:"))]
+        assert not local, f"{pdf.name} links files of this machine: {local[:5]}"
+
+
+def test_every_page_names_the_profile_in_its_header(pdfs):
+    for name in ("report-002", "cipherlab-book"):
+        pdf = pdfs / f"{name}.pdf"
+        pages = int(pdfinfo(pdf)["Pages"].strip())
+        assert flat(pdftext(pdf)).count("QUICK PROFILE") >= pages, f"{name}: a page without the profile's header"
+
+
+def test_folds_print_open(pdfs, quick_tree):
+    """The content of the book's folds ("The full table") is in the book PDF, not only their captions."""
+    html = quick_tree.at(paths.Profile("quick").html)
+    text = flat(pdftext(pdfs / "cipherlab-book.pdf"))
+    checked = []
+    for page in sorted(html.glob("*.html")):
+        source = page.read_text(encoding="utf-8")
+        outside = re.sub(r"<details\b.*?</details>", " ", source, flags=re.S)   # what prints without the folds
+        # the book's own folds (a table's "The full table"), not the theme's folded code cells, which print hidden
+        for fold in re.findall(r"<details(?: open)?>.*?</summary>(.*?)</details>", source, flags=re.S)[:2]:
+            cells = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", c)).strip()
+                     for c in re.findall(r"<td\b[^>]*>(.*?)</td>", fold, flags=re.S)]
+            # a number (right-aligned, never wrapped across lines) that only the fold shows
+            cell = next((c for c in cells if len(c) >= 5 and re.fullmatch(r"[0-9.e+−-]+", c) and c not in outside),
+                        None)
+            if cell:
+                checked.append((page.name, cell))
+    assert len(checked) >= 3, f"too few folded tables to check: {checked}"
+    missing = [(page, cell) for page, cell in checked if cell not in text.replace(" ", "")]
+    assert not missing, f"folded content missing from the PDF (printed closed?): {missing[:5]}"
+
+
+def test_the_pages_as_pictures(pdfs, tmp_path):
+    """pdftoppm renders a report's first pages: the title page is not blank, and the top of every page
+    carries the quick profile's red header."""
+    import numpy as np
+    from PIL import Image
+    pdf = pdfs / "report-002.pdf"
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "3", str(pdf), str(tmp_path / "p")], check=True)
+    shots = sorted(tmp_path.glob("p-*.png"))
+    assert len(shots) == 3
+    for shot in shots:
+        px = np.asarray(Image.open(shot).convert("RGB")).astype(int)
+        r, g, b = px[..., 0], px[..., 1], px[..., 2]
+        reddish = (r > g + 60) & (r > b + 40)             # the header's red, anti-aliased at 40 dpi
+        top = int(px.shape[0] * 0.06)
+        assert reddish[:top].sum() > 20, f"{shot.name}: no red profile header at the top of the page"
+        assert ((r + g + b) < 450).sum() > 1500, f"{shot.name}: the page is (nearly) blank"

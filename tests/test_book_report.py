@@ -141,6 +141,11 @@ def test_forest_numbers_and_figure():
     assert [top[y] for y in sorted(top, reverse=True)] == ["000-t5-enc", "000-t5-dec"]   # in the table's order
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert "contradicted" in legend and "published" in legend and "noise band applied" in legend
+    # the ratio axis is labelled as a reader writes ratios (1, 2, 5), never 10^0 or 2x10^0
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert labels and all(re.fullmatch(r"[\d.,]+", t) for t in labels), labels
+    assert "1" in labels and not [t for t in ax.get_xticklabels(minor=True) if t.get_text()]
     empty = forest.forest_figure(numbers.iloc[0:0], "000")
     assert "no quantitative headline claim" in empty.axes[0].texts[0].get_text()
 

@@ -1,6 +1,8 @@
 """The book's one table renderer: formats, no truncation, no index, short views of wide tables."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -57,3 +59,21 @@ def test_wide_tables_need_a_short_view_and_fold_the_full_table():
         show_table(df, short=["zz"])
     assert show_table(df.iloc[:, :3])._repr_html_().count("<th ") == 3
     assert format_number(7.9998, digits=5) == "7.9998"
+
+
+def test_a_column_reads_in_one_notation():
+    out = table_html(pd.DataFrame({"p": [8.847e-4, 0.01104, 0.5, 0.0], "q": [0.25, 1.5, 12.0, 3.0],
+                                   "n": [1, 20, 300, 4000]}))
+    assert ">8.847e-4<" in out and ">1.104e-2<" in out and ">5.000e-1<" in out and ">0<" in out
+    assert ">0.25<" in out and ">1.5<" in out and ">12<" in out          # a column that needs none keeps none
+    assert ">4000<" in out
+
+
+def test_code_spans_render_as_code_and_identifiers_break_at_separators():
+    out = table_html(pd.DataFrame({"parameter": ["correctness_messages"],
+                                   "meaning": ["seeded by `seed`; see cipherlab.analysis.timing and a<b"]}))
+    assert "correctness_<wbr>messages" in out and "`" not in out
+    assert "<code>seed</code>" in out and "cipherlab.<wbr>analysis.<wbr>timing" in out and "a&lt;b" in out
+    assert "0.5" in table_html(pd.DataFrame({"x": ["0.5 s"]}))         # no break inside a number
+    assert ">within A/A noise, MB/s, e.g.<" in table_html(pd.DataFrame({"x": ["within A/A noise, MB/s, e.g."]}))
+    assert re.sub(r"<wbr>", "", out).count("correctness_messages") == 1

@@ -6,6 +6,7 @@
  *    page's query string presets the filter: verdicts.html?paper=003&verdict=contradicted.
  * 2. The theme's ".pdf" download entry only called window.print(): it now links the real PDFs
  *    that `make pdf` writes (pdf/report-<paper>.pdf on a referee's report, else pdf/cipherlab-book.pdf).
+ * 3. Printing from the browser opens every fold first (beforeprint), as `make pdf` prints them.
  */
 (function () {
   "use strict";
@@ -65,8 +66,21 @@
     });
   }
 
+  // 3. A reader who prints a page from the browser gets its folds open, as `make pdf` prints them;
+  //    those the reader had closed close again afterwards.
+  function openFoldsForPrint() {
+    var opened = [];
+    window.addEventListener("beforeprint", function () {
+      document.querySelectorAll("details:not([open])").forEach(function (d) { d.open = true; opened.push(d); });
+    });
+    window.addEventListener("afterprint", function () {
+      opened.forEach(function (d) { d.open = false; });
+      opened = [];
+    });
+  }
+
   function ready(fn) {
     if (document.readyState !== "loading") { fn(); } else { document.addEventListener("DOMContentLoaded", fn); }
   }
-  ready(function () { setUpFilter(); linkPdf(); });
+  ready(function () { setUpFilter(); linkPdf(); openFoldsForPrint(); });
 }());

@@ -23,7 +23,8 @@ rule verdicts:
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
         code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence")]
-             + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers")],
+             + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers", "glossary")]
+             + [rel(paths.BOOK_DIR / "glossary.yml")],   # the page's key and the rules in words
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("verdicts"),
@@ -46,7 +47,9 @@ rule report:
         notebook="notebooks/report.ipynb",
         verdicts=pipeline_table("verdicts"),
         claims=rel(paths.CLAIMS_FILE),
-        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "forest", "tiers", "verdict_page")],
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "forest", "tiers", "verdict_page",
+                                                                  "glossary", "markup")]
+             + [rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("report_{paper}"),
@@ -155,6 +158,7 @@ rule book:
         sources=sorted(str(p.relative_to(paths.ROOT)) for p in paths.BOOK_DIR.rglob("*")
                        if p.is_file() and "_build" not in p.parts),
         declarations=[rel(p) for p in chapters.declaration_files()],   # the chapters' entries of the table of contents
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("book", "glossary")],   # staging, the terms marked
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
         rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
         # everything the pages show: every other rule's outputs (tables, figures, raw files)
@@ -176,7 +180,7 @@ rule pdf:
     headless Chromium (cipherlab.report.pdf).  Not part of `all`: the HTML book is the pipeline's product."""
     input:
         rel(P.html / "index.html"),
-        code=rel(paths.SRC_DIR / "report" / "pdf.py"),
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("pdf", "printable")],
     output:
         reports=[rel(P.build / "pdf" / f"report-{p}.pdf") for p in REPORT_PAPERS],
         book=rel(P.build / "pdf" / "cipherlab-book.pdf"),

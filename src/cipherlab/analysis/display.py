@@ -1,8 +1,10 @@
 """The one table renderer of the book: every table a chapter shows goes through :func:`show_table`.
 
 No index column, padded cells, numbers formatted per column (significant
-digits, integers as integers, huge numbers in scientific notation), ``—`` for
-a missing value, and never a truncated cell or an elided row or column.  A
+digits, integers as integers, huge or tiny numbers in scientific notation, one
+notation per column), ``—`` for a missing value, and never a truncated cell or an
+elided row or column.  Text cells show `code` spans as code and let long
+identifiers break only at their separators (``_``, ``.``, ``/``).  A
 table wider than ``max_columns`` shows a short view (the columns named in
 ``short``) with the full table folded below it.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -21,12 +24,14 @@ _CELL = "padding:0.25em 0.7em;border-bottom:1px solid #ddd;vertical-align:top;"
 _HEAD = _CELL + "border-bottom:2px solid #999;text-align:left;"
 
 
-def format_number(x: Any, digits: int = 4) -> str:
+def format_number(x: Any, digits: int = 4, scientific: "bool | None" = None) -> str:
     """One number as the book prints it.
 
     Integers (and integral floats below 2^53) print as integers; other floats
     with ``digits`` significant digits; magnitudes from 10^9 up, or below 10^-3,
-    in scientific notation; NaN, None and infinities as they are (``—`` for missing).
+    in scientific notation (``scientific=True``: every non-integral float, so that a
+    column reads in one notation; see :func:`needs_scientific`); NaN, None and
+    infinities as they are (``—`` for missing).
     """
     if x is None or (isinstance(x, float) and math.isnan(x)) or x is pd.NA or x is pd.NaT:
         return MISSING
@@ -41,7 +46,7 @@ def format_number(x: Any, digits: int = 4) -> str:
         if v.is_integer() and abs(v) < 2 ** 53 and abs(v) < 1e9:
             return _int(int(v), digits)
         a = abs(v)
-        if a >= 1e9 or (0 < a < 1e-3):
+        if a >= 1e9 or (0 < a < 1e-3) or scientific:
             mant, exp = f"{v:.{max(digits - 1, 0)}e}".split("e")
             return f"{mant}e{int(exp)}"
         if a >= 10 ** digits:
@@ -57,9 +62,22 @@ def _int(v: int, digits: int = 4) -> str:
     return f"{v:,}".replace(",", "\u202f") if abs(v) >= 100_000 else str(v)
 
 
-def _formatter(spec, digits: int) -> Callable[[Any], str]:
+def needs_scientific(values) -> bool:
+    """Whether a column's non-integral floats print in scientific notation: when any of them must
+    (a magnitude from 10^9 up or below 10^-3), all of them do, so that no column mixes ``8.847e-4``
+    with ``0.01104``."""
+    for v in values:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or isinstance(v, numbers.Integral):
+            continue
+        f = float(v)
+        if math.isfinite(f) and not (f.is_integer() and abs(f) < 1e9) and (abs(f) >= 1e9 or 0 < abs(f) < 1e-3):
+            return True
+    return False
+
+
+def _formatter(spec, digits: int, scientific: bool = False) -> Callable[[Any], str]:
     if spec is None:
-        return lambda v: format_number(v, digits)
+        return lambda v: format_number(v, digits, scientific or None)
     if callable(spec):
         return lambda v: MISSING if _missing(v) else str(spec(v))
     if isinstance(spec, str):
@@ -72,6 +90,20 @@ def _missing(v) -> bool:
         return v is None or bool(pd.isna(v))
     except (TypeError, ValueError):
         return False
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+#: Where a long identifier may break: after an underscore, or a dot or slash between two words
+#: (``correctness_<wbr>messages``, ``cipherlab.<wbr>analysis``), never inside a word nor in ``A/A`` or ``MB/s``.
+_BREAK_AFTER = re.compile(r"(_|(?<=[A-Za-z]{2})[./](?=[A-Za-z]{2}))")
+
+
+def text_html(text: str) -> str:
+    """A text cell as HTML: escaped, `code` spans as ``<code>``, identifiers breakable at their separators."""
+    escaped = html.escape(str(text))
+    if escaped.count("`") >= 2:
+        escaped = _CODE_SPAN.sub(lambda m: f"<code>{m.group(1)}</code>", escaped)
+    return _BREAK_AFTER.sub(lambda m: m.group(1) + "<wbr>", escaped)
 
 
 def table_html(df: pd.DataFrame, *, formats: "Mapping[str, Any] | None" = None, digits: int = 4,
@@ -88,15 +120,17 @@ def table_html(df: pd.DataFrame, *, formats: "Mapping[str, Any] | None" = None, 
     if not isinstance(df.index, pd.RangeIndex):
         df = df.reset_index()
     cols = [str(c) for c in df.columns]
-    fmts = [_formatter(formats.get(c), digits) for c in cols]
+    fmts = [_formatter(formats.get(c), digits, needs_scientific(df.iloc[:, i].tolist()))
+            for i, c in enumerate(cols)]
     numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df.columns]
-    head = "".join(f'<th style="{_HEAD}">{html.escape(c)}</th>' for c in cols)
+    head = "".join(f'<th style="{_HEAD}">{text_html(c)}</th>' for c in cols)
     body = []
     for row in df.itertuples(index=False, name=None):
         cells = []
         for v, fmt, num in zip(row, fmts, numeric):
             align = "text-align:right;white-space:nowrap;" if num else ""
-            cells.append(f'<td style="{_CELL}{align}">{html.escape(fmt(v))}</td>')
+            shown = fmt(v)
+            cells.append(f'<td style="{_CELL}{align}">{text_html(shown) if isinstance(v, str) else html.escape(shown)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     cap = f'<caption style="caption-side:top;text-align:left;font-weight:bold">{html.escape(caption)}</caption>' \
         if caption else ""

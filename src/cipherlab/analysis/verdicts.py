@@ -371,7 +371,7 @@ def verdict_html(rows: pd.DataFrame) -> str:
     Claim (id, linked to its row on the verdict page; quote, place in the
     paper) | published | ours, with the A/A control and the condition
     measured | verdict, linked to the section that holds the evidence, with
-    the rule and the reason.
+    the reason (the verdict page, where the claim id links, names the rule in words).
     """
     esc = html.escape
     head = "".join(f'<th style="text-align:left;padding:0.3em 0.5em">{h}</th>'
@@ -398,7 +398,7 @@ def verdict_html(rows: pd.DataFrame) -> str:
             f"<br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
             esc(str(r.published)),
             f"{esc(str(r.ours))}{control}<br><small>measured at: {esc(cond)}</small>",
-            f'<a href="{esc(link)}"><b>{esc(shown)}</b></a><br><small>{esc(r.rule)}: {esc(str(r.reason))}</small>'
+            f'<a href="{esc(link)}"><b>{esc(shown)}</b></a><br><small>{esc(str(r.reason))}</small>'
             f"{other}",
         ]
         colour = VERDICT_COLOURS.get(r.verdict, "#fff")

@@ -5,8 +5,10 @@
 the table of contents (``book/_toc.yml`` with the pages of the chapters each package
 declares, :func:`cipherlab.pipeline.chapters.load`, in place of its ``manifest:`` entries; a page it
 names that does not exist is an error), writes the run banner
-(``_run.md``) that the front page (the findings notebook) includes, and builds the HTML with
-jupyter-book 1.x (offline, ``execute_notebooks: off``).
+(``_run.md``) that the front page (the findings notebook) includes and the run record (``run.json``,
+beside the pages) that the PDFs' title pages read, renders the glossary (``_glossary.md``), builds the
+HTML with jupyter-book 1.x (offline, ``execute_notebooks: off``), and links each term's first use on
+every page to its definition (:mod:`cipherlab.report.glossary`).
 """
 from __future__ import annotations
 
@@ -27,10 +29,10 @@ import yaml
 from cipherlab.pipeline import chapters
 from cipherlab.pipeline.config import load_config, variant_list
 from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
-from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id
+from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id, package_versions
 from cipherlab.pipeline.results import write_text
 from cipherlab.analysis.verdicts import rules_markdown
-from cipherlab.report import referee
+from cipherlab.report import glossary, referee
 
 
 def _page_exists(root: Path, entry: str) -> bool:
@@ -187,30 +189,79 @@ def _unlink_missing_pages(root: Path) -> None:
             nbformat.write(nb, path)
 
 
-def measurement_runs(profile: str) -> list[str]:
-    """Run ids of the raw measurements this profile's book is built from (from their ``.meta.json``)."""
-    ids = set()
+def raw_records(profile: str) -> list[dict]:
+    """The provenance records (``.meta.json``) of the raw measurements this profile's book is built from."""
+    out = []
     for meta in sorted(Profile(profile).raw.glob("*.meta.json")):
         try:
-            ids.add(str(json.loads(meta.read_text(encoding="utf-8")).get("run_id", "")))
+            record = json.loads(meta.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-    return sorted(i for i in ids if i)
+        if isinstance(record, dict):
+            out.append(record)
+    return out
 
 
-def run_banner(profile: str) -> str:
+def measurement_runs(profile: str) -> list[str]:
+    """Run ids of the raw measurements this profile's book is built from (from their ``.meta.json``)."""
+    return sorted({str(r.get("run_id", "")) for r in raw_records(profile)} - {""})
+
+
+def machines(profile: str) -> list[str]:
+    """The machines the measurements ran on, as a reader names them: CPU model, logical cores, host name
+    (and the Slurm job's cluster), from the raw files' provenance; one entry per distinct machine."""
+    seen: list[str] = []
+    for r in raw_records(profile):
+        node = r.get("node") if isinstance(r.get("node"), dict) else {}
+        parts = [str(r.get("cpu_model", "") or "unknown CPU")]
+        if r.get("logical_cores"):
+            parts.append(f"{r['logical_cores']} logical cores")
+        if r.get("memory_gib"):
+            parts.append(f"{r['memory_gib']} GiB")
+        where = str(node.get("hostname", "") or "")
+        if node.get("slurm_cluster"):
+            where += f" (Slurm cluster {node['slurm_cluster']})"
+        text = ", ".join(parts) + (f", host {where}" if where else "")
+        if text not in seen:
+            seen.append(text)
+    return seen
+
+
+#: The run's identity, written beside the built book as ``run.json``: the front page's banner and the
+#: PDFs' title pages read it, so both name the same build.
+RUN_INFO_NAME = "run.json"
+
+
+def run_info(profile: str) -> dict:
+    """Who built this book from what: profile, cipherlab version, commit, build id and date, the measurement
+    runs and the machines they ran on."""
+    return {
+        "profile": profile,
+        "config": f"config/{'config' if profile == 'full' else profile}.yaml",
+        "cipherlab_version": package_versions()["cipherlab"],
+        "git_commit": git_commit(),
+        "build_id": new_run_id(),
+        "built_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "measurement_runs": measurement_runs(profile),
+        "machines": machines(profile),
+    }
+
+
+def run_banner(profile: str, info: "dict | None" = None) -> str:
     """The note at the top of the front page: which profile, commit and runs built this book."""
-    config_name = "config" if profile == "full" else profile
-    runs = measurement_runs(profile)
+    info = info or run_info(profile)
+    runs = info["measurement_runs"]
     shown = ", ".join(f"`{r}`" for r in runs[:8]) + (f" and {len(runs) - 8} more" if len(runs) > 8 else "")
     lines = [
-        f"This book was built by the **{profile}** profile (`config/{config_name}.yaml`) "
-        f"on {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC from git commit `{git_commit()}` "
-        f"(build `{new_run_id()}`).",
+        f"This book was built by the **{profile}** profile (`{info['config']}`) "
+        f"on {info['built_utc']} from git commit `{info['git_commit']}` "
+        f"(cipherlab {info['cipherlab_version']}, build `{info['build_id']}`).",
         f"Its measurements come from the runs {shown}; each raw file's `.meta.json` in "
         f"`data/raw/{profile}/` holds a run's machine, versions, seed and config." if runs else
         "No raw measurement was present when it was built.",
     ]
+    if info["machines"]:
+        lines.append("Measured on: " + "; ".join(info["machines"]) + ".")
     if profile == "quick":
         lines.append("**Quick profile:** its numbers come from tiny trials and sizes meant for testing; "
                      "run `make reproduce` for the full results.")
@@ -314,8 +365,11 @@ def stage(profile: str) -> Path:
     if profile != "full":
         cfg.setdefault("html", {})["announcement"] = QUICK_ANNOUNCEMENT
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
-    write_text(dst / "_run.md", run_banner(profile))
+    info = run_info(profile)
+    write_text(extra / RUN_INFO_NAME, json.dumps(info, indent=1) + "\n")
+    write_text(dst / "_run.md", run_banner(profile, info))
     write_text(dst / "_rules.md", rules_markdown())
+    write_text(dst / glossary.INCLUDE, glossary.glossary_markdown())
     return dst
 
 
@@ -329,6 +383,8 @@ def build(profile: str) -> Path:
     index = Profile(profile).html / "index.html"
     if not index.is_file():
         raise RuntimeError(f"jupyter-book finished but {index} is missing")
+    # Every term a page uses is linked, at its first use, to its definition (cipherlab.report.glossary).
+    glossary.mark_book(Profile(profile).html)
     # Sphinx rewrites only the pages whose sources changed: after a change to the book's CSS or script
     # alone it rewrites none, and index.html (the rule's output, which the PDFs are printed after) would
     # stay older than its inputs. The whole book is current now, so its output says so.

@@ -14,6 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
 from cipherlab.analysis.plotting import style
 from cipherlab.report import tiers
@@ -107,8 +108,25 @@ def _panel(ax, data: pd.DataFrame, ratio: bool) -> None:
     if lows:
         lo, hi = min(lows + [1.0]), max(lows + [1.0])
         ax.set_xlim(lo / 1.3, hi * 1.3)
+    _plain_log_ticks(ax)
     ax.set_xlabel("ratio = 1 + (claimed or measured %) / 100   (1 = no difference)" if ratio
                   else "ours ÷ published (1 = as printed)", fontsize=9)
+
+
+def _tick_text(value: float, _pos=None) -> str:
+    """A ratio as a reader writes it: 0.5, 1, 2, 10, 0.02 (not 10⁰ or 2×10⁰)."""
+    return f"{value:.3g}" if value < 1000 else f"{value:,.0f}"
+
+
+def _plain_log_ticks(ax) -> None:
+    """Ticks at 1, 2 and 5 times each power of ten (a narrow axis: about five evenly spaced ones),
+    labelled as plain numbers; no minor labels."""
+    lo, hi = ax.get_xlim()
+    narrow = lo > 0 and hi / lo < 4
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]) if narrow
+                               else LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(FuncFormatter(_tick_text))
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def forest_figure(numbers: pd.DataFrame, paper: str) -> "plt.Figure":

@@ -3,8 +3,13 @@
 ``python -m cipherlab.report.pdf PROFILE`` (``make pdf [QUICK=1]``) prints, with headless
 Chromium (Debian's package, the one the browser tests use), each page of the built book to PDF
 without the browser's header and footer (``--no-pdf-header-footer``), offline (``file://``, no
-network), after the page's own scripts ran (MathJax, the verdict filter).  The book's print style
-(``book/_static/cipherlab.css``, ``@media print``) leaves the article alone on the page.
+network), after the page's own scripts ran (MathJax, the verdict filter).  Each page is printed as
+:mod:`cipherlab.report.printable` makes it ready: folds open, no link to another file of the book
+(a PDF read anywhere has no ``file://`` path to follow), the profile and commit in every page's
+header, the page's title and number in its footer, and a title page before the book and before
+each report (the paper, cipherlab's version and commit, the build, the profile, the measurement
+runs and their machines, the dates).  The book's print style (``book/_static/cipherlab.css``,
+``@media print``) leaves the article alone on the page, folds and wide boxes printed whole.
 
 It writes ``build/<profile>/pdf/report-<paper>.pdf`` (each referee's report) and
 ``cipherlab-book.pdf`` (every page of the table of contents, in its order, joined with
@@ -27,7 +32,7 @@ from pathlib import Path
 import yaml
 
 from cipherlab.pipeline.paths import Profile
-from cipherlab.report import referee
+from cipherlab.report import printable, referee
 from cipherlab.report.book import toc_pages
 
 #: Chromium's flags: headless, offline, no first-run work, no header or footer on the pages.
@@ -49,20 +54,55 @@ def chromium() -> str:
     raise PdfError("chromium is not installed (apt-get install -y chromium): it prints the book to PDF")
 
 
-def print_page(page: Path, out: Path, exe: "str | None" = None) -> Path:
-    """Print one HTML page to ``out`` (PDF), atomically; a page that does not print is a :class:`PdfError`."""
+def print_page(page: Path, out: Path, exe: "str | None" = None, *, info: "dict | None" = None,
+               title_page: "str | None" = None) -> Path:
+    """Print one HTML page to ``out`` (PDF), atomically; a page that does not print is a :class:`PdfError`.
+
+    With ``info`` (the book's ``run.json``) the page is printed as :func:`cipherlab.report.printable.print_copy`
+    makes it (folds open, no link to another file, the profile in every page's header, ``title_page`` first),
+    from a copy beside it so that its images and styles resolve; without, as it is.
+    """
     if not page.is_file():
         raise PdfError(f"{page} does not exist: build the book first (make reproduce)")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".part")
-    with tempfile.TemporaryDirectory() as user_dir:
-        cmd = [exe or chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={user_dir}", f"--print-to-pdf={tmp}",
-               page.resolve().as_uri()]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    source = page
+    if info is not None:
+        source = page.with_name(f"_print_{page.name}")
+        source.write_text(printable.print_copy(page.read_text(encoding="utf-8"), page.name, info, title_page),
+                          encoding="utf-8")
+    try:
+        with tempfile.TemporaryDirectory() as user_dir:
+            cmd = [exe or chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={user_dir}", f"--print-to-pdf={tmp}",
+                   source.resolve().as_uri()]
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    finally:
+        if source != page:
+            source.unlink(missing_ok=True)
     if proc.returncode != 0 or not tmp.is_file() or tmp.stat().st_size == 0:
         raise PdfError(f"chromium did not print {page.name}: {proc.stderr[-800:]}")
     tmp.replace(out)
     return out
+
+
+def book_title(profile: str) -> str:
+    """The book's title (its ``_config.yml``)."""
+    cfg = yaml.safe_load((Profile(profile).book_src / "_config.yml").read_text(encoding="utf-8")) or {}
+    return str(cfg.get("title") or "cipherlab")
+
+
+def title_page(profile: str, page: str, info: dict) -> "str | None":
+    """The title page a PDF starts with: the book's before its first page, a paper's before its report."""
+    pages = book_pages(profile)
+    if page == pages[0]:
+        return printable.title_page_html(info, title=book_title(profile),
+                                         subtitle="The whole book: what this run found, the verdicts, a referee's "
+                                                  "report and a chapter per paper, the methods and the machine.")
+    if page.startswith("report_"):
+        p = referee.check_paper(page.removeprefix("report_"))
+        return printable.title_page_html(info, title=f"Referee's report: paper {p.id}", subtitle=p.subject,
+                                         citation=p.citation)
+    return None
 
 
 def join(parts: "list[Path]", out: Path) -> Path:
@@ -91,6 +131,10 @@ def build(profile: str) -> list[Path]:
     html = Profile(profile).html
     out_dir = pdf_dir(profile)
     exe = chromium()
+    try:
+        info = printable.read_run_info(html)
+    except printable.PrintError as exc:
+        raise PdfError(str(exc)) from None
     written = []
     with tempfile.TemporaryDirectory() as work:
         pages = []
@@ -98,7 +142,8 @@ def build(profile: str) -> list[Path]:
             page = html / f"{name}.html"
             if not page.is_file():
                 raise PdfError(f"{page.name} is in the table of contents but not in the built book: rebuild the book")
-            pages.append(print_page(page, Path(work) / f"{len(pages):03d}-{name}.pdf", exe))
+            pages.append(print_page(page, Path(work) / f"{len(pages):03d}-{name}.pdf", exe, info=info,
+                                    title_page=title_page(profile, name, info)))
             if name.startswith("report_"):
                 paper = name.removeprefix("report_")
                 referee.check_paper(paper)

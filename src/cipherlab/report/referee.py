@@ -24,6 +24,7 @@ from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
 from cipherlab.report import tiers
+from cipherlab.report.markup import md_escape
 from cipherlab.report.verdict_page import badge, claim_link, evidence_href
 
 
@@ -181,7 +182,7 @@ def results_html(rows: pd.DataFrame, paper: str) -> str:
 
 
 def _claim_list(part: pd.DataFrame, limit: int = 6) -> str:
-    items = [f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)}) ({str(r.reason).rstrip('.')})"
+    items = [f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)}) ({md_escape(str(r.reason).rstrip('.'))})"
              for r in part.head(limit).itertuples()]
     more = f"; and {len(part) - limit} more on the verdict page" if len(part) > limit else ""
     return "; ".join(items) + more
@@ -211,7 +212,7 @@ def easy_hard_fix_markdown(rows: pd.DataFrame, paper: str) -> str:
         out.append(f"{_plural(len(fix), 'claim')} did not hold as printed: " + _claim_list(fix) + ".")
     mis = misprints(paper)
     if len(mis):
-        cells = "; ".join(f"{r.table.replace(' (misprints)', '')}, {r.row}, {r.column}: {r.note}"
+        cells = "; ".join(md_escape(f"{r.table.replace(' (misprints)', '')}, {r.row}, {r.column}: {r.note}")
                           for r in mis.itertuples())
         out.append(f"Documented misprints ({len(mis)}, `data/paper/{paper}_misprints.csv`): {cells}.")
     if not len(fix) and not len(mis):

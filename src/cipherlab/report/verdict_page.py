@@ -15,7 +15,7 @@ import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.verdicts import FINDING
-from cipherlab.report import tiers
+from cipherlab.report import glossary, tiers
 
 #: The verdict table's download name, beside the page in the built book (``_downloads`` is Sphinx's).
 CSV_NAME = "verdicts.csv"
@@ -72,7 +72,8 @@ def rows_html(rows: pd.DataFrame) -> str:
             f"{esc(_s(r.get('ours')) or '—')}"
             + (f"<br><small>noise band applied {esc(band)}</small>" if band else "")
             + f"<br><small>measured at: {esc(cond)}</small>",
-            f"{badge(r)}<br><small>{esc(_s(r.get('rule')))}: {esc(_s(r.get('reason')))}</small>"
+            f"{badge(r)}<br><small>{esc(_s(r.get('reason')))}"
+            + (f" (rule: {glossary.rule_html(_s(r.get('rule')))})" if _s(r.get("rule")) else "") + "</small>"
             f"<br><small>{evidence}</small>{extras}",
         ]
         tds = "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(("claim", "published", "ours", "verdict"),

@@ -30,6 +30,7 @@ from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_f
 from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id
 from cipherlab.pipeline.results import write_text
 from cipherlab.analysis.verdicts import rules_markdown
+from cipherlab.report.template import recommendation_rule_markdown
 from cipherlab.report import referee
 
 
@@ -316,6 +317,7 @@ def stage(profile: str) -> Path:
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
     write_text(dst / "_run.md", run_banner(profile))
     write_text(dst / "_rules.md", rules_markdown())
+    write_text(dst / "_report_rules.md", recommendation_rule_markdown())
     return dst
 
 

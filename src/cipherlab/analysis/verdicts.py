@@ -379,7 +379,7 @@ def shown_label(verdict: str, outcome: str, covered_by: str = "", rules: "dict |
 VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
                    "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section",
                    "other", "tier", "condition", "covered_by", "reading", "misprint", "applied_band", "outcome",
-                   "shown", "basis", "measured", "quantity", "carries", "concern", "reference", "stand_in")
+                   "shown", "basis", "measured", "quantity", "carries", "concern", "reference", "stand_in", "detail")
 
 
 def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None" = None) -> pd.DataFrame:
@@ -436,6 +436,7 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "quantity": _text(claim, "quantity"), "carries": _text(claim, "carries"),
             "concern": _text(claim, "concern"), "reference": _text(claim, "reference"),
             "stand_in": "" if ev is None else _text(ev, "stand_in"),
+            "detail": "" if ev is None else _text(ev, "detail"),
         })
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
 
@@ -486,7 +487,8 @@ def verdict_html(rows: pd.DataFrame) -> str:
         other += f"<br><small>reading that decided: {esc(reading)}</small>" if reading else ""
         misprint = getattr(r, "misprint", "")
         other += f"<br><small>misprint read as corrected: {esc(misprint)}</small>" if misprint else ""
-        basis = getattr(r, "basis", "")
+        basis, detail = getattr(r, "basis", ""), getattr(r, "detail", "")
+        other += f"<br><small>what was measured: {esc(str(detail))}</small>" if detail else ""
         other += f"<br><small>how the rule decided: {esc(str(basis))}</small>" if basis and basis != r.reason else ""
         shown = getattr(r, "shown", "") or shown_label(r.verdict, getattr(r, "outcome", ""),
                                                        getattr(r, "covered_by", ""))

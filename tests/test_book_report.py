@@ -190,3 +190,21 @@ def test_parameterised_pages_get_their_own_titles(tmp_path):
     nbformat.write(nb, path)
     assert retitle(path, "Refereeing a variant: aes-4-rounds")
     assert nbformat.read(path, as_version=4).cells[0].source == "# Refereeing a variant: aes-4-rounds\n\nText."
+
+
+def test_the_protocol_table_fills_our_side_from_the_runs_provenance(monkeypatch):
+    meta = {"cpu_model": "AMD EPYC", "cpu_mhz_os": "2596 MHz", "logical_cores": 2, "memory_gib": 23.5,
+            "os": "Linux", "cpu_aes_ni": True, "python": "3.11.7", "packages": {"pycryptodome": "4.4.0"},
+            "config": {"trials": 120, "phase2_trials": 36, "phase2_min_trial_seconds": 0.1, "processes": 12,
+                       "warmup": 2, "forgery_warmup": 1, "forgery_trials": 240, "mb_bytes": 1000000}}
+    monkeypatch.setattr(referee, "_run_meta", lambda chapter, profile: meta)
+    table = referee.protocol_table("003", "full")
+    assert list(table.columns) == list(template.PROTOCOL_COLUMNS)
+    ours = dict(zip(table["aspect"], table["ours"]))
+    assert ours["library"] == "PyCryptodome 4.4.0 in Python 3.11.7"
+    assert ours["machine"].startswith("AMD EPYC at 2596 MHz (AES-NI: True)") and "{" not in " ".join(ours.values())
+    monkeypatch.setattr(referee, "_run_meta", lambda chapter, profile: {})
+    assert "(not recorded in this run)" in referee.protocol_table("003", "full").loc[0, "ours"]
+    # every paper the chapters declare has its protocol written down
+    for paper in referee.report_papers():
+        assert len(referee.protocol_table(paper, "full")) >= 3

@@ -834,3 +834,28 @@ def test_the_scaled_band_edge_at_a_bound(lo, expected):
 def test_evidence_in_another_unit_than_the_claims_is_an_error():
     with pytest.raises(ValueError, match="evidence in 'bits' for a claim in '%'"):
         decide(claim(unit="%"), estimate=20.0, low=18.0, high=22.0, unit="bits")
+
+
+# ----------------------------------------------------------------------------- against the naive reference
+import naive  # noqa: E402
+
+
+@settings(max_examples=400, deadline=None)
+@given(lo=st.floats(-30, 30, allow_nan=False), width=st.floats(0, 30), h=st.floats(0.5, 10),
+       stated=st.one_of(st.none(), st.floats(-40, 40, allow_nan=False)))
+def test_an_ordering_decides_as_the_naive_reading_of_the_table_of_meanings(lo, width, h, stated):
+    hi = lo + width
+    got = decide(claim(rule="ordering", published="", margin=""), estimate=(lo + hi) / 2, low=lo, high=hi,
+                 control_low=-h, control_high=h, stated=stated)
+    assert got == naive.ordering_word(lo, hi, h, stated), (lo, hi, h, stated)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lo=st.floats(-30, 60, allow_nan=False), width=st.floats(0, 30), h=st.floats(0.5, 5),
+       published=st.floats(12, 50))
+def test_a_machine_bound_size_never_gets_a_word_of_the_size(lo, width, h, published):
+    hi = lo + width
+    got = decide(claim(published=str(published), carries="direction"), estimate=(lo + hi) / 2, low=lo, high=hi,
+                 control_low=-h, control_high=h)
+    assert got == naive.machine_bound_word(lo, hi, h, published, 0.25), (lo, hi, h, published)
+    assert got != "not reproduced"

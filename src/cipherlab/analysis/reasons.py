@@ -78,10 +78,13 @@ def ours_text(ev) -> str:
 
 
 def _first_sentence(text: str) -> str:
+    """The text up to its first '. ' or '; ' outside parentheses (a note's leading clause)."""
     t = " ".join(str(text).split())
-    for stop in (". ", "; "):
-        if stop in t:
-            t = t.split(stop)[0]
+    depth = 0
+    for i, ch in enumerate(t):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in ".;" and t[i + 1:i + 2] in (" ", "") and t[max(0, i - 3):i] not in ("e.g", "i.e"):
+            return t[:i]
     return t.rstrip(".")
 
 

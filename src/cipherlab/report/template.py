@@ -53,6 +53,9 @@ TITLES = {"summary": "Summary", "concerns": "Main concerns", "headline": "The he
 #: Columns of a protocol table: the aspect, the paper's protocol (with its place), ours.
 PROTOCOL_COLUMNS = ("aspect", "paper", "ours")
 REFUTED = ("contradicted", "not reproduced")
+#: How many headline claims the summary names, and how many concerns the report lists (the rest are counted).
+SUMMARY_CLAIMS = 6
+MAX_CONCERNS = 10
 UNDECIDED = ("inconclusive", "not testable")
 
 
@@ -164,7 +167,7 @@ def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
 
 
 def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
-    ref = f" (see {_s(r.get('reference'))})" if _s(r.get("reference")) else ""
+    ref = f" Reference: {_s(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
     quote = _s(r.get("claim"))
     lead = {"break": "**The cipher is broken.**", "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
@@ -176,8 +179,11 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
 
 def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) -> str:
     head = claims[claims["tier"] == "headline"]
+    shown = head.head(SUMMARY_CLAIMS)
     what = "; ".join(f"{_s(r['quantity'])} ({_s(r['published']) if _s(r['published']) not in ('', '—') else 'as stated'})"
-                     for _, r in head.iterrows()) or "no headline claim"
+                     for _, r in shown.iterrows()) or "no headline claim"
+    if len(head) > len(shown):
+        what += f"; and {len(head) - len(shown)} more (the table below)"
     text = (f"Paper {paper.id} ({paper.subject}) makes {_plural(len(claims), 'checkable claim')}, "
             f"{_plural(len(head), 'of them a headline claim', 'of them headline claims')}: {what}. ")
     text += (f"This run decided its headline claims: {tiers.verdict_phrase(head['verdict'])}; "
@@ -243,8 +249,8 @@ def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False) -> str
 
 def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | None") -> str:
     concern = claims["concern"].fillna("") if "concern" in claims else pd.Series("", index=claims.index)
-    part = claims[(concern == "defect")]
-    text = _listed(part, "The registry records no disagreement of the paper with itself.")
+    part = claims[(concern == "defect") & claims["verdict"].isin(REFUTED)]
+    text = _listed(part, "No disagreement of the paper with itself was found in this run.")
     if misprints is not None and len(misprints):
         cells = "\n".join(f"- {_s(r['table']).replace(' (misprints)', '')}, {_s(r['row'])}, {_s(r['column'])}: "
                           f"read as {_s(r['value'])} {_s(r.get('unit'))}".rstrip() + f" ({_s(r['note'])})"
@@ -297,7 +303,10 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
     concerns = concern_rows(claims, findings, rules)
     body = {
         "summary": _summary(paper, claims, grade, findings),
-        "concerns": ("\n".join(f"{i}. {_concern_sentence(k, r, names)}" for i, (k, r) in enumerate(concerns, 1))
+        "concerns": (("\n".join(f"{i}. {_concern_sentence(k, r, names)}"
+                                for i, (k, r) in enumerate(concerns[:MAX_CONCERNS], 1))
+                      + (f"\n\nAnd {len(concerns) - MAX_CONCERNS} more of these kinds, each on the verdict page."
+                         if len(concerns) > MAX_CONCERNS else ""))
                      or "None: every headline claim holds, and nothing else of concern was found."),
         "headline": _headline_html(claims[claims["tier"] == "headline"]),
         "methodology": _methodology(paper, claims, protocol),

@@ -59,7 +59,8 @@ def ranking_sentence(verdicts: pd.DataFrame, paper: str = "003") -> str:
 def concern_sentence(verdicts: pd.DataFrame, paper: str = "003") -> str:
     """The paper's overclaims and its disagreements with itself, each in its verdict row's sentence."""
     rows = verdicts[(verdicts["paper"].astype(str) == paper) & (verdicts["verdict"] != FINDING)]
-    rows = rows[rows["concern"].isin(["overclaim", "defect"]) & (rows["verdict"] != "reproduced")]
+    rows = rows[rows["concern"].isin(["overclaim", "defect"])
+                & rows["verdict"].isin(["contradicted", "not reproduced", "not testable"])]
     if rows.empty:
         return ""
     return "**Claims beyond the evidence, and the paper against itself.**\n\n" + verdict_lines(

@@ -51,8 +51,7 @@ def paper_claim_ids() -> list[str]:
 
 
 #: Why the bulk per-block cost stands for the paper's one block (shown on every one-block claim's row).
-PROXY_WHY = ("a one-block call is mostly the call's own overhead, paid alike by both ciphers, which shrinks the "
-             "ciphers' difference towards zero; the cost of a block inside one long call is the cipher's own")
+PROXY_WHY = "a one-block call is mostly call overhead, which both ciphers pay alike"
 
 
 def _one_block(f: Frames, cid: str, impl: str, op: str, old: str, new: str, profile: str, section: str,

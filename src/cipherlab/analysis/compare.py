@@ -243,7 +243,7 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules, carri
     said to agree or differ on this machine (:func:`machine_size`)."""
     blo, bhi = sorted((published * (1 - margin), published * (1 + margin)))
     where, edges = margin_place(lo, hi, (blo, bhi), h if base is not None else 0.0, percent)
-    span = f"±{margin:.0%} of {fmt(published)} ({edges})"
+    span = f"±{margin * 100:.3g}% of {fmt(published)} ({edges})"
     inside, outside = where == "inside", where == "outside"
     ci = interval_text(lo, hi)
     if base is None:
@@ -266,7 +266,7 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules, carri
     if carries == "direction":
         if not est_dir:
             return Outcome("undecided", f"{against(lo, hi, band, h, side)}: the direction is not established")
-        return machine_size(lo, hi, (blo, bhi), h, percent, f"±{margin:.0%} of the paper's {fmt(published)}")
+        return machine_size(lo, hi, (blo, bhi), h, percent, f"±{margin * 100:.3g}% of the paper's {fmt(published)}")
     if est_dir and inside:
         return Outcome("established", f"{against(lo, hi, band, h, side)}, and within {span}")
     if outside:

@@ -113,7 +113,7 @@ def _side_clause(claim, ev, est: float) -> str:
     below = est < pub
     far = pub != 0 and ((below and est < pub / 2) or (not below and est > 2 * pub)) and pub > 0
     margin = _num(claim, "margin_value")
-    m = f" (its ±{margin:.0%} margin excluded)" if margin is not None and claim.get("rule") == "within_margin" else ""
+    m = f" (its ±{margin * 100:.3g}% margin excluded)" if margin is not None and claim.get("rule") == "within_margin" else ""
     return f"{'far ' if far else ''}{'below' if below else 'above'} the paper's {_pub(claim)}{m}"
 
 
@@ -157,7 +157,7 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
     if outcome == "established":
         if rule == "within_margin":
             margin = _num(claim, "margin_value")
-            clause = f"within ±{margin:.0%} of the paper's {pub}" if margin is not None else f"as the paper's {pub}"
+            clause = f"within ±{margin * 100:.3g}% of the paper's {pub}" if margin is not None else f"as the paper's {pub}"
         elif rule == "equivalent":
             clause = (f"within ±{fmt(_num(claim, 'margin_value'))} {_text(claim, 'unit')} of "
                       f"{fmt(_num(claim, 'null_value') or 0.0)}, the sameness the claim states").replace("  ", " ")

@@ -355,7 +355,7 @@ def _rule_label(claim) -> str:
     """The rule with the parameters this claim is decided with, e.g. ``within_margin (±25 %)``."""
     rule = claim["rule"]
     if rule == "within_margin":
-        return f"{rule} (±{float(claim['margin_value']):.0%})"
+        return f"{rule} (±{float(claim['margin_value']) * 100:.3g}%)"
     if rule == "equivalent":
         return f"{rule} (±{float(claim['margin_value']):g} {claim['unit']})".replace(" )", ")")
     if rule in ("significance", "pvalue"):

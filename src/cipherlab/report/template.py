@@ -314,7 +314,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "overclaims": _listed(conditions(claims, findings)["overclaim"], "None recorded.", with_reference=True),
         "supporting": _supporting(claims),
         "findings": _findings(findings, claims),
-        "recommendation": (f"**{grade.capitalize()}.** {says}"
+        "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
                               if len(why) else "")
                            + " (The rule, the same for every paper, is on the [Methods](methods.html) page.)"),

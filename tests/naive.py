@@ -413,3 +413,33 @@ def is_mds_naive(m) -> bool:
                 if gf_det_naive([[m[r][c] for c in cols] for r in rows]) == 0:
                     return False
     return True
+
+
+# ----------------------------------------------------------------------------- verdicts, the plain way
+def ordering_word(lo, hi, h, stated=None, small=1.0, clear=2.0):
+    """The verdict word of a claim "above 0" on an interval [lo, hi], with the noise band [-h, h] (no unit, so
+    no floor and no scaling) and the effect the paper states (None: no size), by the table of meanings read
+    plainly: a stated effect within small x h is small, beyond clear x h clearly beyond the band."""
+    if stated is not None and abs(stated) <= small * h:            # a small claimed effect
+        if -h <= lo and hi <= h:
+            return "reproduced"
+        if lo > h:
+            return "not reproduced"
+        if hi < -h:
+            return "contradicted"
+        return "inconclusive"
+    if lo > h:
+        return "reproduced"
+    if hi < -h:
+        return "contradicted"
+    if hi <= h:                                                     # no effect beyond the noise
+        return "contradicted" if (stated is not None and abs(stated) > clear * h) else "inconclusive"
+    return "inconclusive"
+
+
+def machine_bound_word(lo, hi, h, published, margin):
+    """The word of a claim whose stated size (``published`` +- ``margin``, relative) belongs to the paper's
+    machine: its direction (above 0) decides as any other; once it holds, the size is only a status."""
+    if published > 2 * h and lo > h:
+        return "machine-bound"
+    return ordering_word(lo, hi, h, stated=published)

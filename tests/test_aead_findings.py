@@ -10,27 +10,29 @@ BITFLIP = pd.DataFrame({
     "location": ["tag", "ciphertext", "ciphertext", "ciphertext"], "flips": [128, 384, 384, 384],
     "accepted": [0, 0, 384, 384]})
 
-RANKING = pd.DataFrame({
-    "table": ["Table 1", "Table 1", "Table 1"], "row": ["Fastest Mode", "Fastest Mode", "Slowest Mode"],
-    "column": ["Encryption", "Decryption", "Encryption"],
-    "published": ["GCM mode in both cases", "GCM mode in both cases", "Always EAX mode"],
-    "ours": ["CCM at 2 of 3 sizes", "CCM at 2 of 3 sizes", "EAX at every size"],
-    "claim_id": ["003-fast-enc", "003-fast-dec", "003-slow"]})
-
-VERDICTS = pd.DataFrame({"claim_id": ["003-fast-enc", "003-fast-dec", "003-slow", "003-other"],
-                         "paper": "003", "kind": ["ordering", "ordering", "ordering", "value"],
-                         "verdict": ["contradicted", "contradicted", "reproduced", "contradicted"],
-                         "section": "s"})
+VERDICTS = pd.DataFrame({"claim_id": ["003-fast-enc", "003-fast-dec", "003-slow", "003-other", "003-eax"],
+                         "paper": "003", "kind": ["ordering", "ordering", "ordering", "value", "structural"],
+                         "verdict": ["contradicted", "contradicted", "reproduced", "contradicted", "contradicted"],
+                         "shown": ["contradicted", "contradicted", "reproduced", "contradicted", "contradicted"],
+                         "reason": ["AES-GCM's encryption speed-up is -2 % [-4, 0] (5 MB), the opposite of the claim.",
+                                    "AES-GCM's decryption speed-up is -3 %.", "fine.", "other.",
+                                    "Whether EAX combines ECBC and EMAC: it does not hold."],
+                         "tier": "headline", "concern": ["", "", "", "", "overclaim"], "section": "s"})
 
 
-def test_ranking_sentence_names_the_contradicted_rows():
-    text = F.ranking_sentence(VERDICTS, RANKING)
+def test_ranking_sentence_names_what_did_not_hold_in_its_verdicts_words():
+    """The findings page takes its sentences from the verdicts (never 'contradicted: the paper X, we X')."""
+    text = F.ranking_sentence(VERDICTS)
     assert "Of the paper's 3 claims ranking" in text and "1 reproduced and 2 contradicted" in text
-    assert ("Table 1, Fastest Mode (encryption and decryption): the paper *GCM mode in both cases*, "
-            "we *CCM at 2 of 3 sizes*") in text
-    assert "Slowest" not in text
-    assert F.ranking_sentence(VERDICTS.assign(kind="value"), RANKING) == \
-        "No ranking claim of paper 003 was decided in this run."
+    assert "- *contradicted*: AES-GCM's encryption speed-up is -2 % [-4, 0] (5 MB), the opposite of the claim." in text
+    assert "verdicts.html#claim-003-fast-dec" in text and "003-slow" not in text
+    assert F.ranking_sentence(VERDICTS.assign(kind="value")) == "No ranking claim of paper 003 was decided in this run."
+
+
+def test_concern_sentence_lists_overclaims_and_defects_from_their_rows():
+    text = F.concern_sentence(VERDICTS)
+    assert "Whether EAX combines ECBC and EMAC: it does not hold." in text and "003-fast-enc" not in text
+    assert F.concern_sentence(VERDICTS.assign(concern="")) == ""
 
 
 def test_bitflip_sentence():
@@ -43,8 +45,9 @@ def test_bitflip_sentence():
 
 def test_paragraphs_read_only_the_declared_columns():
     tables = {name: df[list(CHAPTER.findings_tables[name])] for name, df in
-              (("verdicts", VERDICTS), ("aead_ranking_vs_paper", RANKING), ("aead_bitflip_acceptance", BITFLIP))}
-    ranking, bitflip = CHAPTER.findings(tables)
-    assert ranking == F.ranking_sentence(VERDICTS, RANKING) and bitflip == F.bitflip_sentence(BITFLIP)
+              (("verdicts", VERDICTS), ("aead_bitflip_acceptance", BITFLIP))}
+    ranking, concern, bitflip = CHAPTER.findings(tables)
+    assert ranking == F.ranking_sentence(VERDICTS) and bitflip == F.bitflip_sentence(BITFLIP)
+    assert concern == F.concern_sentence(VERDICTS)
     # a table of the chapter missing from the run: said, not invented
-    assert F.paragraphs({"verdicts": VERDICTS}, "003")[1] == F.NOT_BUILT
+    assert F.paragraphs({"verdicts": VERDICTS}, "003")[-1] == F.NOT_BUILT

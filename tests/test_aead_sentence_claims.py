@@ -82,11 +82,14 @@ def test_rejection_time_linearity_and_ccm_eax_closeness():
 
 def test_abstract_and_conclusion_restatements_are_rows_counted_at_the_row_that_decides():
     mine = aead.paper_claims().set_index("claim_id")
-    restated = {"003-abstract-tp-differences": "003-t2-tp-order-enc", "003-abstract-eax-algorithms": "003-t4-order-enc",
+    restated = {"003-abstract-tp-differences": "003-t1-gcm-fastest-enc", "003-abstract-eax-algorithms": "003-t4-order-enc",
                 "003-abstract-below-threshold": "003-s6-consistent-bound", "003-s6-gcm-superior": "003-t1-gcm-fastest-enc",
-                "003-s6-zero-accepted": "003-t5-7-fail-rate", "003-f3-almost-linear": "003-t1-semilinear"}
+                "003-f3-almost-linear": "003-t1-semilinear", "003-s511-gcm-consistent": "003-t2-gcm-most-stable",
+                "003-t4-aes-improves": "003-f9-aes-tp-climbs-enc"}
     assert {c: mine.loc[c, "covered_by"] for c in restated} == restated
     assert all(mine.loc[c, "tier"] == "headline" for c in restated if c.startswith(("003-abstract", "003-s6")))
+    # "complete resistance to adversarial manipulation" is not what a fail-rate count tests: its own row
+    assert mine.loc["003-s6-zero-accepted", "covered_by"] == "" and mine.loc["003-s6-zero-accepted", "concern"] == "overclaim"
     d = decide_synthetic(synthetic_evidence())
     for cid, target in restated.items():
         assert d.loc[cid, "verdict"] == "covered" and target in d.loc[cid, "reason"], cid
@@ -98,24 +101,31 @@ def test_rise_claims_take_their_published_gain_from_the_transcription_and_measur
     for cid in E.RISE_CLAIMS:
         assert float(mine.loc[cid, "published"]) == pytest.approx(E.published_rise_pct(cid), abs=0.5), cid
         assert mine.loc[cid, "rule"] == "within_margin" and mine.loc[cid, "unit"] == "%"
-    # the absolute numbers they use now name them
-    assert mine.loc["003-f9-blowfish-45", "covered_by"] == "003-f9-blowfish-rises-enc"
-    assert mine.loc["003-f10-blowfish-40", "covered_by"] == "003-f10-blowfish-rises-dec"
-    assert mine.loc["003-f10-aes-100", "covered_by"] == "003-f10-aes-tp-climbs-dec"
+    # the absolute numbers they are made of are counted apart, as not testable: a ratio tests neither number
+    for cid in ("003-f9-blowfish-45", "003-f10-blowfish-40", "003-f10-aes-100"):
+        assert mine.loc[cid, "covered_by"] == "" and mine.loc[cid, "carries"] == "nothing"
     rows = {e.claim_id: e for e in E.rise_evidence(synthetic_raw(2, PAPER_ORDER), profile="full", seed=1)}
     assert set(rows) == set(E.RISE_CLAIMS)
     assert rows["003-f9-blowfish-rises-enc"].size == f"{SIZES[1]} B vs {SIZES[0]} B"      # to 1 MB
     assert rows["003-f10-aes-tp-climbs-dec"].size == f"{SIZES[2]} B vs {SIZES[0]} B"      # to the largest
 
-    def gain(ns_per_byte, n1):   # the synthetic 10 us fixed cost plus a per-byte cost, from the smallest size
-        t = lambda n: 1e-5 + n * ns_per_byte * 1e-9
+    def gain(ns_per_byte, n1, fixed=1e-5):   # a fixed cost plus a per-byte cost, from the smallest size
+        t = lambda n: fixed + n * ns_per_byte * 1e-9
         return ((n1 / t(n1)) / (SIZES[0] / t(SIZES[0])) - 1) * 100
     assert rows["003-f9-blowfish-rises-enc"].estimate == pytest.approx(gain(7.0, SIZES[1]), abs=0.5)
     assert rows["003-f10-aes-tp-climbs-dec"].estimate == pytest.approx(gain(1.0, SIZES[2]), abs=0.5)
-    d = _decide_only(list(rows.values()), set(E.RISE_CLAIMS))
-    # Blowfish gains about 1 %, inside the noise, where 33 and 56 % are claimed; AES gains 9 %, beyond it, not 340 %
-    assert d["verdict"].to_dict() == {"003-f9-blowfish-rises-enc": "contradicted", "003-f10-blowfish-rises-dec":
-                                      "contradicted", "003-f10-aes-tp-climbs-dec": "not reproduced"}, d["reason"].tolist()
+    # decided under the paper's protocol (one cold call per file: a larger fixed cost), our warm gains beside it;
+    # the gain's size belongs to the paper's machine and protocol, so it only agrees or differs on this machine
+    from cipherlab.experiments.aead import protocol
+    from aead_synthetic import synthetic_cold
+    cold = protocol.cold_evidence(synthetic_cold(PAPER_ORDER), profile="full", seed=1)
+    cold_rows = {e.claim_id: e for e in cold}
+    assert cold_rows["003-f10-aes-tp-climbs-dec"].estimate == pytest.approx(gain(1.0, SIZES[2], 2e-4), abs=1.0)
+    assert all(e.style == protocol.COLD_STYLE for e in cold)
+    d = _decide_only(list(rows.values()) + [cold_rows[c] for c in E.RISE_CLAIMS], set(E.RISE_CLAIMS))
+    assert (d["verdict"] == "machine-bound").all(), d["reason"].tolist()
+    assert d.loc["003-f10-aes-tp-climbs-dec", "shown"] == "machine-bound: differs on this machine"
+    assert "one cold call" in d.loc["003-f10-aes-tp-climbs-dec", "measured"]
 
 
 def test_gain_claims_compare_two_gains_as_one_double_ratio_with_its_own_aa_band():

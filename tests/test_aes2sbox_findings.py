@@ -66,7 +66,11 @@ def test_paragraphs_give_the_section_of_both_papers_in_page_order():
 def test_the_declaration_reads_what_the_paragraphs_read():
     from cipherlab.experiments.aes2sbox.chapter import CHAPTER
     speed = pd.concat([SPEED, SPEED.assign(paper="001")], ignore_index=True)
-    tables = {"security_sbox_properties": SBOX, "security_attack": ATTACK, "aes2sbox_speedup": speed}
+    ids = [f"{p}-t5-{op}-speedup" for p in ("000", "001") for op in ("enc", "dec")]
+    verdicts = pd.DataFrame({"claim_id": ids, "paper": [i[:3] for i in ids], "kind": "ratio", "verdict": "reproduced",
+                             "shown": "reproduced", "reason": "the reason.", "tier": "headline", "concern": ""})
+    tables = {"security_sbox_properties": SBOX, "security_attack": ATTACK, "aes2sbox_speedup": speed,
+              "verdicts": verdicts}
     declared = {name: tables[name][list(cols)] for name, cols in CHAPTER.findings_tables.items()}
     assert CHAPTER.findings(declared) == F.paragraphs(tables)      # the declared columns are enough
     assert CHAPTER.papers == F.PAPERS and CHAPTER.findings_figures == (F.RECOVERED_IMAGE,)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from cipherlab.analysis.claims import claim_anchor
-from cipherlab.report import forest, referee, tiers, verdict_page
+from cipherlab.report import forest, referee, template, tiers, verdict_page
 from cipherlab.report.book import chapter_toc, page_titles, retitle, toc_pages
 
 
@@ -87,41 +87,60 @@ def test_verdict_rows_have_anchors_filters_words_and_evidence_links():
     assert "headline claims" in counts and "supporting checks" in counts
 
 
-@pytest.mark.parametrize("verdicts, grade", [
-    (["reproduced", "reproduced"], "supported"),
-    (["reproduced", "inconclusive"], "partly supported"),
-    (["reproduced", "contradicted"], "partly supported"),
-    (["contradicted", "not reproduced", "inconclusive"], "not supported"),
-    ([], "none"),
+def _template_rows(spec, paper="000"):
+    """``spec``: (suffix, verdict, tier, concern) rows with the registry's columns the template reads."""
+    out = rows([(n, v, t) for n, v, t, _ in spec], paper)
+    return out.assign(concern=[c for *_, c in spec], quantity=[f"the quantity of {n}" for n, *_ in spec],
+                      reference=["NIST SP 800-38D, Appendix C" if c == "overclaim" else "" for *_, c in spec],
+                      outcome=["", ] * len(spec), shown="", measured="2048 B, table style")
+
+
+BREAK = pd.DataFrame([{"claim_id": "000-sec-codebook-attack", "paper": "000", "verdict": "finding", "concern": "break",
+                       "outcome": "established", "ours": "holds", "claim": "a codebook attack", "where": "ours",
+                       "reason": "A key-free codebook attack with an encryption oracle for 257 chosen blocks: it "
+                                 "holds (every byte recovered)."}])
+
+
+@pytest.mark.parametrize("spec, findings, grade", [
+    ([("a", "reproduced", "headline", ""), ("b", "reproduced", "supporting", "")], None, "accept"),
+    ([("a", "reproduced", "headline", ""), ("b", "inconclusive", "headline", "")], None, "minor revision"),
+    ([("a", "reproduced", "headline", ""), ("b", "contradicted", "supporting", "defect")], None, "minor revision"),
+    ([("a", "reproduced", "headline", ""), ("b", "not testable", "headline", "overclaim")], None, "major revision"),
+    ([("a", "reproduced", "headline", ""), ("b", "not reproduced", "headline", "")], None, "major revision"),
+    ([("a", "reproduced", "headline", ""), ("b", "reproduced", "headline", "")], BREAK, "reject"),
 ])
-def test_recommendation_follows_the_verdicts(verdicts, grade):
-    head = rows([(f"c{i}", v, "headline") for i, v in enumerate(verdicts)])
-    text, got = referee.recommendation(head)
-    assert got == grade
-    assert str(len(verdicts)) in text or not verdicts
+def test_the_recommendation_follows_the_rule_written_once(spec, findings, grade):
+    got, says, why = template.recommendation(_template_rows(spec), findings)
+    assert got == grade and says
+    if grade == "reject":
+        assert list(why["claim_id"]) == ["000-sec-codebook-attack"]
 
 
-def test_report_sections_from_the_rows():
-    summary = referee.summary_markdown(MIXED, "000")
-    assert summary.count(". ") >= 2 and "Of its 3 headline claims, 1 reproduced, 1 contradicted" in summary
-    scope = referee.scope_markdown(MIXED, "000")
-    assert "**Headline claims** (3)" in scope and "(verdicts.html#claim-000-t5-enc)" in scope
-    table = referee.results_html(MIXED, "000")
-    assert table.count("<tr data-verdict") == 3 and "verdicts.html#claim-000-t5-dec" in table
-    assert "Methods" in referee.methodology_markdown("000", MIXED)
-    fix = referee.easy_hard_fix_markdown(MIXED, "000")
-    assert "### What the authors should fix" in fix and "000-t5-enc" in fix
-    assert "Table 1 (misprints)" not in fix and "Table 1, row 1, column 7" in fix   # data/paper/000_misprints.csv
-    with pytest.raises(ValueError, match="paper must be one of"):
-        referee.check_paper("004")
+def test_a_break_is_the_first_concern_whatever_the_counts_say():
+    spec = [("t5", "reproduced", "headline", ""), ("t3", "contradicted", "headline", ""),
+            ("own", "contradicted", "supporting", "defect"), ("bound", "not testable", "supporting", "overclaim")]
+    kinds = [k for k, _ in template.concern_rows(_template_rows(spec), BREAK)]
+    assert kinds == ["break", "contradicted", "overclaim", "defect"]
 
 
-def test_untiered_registry_is_said_not_hidden():
-    untiered = rows([("a", "reproduced", ""), ("b", "contradicted", "")])
-    head, tiered = referee.headline_rows(untiered, "000")
-    assert not tiered and len(head) == 2
-    assert "does not yet mark headline claims" in referee.summary_markdown(untiered, "000")
-    assert "Until the claims registry marks headline claims" in referee.recommendation_markdown(untiered, "000")
+def test_every_report_has_the_template_sections_in_order():
+    from cipherlab.report.referee import Paper
+    spec = [("t5", "contradicted", "headline", ""), ("t6", "reproduced", "headline", ""),
+            ("own", "contradicted", "supporting", "defect"), ("bound", "not testable", "supporting", "overclaim")]
+    protocol = pd.DataFrame({"aspect": ["machine"], "paper": ["an i3 laptop"], "ours": ["an EPYC"]})
+    out = template.report_sections(Paper("000", "AES-2SBox", "aes2sbox", "cite"), _template_rows(spec), BREAK,
+                                   protocol)
+    assert [s.key for s in out] == list(template.SECTION_KEYS)
+    body = {s.key: s.body for s in out}
+    assert "Recommendation: **reject**" in body["summary"] and "encryption oracle for 257 chosen blocks" in body["summary"]
+    assert body["concerns"].startswith("1. **The cipher is broken.**")
+    assert "an i3 laptop" in body["methodology"] and "an EPYC" in body["methodology"]
+    assert "000-own" in body["defects"] and "000-bound" in body["overclaims"]
+    assert "NIST SP 800-38D, Appendix C" in body["overclaims"]
+    assert body["headline"].count("<tr data-verdict") == 2 and "the quantity of t5" in body["headline"]
+    assert body["recommendation"].startswith("**Reject.**") and "methods.html" in body["recommendation"]
+    rule = template.recommendation_rule_markdown()
+    assert "1. **reject**" in rule and "attacker model" in rule
 
 
 def test_forest_numbers_and_figure():
@@ -176,3 +195,21 @@ def test_parameterised_pages_get_their_own_titles(tmp_path):
     nbformat.write(nb, path)
     assert retitle(path, "Refereeing a variant: aes-4-rounds")
     assert nbformat.read(path, as_version=4).cells[0].source == "# Refereeing a variant: aes-4-rounds\n\nText."
+
+
+def test_the_protocol_table_fills_our_side_from_the_runs_provenance(monkeypatch):
+    meta = {"cpu_model": "AMD EPYC", "cpu_mhz_os": "2596 MHz", "logical_cores": 2, "memory_gib": 23.5,
+            "os": "Linux", "cpu_aes_ni": True, "python": "3.11.7", "packages": {"pycryptodome": "4.4.0"},
+            "config": {"trials": 120, "phase2_trials": 36, "phase2_min_trial_seconds": 0.1, "processes": 12,
+                       "warmup": 2, "forgery_warmup": 1, "forgery_trials": 240, "mb_bytes": 1000000}}
+    monkeypatch.setattr(referee, "_run_meta", lambda chapter, profile: meta)
+    table = referee.protocol_table("003", "full")
+    assert list(table.columns) == list(template.PROTOCOL_COLUMNS)
+    ours = dict(zip(table["aspect"], table["ours"]))
+    assert ours["library"] == "PyCryptodome 4.4.0 in Python 3.11.7"
+    assert ours["machine"].startswith("AMD EPYC at 2596 MHz (AES-NI: True)") and "{" not in " ".join(ours.values())
+    monkeypatch.setattr(referee, "_run_meta", lambda chapter, profile: {})
+    assert "(not recorded in this run)" in referee.protocol_table("003", "full").loc[0, "ours"]
+    # every paper the chapters declare has its protocol written down
+    for paper in referee.report_papers():
+        assert len(referee.protocol_table(paper, "full")) >= 3

@@ -14,7 +14,8 @@ from cipherlab.report import findings
 
 def decided(spec) -> pd.DataFrame:
     return pd.DataFrame([{"claim_id": f"003-c{i}", "verdict": v, "section": s, "claim": f"quote {i}",
-                          "where": f"Table {i}", "ours": f"{i} %"} for i, (s, v) in enumerate(spec)])
+                          "where": f"Table {i}", "ours": f"{i} %", "reason": f"The reason of claim {i}."}
+                         for i, (s, v) in enumerate(spec)])
 
 
 def test_aead_reading_interprets_instead_of_copying():
@@ -29,8 +30,9 @@ def test_aead_reading_interprets_instead_of_copying():
     assert "holds on this machine" in paragraphs[2]
     assert "none can be checked on another machine" in paragraphs[3]
     assert "1 finding, not counted" in paragraphs[4]
-    # the rows themselves are not copied: no quote of a reproduced claim, no reason text
-    assert "quote 1" not in text and "quote 2" not in text
+    # the rows themselves are not copied: the refuted claim's one-sentence reason leads, nothing of the others
+    assert "for instance: The reason of claim 0" in text
+    assert "quote 1" not in text and "quote 2" not in text and "claim 1." not in text
 
 
 def test_forgery_time_legend_is_below_the_bars():

@@ -314,7 +314,8 @@ def test_avalanche_claim_has_one_verdict_in_the_whole_registry():
     from cipherlab.experiments.security import evidence as SE
 
     claims = verdicts.load_claims()
-    aval = claims[claims["claim_id"].str.contains("avalanche") & (claims["scope"] == "claim")]
+    aval = claims[claims["claim_id"].str.contains("avalanche") & (claims["scope"] == "claim")
+                  & (claims["section"] != "aes2sbox-audit")]   # the audit checks the papers' own arithmetic
     assert set(aval["claim_id"]) == {f"{p}-avalanche-slightly-below-50" for p in X.PAPERS}
     assert "avalanche" not in " ".join(SE.PAPER_CIPHERS)    # the security chapter adds no avalanche claim
 

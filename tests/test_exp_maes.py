@@ -14,7 +14,7 @@ from scipy import stats as st
 import cipherlab
 from cipherlab.experiments.maes import image as figure8
 from cipherlab.experiments.maes import common, dependency, entropy, evidence, keyspace, measure, tables, views
-from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS, other_paper_evidence
+from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS
 from cipherlab.analysis.paper import published
 from cipherlab.analysis import verdicts as V
 from cipherlab.experiments.maes.chapter import CHAPTER
@@ -245,7 +245,8 @@ def short_run():
         warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
         return measure.measure_all(KEY, np.zeros(64, dtype=np.uint8), options=common.maes_options(), impls=("reference", "table"),
                              trials_keyexp=3, trials_stage=3, trials_block=3, trials_bulk=3, warmup=1,
-                             stage_blocks=16, iv=IV, min_trial_seconds=2e-4, progress=False)
+                             stage_blocks=16, iv=IV, min_trial_seconds=2e-4, progress=False, trials_steps=3,
+                             steps_states=16)
 
 
 def test_measure_all_batches_and_reports_overhead(short_run):
@@ -342,7 +343,7 @@ def _small_frames(image, short_run):
     dep = pd.concat([dependency.byte_dependency(c, KEY, n_blocks=8) for c in common.CIPHERS])
     return evidence.Frames(short_run["maes_keyexp"], short_run["maes_stage"], short_run["maes_block"],
                     short_run["maes_bulk"], entropy.entropy_table(ims), entropy.entropy_comparison(ims, ctrl), dep,
-                    keyspace.keyspace_table(), figure8.leak_table(ims, routes=routes))
+                    keyspace.keyspace_table(), figure8.leak_table(ims, routes=routes), steps=short_run["maes_steps"])
 
 
 def _evidence(frames, **kw):
@@ -405,8 +406,12 @@ def test_evidence_speed_decisions_on_synthetic_times(small_frames):
     # AES 2.5, MAES 1.0: a 150 % speed-up, the abstract's; approaches equal
     v = decide(_times(aes=2.5, maes1=1.0, maes2=1.0))
     assert v["002-abstract-enc-speedup"] == "reproduced"
-    assert v["002-t3-opt-enc-slight"] == "reproduced" and v["002-t3-fastest"] == "reproduced"
+    assert v["002-t3-fastest"] == "reproduced"
+    assert v["002-t3-opt-enc-slight"] == "not reproduced"     # 150 % is no slight decrease
     assert v["002-approaches-similar-time"] == "reproduced"
+    # MAES as fast as AES: 'decreases slightly' agrees (inside the band); the abstract's 150 % is absent
+    v = decide(_times(aes=1.0, maes1=1.0, maes2=1.0))
+    assert v["002-t3-opt-enc-slight"] == "reproduced" and v["002-abstract-enc-speedup"] == "contradicted"
     # MAES as fast as AES: no speed-up beyond the A/A band; approach 2 twice as slow as approach 1
     v = decide(_times(aes=1.0, maes1=1.0, maes2=2.0))
     assert v["002-abstract-enc-speedup"] == "contradicted"
@@ -520,7 +525,7 @@ def test_evidence_view_has_one_interval_column(small_frames):
 
 def test_compile_and_saved_views_have_units_and_no_machine_paths(short_run):
     comp = views.compile_summary(short_run["maes_compile"])
-    assert list(comp["experiment"]) == ["maes_keyexp", "maes_stage", "maes_block", "maes_bulk"]
+    assert list(comp["experiment"]) == ["maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_steps"]
     raw_ms = short_run["maes_compile"].groupby("experiment")["seconds"].max() * 1e3
     assert np.allclose(comp.set_index("experiment")["slowest first call ms"], raw_ms[comp["experiment"]])
     table = views.saved_raw_table(short_run, Profile("quick"))
@@ -568,40 +573,6 @@ def test_image_claims_have_one_row_per_mode(small_frames):
         assert got == sorted(f"mode={md}" for md in common.IMAGE_MODES), cid
 
 
-def test_mixcolumns_share_from_the_bulk_speedup(small_frames):
-    work = _times(aes=3.0, maes1=1.0, maes2=1.0)   # removing MixColumns saves two thirds of the time
-    frames = dataclasses.replace(small_frames, bulk=_synthetic_raw(work, mode="ecb"))
-    rows = evidence.mixcolumns_share_evidence(frames, "reference", "quick")
-    assert [e.reading for e in rows] == ["operation=encrypt", "operation=decrypt"]
-    assert all(e.estimate == pytest.approx(200.0, abs=1.0) and "at least 67 %" in e.detail for e in rows)
-
-
-def test_papers_000_and_001_mixcolumns_premise_is_decided_here_on_the_same_share(small_frames):
-    """The MixColumns premise of papers 000/001 (Section 4), declared in OTHER_PAPER_CLAIMS, is decided on the share
-    this chapter measures: reproduced when MixColumns takes most of the time, not reproduced when it takes a third."""
-    claims = V.load_claims().set_index("claim_id")
-    assert set(OTHER_PAPER_CLAIMS) <= set(claims.index)
-    assert all(claims.loc[c, "paper"] == p and claims.loc[c, "section"].startswith("maes-")
-               for c, p in OTHER_PAPER_CLAIMS.items())
-
-    def verdicts(work):
-        frames = dataclasses.replace(small_frames, bulk=_synthetic_raw(work, mode="ecb"))
-        rows = other_paper_evidence(frames, "reference", "quick")
-        share = evidence.mixcolumns_share_evidence(frames, "reference", "quick")
-        assert [(e.estimate, e.low, e.high, e.reading) for e in rows] == \
-            [(e.estimate, e.low, e.high, e.reading) for e in share] * len(OTHER_PAPER_CLAIMS)   # one measurement
-        assert all("Section 4" in e.detail for e in rows)
-        ev = V.evidence_frame(rows).assign(chapter="maes")
-        mine = V.load_claims()
-        return V.decide_all(mine[mine["claim_id"].isin(OTHER_PAPER_CLAIMS)], ev).set_index("claim_id")
-
-    most = verdicts(_times(aes=3.0, maes1=1.0, maes2=1.0))    # MixColumns two thirds of AES's time
-    assert (most["verdict"] == "reproduced").all(), most["reason"].tolist()
-    third = verdicts(_times(aes=3.0, maes1=1.0, maes2=2.0))   # a third: below half, the direction still holds
-    assert (third["verdict"] == "not reproduced").all(), third["reason"].tolist()
-    assert all("below the stated bound 100" in r for r in third["reason"])
-
-
 def _keyexp_raw(iv_times: dict, n: int = 40) -> pd.DataFrame:
     """A maes_keyexp-like frame: the compiled key expansion (with its twin) and IV generation per approach and source."""
     rng = np.random.default_rng(0)
@@ -627,6 +598,11 @@ def test_approach1_faster_initialization_reads_both_iv_sources():
     paper = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 70e-6,        # Table I's proportions
                     ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 291e-6})
     assert paper["verdict"] == "reproduced", paper["reason"]
+    # the key-expansion reading is our stand-in: it is shown, never decides, whatever it shows
     one_equal = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 70e-6,
                         ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 265e-6})
-    assert one_equal["verdict"] == "contradicted" and one_equal["reading"] == "iv_source=keyexp", one_equal["reason"]
+    assert one_equal["verdict"] == "reproduced" and one_equal["reading"] == "iv_source=sha3", one_equal["reason"]
+    assert "stand-in, not deciding" in one_equal["other"]
+    sha_equal = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 17e-6,
+                        ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 291e-6})
+    assert sha_equal["verdict"] == "contradicted", sha_equal["reason"]

@@ -331,11 +331,14 @@ def test_security_evidence_is_findings_and_one_decided_claim():
     assert set(sec["claim_id"]) <= set(ev["claim_id"]) and (sec["scope"] == "extension").all()
     assert set(mine.loc[mine["scope"] == "claim", "claim_id"]) == {"000-security-slightly-weakened",
                                                                      "001-security-slightly-weakened",
-                                                                     "002-s6c-no-leak"}
+                                                                     "002-s6c-no-leak", "002-s6b-reliable",
+                                                                     "002-s4b-approach2-more-secure"}
     out = verdicts.decide_all(mine, ev).set_index("claim_id")
     assert (out.loc[sec["claim_id"], "verdict"] == "finding").all()
     assert out.loc["000-security-slightly-weakened", "verdict"] == "contradicted"   # the codebook attack reads it
     assert out.loc["002-s6c-no-leak", "verdict"] == "contradicted"                  # and reads MAES without the key
+    assert out.loc["002-s6b-reliable", "verdict"] == "contradicted"                 # whatever the key space
+    assert out.loc["002-s4b-approach2-more-secure", "verdict"] == "contradicted"    # both approaches alike
     assert out.loc["000-sec-diffusion", "ours"].startswith("1 ")                  # one input byte per output byte
 
 

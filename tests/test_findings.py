@@ -20,8 +20,9 @@ from cipherlab.report.notebook import tidy_for_book
 
 def verdict_rows(paper: str, verdicts: dict[str, int], kind: str = "value") -> pd.DataFrame:
     rows = [{"claim_id": f"{paper}-c{v.replace(' ', '')}{i}", "paper": paper, "kind": kind, "verdict": v,
-             "section": "s"} for v, n in verdicts.items() for i in range(n)]
-    return pd.DataFrame(rows, columns=list(F.VERDICT_COLUMNS))
+             "section": "s", "shown": v, "reason": f"reason {i}.", "tier": "", "concern": ""}
+            for v, n in verdicts.items() for i in range(n)]
+    return pd.DataFrame(rows, columns=list(F.VERDICT_COLUMNS) + ["shown", "reason", "tier", "concern"])
 
 
 from findings_tables import ATTACK, SBOX, SPEED  # noqa: E402  (shared with the chapters' findings tests)

@@ -12,8 +12,9 @@ from cipherlab.pipeline import params as P
 def test_defaults_are_the_full_profile_and_quick_shrinks_only_what_it_names():
     assert CHAPTER.run("full").params == Params()
     quick = CHAPTER.run("quick").params
-    assert set(P.changed(quick)) == {"processes", "trials_keyexp", "trials_stage", "trials_block", "trials_bulk",
-                                     "warmup", "dependency_blocks", "inputs", "bulk_file"}
+    assert set(P.changed(quick)) == {"processes", "trials_keyexp", "trials_stage", "trials_steps", "steps_states",
+                                     "trials_block", "trials_bulk", "warmup", "dependency_blocks", "inputs",
+                                     "bulk_file"}
     assert quick.bulk_file in quick.inputs and quick.trials_block < Params().trials_block
     assert isinstance(quick.impls, tuple) and isinstance(quick.image_modes, tuple)
 
@@ -62,7 +63,8 @@ def test_cross_field_rules(values, message):
 
 
 def test_declared_outputs_are_the_old_manifest_entry():
-    assert CHAPTER.raw == ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_compile", "maes_overhead")
+    assert CHAPTER.raw == ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_steps", "maes_compile",
+                           "maes_overhead")
     assert "evidence_maes" in CHAPTER.timing_tables and CHAPTER.evidence == "evidence_maes"
     assert not set(CHAPTER.tables) & set(CHAPTER.timing_tables)
     assert len(set(CHAPTER.outputs)) == len(CHAPTER.outputs)   # build returns one object per name

@@ -14,6 +14,7 @@ from cipherlab.experiments.maes.chapter import CHAPTER
 from cipherlab.pipeline.inputs import test_image as photograph
 
 TINY = {"processes": 1, "trials_keyexp": 2, "trials_stage": 2, "trials_block": 2, "trials_bulk": 2, "warmup": 1,
+        "trials_steps": 2, "steps_states": 16,
         "stage_blocks": 16, "dependency_blocks": 4, "impls": ["reference", "table"],
         "inputs": {"maes_image.npy": {"kind": "image"}, "maes_bulk_64.bin": {"kind": "random", "bytes": 64}},
         "bulk_file": "maes_bulk_64.bin"}

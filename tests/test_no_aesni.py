@@ -35,7 +35,7 @@ TARGETS = ("maes", "aes2sbox")
 #: The quick profile's timing keys, cut to the least the schema allows (per chapter section).
 FEW_TRIALS = {
     "maes": {"processes": 1, "trials_keyexp": 3, "trials_stage": 3, "stage_blocks": 1024, "trials_block": 3,
-             "trials_bulk": 3, "warmup": 1},
+             "trials_bulk": 3, "trials_steps": 3, "steps_states": 64, "warmup": 1},
     "aes2sbox": {"processes": 1, "avalanche_plaintexts": 4},
 }
 

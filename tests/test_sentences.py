@@ -28,7 +28,8 @@ def test_num_join_span_interval():
 def test_attack_sentence_counts_bytes_and_queries():
     text = S.attack_sentence(ATTACK, ("aes-2sbox",), "AES-2SBox")
     assert "**AES-2SBox is byte-local.**" in text
-    assert "codebook of 257 blocks" in text and "1300 of 1300 bytes (100 %)" in text
+    assert "have 257 chosen blocks encrypted under the key (an encryption oracle, no key)" in text
+    assert "1300 of 1300 bytes (100 %)" in text
     assert "image and text in CBC and ECB" in text and "at most 0.3 % of the bytes" in text
     assert "**MAES are byte-local.**" in S.attack_sentence(ATTACK, ("maes-1", "maes-2"), "MAES")
     leaky = ATTACK.assign(byte_local=[False, True, False, True])

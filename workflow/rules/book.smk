@@ -22,7 +22,8 @@ rule verdicts:
         notebook="notebooks/verdicts.ipynb",
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
-        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence")]
+        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence",
+                                                                     "reasons", "methods_text")]
              + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers", "glossary")]
              + [rel(paths.BOOK_DIR / "glossary.yml")],   # the page's key and the rules in words
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
@@ -47,8 +48,9 @@ rule report:
         notebook="notebooks/report.ipynb",
         verdicts=pipeline_table("verdicts"),
         claims=rel(paths.CLAIMS_FILE),
-        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "forest", "tiers", "verdict_page",
-                                                                  "glossary", "markup")]
+        protocols=rel(paths.PAPER_DATA_DIR / "protocols.csv"),   # the Methodology section's protocol table
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "template", "forest", "tiers",
+                                                                   "verdict_page", "glossary", "markup")]
              + [rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
@@ -158,9 +160,10 @@ rule book:
         sources=sorted(str(p.relative_to(paths.ROOT)) for p in paths.BOOK_DIR.rglob("*")
                        if p.is_file() and "_build" not in p.parts),
         declarations=[rel(p) for p in chapters.declaration_files()],   # the chapters' entries of the table of contents
-        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("book", "glossary")],   # staging, the terms marked
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("book", "glossary", "template")]   # staging, the terms
+             + [rel(paths.SRC_DIR / "analysis" / "methods_text.py")],   # marked, the Methods page's rules
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
-        rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them
+        rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them, and the reports' recommendation rule
         # everything the pages show: every other rule's outputs (tables, figures, raw files)
         shown=lambda w: declared_outputs(exclude=("all", "book", "pdf")),   # the PDFs are printed from the book
         variants=lambda w: [f for v in LISTED_VARIANTS for f in variant_outputs(v)],   # their chapters

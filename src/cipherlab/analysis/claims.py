@@ -20,10 +20,23 @@ from cipherlab.pipeline.paths import CLAIMS_FILE, VERDICT_RULES_FILE
 
 KINDS = ("value", "ratio", "ordering", "significance", "structural", "qualitative")
 SCOPES = ("claim", "extension")
-RULES = ("within_margin", "ordering", "equivalent", "significance", "pvalue", "holds", "not_testable")
+RULES = ("within_margin", "ordering", "small_effect", "equivalent", "significance", "pvalue", "holds",
+         "not_testable")
 CLAIM_COLUMNS = ("claim_id", "paper", "where", "quote", "kind", "scope", "source", "published", "unit",
                  "null", "rule", "margin", "alpha", "expect", "decided_by", "section", "note",
-                 "tier", "condition", "covered_by")
+                 "tier", "condition", "covered_by", "carries", "readings", "quantity", "concern", "reference")
+#: ``carries``: which part of a claim carries over from the paper's machine to another one. ``size``: the
+#: claim as stated (a structural fact, a count, a probability, a ratio of like code paths, an ordering);
+#: ``direction``: only its direction, the size it states belongs to the paper's machine (hardware AES against
+#: software Blowfish, CLMUL GHASH against CBC-MAC, a protocol's fixed costs): decided on its direction, its
+#: size said to agree or differ *on this machine*; ``nothing``: an absolute time or speed of the paper's
+#: machine, not testable (and counted as such, never covered by a ratio row). Empty for an extension.
+CARRIES = ("size", "direction", "nothing")
+#: ``concern``: what a referee's report makes of the row beyond its verdict. ``overclaim``: the sentence claims
+#: more than its evidence (or the literature, ``reference``) allows; ``defect``: the paper's own numbers or
+#: statements disagree among themselves; ``break`` (an extension, a finding): an attack of ours that breaks the
+#: cipher the paper proposes, under the attacker model its quote names; ``security``: the paper's security claim.
+CONCERNS = ("overclaim", "defect", "break", "security")
 #: ``tier``: ``headline`` (what the paper is about: its speedups, security, entropy, rankings) or
 #: ``supporting`` (its arithmetic, its printed tables); ``condition``: the condition the claim is
 #: about (e.g. ``size=5 MB``), empty when it names none; ``covered_by``: the claim id of the row
@@ -34,8 +47,9 @@ CONDITION_KEYS = ("size", "style", "mode")
 #: Verdict words of the table of meanings (``config/verdicts.yaml``): the five verdicts, then the two statuses
 #: counted apart.
 VERDICT_WORDS = ("reproduced", "not reproduced", "contradicted", "inconclusive", "not testable", "covered",
-                 "not at condition")
-READINGS = ("every",)
+                 "not at condition", "machine-bound")
+#: How several readings of one claim combine: ``every`` reading must hold, or ``most`` of them (the median).
+READINGS = ("every", "most")
 
 #: The book's verdict page (one row per claim), beside the chapter pages.
 VERDICT_PAGE = "verdicts.html"
@@ -99,6 +113,9 @@ def _check_meanings(rules: dict, path: str) -> None:
             raise ValueError(f"{path}: verdict {word!r} needs a meaning")
     if rules.get("readings") not in READINGS:
         raise ValueError(f"{path}: readings must be one of {READINGS}, got {rules.get('readings')!r}")
+    sizes = rules.get("small_effect") or {}
+    if not (0 < float(sizes.get("small", 0)) <= float(sizes.get("clear", 0))):
+        raise ValueError(f"{path}: small_effect needs 0 < small <= clear (half-widths of the noise band), got {sizes}")
     if sorted(rules.get("combine_order", [])) != sorted(VERDICT_WORDS[:4]):
         raise ValueError(f"{path}: combine_order must order exactly {VERDICT_WORDS[:4]}")
 
@@ -217,6 +234,25 @@ def load_claims(path=None) -> pd.DataFrame:
             raise ValueError(f"{where}: rule pvalue needs expect = reject | retain, got {r.expect!r}")
         if r.rule == "within_margin" and _num(value) is None:
             raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
+        if r.scope == "claim" and r.carries not in CARRIES:
+            raise ValueError(f"{where}: carries must be one of {CARRIES} (which part of the claim carries over to "
+                             f"another machine), got {r.carries!r}")
+        if r.carries == "nothing" and (r.rule != "not_testable" or r.covered_by):
+            raise ValueError(f"{where}: carries nothing (an absolute number of the paper's machine): its rule must "
+                             "be not_testable and it is counted there, never covered_by a ratio row")
+        if r.carries == "direction" and r.rule not in ("within_margin", "ordering", "not_testable"):
+            raise ValueError(f"{where}: carries direction needs a stated size (rule within_margin, or ordering "
+                             f"with a bound), got rule {r.rule!r}")
+        if r.readings not in ("",) + READINGS:
+            raise ValueError(f"{where}: readings must be empty (the rules file's) or one of {READINGS}, "
+                             f"got {r.readings!r}")
+        if r.concern not in ("",) + CONCERNS:
+            raise ValueError(f"{where}: concern must be empty or one of {CONCERNS}, got {r.concern!r}")
+        if r.concern == "break" and r.scope != "extension":
+            raise ValueError(f"{where}: concern break marks a finding of ours (scope extension)")
+        if r.scope == "claim" and not r.quantity.strip():
+            raise ValueError(f"{where}: quantity must name what the claim is about, in words a referee's reason "
+                             "starts with (e.g. \"MAES's decryption speed-up over AES\")")
         if r.tier not in TIERS and (r.scope == "claim" or r.tier):
             raise ValueError(f"{where}: tier must be one of {TIERS}" + (" (or empty, for an extension)"
                              if r.scope == "extension" else "") + f", got {r.tier!r}")

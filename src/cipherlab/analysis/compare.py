@@ -17,6 +17,18 @@ edge of a margin (``within_margin``, ``equivalent``).  An interval counts as
 inside or outside a margin only beyond the noise at that edge, so a result that
 sits on an edge is *undecided* in every run, not inside in one and outside in
 the next.
+
+**How large the claim says the effect is** decides what an effect inside the
+noise band means (:func:`effect_class`, ``small_effect:`` in the rules file):
+a claim that states an effect inside the band ("slightly", "very close", a
+printed gap below the floor) is *as small as stated* when ours lies inside the
+band too; only a claim whose stated effect lies clearly beyond the band (more
+than ``clear`` times its half-width) is contradicted by no effect beyond the
+noise; a claim that states no size, or one near the band, is left
+*below resolution*. **Machine-bound sizes** (``carries: direction``): the
+direction is decided as any other; the size, which belongs to the machine the
+paper was timed on, is only said to agree or differ *on this machine*
+(:func:`machine_size`).
 """
 from __future__ import annotations
 
@@ -26,8 +38,14 @@ import math
 from dataclasses import dataclass, replace
 
 #: Every outcome a rule can name (their meaning is declared in ``config/verdicts.yaml``).
-OUTCOMES = ("established", "size_excluded", "reversed", "no_effect", "statement_false", "undecided", "claim_in_noise",
-            "too_noisy", "unmeasurable", "covered", "elsewhere")
+OUTCOMES = ("established", "as_small_as_stated", "size_excluded", "reversed", "no_effect", "statement_false",
+            "undecided", "below_resolution", "too_noisy", "bound_only", "unmeasurable", "stand_in", "covered",
+            "elsewhere", "agrees_here", "differs_here", "unclear_here")
+#: How a claim's stated effect compares with the noise band (:func:`effect_class`).
+EFFECT_CLASSES = ("small", "near", "clear", "unknown")
+#: What the machine-bound outcomes say, in the shown label ("machine-bound: differs on this machine").
+MACHINE_WORDS = {"agrees_here": "agrees on this machine", "differs_here": "differs on this machine",
+                 "unclear_here": "neither agrees nor differs clearly on this machine"}
 
 
 @dataclass(frozen=True)
@@ -122,8 +140,29 @@ def too_noisy(h: float, effect: float, percent: bool, rules: dict) -> "Outcome |
     return None
 
 
-def _direction(lo, hi, band, h, side):
-    """(established, excluded, outcome if excluded) of the claimed direction against the noise band."""
+def effect_class(stated: "float | None", base: float, h: float, percent: bool, rules: dict) -> str:
+    """How large a claim says its effect is, against the noise band around ``base``: ``small`` (within
+    ``small_effect.small`` half-widths: "slightly", "very close", a printed gap below the floor), ``clear``
+    (beyond ``small_effect.clear`` half-widths), ``near`` (between) or ``unknown`` (the claim states no size)."""
+    if stated is None:
+        return "unknown"
+    sizes = rules.get("small_effect") or {}
+    small, clear = float(sizes.get("small", 1.0)), float(sizes.get("clear", 2.0))
+    a, b = noise_band(h, base, percent)
+    half = (b - a) / 2
+    gap = abs(float(stated) - base)
+    if gap <= small * half:
+        return "small"
+    return "clear" if gap > clear * half else "near"
+
+
+def _direction(lo, hi, band, h, side, size="clear"):
+    """(established, outcome if the claimed direction is excluded) against the noise band.
+
+    ``size`` (:func:`effect_class` of the stated effect): an interval that reaches no further than the band in
+    the claimed direction contradicts (``no_effect``) only a claim whose stated effect is ``clear``ly beyond
+    the band; for any other it is ``below_resolution``.
+    """
     a, b = band
     if side > 0:
         est, excl, rev = lo > b, hi <= b, hi < a
@@ -134,7 +173,12 @@ def _direction(lo, hi, band, h, side):
     text = against(lo, hi, band, h, side)
     if rev:
         return est, Outcome("reversed", f"{text}: the reverse of the claim, beyond the noise")
-    if place(lo, hi, band) == "within":
+    within = place(lo, hi, band) == "within"
+    if size != "clear":
+        what = "states no size" if size == "unknown" else "states a size too near the band"
+        return est, Outcome("below_resolution", f"{text}{'' if within else ', not beyond it in the claimed direction'}"
+                                                f": the claim {what} for its absence to show here")
+    if within:
         return est, Outcome("no_effect", f"{text}: no effect beyond the noise")
     return est, Outcome("no_effect", f"{text}, not beyond it in the claimed direction: no effect beyond the noise")
 
@@ -145,12 +189,61 @@ def _direction_text(lo, hi, band, h, side, established) -> str:
             f"the claimed direction is not excluded ({where})")
 
 
+def small(lo, hi, band, h, side, stated_text: str) -> Outcome:
+    """A claim that states a small effect (inside the band) in a direction: as small as stated when ours lies
+    inside the band too (its sign cannot be told there); larger than stated beyond the band on the claimed
+    side; reversed beyond it on the other."""
+    where = place(lo, hi, band)
+    text = f"{interval_text(lo, hi)} {where} the {band_text(band, h)}"
+    if where == "within":
+        return Outcome("as_small_as_stated", f"{text}: as small as the claim's {stated_text}, whose sign the noise "
+                                             "hides")
+    if (where == "above") == (side > 0) and where != "overlapping":
+        return Outcome("size_excluded", f"{text}: larger than the claim's {stated_text}, in its direction")
+    if where != "overlapping":
+        return Outcome("reversed", f"{text}: the reverse of the claim, beyond the noise")
+    return Outcome("undecided", f"{text}: across an edge of the band")
+
+
 @_applies_band
-def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Outcome:
-    """A value or ratio: ``published +- margin`` (relative); with a ``base`` (null), also its direction."""
+def small_effect(lo, hi, est, base, h, percent, rules) -> Outcome:
+    """The rule ``small_effect``: a claim that states a small effect above ``base`` ("slightly faster")."""
+    noisy = too_noisy(h, abs(est - base), percent, rules)
+    if noisy:
+        return noisy
+    return small(lo, hi, noise_band(h, base, percent), h, 1.0, "small effect")
+
+
+def machine_size(lo, hi, edges: "tuple[float, float] | None", h: float, percent: bool, target: str,
+                 bound: "float | None" = None, machine: str = "this machine") -> Outcome:
+    """The size of a claim that belongs to the paper's machine (``carries: direction``), the direction held:
+    ours inside ``edges`` (the margin of the stated size) beyond the noise at each edge, or above a stated
+    ``bound`` beyond its noise, agrees on ``machine``; wholly outside (below the bound) differs; otherwise
+    neither clearly. Never a verdict: a status counted apart. Evidence of another real machine enters the same
+    way, with its name."""
+    ci = interval_text(lo, hi)
+    if bound is not None:
+        tband = noise_band(h, bound, percent)
+        where = {"above": "inside", "below": "outside"}.get(place(lo, hi, tband), "straddles")
+        span = band_text(tband, h)
+    else:
+        where, span = margin_place(lo, hi, edges, h, percent)
+    if where == "inside":
+        return Outcome("agrees_here", f"{ci} within {target} ({span}): the size agrees on {machine}")
+    if where == "outside":
+        return Outcome("differs_here", f"{ci} outside {target} ({span}): the size differs on {machine}")
+    return Outcome("unclear_here", f"{ci} across an edge of {target} ({span}) on {machine}")
+
+
+@_applies_band
+def within_margin(lo, hi, est, published, margin, base, h, percent, rules, carries: str = "size") -> Outcome:
+    """A value or ratio: ``published +- margin`` (relative); with a ``base`` (null), also its direction.
+
+    ``carries = "direction"``: the size belongs to the paper's machine; with the direction established, ours is
+    said to agree or differ on this machine (:func:`machine_size`)."""
     blo, bhi = sorted((published * (1 - margin), published * (1 + margin)))
     where, edges = margin_place(lo, hi, (blo, bhi), h if base is not None else 0.0, percent)
-    span = f"±{margin:.0%} of {fmt(published)} ({edges})"
+    span = f"±{margin * 100:.3g}% of {fmt(published)} ({edges})"
     inside, outside = where == "inside", where == "outside"
     ci = interval_text(lo, hi)
     if base is None:
@@ -164,11 +257,16 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Ou
         return noisy
     band = noise_band(h, base, percent)
     side = 1.0 if published >= base else -1.0
-    if h and band[0] <= published <= band[1]:
-        return Outcome("claim_in_noise", f"the claimed effect {fmt(published)} lies inside the {band_text(band, h)}")
-    est_dir, excluded = _direction(lo, hi, band, h, side)
+    size = effect_class(published, base, h, percent, rules)
+    if size == "small":
+        return small(lo, hi, band, h, side, f"stated {fmt(published)}")
+    est_dir, excluded = _direction(lo, hi, band, h, side, size)
     if excluded:
         return excluded
+    if carries == "direction":
+        if not est_dir:
+            return Outcome("undecided", f"{against(lo, hi, band, h, side)}: the direction is not established")
+        return machine_size(lo, hi, (blo, bhi), h, percent, f"±{margin * 100:.3g}% of the paper's {fmt(published)}")
     if est_dir and inside:
         return Outcome("established", f"{against(lo, hi, band, h, side)}, and within {span}")
     if outside:
@@ -177,20 +275,31 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules) -> Ou
 
 
 @_applies_band
-def ordering(lo, hi, est, base, bound, h, percent, rules) -> Outcome:
-    """An ordering, oriented so that the claim is above ``base``; ``bound``: a stated lower bound beyond it."""
-    effect = abs(est - base) if bound is None else max(abs(est - base), abs(bound - base))
+def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None" = None,
+             carries: str = "size") -> Outcome:
+    """An ordering, oriented so that the claim is above ``base``; ``bound``: a stated lower bound beyond it;
+    ``stated``: the effect the paper itself printed for this comparison (a gap read from its table), when it
+    states one; ``carries = "direction"``: a bound that belongs to the paper's machine."""
+    claimed = bound if bound is not None else stated
+    effect = abs(est - base) if claimed is None else max(abs(est - base), abs(claimed - base))
     noisy = too_noisy(h, effect, percent, rules)
     if noisy:
         return noisy
     band = noise_band(h, base, percent)
-    est_dir, excluded = _direction(lo, hi, band, h, 1.0)
+    size = effect_class(claimed, base, h, percent, rules)
+    if size == "small":
+        return small(lo, hi, band, h, 1.0, f"stated {fmt(claimed)}")
+    est_dir, excluded = _direction(lo, hi, band, h, 1.0, size)
     if excluded:
         return excluded
     if bound is None:
         if est_dir:
             return Outcome("established", against(lo, hi, band, h))
         return Outcome("undecided", against(lo, hi, band, h))
+    if carries == "direction":
+        if not est_dir:
+            return Outcome("undecided", f"{against(lo, hi, band, h)}: the direction is not established")
+        return machine_size(lo, hi, None, h, percent, f"the paper's bound {fmt(bound)}", bound=bound)
     tband = noise_band(h, bound, percent)
     ttext = f"the stated bound {fmt(bound)} (its {band_text(tband, h)})"
     where = place(lo, hi, tband)
@@ -203,19 +312,40 @@ def ordering(lo, hi, est, base, bound, h, percent, rules) -> Outcome:
 
 
 @_applies_band
-def significance(lo, hi, est, p, alpha, base, h, percent, rules) -> Outcome:
-    """"A significant difference" in the claimed direction: p < alpha AND the interval beyond the band on its side."""
-    noisy = too_noisy(h, abs(est - base), percent, rules)
+def significance(lo, hi, est, p, alpha, base, h, percent, rules, stated: "float | None" = None) -> Outcome:
+    """"A significant difference" in the claimed direction: p < alpha AND the interval beyond the band on its side.
+    ``stated``: the effect the paper's own numbers show (e.g. from its printed means), which sizes the claim."""
+    noisy = too_noisy(h, abs(est - base) if stated is None else max(abs(est - base), abs(stated - base)),
+                      percent, rules)
     if noisy:
         return noisy
     band = noise_band(h, base, percent)
-    est_dir, excluded = _direction(lo, hi, band, h, 1.0)
+    size = effect_class(stated, base, h, percent, rules)
     ptext = f"p = {p:.3g} {'<' if p < alpha else '>='} {alpha:g}"
+    if size == "small":
+        out = small(lo, hi, band, h, 1.0, f"stated {fmt(stated)}")
+        return Outcome(out.name, f"{out.reason} ({ptext})")
+    est_dir, excluded = _direction(lo, hi, band, h, 1.0, size)
     if excluded:
         return Outcome(excluded.name, f"{excluded.reason} ({ptext})")
     if est_dir and p < alpha:
         return Outcome("established", f"{ptext} and {against(lo, hi, band, h)}")
     return Outcome("undecided", f"{ptext}; {against(lo, hi, band, h)}")
+
+
+def bound_only(out: Outcome, bound: str) -> Outcome:
+    """Evidence that is a bound on the claim's quantity (``lower`` or ``upper``) decides only in its own
+    direction: a lower bound can show the quantity above a value, never below it or within a margin (an
+    upper bound the reverse). Every other outcome that decides becomes ``bound_only``."""
+    if bound not in ("lower", "upper"):
+        return out
+    keeps = {"lower": ("established", "agrees_here"),
+             "upper": ("reversed", "no_effect", "below_resolution", "as_small_as_stated", "statement_false")}[bound]
+    if out.name in keeps or out.name in ("undecided", "too_noisy"):
+        return out
+    return replace(out, name="bound_only",
+                   reason=f"ours is a {bound} bound on the quantity, which shows it only "
+                          f"{'above' if bound == 'lower' else 'below'} a value: {out.reason}")
 
 
 def equivalent(lo, hi, null, margin, h: float = 0.0, percent: bool = False) -> Outcome:

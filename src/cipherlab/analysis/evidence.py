@@ -56,6 +56,22 @@ class Evidence:
     reading : str
         Which reading of a condition the paper leaves open this row measures
         (e.g. ``"mode=cbc"``); empty when the paper leaves none open.
+    stated : float, optional
+        The effect the paper itself printed for this row's comparison, in the
+        row's unit, where the claim row's published value does not give it
+        (a gap read from the paper's table for one pair of a ranking): it sizes
+        the claim against the noise band (a gap below the floor is a small
+        claimed effect).
+    stand_in : str
+        Non-empty when the row measures our own stand-in for a construction the
+        paper does not give: names it. Such a row illustrates and never decides.
+    proxy_for, proxy_why : str
+        A row measured at another condition that stands for the claim's
+        (``proxy_for``, in the claim's condition syntax, e.g. ``"size=16 B"``),
+        and why it stands for it. Its label says both.
+    bound : str
+        ``"lower"`` or ``"upper"`` when the estimate is only a bound on the
+        claim's quantity (it then decides only in its own direction); empty otherwise.
     """
 
     claim_id: str
@@ -76,11 +92,20 @@ class Evidence:
     detail: str = ""
     section: str = ""
     reading: str = ""
+    stated: "float | None" = None
+    stand_in: str = ""
+    proxy_for: str = ""
+    proxy_why: str = ""
+    bound: str = ""
 
     def __post_init__(self) -> None:
         if not self.claim_id:
             raise ValueError("claim_id must be a non-empty string")
-        for name in ("estimate", "low", "high", "p_value", "control_low", "control_high"):
+        if self.bound not in ("", "lower", "upper"):
+            raise ValueError(f"bound must be '', 'lower' or 'upper', got {self.bound!r}")
+        if bool(self.proxy_for) != bool(self.proxy_why):
+            raise ValueError("proxy_for and proxy_why must be given together (what the row stands for, and why)")
+        for name in ("estimate", "low", "high", "p_value", "control_low", "control_high", "stated"):
             v = getattr(self, name)
             if v is not None and not (isinstance(v, (int, float, np.floating, np.integer)) and math.isfinite(float(v))):
                 raise ValueError(f"{name} must be a finite number or None, got {v!r}")
@@ -97,6 +122,9 @@ class Evidence:
 
 
 EVIDENCE_COLUMNS = tuple(f.name for f in fields(Evidence))
+#: The evidence's text columns (read back as strings, empty where not given).
+_TEXT_COLUMNS = ("size", "style", "mode", "profile", "unit", "detail", "section", "reading", "stand_in",
+                 "proxy_for", "proxy_why", "bound")
 
 
 def evidence_frame(rows) -> pd.DataFrame:
@@ -133,16 +161,19 @@ def load_evidence(profile: "str | Profile", chapters) -> pd.DataFrame:
         path = prof.table(f"evidence_{ch}")
         if not path.exists():
             raise FileNotFoundError(f"{path} is missing: run the {ch} chapter first")
-        df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"claim_id": str, "size": str,
-                         "style": str, "mode": str, "profile": str, "unit": str, "detail": str, "section": str,
-                         "reading": str})
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""],
+                         dtype={"claim_id": str, **{c: str for c in _TEXT_COLUMNS}})
         df.insert(0, "chapter", ch)
         frames.append(df)
     if not frames:
         return pd.DataFrame(columns=["chapter", *EVIDENCE_COLUMNS])
     out = pd.concat(frames, ignore_index=True)
-    for col in ("size", "style", "mode", "profile", "unit", "detail", "section", "reading"):
+    for col in _TEXT_COLUMNS:
+        if col not in out.columns:      # a table written before the column existed
+            out[col] = ""
         out[col] = out[col].fillna("")
+    if "stated" not in out.columns:
+        out["stated"] = np.nan
     return out
 
 

@@ -33,23 +33,26 @@ from cipherlab.analysis import paper as _paper
 from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_PAGE, VERDICT_WORDS,
                                        claim_anchor, claims_of_chapter, condition_terms, load_claims, load_rules,
                                        term_matches)
-from cipherlab.pipeline.config import load_config
-from cipherlab.pipeline.paths import PROFILES, Profile
+from cipherlab.analysis.methods_text import meanings_markdown, rules_markdown
+from cipherlab.analysis.reasons import condition_label, ours_text, plain_reason
+from cipherlab.pipeline.paths import Profile
 from cipherlab.pipeline.results import save_table
 
 __all__ = ["VERDICTS", "STATUSES", "FINDING", "verdict_of", "compare", "KINDS", "SCOPES", "RULES", "CLAIM_COLUMNS", "load_claims", "load_rules",
            "claims_of_chapter", "Evidence", "evidence_frame", "save_evidence", "load_evidence", "speed_evidence",
-           "Decision", "decide", "decide_all", "verdict_counts", "verdict_html", "rules_markdown", "save_verdicts"]
+           "Decision", "decide", "decide_all", "verdict_counts", "verdict_html", "rules_markdown", "meanings_markdown",
+           "shown_label", "combine_verdicts", "save_verdicts"]
 
 VERDICTS = VERDICT_WORDS[:5]
-#: Statuses counted apart: a claim another row tests, and evidence taken at another condition than the claim's.
+#: Statuses counted apart: a claim another row tests, evidence taken at another condition than the claim's, and a
+#: size that belongs to the paper's machine (said to agree or differ on this one).
 STATUSES = VERDICT_WORDS[5:]
-COVERED, NOT_AT_CONDITION = STATUSES
+COVERED, NOT_AT_CONDITION, MACHINE_BOUND = STATUSES
 FINDING = "finding"
 #: Background colour of each verdict in the book.
 VERDICT_COLOURS = {"reproduced": "#d4edda", "not reproduced": "#fff3cd", "contradicted": "#f8d7da",
                    "inconclusive": "#dbe7f6", "not testable": "#e2e3e5", COVERED: "#ffffff",
-                   NOT_AT_CONDITION: "#ececf6", FINDING: "#f3f3f3"}
+                   NOT_AT_CONDITION: "#ececf6", MACHINE_BOUND: "#f1ecf6", FINDING: "#f3f3f3"}
 
 
 # ----------------------------------------------------------------------------- evidence (re-exported)
@@ -61,10 +64,13 @@ from cipherlab.analysis.evidence import (EVIDENCE_COLUMNS, Evidence, evidence_fr
 @dataclass(frozen=True)
 class Decision:
     verdict: str
-    reason: str
+    #: How the rule decided, with its internals (edge bands, scaled nulls): shown on the evidence link.
+    basis: str
     outcome: str = ""
     #: The noise band the rule applied, ``"a .. b"`` in the claim's unit; empty where it applied none.
     band: str = ""
+    #: The decision in one sentence a reader understands (:func:`cipherlab.analysis.reasons.plain_reason`).
+    reason: str = ""
 
 
 def noise_half_width(ev, floor_pct: float) -> float:
@@ -84,7 +90,10 @@ def _unit(ev) -> str:
 
 
 def _get(ev, name):
-    v = ev[name] if isinstance(ev, (dict, pd.Series)) else getattr(ev, name)
+    if isinstance(ev, (dict, pd.Series)):
+        v = ev.get(name)
+    else:
+        v = getattr(ev, name, None)
     if v is None or (isinstance(v, float) and math.isnan(v)) or (isinstance(v, str) and v == ""):
         return None
     if name == "holds":
@@ -92,6 +101,12 @@ def _get(ev, name):
             return v.strip().lower() == "true"
         return bool(v)
     return float(v)
+
+
+def _text(row, name) -> str:
+    """A text field of a claim or evidence row ('' where missing or NaN)."""
+    v = row.get(name, "") if isinstance(row, (dict, pd.Series)) else getattr(row, name, "")
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 
 
 def _interval(ev, claim_id):
@@ -122,13 +137,23 @@ def verdict_of(outcome: str, rules: "dict | None" = None) -> str:
 
 
 def compare(claim, ev, rules: "dict | None" = None) -> _cmp.Outcome:
-    """The outcome of the comparison the claim's rule makes with one evidence row."""
+    """The outcome of the comparison the claim's rule makes with one evidence row.
+
+    Evidence that is only a bound on the quantity (``bound``) decides only in its own direction
+    (:func:`cipherlab.analysis.compare.bound_only`).
+    """
     rules = rules or load_rules()
     rule, cid = claim["rule"], claim["claim_id"]
     if rule == "not_testable":
         return _cmp.Outcome("unmeasurable", claim["note"])
     if ev is None:
         raise ValueError(f"claim {cid}: no evidence")
+    out = _compare(claim, ev, rules)
+    return _cmp.bound_only(out, _text(ev, "bound"))
+
+
+def _compare(claim, ev, rules) -> _cmp.Outcome:
+    rule, cid = claim["rule"], claim["claim_id"]
     if rule == "holds":
         holds = _get(ev, "holds")
         if holds is None:
@@ -148,14 +173,18 @@ def compare(claim, ev, rules: "dict | None" = None) -> _cmp.Outcome:
     null = None if (null is None or (isinstance(null, float) and math.isnan(null))) else float(null)
     percent = _unit(ev) == "%"
     h = noise_half_width(ev, float(rules["noise_floor_pct"]))
+    carries = _text(claim, "carries") or "size"
+    stated = _get(ev, "stated")
     if rule == "within_margin":
         return _cmp.within_margin(lo, hi, est, float(claim["published_value"]), float(claim["margin_value"]),
-                                  null, h, percent, rules)
+                                  null, h, percent, rules, carries=carries)
     if rule == "ordering":
         null = 0.0 if null is None else null
         if percent and null != 0.0:     # "at least N % faster": the direction is against 0, the bound is N
-            return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules)
-        return _cmp.ordering(lo, hi, est, null, None, h, percent, rules)
+            return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules, carries=carries)
+        return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated)
+    if rule == "small_effect":
+        return _cmp.small_effect(lo, hi, est, 0.0 if null is None else null, h, percent, rules)
     if rule == "equivalent":
         return _cmp.equivalent(lo, hi, 0.0 if null is None else null, float(claim["margin_value"]), h, percent)
     if rule == "significance":
@@ -163,7 +192,7 @@ def compare(claim, ev, rules: "dict | None" = None) -> _cmp.Outcome:
         if p is None:
             raise ValueError(f"claim {cid}: rule significance needs 'p_value' in the evidence")
         return _cmp.significance(lo, hi, est, p, float(claim["alpha_value"]), 0.0 if null is None else null,
-                                 h, percent, rules)
+                                 h, percent, rules, stated=stated)
     raise ValueError(f"claim {cid}: unknown rule {rule!r}")
 
 
@@ -177,7 +206,9 @@ def decide(claim, ev, rules: "dict | None" = None) -> Decision:
     rules = rules or load_rules()
     out = compare(claim, ev, rules)
     band = "" if out.band is None else f"{_cmp.fmt(out.band[0])} .. {_cmp.fmt(out.band[1])}"
-    return Decision(verdict_of(out.name, rules), out.reason, out.name, band)
+    h = 0.0 if ev is None else noise_half_width(ev, float(rules["noise_floor_pct"]))
+    return Decision(verdict_of(out.name, rules), out.reason, out.name, band,
+                    plain_reason(claim, ev, out.name, h, rules))
 
 
 def _select(claim, evs: pd.DataFrame) -> pd.DataFrame:
@@ -193,32 +224,71 @@ def _select(claim, evs: pd.DataFrame) -> pd.DataFrame:
 
 
 def _at_condition(claim, ev, rules) -> bool:
+    """Whether an evidence row is at the claim's condition: its own size, style and mode, or, for a declared
+    proxy, the condition it stands for (``proxy_for``)."""
     tol = float(rules.get("size_tolerance", 0.0))
-    return all(term_matches(k, vals, ev[k], tol) for k, vals in condition_terms(claim["condition"]))
+    stands = dict(condition_terms(_text(ev, "proxy_for"), "proxy_for")) if _text(ev, "proxy_for") else {}
+    for k, vals in condition_terms(claim["condition"]):
+        if k in stands:
+            if not all(term_matches(k, vals, v, tol) for v in stands[k]):
+                return False
+        elif not term_matches(k, vals, ev[k], tol):
+            return False
+    return True
 
 
 def _measured_at(ev) -> str:
-    return ", ".join(x for x in (ev["size"], ev["style"], ev["mode"]) if x) or "an unstated condition"
+    return condition_label(ev) or "an unstated condition"
+
+
+def readings_rule(claim, rules) -> str:
+    """How the claim's readings combine: its own ``readings`` or the rules file's."""
+    return _text(claim, "readings") or rules["readings"]
+
+
+def combine_verdicts(verdicts, how: str, order) -> int:
+    """The index of the reading whose verdict decides: ``every``, the least favourable in ``order``; ``most``,
+    the median: the most favourable verdict that more than half of the readings reach or pass."""
+    ranks = [list(order).index(v) for v in verdicts]
+    if how == "every":
+        return min(range(len(ranks)), key=lambda i: ranks[i])
+    if how != "most":
+        raise ValueError(f"readings must be every or most, got {how!r}")
+    for rank in sorted(set(ranks), reverse=True):
+        if sum(r >= rank for r in ranks) * 2 > len(ranks):
+            return next(i for i in range(len(ranks)) if ranks[i] == rank)
+    return min(range(len(ranks)), key=lambda i: ranks[i])
 
 
 def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
-    """Several readings of one claim, one verdict: the declared ``readings`` rule (``every``).
+    """Several readings of one claim, one verdict: by the claim's ``readings`` rule (``every`` or ``most``).
 
-    The claim holds only if it holds under every reading; the least favourable
-    reading (``combine_order``) decides and is named.
+    Readings whose verdict is a status counted apart (machine-bound) rank as reproduced in the order: their
+    direction held.
     """
     decided = [(r, decide(claim, r, rules)) for _, r in rows.iterrows()]
     order = list(rules["combine_order"])
-    worst = min(decided, key=lambda rd: order.index(rd[1].verdict))
+    how = readings_rule(claim, rules)
+    ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
+    pick = decided[combine_verdicts(ranked, how, order)]
     readings = [r["reading"] for r, _ in decided]
-    if all(d.verdict == worst[1].verdict for _, d in decided):
+    if all(d.verdict == pick[1].verdict for _, d in decided):
         label = "every reading (" + ", ".join(readings) + ")"
-        reason = f"the same under every reading ({', '.join(readings)}); under {worst[0]['reading']}: {worst[1].reason}"
+        basis = f"the same under every reading ({', '.join(readings)}); under {pick[0]['reading']}: {pick[1].basis}"
+        reason = pick[1].reason
     else:
-        label = worst[0]["reading"]
+        label = pick[0]["reading"]
         each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
-        reason = f"under {label}, the least favourable of {len(readings)} readings ({each}): {worst[1].reason}"
-    return worst[0], Decision(worst[1].verdict, reason, worst[1].outcome, worst[1].band), label
+        which = ("the least favourable" if how == "every" else "the median") + f" of {len(readings)} readings"
+        basis = f"under {label}, {which} ({each}): {pick[1].basis}"
+        n_same = sum(d.verdict == pick[1].verdict for _, d in decided)
+        reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {'every reading must hold' if how == 'every' else 'most readings decide'}: "
+                  f"{n_same} of {len(readings)} readings give {pick[1].verdict})")
+    return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
+
+
+def _status(outcome: str, rules) -> Decision:
+    return Decision(verdict_of(outcome, rules), "", outcome)
 
 
 def _decide_claim(claim, evs: pd.DataFrame, rules) -> "tuple[pd.Series | None, Decision, str]":
@@ -227,20 +297,30 @@ def _decide_claim(claim, evs: pd.DataFrame, rules) -> "tuple[pd.Series | None, D
     if claim["covered_by"]:
         cands = _select(claim, evs) if not evs.empty else evs
         ev = cands.iloc[0] if len(cands) == 1 else None
-        return ev, Decision(verdict_of("covered", rules), f"covered by {claim['covered_by']}", "covered"), ""
+        return ev, Decision(verdict_of("covered", rules), f"covered by {claim['covered_by']}", "covered", "",
+                            plain_reason(claim, ev, "covered", 0.0, rules)), ""
     if claim["rule"] == "not_testable":
         ev = evs.iloc[0] if len(evs) == 1 else None
         return ev, decide(claim, None, rules), ""
     cands = _select(claim, evs)
     if cands.empty:
         raise ValueError(f"claim {cid}: no evidence row matches decided_by={claim['decided_by']!r}")
+    real = cands[cands["stand_in"].fillna("") == ""] if "stand_in" in cands.columns else cands
+    if real.empty:      # only our stand-in for a construction the paper does not give: it illustrates
+        ev = cands.iloc[0]
+        h = noise_half_width(ev, float(rules["noise_floor_pct"]))
+        shown = decide(claim, ev, rules)
+        return ev, Decision(verdict_of("stand_in", rules),
+                            f"stand-in ({_text(ev, 'stand_in')}), not deciding: {shown.basis}", "stand_in", "",
+                            plain_reason(claim, ev, "stand_in", h, rules)), ""
+    cands = real
     at = cands[[_at_condition(claim, r, rules) for _, r in cands.iterrows()]]
     if at.empty:
         ev = cands.iloc[0]
-        what = "; ".join(f"at {_measured_at(r)}: {decide(claim, r, rules).reason}" for _, r in cands.iterrows())
+        what = "; ".join(f"at {_measured_at(r)}: {decide(claim, r, rules).basis}" for _, r in cands.iterrows())
         return ev, Decision(verdict_of("elsewhere", rules),
                             f"not at the paper's condition ({claim['condition']}): measured {what}",
-                            "elsewhere"), ""
+                            "elsewhere", "", plain_reason(claim, ev, "elsewhere", 0.0, rules)), ""
     if len(at) == 1:
         return at.iloc[0], decide(claim, at.iloc[0], rules), at.iloc[0]["reading"]
     if (at["reading"] == "").any():
@@ -263,16 +343,7 @@ def _misprints(claim) -> str:
 
 
 def _ours(ev) -> str:
-    if _get(ev, "holds") is not None and _get(ev, "estimate") is None:
-        return "holds" if _get(ev, "holds") else "does not hold"
-    est, lo = _get(ev, "estimate"), _get(ev, "low")
-    unit = f" {ev['unit']}" if ev["unit"] else ""
-    if est is None:
-        return f"p = {_get(ev, 'p_value'):.3g}" if _get(ev, "p_value") is not None else "—"
-    out = _fmt(est) + unit
-    if lo is not None:
-        out += f" [{_fmt(lo)}, {_fmt(_get(ev, 'high'))}]"
-    return out
+    return ours_text(ev)
 
 
 def _control(ev) -> str:
@@ -284,7 +355,7 @@ def _rule_label(claim) -> str:
     """The rule with the parameters this claim is decided with, e.g. ``within_margin (±25 %)``."""
     rule = claim["rule"]
     if rule == "within_margin":
-        return f"{rule} (±{float(claim['margin_value']):.0%})"
+        return f"{rule} (±{float(claim['margin_value']) * 100:.3g}%)"
     if rule == "equivalent":
         return f"{rule} (±{float(claim['margin_value']):g} {claim['unit']})".replace(" )", ")")
     if rule in ("significance", "pvalue"):
@@ -292,9 +363,23 @@ def _rule_label(claim) -> str:
     return rule
 
 
+def shown_label(verdict: str, outcome: str, covered_by: str = "", rules: "dict | None" = None) -> str:
+    """The verdict as a reader sees it: the word, or a status's ``shown`` form ("covered by <id>", "not at the
+    paper's condition", "machine-bound: differs on this machine")."""
+    rules = rules or load_rules()
+    if verdict == FINDING:
+        return FINDING
+    if verdict == COVERED:
+        return f"covered by {covered_by}" if covered_by else COVERED
+    if verdict == MACHINE_BOUND:
+        return f"{MACHINE_BOUND}: {_cmp.MACHINE_WORDS.get(outcome, 'on this machine')}"
+    return rules["verdicts"].get(verdict, {}).get("shown", verdict)
+
+
 VERDICT_COLUMNS = ("claim_id", "paper", "where", "claim", "kind", "rule", "published", "ours", "control",
-                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section", "other", "tier", "condition", "covered_by", "reading", "misprint",
-                   "applied_band")
+                   "n", "processes", "size", "style", "mode", "profile", "verdict", "reason", "chapter", "section",
+                   "other", "tier", "condition", "covered_by", "reading", "misprint", "applied_band", "outcome",
+                   "shown", "basis", "measured", "quantity", "carries", "concern", "reference", "stand_in", "detail")
 
 
 def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None" = None) -> pd.DataFrame:
@@ -307,6 +392,11 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
     unknown = sorted(set(evidence["claim_id"]) - set(claims["claim_id"]))
     if unknown:
         raise ValueError(f"evidence for unknown claim ids {unknown}")
+    for col in ("stand_in", "proxy_for", "proxy_why", "bound"):
+        if col not in evidence.columns:
+            evidence = evidence.assign(**{col: ""})
+    if "stated" not in evidence.columns:
+        evidence = evidence.assign(stated=float("nan"))
     out = []
     for _, claim in claims.iterrows():
         evs = evidence[evidence["claim_id"] == claim["claim_id"]]
@@ -318,7 +408,9 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
         for _, o in (evs if ev is None else evs.drop(index=ev.name)).iterrows():
             label = (", ".join(x for x in (o["reading"], o["style"]) if x) if o["reading"] else
                      ", ".join(x for x in (o["style"], o["mode"], o["size"]) if x)) or "another condition"
-            if claim["scope"] == "extension" or claim["rule"] == "not_testable" or claim["covered_by"]:
+            if _text(o, "stand_in"):
+                others.append(f"{label}: {_ours(o)} (our stand-in, not deciding)")
+            elif claim["scope"] == "extension" or claim["rule"] == "not_testable" or claim["covered_by"]:
                 others.append(f"{label}: {_ours(o)}")
             elif not _at_condition(claim, o, rules):
                 others.append(f"{label}: {_ours(o)} → {verdict_of('elsewhere', rules)}")
@@ -333,12 +425,18 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "processes": "" if ev is None or _get(ev, "processes") is None else str(int(_get(ev, "processes"))),
             "size": "" if ev is None else ev["size"], "style": "" if ev is None else ev["style"],
             "mode": "" if ev is None else ev["mode"], "profile": "" if ev is None else ev["profile"],
-            "verdict": verdict, "reason": decision.reason,
+            "verdict": verdict, "reason": decision.reason or decision.basis,
             "chapter": claim["section"].partition("-")[0] if claim["section"] else ("" if ev is None else ev["chapter"]),
             "section": claim["section"] or ("" if ev is None else ev["section"]),
             "other": "; ".join(others),
             "tier": claim["tier"], "condition": claim["condition"], "covered_by": claim["covered_by"],
             "reading": reading, "misprint": _misprints(claim), "applied_band": decision.band,
+            "outcome": decision.outcome, "shown": shown_label(verdict, decision.outcome, claim["covered_by"], rules),
+            "basis": decision.basis, "measured": "" if ev is None else condition_label(ev),
+            "quantity": _text(claim, "quantity"), "carries": _text(claim, "carries"),
+            "concern": _text(claim, "concern"), "reference": _text(claim, "reference"),
+            "stand_in": "" if ev is None else _text(ev, "stand_in"),
+            "detail": "" if ev is None else _text(ev, "detail"),
         })
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
 
@@ -380,7 +478,8 @@ def verdict_html(rows: pd.DataFrame) -> str:
     for r in rows.itertuples():
         trials = (f"{r.n} trials in {r.processes} process{'es' if r.processes != '1' else ''}"
                   if r.processes else "")
-        cond = ", ".join(x for x in (r.size, r.style, r.mode, r.profile, trials) if x) or "—"
+        measured = getattr(r, "measured", "") or ", ".join(x for x in (r.size, r.style, r.mode) if x)
+        cond = ", ".join(x for x in (measured, r.profile, trials) if x) or "—"
         link = f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
         control = f"<br><small>A/A control {esc(str(r.control))}</small>" if r.control != "—" else ""
         other = f"<br><small>other conditions: {esc(r.other)}</small>" if r.other else ""
@@ -388,11 +487,11 @@ def verdict_html(rows: pd.DataFrame) -> str:
         other += f"<br><small>reading that decided: {esc(reading)}</small>" if reading else ""
         misprint = getattr(r, "misprint", "")
         other += f"<br><small>misprint read as corrected: {esc(misprint)}</small>" if misprint else ""
-        shown = r.verdict
-        if r.verdict == COVERED and getattr(r, "covered_by", ""):
-            shown = f"covered by {r.covered_by}"
-        elif r.verdict in STATUSES:
-            shown = load_rules()["verdicts"][r.verdict].get("shown", r.verdict)
+        basis, detail = getattr(r, "basis", ""), getattr(r, "detail", "")
+        other += f"<br><small>what was measured: {esc(str(detail))}</small>" if detail else ""
+        other += f"<br><small>how the rule decided: {esc(str(basis))}</small>" if basis and basis != r.reason else ""
+        shown = getattr(r, "shown", "") or shown_label(r.verdict, getattr(r, "outcome", ""),
+                                                       getattr(r, "covered_by", ""))
         cells = [
             f'<a href="{VERDICT_PAGE}#{claim_anchor(r.claim_id)}"><b>{esc(r.claim_id)}</b></a>'
             f"<br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
@@ -408,139 +507,6 @@ def verdict_html(rows: pd.DataFrame) -> str:
         body.append(f"<tr>{tds}</tr>")
     return (f'<table class="table cipherlab-verdicts" style="font-size:0.85em;table-layout:fixed;width:100%">'
             f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
-
-
-#: What each rule compares, in words, with ``{margin}``/``{alpha}`` filled from the rules file.  A rule names
-#: an outcome; the table of meanings (:func:`meanings_markdown`) alone gives its verdict word.
-RULE_TEXT = {
-    "within_margin": ("value, ratio",
-                      "our interval against the published value ±{margin} (relative) and, for a directional claim "
-                      "(one with a null), against the A/A noise band around the null: `established` if beyond the "
-                      "band in the claimed direction and within the margin; `size_excluded` if wholly outside the "
-                      "margin and the direction not excluded; `reversed` or `no_effect` if it reaches no further "
-                      "than the band in the claimed direction; `claim_in_noise` if the published value lies inside "
-                      "the band; otherwise `undecided`"),
-    "ordering": ("ordering",
-                 "our interval of the effect, oriented so that the claim lies above the null, against the noise "
-                 "band around the null: `established` if above it, `reversed` if below it, `no_effect` if it "
-                 "reaches no further than its upper edge; a speedup claimed to be at least N % (null N) has its "
-                 "direction judged against 0 and its bound against the band around N (`size_excluded` below it); "
-                 "otherwise `undecided`"),
-    "equivalent": ("value",
-                   "`established` if our interval of the difference lies within ±{margin} of the null (in the "
-                   "claim's unit); `statement_false` if wholly outside; otherwise `undecided`"),
-    "significance": ("significance",
-                     "`established` if p < {alpha} and our interval lies above the noise band (the direction the "
-                     "paper reports); `reversed` or `no_effect` as for `ordering`, whatever p; otherwise "
-                     "`undecided`"),
-    "pvalue": ("structural",
-               "a test at alpha = {alpha} (by default; a claim may declare its own): `established` if its outcome "
-               "(reject or retain) is the one the claim states, `statement_false` otherwise"),
-    "holds": ("structural, qualitative",
-              "`established` if the statement holds (checked exhaustively or by construction), `statement_false` "
-              "if not"),
-    "not_testable": ("any", "`unmeasurable`; the claim row says why"),
-}
-
-
-def meanings_markdown(rules: "dict | None" = None) -> str:
-    """The one table of meanings (``verdicts:`` and ``outcomes:`` of ``config/verdicts.yaml``) in Markdown.
-
-    The Methods page and CONTRIBUTING show exactly this text.
-    """
-    rules = rules or load_rules()
-    lines = ["| verdict | meaning | outcomes that give it | counted |", "|---|---|---|---|"]
-    for word, entry in rules["verdicts"].items():
-        shown = entry.get("shown", word)
-        label = f"*{word}*" + (f" (shown \"{shown}\")" if shown != word else "")
-        counted = "yes" if entry.get("counted", True) else "apart"
-        lines.append(f"| {label} | {entry['meaning']} | {', '.join(f'`{o}`' for o in entry['outcomes'])} "
-                     f"| {counted} |")
-    lines += ["", "| outcome | the comparison |", "|---|---|"]
-    lines += [f"| `{name}` | {text} |" for name, text in rules["outcomes"].items()]
-    return "\n".join(lines) + "\n"
-
-
-def rules_markdown(rules: "dict | None" = None) -> str:
-    """The Methods page's statement of every rule and parameter, rendered from ``config/verdicts.yaml``."""
-    rules = rules or load_rules()
-    paired = rules["speed_pairing"] == "rounds"
-    stat_line = (
-        f"- Speed statistic: the cases of one measurement are timed in interleaved rounds (every case once per "
-        f"round, in a seeded random order). The ratio `old / new` of per-call times is taken **within each round**, "
-        f"where both calls ran back to back, and the **{rules['speed_statistic']}** of the rounds' log ratios is "
-        "taken in each fresh process; the processes combine by their mean, and the speedup is "
-        "`(exp(that) - 1) x 100 %`. A slow spell of the machine that lasts longer than a round (a frequency step, "
-        "a neighbour's burst) slows both calls of the round alike and cancels."
-        if paired else
-        f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case, compared as a "
-        "speedup `(stat(old) / stat(new) - 1) x 100 %` within each fresh process (where both cases were timed "
-        "side by side), the processes' ratios combined by their geometric mean.")
-    lines = [
-        stat_line + f" The interval is a {float(rules['confidence']):.0%} percentile bootstrap "
-        f"({int(rules['bootstrap_resamples'])} seeded resamples).",
-        "- Fresh processes: the same code can run at a different speed in each fresh interpreter, which a bootstrap "
-        "over the trials of one process cannot see. Each chapter's trials are therefore spread over several fresh "
-        f"processes, one after another ({_processes_text()}). A process that ran slower as a whole slows both "
-        "cases alike and cancels in its ratio. The bootstrap resamples at both levels: the "
-        "processes with replacement (the same draw for both cases of a comparison, which were timed in each), "
-        + ("then the rounds within each drawn process, each round's pair of calls kept together."
-           if paired else "then the trials within each drawn process, independently for the two cases."),
-        "- A/A control: every speed comparison also times AES against an identical second AES instance in the "
-        "same interleaved run; its interval is this machine's noise band, never narrower than "
-        f"±{float(rules['noise_floor_pct']):g} %: that floor stands for what an A/A control of one code path "
-        "cannot show, the few percent by which two different code paths differ from code and data layout alone "
-        "(Mytkowicz et al., *Producing wrong data without doing anything obviously wrong!*, ASPLOS 2009). "
-        "A speed effect counts only beyond the band. Around a non-zero null N (a speedup claimed to be at least "
-        "N %) the band is a band of ratios, its half-width scaled by (1 + N / 100), not added in percentage "
-        "points. A band wider than "
-        f"±{float(rules['max_noise_pct']):g} % is too noisy to decide unless the effect (claimed or measured, the "
-        f"larger) is at least {float(rules['decisive_effect_ratio']):g} times its half-width.",
-        f"- Operations shorter than {float(rules['min_trial_seconds']) * 1e3:g} ms are timed in batches of k calls "
-        "per trial (k fixed per case after the warm-up), and the empty-call overhead is reported apart.",
-        "- Condition: a claim row names the condition it is about (`condition`, e.g. `size=5 MB`, alternatives "
-        "joined by `|`). Evidence taken at another condition never decides it: the row is *not at the paper's "
-        f"condition* and shows what was measured. A size matches within {float(rules['size_tolerance']):.0%}, so "
-        "the paper's KB and MB match whether it meant 1000- or 1024-based units.",
-        f"- Readings (`readings: {rules['readings']}`): where the paper leaves a condition open (a mode) or "
-        "states its claim across several (every size), the chapter measures each reading and the claim row admits "
-        "the plausible ones (`decided_by`, alternatives joined by `|`). The claim holds only if it holds under "
-        "every reading it admits: the least favourable decides, in the order "
-        + ", ".join(f"*{w}*" for w in rules["combine_order"]) + ", and its reading is shown on the row. "
-        "One rule, because a claim the paper states without its condition is a claim about each condition it "
-        "could mean; a reading its own numbers exclude is not admitted, and the row's note says why.",
-        "- A claim another row tests (`covered_by`) is *covered by* that row and counted once, there. A documented "
-        "misprint (`data/paper/<paper>_misprints.csv`, each with its evidence) is read as corrected, and shown on "
-        "the claim's row.",
-        "",
-        "The table of meanings, the one place where a comparison's outcome becomes a verdict word:",
-        "",
-        meanings_markdown(rules),
-        "| rule | for claims of kind | comparison | parameters |",
-        "|---|---|---|---|",
-    ]
-    for name in RULES:
-        params = rules["rules"].get(name) or {}
-        kinds, text = RULE_TEXT[name]
-        fill = {k: (f"{float(v):.0%}" if (k, name) == ("margin", "within_margin") else f"{float(v):g}")
-                for k, v in params.items()}
-        fill.setdefault("margin", "margin")
-        fill.setdefault("alpha", "alpha")
-        shown = ", ".join(f"{k} = {v}" for k, v in params.items()) or "—"
-        lines.append(f"| `{name}` | {kinds} | {text.format(**fill)} | {shown} |")
-    return "\n".join(lines) + "\n"
-
-
-def _processes_text() -> str:
-    """How many fresh processes each profile's timing sections use, from the profile configs."""
-    parts = []
-    for profile in PROFILES:
-        cfg = load_config(profile)
-        counts = sorted({int(sec["processes"]) for sec in cfg.values() if isinstance(sec, dict) and "processes" in sec})
-        if counts:
-            parts.append(f"{profile} profile: {' or '.join(map(str, counts))}")
-    return "; ".join(parts) + ", set by `processes` in each timing section of the profile's config" if parts else \
-        "set by `processes` in each timing section of the profile's config"
 
 
 def save_verdicts(rows: pd.DataFrame, profile: "str | Profile"):

@@ -12,6 +12,7 @@ from typing import Sequence
 
 import pandas as pd
 
+from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.display import format_number, table_html
 
 
@@ -87,11 +88,30 @@ def attack_sentence(attack: "pd.DataFrame | None", ciphers: Sequence[str], name:
     targets = join(sorted(rows["target"].astype(str).unique()))
     head = (f"**{name} {'is' if len(ciphers) == 1 else 'are'} byte-local.**" if local else
             f"**{name} {'is' if len(ciphers) == 1 else 'are'} not byte-local in every case tested.**")
-    text = (f"{head} Without MixColumns each output byte depends on one input byte, so a chosen-plaintext "
-            f"codebook of {queries} blocks per key decrypts any ciphertext without the key: it recovered "
+    text = (f"{head} Without MixColumns each output byte depends on one input byte, so an attacker who can have "
+            f"{queries} chosen blocks encrypted under the key (an encryption oracle, no key) builds a codebook that "
+            f"decrypts any ciphertext under that key: it recovered "
             f"{num(got)} of {num(total)} bytes ({num(share)} %) of the {targets} in {modes}.")
     aes = attack[attack["cipher"].astype(str).str.lower() == "aes"]
     if not aes.empty:
         worst = 100.0 * (aes["bytes_recovered"] / aes["bytes"]).max()
         text += f" Against AES the same attack recovered at most {num(worst)} % of the bytes."
     return text
+
+
+#: The verdict table's columns the findings paragraphs read (the same verdicts as the referee's reports).
+VERDICT_LINE_COLUMNS = ("claim_id", "paper", "kind", "verdict", "shown", "reason", "tier", "concern")
+
+
+def verdict_lines(verdicts: pd.DataFrame, ids: Sequence[str]) -> str:
+    """The verdicts of ``ids`` as a list, each with its word as the verdict page shows it and its one-sentence
+    reason, linked to its row: the findings page says what the reports say, from the same rows."""
+    rows = verdicts.set_index("claim_id")
+    out = []
+    for cid in ids:
+        if cid not in rows.index:
+            raise ValueError(f"findings: the verdicts have no row {cid!r}")
+        r = rows.loc[cid]
+        shown = str(r.get("shown", "") or r["verdict"])
+        out.append(f"- *{shown}*: {str(r['reason']).rstrip('.')}. ([{cid}]({VERDICT_PAGE}#{claim_anchor(cid)}))")
+    return "\n".join(out)

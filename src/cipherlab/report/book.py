@@ -33,6 +33,7 @@ from cipherlab.pipeline.provenance import environment_summary, git_commit, new_r
 from cipherlab.pipeline.results import write_text
 from cipherlab.analysis.verdicts import rules_markdown
 from cipherlab.report import glossary, referee
+from cipherlab.report.template import recommendation_rule_markdown
 
 
 def _page_exists(root: Path, entry: str) -> bool:
@@ -370,6 +371,7 @@ def stage(profile: str) -> Path:
     write_text(dst / "_run.md", run_banner(profile, info))
     write_text(dst / "_rules.md", rules_markdown())
     write_text(dst / glossary.INCLUDE, glossary.glossary_markdown())
+    write_text(dst / "_report_rules.md", recommendation_rule_markdown())
     return dst
 
 

@@ -1,10 +1,12 @@
 """A referee's report per paper, written from the run's verdicts and tables.
 
-The structure follows the reproducibility reports of ReScience C and the ML
-Reproducibility Challenge: a summary in three sentences; the scope (headline claims
-and supporting checks); the methodology; the results per headline claim (published,
-ours, verdict, one line); what was easy, what was hard, what the authors should fix;
-a recommendation worded as the verdicts support.  Every number comes from
+The report's sections are the one template of :mod:`cipherlab.report.template`
+(:func:`sections`): summary, main concerns, the headline claims in plain words,
+methodology with the protocol differences (``data/paper/protocols.csv``, our side
+filled from the run's provenance and configuration), the paper's own defects,
+overclaims with their references, supporting checks, our own findings, and the
+recommendation by the rule of ``config/verdicts.yaml``.  This module gathers, for one
+of the chapters' papers, what the template takes.  Every number comes from
 ``verdicts.csv`` and the claims registry; every sentence is a template filled from them.
 
 ``notebooks/report.ipynb`` runs this once per paper (``paper`` parameter); the book
@@ -13,19 +15,16 @@ shows each report as the first page of its paper's part.
 from __future__ import annotations
 
 import html
+import json
+import re
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
-from cipherlab.report import tiers
-from cipherlab.report.markup import md_escape
-from cipherlab.report.verdict_page import badge, claim_link, evidence_href
+from cipherlab.report import template, tiers
 
 
 @dataclass(frozen=True)
@@ -40,6 +39,10 @@ class Paper:
 
 #: Bibliographic facts of the papers (id, subject, citation), as data: ``data/paper/papers.csv``.
 PAPERS_FILE = PAPER_DATA_DIR / "papers.csv"
+#: Where each paper's protocol differs from ours: ``paper, aspect, paper_protocol, ours``; ``ours`` may name
+#: ``{meta.<key>}`` (the run's provenance of the chapter's first raw file), ``{pkg.<name>}`` (a package version
+#: recorded there) and ``{cfg.<path>}`` (the chapter's parameters recorded there), filled by :func:`protocol_table`.
+PROTOCOLS_FILE = PAPER_DATA_DIR / "protocols.csv"
 
 
 def papers() -> dict[str, Paper]:
@@ -107,150 +110,64 @@ def headline_rows(rows: pd.DataFrame, paper: str) -> tuple[pd.DataFrame, bool]:
     return (mine[mine["tier"] == "headline"] if tiered else mine), tiered
 
 
-def _count(rows: pd.DataFrame, verdict: str) -> int:
-    return int((rows["verdict"] == verdict).sum())
+# ----------------------------------------------------------------------------- the template's inputs
+_FIELD = re.compile(r"\{(meta|pkg|cfg)\.([^}]+)\}")
 
 
-def _plural(n: int, one: str, many: "str | None" = None) -> str:
-    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
+def _run_meta(chapter: str, profile: "str | Profile") -> dict:
+    """The provenance record of the chapter's first raw file in this profile ({} where there is none)."""
+    c = next((c for c in _chapters.load().chapters if c.name == chapter), None)
+    raws = tuple(getattr(getattr(c, "measure", None), "raw", ()) or ()) if c is not None else ()
+    for name in raws:
+        path = as_profile(profile).raw_meta(name)
+        if path.is_file():
+            return json.loads(path.read_text())
+    return {}
+
+
+def _lookup(meta: dict, kind: str, path: str) -> str:
+    node = {"meta": meta, "pkg": meta.get("packages", {}), "cfg": meta.get("config", {})}[kind]
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return "(not recorded in this run)"
+        node = node[part]
+    return str(node)
+
+
+def protocol_table(paper: str, profile: "str | Profile") -> pd.DataFrame:
+    """Where the paper's protocol differs from ours (:data:`PROTOCOLS_FILE`), our side filled from this run's
+    provenance and configuration: columns :data:`cipherlab.report.template.PROTOCOL_COLUMNS`."""
+    p = check_paper(paper)
+    df = pd.read_csv(PROTOCOLS_FILE, dtype=str, keep_default_na=False)
+    df = df[df["paper"] == p.id]
+    meta = _run_meta(p.chapter, profile)
+    ours = [_FIELD.sub(lambda m: _lookup(meta, m.group(1), m.group(2)), text) for text in df["ours"]]
+    return pd.DataFrame({"aspect": df["aspect"].tolist(), "paper": df["paper_protocol"].tolist(), "ours": ours},
+                        columns=list(template.PROTOCOL_COLUMNS))
+
+
+def paper_findings(rows: pd.DataFrame, paper: str) -> pd.DataFrame:
+    """Our own findings (extensions) bearing on the paper: those of any paper of its chapter (papers 000 and
+    001 describe one cipher)."""
+    p = check_paper(paper)
+    same = {q for q, info in papers().items() if info.chapter == p.chapter}
+    return rows[(rows["verdict"] == FINDING) & rows["paper"].astype(str).isin(same)]
+
+
+def sections(paper: str, rows: pd.DataFrame, profile: "str | Profile") -> "tuple[template.Section, ...]":
+    """The sections of the referee's report on ``paper`` (one of the chapters' papers), by the one template."""
+    p = check_paper(paper)
+    return template.report_sections(p, rows[rows["paper"].astype(str) == p.id], paper_findings(rows, p.id),
+                                    protocol_table(p.id, profile), misprints(p.id))
 
 
 # ----------------------------------------------------------------------------- sections
-
-
-def summary_markdown(rows: pd.DataFrame, paper: str) -> str:
-    """Three sentences: what the paper claims and what we did; what the headline verdicts are; what follows."""
-    p = check_paper(paper)
-    mine = paper_rows(rows, paper)
-    head, tiered = headline_rows(rows, paper)
-    first = (f"Paper {paper} ({p.subject}) makes {_plural(len(mine), 'claim')} that this run tests against its own "
-             f"measurements, in the [{p.chapter} chapter]({p.chapter}.html) and on the [verdict page]({VERDICT_PAGE}).")
-    if tiered:
-        second = f"Of its {len(head)} headline claims, {tiers.verdict_phrase(head['verdict'])}."
-    else:
-        second = (f"The claims registry does not yet mark headline claims, so all {len(head)} are counted together: "
-                  f"{tiers.verdict_phrase(head['verdict'])}.")
-    third = "Our recommendation: " + recommendation(head, "headline claims" if tiered else "claims")[0]
-    return " ".join((first, second, third))
-
-
-def scope_markdown(rows: pd.DataFrame, paper: str) -> str:
-    """The claims under test, by tier, each linked to its verdict row."""
-    mine = paper_rows(rows, paper)
-    out = [tiers.tier_sentence(rows, paper)]
-    for tier in tiers.TIERS:
-        part = mine[mine["tier"] == tier]
-        if part.empty:
-            continue
-        links = ", ".join(f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)})" for r in part.itertuples())
-        out.append(f"**{tiers.TIER_TITLES[tier].capitalize()}** ({len(part)}): {links}.")
-    return "\n\n".join(out)
-
-
-def methodology_markdown(paper: str, rows: pd.DataFrame) -> str:
-    """One paragraph: how the claims were tested (the same engine and rules for every paper)."""
-    p = check_paper(paper)
-    mine = paper_rows(rows, paper)
-    kinds = mine["kind"].value_counts()
-    kind_text = ", ".join(f"{int(n)} {k}" for k, n in kinds.items())
-    return (f"Each claim of paper {paper} is a row of `data/paper/claims.csv` with the published value, its place "
-            f"in the paper and a declared rule ({kind_text} by kind). The [{p.chapter} chapter]({p.chapter}.html) "
-            "rebuilds the paper's tables and figures from measurements taken by this run (fresh cipher objects, "
-            "interleaved trials with an A/A control for speed, seeded inputs) and writes the evidence; one engine "
-            "decides every verdict by the rules stated in [Methods](methods.html), the same for every paper. "
-            "Speed effects count only beyond the noise band applied (the A/A control, widened to the declared "
-            "floor); the [Environment](environment.html) page records the machine.")
-
-
-def results_html(rows: pd.DataFrame, paper: str) -> str:
-    """The headline claims as a table: claim, published, ours, verdict, one line (the rule's reason)."""
-    head, _ = headline_rows(rows, paper)
-    esc = html.escape
-    body = []
-    for _, r in head.iterrows():
-        href = evidence_href(r)
-        ev = f' <a href="{esc(href)}">evidence</a>' if href else ""
-        body.append(
-            f'<tr data-verdict="{esc(str(r["verdict"]))}"><td>{claim_link(r["claim_id"])}<br>'
-            f'<small>{esc(str(r.get("where", "")))}</small></td>'
-            f"<td>{esc(str(r.get('published', '')) or '—')}</td><td>{esc(str(r.get('ours', '')) or '—')}</td>"
-            f"<td>{badge(r)}</td><td><small>{esc(str(r.get('reason', '')))}{ev}</small></td></tr>")
-    if not body:
-        return "<p>No headline claim of this paper was decided in this run.</p>"
-    cols = "".join(f"<th>{h}</th>" for h in ("claim", "published", "ours", "verdict", "in one line"))
-    return f'<table class="cl-report-results"><thead><tr>{cols}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-
-
-def _claim_list(part: pd.DataFrame, limit: int = 6) -> str:
-    items = [f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)}) ({md_escape(str(r.reason).rstrip('.'))})"
-             for r in part.head(limit).itertuples()]
-    more = f"; and {len(part) - limit} more on the verdict page" if len(part) > limit else ""
-    return "; ".join(items) + more
 
 
 def misprints(paper: str) -> pd.DataFrame:
     """The documented misprints of a paper's printed tables (``data/paper/<paper>_misprints.csv``), if any."""
     path = PAPER_DATA_DIR / f"{paper}_misprints.csv"
     return pd.read_csv(path, dtype=str, keep_default_na=False) if path.is_file() else pd.DataFrame()
-
-
-def easy_hard_fix_markdown(rows: pd.DataFrame, paper: str) -> str:
-    """What was easy (what reproduced), what was hard (not testable, inconclusive), what the authors should fix."""
-    mine = paper_rows(rows, paper)
-    easy = mine[mine["verdict"] == "reproduced"]
-    hard = mine[mine["verdict"].isin(["not testable", "inconclusive", "not at condition"])]
-    fix = mine[mine["verdict"].isin(["contradicted", "not reproduced"])]
-    out = ["### What was easy",
-           (f"{_plural(len(easy), 'claim')} reproduced as printed "
-            f"({tiers.counts_phrase(easy['tier'].map(tiers.TIER_TITLES).value_counts().to_dict())}): "
-            + _claim_list(easy) + ".") if len(easy) else "No claim reproduced as printed.",
-           "### What was hard",
-           (f"{_plural(len(hard), 'claim')} could not be decided here: " + _claim_list(hard) + ".")
-           if len(hard) else "Every claim could be tested and decided in this run."]
-    out.append("### What the authors should fix")
-    if len(fix):
-        out.append(f"{_plural(len(fix), 'claim')} did not hold as printed: " + _claim_list(fix) + ".")
-    mis = misprints(paper)
-    if len(mis):
-        cells = "; ".join(md_escape(f"{r.table.replace(' (misprints)', '')}, {r.row}, {r.column}: {r.note}")
-                          for r in mis.itertuples())
-        out.append(f"Documented misprints ({len(mis)}, `data/paper/{paper}_misprints.csv`): {cells}.")
-    if not len(fix) and not len(mis):
-        out.append("Nothing the run found.")
-    return "\n\n".join(out)
-
-
-def recommendation(head: pd.DataFrame, noun: str = "headline claims") -> tuple[str, str]:
-    """The recommendation, worded as the headline verdicts support: (one sentence, its grade).
-
-    ``noun``: what ``head`` holds ("headline claims", or "claims" while the registry marks no tiers).
-    """
-    n = len(head)
-    if n == 0:
-        return f"no {noun.removesuffix('s')} was decided, so this run supports no recommendation.", "none"
-    rep, contra = _count(head, "reproduced"), _count(head, "contradicted")
-    notrep = _count(head, "not reproduced")
-    if rep == n:
-        return (f"all {n} {noun} reproduced; the paper's conclusions stand on this run's evidence.",
-                "supported")
-    if contra + notrep == 0:
-        return (f"{rep} of {n} {noun} reproduced and none was refuted; the rest could not be decided "
-                "here, so the conclusions are supported only as far as those claims reach.", "partly supported")
-    refuted = tiers.verdict_phrase(head.loc[head["verdict"].isin(["contradicted", "not reproduced"]), "verdict"])
-    if rep == 0:
-        return (f"none of the {n} {noun} reproduced and {contra + notrep} did not hold ({refuted}); "
-                "the paper's conclusions are not supported by this run's evidence and need revision before "
-                "they can be relied on.", "not supported")
-    return (f"{rep} of {n} {noun} reproduced and {contra + notrep} did not hold ({refuted}); "
-            "the conclusions hold only in part and the refuted claims need correction.", "partly supported")
-
-
-def recommendation_markdown(rows: pd.DataFrame, paper: str) -> str:
-    head, tiered = headline_rows(rows, paper)
-    text, grade = recommendation(head, "headline claims" if tiered else "claims")
-    scope = "" if tiered else (" (Until the claims registry marks headline claims, this is worded on all of the "
-                               "paper's claims.)")
-    return f"**{grade.capitalize()}.** {text[0].upper()}{text[1:]}{scope}"
 
 
 def figure_caption(paper: str) -> str:

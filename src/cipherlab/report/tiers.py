@@ -23,13 +23,13 @@ from typing import Mapping
 
 import pandas as pd
 
-from cipherlab.analysis.verdicts import FINDING, VERDICTS
+from cipherlab.analysis.verdicts import FINDING, STATUSES, VERDICTS
 
 #: The tiers, in the order every count shows them.
 TIERS = ("headline", "supporting", "untiered")
 TIER_TITLES = {"headline": "headline claims", "supporting": "supporting checks", "untiered": "untiered claims"}
-#: The engine's verdicts beyond :data:`VERDICTS` (added by the engine's rework); shown when present.
-EXTRA_VERDICTS = ("covered", "not at condition")
+#: The engine's statuses counted apart (covered, not at condition, machine-bound); shown when present.
+EXTRA_VERDICTS = STATUSES
 ALL_VERDICTS = tuple(dict.fromkeys((*VERDICTS, *EXTRA_VERDICTS)))
 
 #: Per verdict: colour (background of its badge), text colour, a mark a reader sees without colour,
@@ -42,6 +42,7 @@ MARKS: dict[str, tuple[str, str, str, str]] = {
     "not testable": ("#5f6368", "#ffffff", "–", "^"),
     "covered": ("#6a3d9a", "#ffffff", "→", "P"),
     "not at condition": ("#7a5c3a", "#ffffff", "≈", "v"),
+    "machine-bound": ("#5b4a8a", "#ffffff", "⌂", "h"),
     FINDING: ("#444444", "#ffffff", "•", "*"),
 }
 
@@ -68,7 +69,11 @@ def claims_only(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def verdict_label(row) -> str:
-    """The verdict as a reader sees it: "covered by <id>", "not at the paper's condition", or the word."""
+    """The verdict as a reader sees it: the engine's ``shown`` label where the row has one ("covered by <id>",
+    "not at the paper's condition", "machine-bound: differs on this machine"), or the word."""
+    shown = str(row.get("shown", "") or "").strip() if hasattr(row, "get") else ""
+    if shown and shown != "nan":
+        return shown
     v = str(row["verdict"])
     if v == "covered":
         by = str(row.get("covered_by", "") or "").strip()

@@ -55,14 +55,17 @@ def rows_html(rows: pd.DataFrame) -> str:
     for _, r in rows.iterrows():
         trials = (f"{_s(r.get('n'))} trials in {_s(r.get('processes'))} process"
                   f"{'es' if _s(r.get('processes')) != '1' else ''}") if _s(r.get("processes")) else ""
-        cond = ", ".join(x for x in (_s(r.get(k)) for k in ("size", "style", "mode", "profile")) if x)
+        measured = _s(r.get("measured")) or ", ".join(x for x in (_s(r.get(k)) for k in ("size", "style", "mode")) if x)
+        cond = ", ".join(x for x in (measured, _s(r.get("profile"))) if x)
         cond = ", ".join(x for x in (cond, trials) if x) or "—"
         band = tiers.band_text(r)
         href = evidence_href(r)
         evidence = f'<a href="{esc(href)}">evidence</a>' if href else "no evidence section"
         extras = "".join(f"<br><small>{label}: {esc(_s(r.get(k)))}</small>"
                          for k, label in (("reading", "reading"), ("condition", "the paper's condition"),
-                                          ("other", "other conditions")) if _s(r.get(k)))
+                                          ("other", "other conditions"), ("detail", "what was measured"),
+                                          ("basis", "how the rule decided"), ("reference", "reference"))
+                         if _s(r.get(k)) and not (k == "basis" and _s(r.get(k)) == _s(r.get("reason"))))
         tier = r["tier"]
         cells = [
             f'<a class="cl-anchor" href="#{claim_anchor(r["claim_id"])}"><b>{esc(str(r["claim_id"]))}</b></a>'

@@ -9,6 +9,7 @@ the modules they call compute (:mod:`.measure`, :mod:`.forgery`, :mod:`.tables`,
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping
 
 import matplotlib.pyplot as plt
@@ -18,7 +19,7 @@ from matplotlib.figure import Figure
 from cipherlab.analysis import paper, plotting, timing, verdicts
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
-from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, tables, wycheproof
+from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, protocol, tables, wycheproof
 from cipherlab.experiments.aead.sentence_claims import sentence_claims
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
                                                 PAPER, aead_build, aead_cases, input_name, mb_to_bytes, read_inputs,
@@ -61,6 +62,8 @@ def measure(run) -> dict[str, Any]:
     phase_data = {n: data[n] for n in phase_sizes}
     forged = forgery.forgery_build({n: data[n] for n in forgery_sizes}, n_tags=p.forgery_trials, aad=aad, seed=seed)
     groups = {
+        # first in every process, before anything else is timed: the paper's protocol, one cold call per case
+        "aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0, 0.0),
         "aead_phase1": TimingGroup(aead_cases, aead_build(phase_data, PHASE1_COMBOS, control=PHASE1_CONTROL, **common),
                                    p.trials, p.warmup),
         "aead_phase2": TimingGroup(aead_cases, aead_build(phase_data, PHASE2_COMBOS, control=PHASE2_CONTROL, **common),
@@ -69,7 +72,8 @@ def measure(run) -> dict[str, Any]:
     }
     timed = timing.measure_groups_in_processes(groups, processes=p.processes, seed=seed, desc="aead",
                                                min_trial_seconds=min_trial_seconds)
-    counts = {"aead_phase1": (p.trials, p.warmup, min_trial_seconds),
+    counts = {"aead_cold": (p.processes, 0, 0.0),
+              "aead_phase1": (p.trials, p.warmup, min_trial_seconds),
               "aead_phase2": (p.phase2_trials, p.warmup, phase2_min),
               "aead_forgery": (p.forgery_trials, p.forgery_warmup, min_trial_seconds)}
     out: dict[str, Any] = {}
@@ -89,15 +93,21 @@ def _published(*names: str) -> pd.DataFrame:
 
 def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFrame, outcomes: pd.DataFrame,
             flips: pd.DataFrame, wyche: pd.DataFrame, rewrite: pd.DataFrame, *, profile: str,
-            seed: int = 0) -> list:
+            seed: int = 0, cold: "pd.DataFrame | None" = None, mb_bytes: int = 10**6) -> list:
     """Evidence for every testable claim and extension of paper 003 in ``claims.csv`` (one row each): the
     tables' and figures' claims (:mod:`.evidence`), then the sentence-by-sentence reading's (:mod:`.sentence_claims`)."""
     for name, df in (("phase1", phase1), ("phase2", phase2), ("forgery_times", forgery_times)):
         if "instance" not in df.columns or not (df["instance"] == "control").any():
             raise ValueError(f"{name} has no A/A control trials (instance='control'): re-run the measuring notebook")
-    return (evidence.table_claims(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=profile,
+    warm = (evidence.table_claims(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=profile,
                                   seed=seed)
             + sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed))
+    if cold is None:
+        return warm
+    # a claim decided under the paper's protocol has two rows: the protocol is their reading
+    warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in protocol.COLD_CLAIMS else e
+            for e in warm]
+    return warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes)
 
 
 def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
@@ -122,10 +132,12 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     flips = pd.concat([bitflip.bitflip_aead(msg, aad, seed=seed), bitflip.bitflip_unauthenticated(msg, seed=seed)],
                       ignore_index=True)
     rewrite = bitflip.ctr_field_rewrite(msg, p.field_old.encode(), p.field_new.encode(), seed=seed, aad=aad)
-    found = collect(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=prof.name, seed=seed)
+    found = collect(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=prof.name, seed=seed,
+                    cold=raw["aead_cold"], mb_bytes=p.mb_bytes)
+    out_cold = protocol.cold_table(raw["aead_cold"], phase1, phase2, p.mb_bytes)
 
     out: dict[str, Any] = {"aead_phase1_summary": s1, "aead_phase2_summary": s2,
-                           "evidence_aead": evidence_table(found)}
+                           "evidence_aead": evidence_table(found), "aead_protocols": out_cold}
     out["aead_machine"] = tables.machine_comparison(
         pd.concat([paper.published(PAPER, "Section 4.1 (setup)"),
                    paper.published(PAPER, "Section 4.2 (setup)")]), read_raw_meta("aead_phase1", prof))

@@ -65,24 +65,26 @@ ORDER_SECTIONS = {
 
 _OPS = {"enc": "encrypt", "dec": "decrypt"}
 
-#: Orderings: claim -> (phase, operation, [(faster, slower), ...], sizes), with
+#: Orderings: claim -> (phase, operation, [(faster, slower), ...]), with
 #: phase 1 pairs of modes (AES), phase 2 pairs of ciphers (EAX), "forgery" pairs
-#: of modes checking random tags.  sizes: "all" (the claim says always / at every
-#: size) or "largest" (an overall ranking, decided where fixed costs matter least).
+#: of modes checking random tags.  Every claim gets one row per size (``reading =
+#: "size=<n> B"``, the weakest pair at that size): "always / at every size" claims
+#: combine them by the rules file's ``every``, an overall ranking by its claim row's
+#: ``readings: most`` (never decided at the one size where a gap is smallest).
 ORDER_CLAIMS = {
-    "003-t1-gcm-fastest-enc": (1, "encrypt", [("gcm", "ccm"), ("gcm", "eax")], "all"),
-    "003-t1-gcm-fastest-dec": (1, "decrypt", [("gcm", "ccm"), ("gcm", "eax")], "all"),
-    "003-t1-eax-slowest-enc": (1, "encrypt", [("gcm", "eax"), ("ccm", "eax")], "all"),
-    "003-t1-eax-slowest-dec": (1, "decrypt", [("gcm", "eax"), ("ccm", "eax")], "all"),
-    "003-t2-tp-order-enc": (1, "encrypt", [("gcm", "ccm"), ("ccm", "eax")], "largest"),
-    "003-t2-tp-order-dec": (1, "decrypt", [("gcm", "ccm"), ("ccm", "eax")], "largest"),
-    "003-f7-aes-fastest-enc": (2, "encrypt", [("aes", "blowfish"), ("aes", "cast")], "all"),
-    "003-f7-blowfish-over-cast-enc": (2, "encrypt", [("blowfish", "cast")], "all"),
-    "003-f8-aes-fastest-dec": (2, "decrypt", [("aes", "blowfish"), ("aes", "cast")], "all"),
-    "003-f8-cast-slowest-dec": (2, "decrypt", [("aes", "cast"), ("blowfish", "cast")], "all"),
-    "003-t4-order-enc": (2, "encrypt", [("aes", "blowfish"), ("blowfish", "cast")], "largest"),
-    "003-t4-order-dec": (2, "decrypt", [("aes", "blowfish"), ("blowfish", "cast")], "largest"),
-    "003-s6-gcm-fastest-reject": ("forgery", "verify_random_tag", [("gcm", "ccm"), ("gcm", "eax")], "all"),
+    "003-t1-gcm-fastest-enc": (1, "encrypt", [("gcm", "ccm"), ("gcm", "eax")]),
+    "003-t1-gcm-fastest-dec": (1, "decrypt", [("gcm", "ccm"), ("gcm", "eax")]),
+    "003-t1-eax-slowest-enc": (1, "encrypt", [("gcm", "eax"), ("ccm", "eax")]),
+    "003-t1-eax-slowest-dec": (1, "decrypt", [("gcm", "eax"), ("ccm", "eax")]),
+    "003-t2-tp-order-enc": (1, "encrypt", [("gcm", "ccm"), ("ccm", "eax")]),
+    "003-t2-tp-order-dec": (1, "decrypt", [("gcm", "ccm"), ("ccm", "eax")]),
+    "003-f7-aes-fastest-enc": (2, "encrypt", [("aes", "blowfish"), ("aes", "cast")]),
+    "003-f7-blowfish-over-cast-enc": (2, "encrypt", [("blowfish", "cast")]),
+    "003-f8-aes-fastest-dec": (2, "decrypt", [("aes", "blowfish"), ("aes", "cast")]),
+    "003-f8-cast-slowest-dec": (2, "decrypt", [("aes", "cast"), ("blowfish", "cast")]),
+    "003-t4-order-enc": (2, "encrypt", [("aes", "blowfish"), ("blowfish", "cast")]),
+    "003-t4-order-dec": (2, "decrypt", [("aes", "blowfish"), ("blowfish", "cast")]),
+    "003-s6-gcm-fastest-reject": ("forgery", "verify_random_tag", [("gcm", "ccm"), ("gcm", "eax")]),
 }
 
 #: The published rejection-time order of Tables 5-7 (read from their "Fail Avg.") is decided
@@ -252,24 +254,34 @@ def _orderings(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
     """Orderings: a claim "at every size" gets one row per size (``reading = "size=<n> B"``, the weakest pair
     at that size); the engine combines the readings. An overall ranking is decided at the largest size."""
     out = []
-    for cid, (phase, op, pairs, sizes) in ORDER_CLAIMS.items():
+    for cid, (phase, op, pairs) in ORDER_CLAIMS.items():
         df = {1: p1, 2: p2, "forgery": fg}[phase]
         all_sizes = sorted(df["bytes"].unique())
-        use = all_sizes if sizes == "all" else [all_sizes[-1]]
+        use = all_sizes
         section = ORDER_SECTIONS.get(cid) or SECTIONS["forgery" if phase == "forgery" else f"phase{phase}"]
-        for nb in use:
+        for i, nb in enumerate(use):
             evs = [compare(cid, df, phase, op, f, s, int(nb), profile=profile, section=section, seed=seed)
                    for f, s in pairs]
+            if phase == "forgery":      # Tables 5-7 print each size's rejection times: each pair's gap sizes it
+                avg = _paper.published(PAPER, f"Table {5 + min(i, 2)}").query("column == 'Fail Avg.'")
+                avg = avg.set_index(avg["row"].str.lower())["number"]
+                evs = [dataclasses.replace(e, stated=float((avg[s] / avg[f] - 1) * 100))
+                       for e, (f, s) in zip(evs, pairs)]
             row = weakest(evs, "pairs")
-            out.append(dataclasses.replace(row, reading=f"size={int(nb)} B") if sizes == "all" else row)
+            out.append(dataclasses.replace(row, reading=f"size={int(nb)} B"))
     fsizes = sorted(fg["bytes"].unique())
     for cid, (table, i) in TABLE_ORDER_CLAIMS.items():
         pub = _paper.published(PAPER, table)
-        order = list(pub[pub["column"] == "Fail Avg."].sort_values("number")["row"].str.lower())
+        avg = pub[pub["column"] == "Fail Avg."].set_index(pub.loc[pub["column"] == "Fail Avg.", "row"].str.lower())
+        order = list(avg.sort_values("number").index)
         nb = int(fsizes[min(i, len(fsizes) - 1)])
-        evs = [compare(cid, fg, "forgery", "verify_random_tag", f, s, nb, profile=profile,
-                       section=SECTIONS["forgery"], seed=seed) for f, s in zip(order, order[1:])]
-        out.append(weakest(evs, "adjacent pairs of the published order"))
+        for f, sl in zip(order, order[1:]):
+            printed = (float(avg.loc[sl, "number"]) / float(avg.loc[f, "number"]) - 1) * 100
+            ev = compare(cid, fg, "forgery", "verify_random_tag", f, sl, nb, profile=profile,
+                         section=SECTIONS["forgery"], seed=seed,
+                         detail=f"{LABELS[f]} over {LABELS[sl]}, rejecting a random tag ({table} prints "
+                                f"{printed:.2f} %)")
+            out.append(dataclasses.replace(ev, reading=f"pair={f}<{sl}", stated=printed))
     return out
 
 
@@ -338,15 +350,23 @@ def _spreads(p1, fg, profile: str, seed: int) -> list[_v.Evidence]:
     m0, k0 = FORGERY_CONTROL
     ctl = (_times(rnd, instance="main", mode=m0, bytes=large), _times(rnd, instance="control", mode=m0, bytes=large))
     sec = SECTIONS["forgery"]
+    std = {t: _paper.published(PAPER, t).query("column == 'Fail Std.'").set_index("row")["number"]
+           for t in ("Table 5", "Table 7")}
     evs = []
     for m in ("gcm", "ccm", "eax"):
+        printed = (std["Table 7"][m.upper()] / std["Table 5"][m.upper()] - 1) * 100
         evs.append(spread("003-s52-std-rises", _times(main, mode=m, bytes=large), _times(main, mode=m, bytes=small),
                           ctl, cv=False, seed=seed, size=_size(large, small), mode=m, profile=profile, section=sec,
-                          detail=f"std of the {LABELS[m]} rejection time at {large} B over at {small} B"))
+                          stated=float(printed),
+                          detail=f"std of the {LABELS[m]} rejection time at {large} B over at {small} B "
+                                 f"(Tables 5 and 7: {printed:+.0f} %)"))
     out.append(weakest(evs, "modes"))
     evs = [spread("003-s52-ccm-fluctuates-most", _times(main, mode="ccm", bytes=large),
                   _times(main, mode=m, bytes=large), ctl, cv=False, seed=seed, size=_size(large), mode=f"ccm vs {m}",
-                  profile=profile, section=sec, detail=f"std of the CCM rejection time over {LABELS[m]}'s at {large} B")
+                  profile=profile, section=sec,
+                  stated=float((std["Table 7"]["CCM"] / std["Table 7"][m.upper()] - 1) * 100),
+                  detail=f"std of the CCM rejection time over {LABELS[m]}'s at {large} B (Table 7: "
+                         f"{(std['Table 7']['CCM'] / std['Table 7'][m.upper()] - 1) * 100:+.0f} %)")
            for m in ("gcm", "eax")]
     out.append(weakest(evs, "modes"))
     out.append(stability_evidence(p1, profile=profile, seed=seed))

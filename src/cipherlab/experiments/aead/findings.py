@@ -1,7 +1,8 @@
 """Paper 003's section of the findings page: the rankings' verdicts and the bit-flipping experiment.
 
-Sentence templates over this run's tables (``CHAPTER.findings_tables``: the verdicts,
-``aead_ranking_vs_paper``, ``aead_bitflip_acceptance``); every number comes from them.
+Sentence templates over this run's tables (``CHAPTER.findings_tables``: the verdicts and
+``aead_bitflip_acceptance``); every number comes from them, and every sentence about a claim is
+its verdict row's reason, the same the referee's report gives.
 The page adds the verdict counts and the links (:mod:`cipherlab.report.findings`).
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pandas as pd
 
 from cipherlab.analysis.display import format_number
 from cipherlab.analysis.verdicts import FINDING, STATUSES, VERDICTS
+from cipherlab.experiments._sentences import verdict_lines
 
 #: Every verdict word, in the order the page counts them.
 _ALL_VERDICTS = tuple(dict.fromkeys((*VERDICTS, *STATUSES)))
@@ -37,8 +39,9 @@ def _plural(n: int, word: str) -> str:
 NOT_BUILT = "*(The aead chapter was not built in this run.)*"
 
 
-def ranking_sentence(verdicts: pd.DataFrame, ranking: "pd.DataFrame | None", paper: str = "003") -> str:
-    """Verdicts of the paper's ordering claims (mode and cipher rankings), with the contradicted rows."""
+def ranking_sentence(verdicts: pd.DataFrame, paper: str = "003") -> str:
+    """Verdicts of the paper's ordering claims (mode and cipher rankings), with those that did not hold as
+    printed, each in the one sentence its verdict row gives (the same rows as the referee's report)."""
     rows = verdicts[(verdicts["paper"].astype(str) == paper) & (verdicts["kind"] == "ordering")
                     & (verdicts["verdict"] != FINDING)]
     if rows.empty:
@@ -47,19 +50,21 @@ def ranking_sentence(verdicts: pd.DataFrame, ranking: "pd.DataFrame | None", pap
     parts = [f"{int(counts[v])} {v}" for v in _ALL_VERDICTS if counts.get(v, 0)]
     text = (f"**Rankings.** Of the paper's {_plural(len(rows), 'claim')} ranking the modes (GCM, CCM, EAX) and "
             f"the ciphers (AES, Blowfish, CAST) by time, throughput and tag-rejection time, {_join(parts)}.")
-    if ranking is None:
-        return text
-    contradicted = set(rows.loc[rows["verdict"] == "contradicted", "claim_id"])
-    shown: dict[tuple, list[str]] = {}
-    for r in ranking.itertuples(index=False):
-        ids = {c.strip() for c in str(r.claim_id).split(",")}
-        if ids & contradicted and pd.notna(r.ours):
-            shown.setdefault((r.table, r.row, r.published, r.ours), []).append(str(r.column).lower())
-    if shown:
-        text += " Contradicted, among them: " + "; ".join(
-            f"{t}, {row} ({_join(cols)}): the paper *{pub}*, we *{ours}*"
-            for (t, row, pub, ours), cols in shown.items()) + "."
+    failed = rows[rows["verdict"].isin(["contradicted", "not reproduced"])]
+    if len(failed):
+        text += " Not as printed:\n\n" + verdict_lines(verdicts, list(failed["claim_id"]))
     return text
+
+
+def concern_sentence(verdicts: pd.DataFrame, paper: str = "003") -> str:
+    """The paper's overclaims and its disagreements with itself, each in its verdict row's sentence."""
+    rows = verdicts[(verdicts["paper"].astype(str) == paper) & (verdicts["verdict"] != FINDING)]
+    rows = rows[rows["concern"].isin(["overclaim", "defect"])
+                & rows["verdict"].isin(["contradicted", "not reproduced", "not testable"])]
+    if rows.empty:
+        return ""
+    return "**Claims beyond the evidence, and the paper against itself.**\n\n" + verdict_lines(
+        verdicts, list(rows["claim_id"]))
 
 
 def bitflip_sentence(bitflip: "pd.DataFrame | None") -> str:
@@ -87,5 +92,6 @@ def bitflip_sentence(bitflip: "pd.DataFrame | None") -> str:
 
 def paragraphs(tables: Mapping[str, pd.DataFrame], paper: str = "003") -> list[str]:
     """The section's paragraphs for ``paper`` (the chapter's one paper): the rankings' verdicts, then bit flipping."""
-    return [ranking_sentence(tables["verdicts"], tables.get("aead_ranking_vs_paper"), paper),
-            bitflip_sentence(tables.get("aead_bitflip_acceptance"))]
+    out = [ranking_sentence(tables["verdicts"], paper), concern_sentence(tables["verdicts"], paper),
+           bitflip_sentence(tables.get("aead_bitflip_acceptance"))]
+    return [p for p in out if p]

@@ -21,10 +21,11 @@ import math
 
 import pandas as pd
 
+from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _matched_size, _size, _times, compare,
-                                                published_cells_mean,
-                                                spread, weakest)
+                                                published_cells_mean, spread, weakest)
+from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
 from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, mb_to_bytes
 
@@ -164,9 +165,61 @@ def ccm_stability_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> 
     return out
 
 
+def per_size_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """Comparisons the paper states at every size, one row per size (``reading = "size=<n> B"``): CCM and EAX
+    "nearly the same" (Fig. 5) and "CCM slightly better" (Fig. 6); Blowfish's "lowest starting performance"
+    (Fig. 9) at the smallest size, the slower of AES and CAST over it."""
+    out = []
+    for cid, op, section in (("003-f5-ccm-eax-nearly-same", "encrypt", "fig5"),
+                             ("003-f6-ccm-slightly-better-dec", "decrypt", "fig6")):
+        for nb in sorted(int(b) for b in p1["bytes"].unique()):
+            ev = compare(cid, p1, 1, op, "ccm", "eax", nb, profile=profile, section=SECTIONS[section], seed=seed)
+            out.append(dataclasses.replace(ev, reading=f"size={nb} B"))
+    small = int(p2["bytes"].min())
+    evs = [compare("003-f9-blowfish-lowest-start", p2, 2, "encrypt", k, "blowfish", small, profile=profile,
+                   section=SECTIONS["fig9"], seed=seed) for k in ("aes", "cast")]
+    out.append(weakest(evs, "ciphers"))
+    return out
+
+
+#: Tables 6 and 7: the rejection times whose ratios give GCM's lead at 1 MB and at 5 MB.
+_WIDENING_TABLES = ("Table 6", "Table 7")
+
+
+def widening_evidence(fg: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """"At 5MB: The gap widens" (Sec. 5.2): GCM's rejection speed-up over CCM (and over EAX) at the largest forgery
+    size over the same at the middle one, minus 1 (%), one reading per pair, each with the widening Tables 6-7
+    print for it (``stated``). Trial by trial, ``old = t_m(large) t_gcm(mid)``, ``new = t_gcm(large) t_m(mid)``;
+    the A/A band is the same double ratio of the control's two identical instances."""
+    sizes = sorted(int(b) for b in fg["bytes"].unique())
+    mid, large = sizes[len(sizes) // 2], sizes[-1]
+    pub = {t: _paper.published(PAPER, t).query("column == 'Fail Avg.'").set_index("row")["number"]
+           for t in _WIDENING_TABLES}
+    rnd = fg[fg["kind"] == "random_tag"]
+    t = lambda mode, nb, inst="main": _times(rnd, instance=inst, mode=mode, bytes=nb)
+    m0 = FORGERY_CONTROL[0]
+    c_old, c_new = t(m0, large) * t(m0, mid, "control"), t(m0, large, "control") * t(m0, mid)
+    out = []
+    for m in ("ccm", "eax"):
+        a, b = (pub[tab][m.upper()] / pub[tab]["GCM"] for tab in _WIDENING_TABLES)
+        printed = (b / a - 1) * 100
+        ev = _v.speed_evidence("003-s52-gap-widens", t(m, large) * t("gcm", mid), t("gcm", large) * t(m, mid),
+                               c_old, c_new, seed=seed, size=_size(large, mid), style=IMPL, mode=f"gcm vs {m}",
+                               profile=profile, section=SECTIONS["forgery"], reading=f"pair=gcm<{m}",
+                               stated=float(printed),
+                               detail=(f"GCM's rejection speed-up over {LABELS[m]} at {large} B over at {mid} B "
+                                       f"(Tables 6-7 print {a:.2f}x and {b:.2f}x: {printed:+.1f} %)"))
+        out.append(ev)
+    return out
+
+
 def sentence_claims(p1: pd.DataFrame, p2: pd.DataFrame, fg: pd.DataFrame, *, profile: str,
                     seed: int = 0) -> list[_v.Evidence]:
-    """Evidence of the claims a sentence-by-sentence reading added: levels, CCM's stability, rejection times."""
+    """Evidence of the claims a sentence-by-sentence reading added: levels, CCM's stability, rejection times,
+    per-size comparisons, the widening rejection gap, the fixed cost behind the rise, and the checks of the
+    paper's words against the library and its own tables (:mod:`.statements`)."""
+    from cipherlab.experiments.aead.linearity import fixed_share_evidence
+    from cipherlab.experiments.aead.statements import statement_evidence
     large = int(fg["bytes"].max())
     close = compare("003-s52-ccm-eax-close", fg, "forgery", "verify_random_tag", "ccm", "eax", large,
                     profile=profile, section=SECTIONS["forgery"], seed=seed,
@@ -174,4 +227,6 @@ def sentence_claims(p1: pd.DataFrame, p2: pd.DataFrame, fg: pd.DataFrame, *, pro
     return (level_evidence(p2, profile=profile, seed=seed) + rise_evidence(p2, profile=profile, seed=seed)
             + gain_evidence(p1, p2, profile=profile, seed=seed)
             + ccm_stability_evidence(p1, profile=profile, seed=seed)
-            + [close, rejection_linearity_evidence(fg, profile=profile, seed=seed, section=SECTIONS["forgery"])])
+            + [close, rejection_linearity_evidence(fg, profile=profile, seed=seed, section=SECTIONS["forgery"])]
+            + per_size_evidence(p1, p2, profile=profile, seed=seed) + widening_evidence(fg, profile=profile, seed=seed)
+            + [fixed_share_evidence(p1, profile=profile, seed=seed)] + statement_evidence(profile=profile))

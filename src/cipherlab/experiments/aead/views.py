@@ -253,15 +253,14 @@ def reading_markdown(decided: pd.DataFrame, verdict_page: str = VERDICT_PAGE) ->
         failed = d[d["verdict"].isin(_FAILED)]
         if len(d) and (d["verdict"] == "not testable").all():
             meaning = (f"none can be checked on another machine ({bad}); the chapter shows ours beside them, "
-                       "and the ratios and rankings above are what carries over")
+                       "and the rankings above are what carries over")
         elif failed.empty and (d["verdict"] == "reproduced").any():
             meaning = good
         elif failed.empty:
             meaning = "this run could not decide them (too few trials, or not testable here)"
         else:
             lead = failed.iloc[0]
-            meaning = (f"{bad}; for instance the paper's \"{lead['claim']}\" ({lead['where']}), where we measure "
-                       f"{lead['ours']}")
+            meaning = f"{bad}; for instance: {str(lead['reason']).rstrip('.')}"
             if (d["verdict"] == "reproduced").any():
                 meaning += f", while {int(counts.get('reproduced', 0))} of its claims reproduced"
         links = ", ".join(f"[{c}]({verdict_page}#{claim_anchor(c)})" for c in failed["claim_id"])
@@ -327,6 +326,12 @@ def size_figure(run, number: int) -> None:
     """Fig. ``number`` (3-10) of the paper, ours, as saved."""
     name, = (n for n in SIZE_FIGURES if n.startswith(f"aead_fig{number:02d}_"))
     outputs.show_figure(run, name)
+
+
+def protocols(built: Mapping[str, Any]) -> Table:
+    """Every case under both protocols (:func:`.protocol.cold_table`): the paper's one cold call and our warm median."""
+    return show_table(built["aead_protocols"], short=["phase", "cipher", "mode", "operation", "bytes", "cold_mb_per_s",
+                                                      "warm_mb_per_s", "cold_over_warm"])
 
 
 def machine(built: Mapping[str, Any]) -> Table:

@@ -80,6 +80,7 @@ CHAPTER = Chapter(
                              "high_pct", "aa_low_pct", "aa_high_pct"),
         "security_sbox_properties": ("sbox", "nonlinearity", "differential_uniformity", "algebraic_degree"),
         "security_attack": ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local"),
+        "verdicts": ("claim_id", "paper", "kind", "verdict", "shown", "reason", "tier", "concern"),
     },
     findings_figures=("security_recovered_image",),
 )

@@ -15,7 +15,7 @@ from typing import Mapping
 import pandas as pd
 
 from cipherlab.experiments._sentences import (attack_sentence, interval, join, md_table, not_built, num, pct, span,
-                                              truthy, within_noise)
+                                              truthy, verdict_lines, within_noise)
 from cipherlab.experiments.aes2sbox.common import OPERATIONS, PAPERS
 from cipherlab.pipeline.chapters import FindingsFigure
 
@@ -54,9 +54,9 @@ def sbox_sentence(props: "pd.DataFrame | None") -> str:
     return text
 
 
-def speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
-    """Published speedups of one paper against ours (``aes2sbox_speedup``), as a lead sentence and a small
-    table (style x operation)."""
+def speed_sentence(speed: "pd.DataFrame | None", paper: str, verdicts: "pd.DataFrame | None" = None) -> str:
+    """Published speedups of one paper against ours: the verdicts' sentences (the style that decides, the same
+    figure as the referee's report), then every style in a small table (``aes2sbox_speedup``)."""
     if speed is None:
         return not_built("aes2sbox")
     rows = speed[speed["paper"].astype(str) == paper]
@@ -79,8 +79,12 @@ def speed_sentence(speed: "pd.DataFrame | None", paper: str) -> str:
             noise = within_noise(r["low_pct"], r["high_pct"], r["aa_low_pct"], r["aa_high_pct"])
             table.append([str(style), f"{op}ion", str(r["size"]), pct(r["published_pct"], 5), pct(r["ours_pct"]),
                           interval(r["low_pct"], r["high_pct"]), "yes" if noise else "no"])
+    ids = [f"{paper}-t5-{op[:3]}-speedup" for op in ops]
+    decided = ""
+    if verdicts is not None and set(ids) <= set(verdicts["claim_id"]):
+        decided = "\n\n" + verdict_lines(verdicts, ids) + "\n\nIn every style we time:"
     text = (f"Paper {paper} reports AES-2SBox faster than AES by {published}. **The speedup depends on how the "
-            "ciphers are written:**\n\n"
+            f"ciphers are written.**{decided}\n\n"
             + md_table(("style", "operation", "size", "published", "ours", "ours: 95 % interval (%)",
                          "within A/A noise"), table))
     if untimed:
@@ -106,7 +110,7 @@ def paragraphs(tables: Mapping[str, pd.DataFrame]) -> list:
     security chapter was built)."""
     attack = tables.get("security_attack")
     out: list = [sbox_sentence(tables.get("security_sbox_properties")), attack_sentence(attack, (CIPHER,), NAME)]
-    out += [speed_sentence(tables.get("aes2sbox_speedup"), paper) for paper in PAPERS]
+    out += [speed_sentence(tables.get("aes2sbox_speedup"), paper, tables.get("verdicts")) for paper in PAPERS]
     if attack is not None:
         out.append(FindingsFigure(RECOVERED_IMAGE, figure_caption(attack)))
     return out

@@ -45,6 +45,10 @@ class Params:
     trials_stage: int = param(300, "Table II: trials of each step over stage_blocks states", minimum=2)
     stage_blocks: int = param(32768, "states per call: dispatch share under 1 %, trials short enough to dodge "
                                      "preemption", minimum=1)
+    trials_steps: int = param(200, "the four steps of an AES round, each timed alone (steps.py): trials of each step "
+                                   "and of the whole round, byte-oriented style", minimum=2)
+    steps_states: int = param(4096, "states each step-timing call runs through its step 9 times (a call of about a "
+                                    "millisecond for the whole round)", minimum=1)
     trials_block: int = param(1000, "Table III: trials of one-block encrypt/decrypt per case (16 cases x >= 1 ms "
                                     "each)", minimum=2)
     trials_bulk: int = param(120, "bulk throughput: passes over the bulk file per case, one call each; on a shared "
@@ -86,21 +90,20 @@ class Params:
 
 #: Columns of ``security_attack`` the findings read (the security chapter's key-free codebook attack).
 _ATTACK_COLUMNS = ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local")
-_SPEEDUP_COLUMNS = ("impl", "operation", "cipher", "bytes", "speedup_pct", "low_pct", "high_pct",
-                    "control_low_pct", "control_high_pct")
 
 CHAPTER = Chapter(
     name="maes", order=20,
     about="The MAES chapter: tables beside the published values, Figure 8, Table IV, key space, evidence.",
     params=Params,
     measure=Measure(
-        about="Tables I-III and bulk throughput: interleaved, batched in-process timings with A/A controls.",
-        raw=("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_compile", "maes_overhead"),
+        about="Tables I-III, bulk throughput and the steps of a round: interleaved, batched in-process timings "
+              "with A/A controls.",
+        raw=("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_steps", "maes_compile", "maes_overhead"),
         run="driver:measure"),
     build="driver:build",
     tables=("maes_entropy", "maes_entropy_vs_aes", "maes_histograms", "maes_dependency", "maes_keyspace",
             "maes_leaks"),
-    timing_tables=("maes_table1", "maes_table2", "maes_table3", "maes_speedups_block", "maes_throughput",
+    timing_tables=("maes_table1", "maes_table2", "maes_table3", "maes_speedups_block", "maes_throughput", "maes_steps",
                    "maes_speedups_bulk", "maes_compile_times", "evidence_maes"),
     # The speed-up figures carry a suffix: their tables have the plain names, and ``build`` returns
     # one object per name.
@@ -112,7 +115,6 @@ CHAPTER = Chapter(
     findings="findings:paragraphs",
     findings_tables={
         "security_attack": _ATTACK_COLUMNS,
-        "maes_speedups_block": _SPEEDUP_COLUMNS + ("published_speedup_pct",),
-        "maes_speedups_bulk": _SPEEDUP_COLUMNS,
+        "verdicts": ("claim_id", "paper", "kind", "verdict", "shown", "reason", "tier", "concern"),
     },
 )

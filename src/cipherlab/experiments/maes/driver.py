@@ -22,7 +22,7 @@ from cipherlab.analysis import plotting
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.verdicts import load_rules
 from cipherlab.ciphers.registry import InsecureCipherWarning
-from cipherlab.experiments.maes import dependency, entropy, figures, image, keyspace, tables
+from cipherlab.experiments.maes import dependency, entropy, figures, image, keyspace, steps, tables
 from cipherlab.experiments.maes.common import CIPHERS, check_paper_styles, maes_options, measured_impls
 from cipherlab.experiments.maes.evidence import Frames, evidence_rows
 from cipherlab.experiments.maes.measure import measure_all
@@ -77,7 +77,8 @@ def measure(run: Run) -> dict[str, Any]:
             s.key, bulk, options=s.options, impls=s.styles, trials_keyexp=p.trials_keyexp,
             trials_stage=p.trials_stage, trials_block=p.trials_block, trials_bulk=p.trials_bulk, warmup=p.warmup,
             stage_blocks=p.stage_blocks, iv=s.iv, min_trial_seconds=floor, bulk_modes=p.bulk_modes,
-            seed=run.seed, processes=p.processes, progress=False)
+            seed=run.seed, processes=p.processes, progress=False, trials_steps=p.trials_steps,
+            steps_states=p.steps_states)
     return {name: (df, {"experiment": name, "run_id": str(df["run_id"].iloc[0]), "min_trial_seconds": floor,
                         "impls_measured": list(s.styles)})
             for name, df in frames.items()}
@@ -106,6 +107,7 @@ def build(run: Run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out["maes_table1"] = tables.table1(raw["maes_keyexp"])
     out["maes_table2"] = tables.table2(raw["maes_stage"])
+    out["maes_steps"] = steps.steps_table(raw["maes_steps"])
     out["maes_table3"] = tables.table3(raw["maes_block"], orig, opt, bulk=raw["maes_bulk"])
     sp_block = out["maes_speedups_block"] = tables.speedup_table(raw["maes_block"], orig, opt, seed=run.seed)
     out["maes_speedups_block_figure"] = _figure(figures.speedup_figure(sp_block, "One block (Table III)"))
@@ -136,7 +138,7 @@ def build(run: Run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     ks = out["maes_keyspace"] = keyspace.keyspace_table(keys_per_second=p.keys_per_second)
 
     frames = Frames(raw["maes_keyexp"], raw["maes_stage"], raw["maes_block"], raw["maes_bulk"], ent, ent_diff, dep,
-                    ks, leaks, overhead=raw["maes_overhead"])
+                    ks, leaks, overhead=raw["maes_overhead"], steps=raw["maes_steps"])
     out["evidence_maes"] = evidence_table(evidence_rows(
         frames, key=s.key, options=s.options, impls=s.styles, original_style=orig, optimized_style=opt,
         profile=run.profile.name, image_style=p.image_impl, seed=run.seed))

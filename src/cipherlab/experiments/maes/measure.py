@@ -27,7 +27,8 @@ from cipherlab.analysis.timing import TIMING_COLUMNS, call_overhead, compile_sec
 from cipherlab.experiments.maes.common import DEFAULT_IMPLS, IV_SOURCES, check_choice, check_choices, check_impls
 
 #: Raw experiments the measuring notebook writes (``data/raw/<profile>/<name>.csv``).
-RAW_EXPERIMENTS = ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_compile", "maes_overhead")
+RAW_EXPERIMENTS = ("maes_keyexp", "maes_stage", "maes_block", "maes_bulk", "maes_steps", "maes_compile",
+                   "maes_overhead")
 
 
 def _bind(fn, arg):
@@ -232,7 +233,8 @@ def compile_times(cases: Sequence[dict], run_id: str = "") -> pd.DataFrame:
 def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequence[str], trials_keyexp: int,
                 trials_stage: int, trials_block: int, trials_bulk: int, warmup: int, stage_blocks: int,
                 iv: bytes, min_trial_seconds: float, bulk_modes: Sequence[str] = ("ecb",), seed: int = 0,
-                processes: int = 1, progress: bool = True) -> dict[str, pd.DataFrame]:
+                processes: int = 1, progress: bool = True, trials_steps: int = 0, steps_states: int = 4096
+                ) -> dict[str, pd.DataFrame]:
     """Run every timing of the chapter; one tidy frame per raw experiment (see :data:`RAW_EXPERIMENTS`).
 
     Each group of cases is measured side by side with interleaved trials
@@ -243,7 +245,8 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequ
     count the trials of all processes); the first call of every case is timed
     apart as its compile (or cache load) time in ``maes_compile``, and the
     empty-call overhead in ``maes_overhead``. Bulk runs use one thread so
-    that ciphers, not thread scheduling, are compared.
+    that ciphers, not thread scheduling, are compared. ``trials_steps`` (0:
+    none) times each step of an AES round alone (:mod:`.steps`, ``maes_steps``).
     """
     run_id = new_run_id()   # impls are checked by the case builders below
     groups = {
@@ -253,6 +256,9 @@ def measure_all(key: bytes, bulk_data: np.ndarray, *, options: dict, impls: Sequ
         "maes_bulk": (bulk_cases, dict(key=key, data=bulk_data, impls=impls, modes=bulk_modes, iv=iv, threads=1,
                                        maes_options=options), trials_bulk),
     }
+    if trials_steps:
+        from cipherlab.experiments.maes.steps import steps_cases
+        groups["maes_steps"] = (steps_cases, dict(key=key, n_states=steps_states, seed=seed), trials_steps)
     compiles = []
     for name, (build, kwargs, _) in groups.items():
         ct = compile_times(build(**kwargs), run_id=run_id)

@@ -245,6 +245,13 @@ def table2(built: Mapping[str, pd.DataFrame]) -> None:
     _display(_section_evidence(built, "maes-table2"))
 
 
+def steps(built: Mapping[str, pd.DataFrame]) -> None:
+    """The four steps of a round, each timed alone (ns per state), their shares, and whether they add up."""
+    _display(show(built["maes_steps"], ["operation", "step", "ns_per_state", "share_pct", "mixing_step",
+                                        "adds_up_pct"], digits=3))
+    _display(_section_evidence(built, "maes-steps"))
+
+
 def table3(built: Mapping[str, pd.DataFrame]) -> None:
     """Table III (one block) beside the published one."""
     from cipherlab.analysis.paper import published

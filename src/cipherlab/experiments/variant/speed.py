@@ -26,9 +26,10 @@ from cipherlab.ciphers.modes import new
 from cipherlab.experiments.variant.correctness import styles_here
 
 #: the words each outcome of the ordering claim "the variant is faster than AES" becomes (the engine's
-#: comparison outcomes, :mod:`cipherlab.analysis.compare`: a tie and a slowdown are both *contradicted*)
+#: comparison outcomes, :mod:`cipherlab.analysis.compare`; "faster" states no size, so a tie is below resolution)
 WORDS = {"established": "faster", "reversed": "slower", "no_effect": "no difference beyond the A/A band",
-         "undecided": "inconclusive", "too_noisy": "inconclusive", "claim_in_noise": "inconclusive"}
+         "below_resolution": "no difference beyond the A/A band", "undecided": "inconclusive",
+         "too_noisy": "inconclusive"}
 CASES = ("aes", "aes (A/A control)", "variant")
 
 

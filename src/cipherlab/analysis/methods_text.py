@@ -1,0 +1,181 @@
+"""The Methods page's statement of the verdict rules, rendered from ``config/verdicts.yaml``.
+
+What the decision engine (:mod:`cipherlab.analysis.verdicts`) applies, in words: every rule and
+parameter (:func:`rules_markdown`) and the one table of meanings (:func:`meanings_markdown`), which
+CONTRIBUTING shows too (a test keeps the two copies equal).  Presentation only: nothing here decides.
+"""
+from __future__ import annotations
+
+from cipherlab.analysis.claims import RULES, load_rules
+from cipherlab.pipeline.config import load_config
+from cipherlab.pipeline.paths import PROFILES
+
+__all__ = ["RULE_TEXT", "meanings_markdown", "rules_markdown"]
+
+
+#: What each rule compares, in words, with ``{margin}``/``{alpha}`` filled from the rules file.  A rule names
+#: an outcome; the table of meanings (:func:`meanings_markdown`) alone gives its verdict word.
+RULE_TEXT = {
+    "within_margin": ("value, ratio",
+                      "our interval against the published value ±{margin} (relative) and, for a directional claim "
+                      "(one with a null), against the A/A noise band around the null: `established` if beyond the "
+                      "band in the claimed direction and within the margin; `size_excluded` if wholly outside the "
+                      "margin and the direction not excluded; `reversed` if beyond the band on the other side; "
+                      "`no_effect` if it reaches no further than the band in the claimed direction and the published "
+                      "value lies clearly beyond the band (`below_resolution` if it does not); a published value "
+                      "inside the band is a small claimed effect (as `small_effect`); a size that belongs to the "
+                      "paper's machine (`carries: direction`) is only said to agree or differ on this machine "
+                      "(`agrees_here`, `differs_here`, `unclear_here`) once the direction holds; otherwise "
+                      "`undecided`"),
+    "ordering": ("ordering",
+                 "our interval of the effect, oriented so that the claim lies above the null, against the noise "
+                 "band around the null: `established` if above it, `reversed` if below it; if it reaches no "
+                 "further than its upper edge, `no_effect` where the paper states an effect clearly beyond the band "
+                 "(a bound, or the gap its own table prints for this comparison, `stated`), `as_small_as_stated` "
+                 "as for `small_effect` where the printed gap lies inside the band, `below_resolution` where it "
+                 "states no size or one near the band; a speedup claimed to be at least N % (null N) has its "
+                 "direction judged against 0 and its bound against the band around N (`size_excluded` below it; "
+                 "a machine-bound bound, `carries: direction`, only agrees or differs on this machine); "
+                 "otherwise `undecided`"),
+    "small_effect": ("ordering",
+                     "a claim that states a small effect in a direction (\"slightly faster\"): "
+                     "`as_small_as_stated` if our interval lies inside the noise band (its sign cannot be told "
+                     "there), `size_excluded` if wholly beyond it in the claimed direction (larger than small), "
+                     "`reversed` if wholly beyond it on the other side, otherwise `undecided`"),
+    "equivalent": ("value",
+                   "`established` if our interval of the difference lies within ±{margin} of the null (in the "
+                   "claim's unit); `statement_false` if wholly outside; otherwise `undecided`"),
+    "significance": ("significance",
+                     "`established` if p < {alpha} and our interval lies above the noise band (the direction the "
+                     "paper reports); `reversed`, `no_effect` or `below_resolution` as for `ordering` (the effect "
+                     "the paper's own means show sizes the claim), whatever p; otherwise `undecided`"),
+    "pvalue": ("structural",
+               "a test at alpha = {alpha} (by default; a claim may declare its own): `established` if its outcome "
+               "(reject or retain) is the one the claim states, `statement_false` otherwise"),
+    "holds": ("structural, qualitative",
+              "`established` if the statement holds (checked exhaustively or by construction), `statement_false` "
+              "if not"),
+    "not_testable": ("any", "`unmeasurable`; the claim row says why (an absolute number of the paper's machine, "
+                            "`carries: nothing`, is always this, and counted)"),
+}
+
+
+def meanings_markdown(rules: "dict | None" = None) -> str:
+    """The one table of meanings (``verdicts:`` and ``outcomes:`` of ``config/verdicts.yaml``) in Markdown.
+
+    The Methods page and CONTRIBUTING show exactly this text.
+    """
+    rules = rules or load_rules()
+    lines = ["| verdict | meaning | outcomes that give it | counted |", "|---|---|---|---|"]
+    for word, entry in rules["verdicts"].items():
+        shown = entry.get("shown", word)
+        label = f"*{word}*" + (f" (shown \"{shown}\")" if shown != word else "")
+        counted = "yes" if entry.get("counted", True) else "apart"
+        lines.append(f"| {label} | {entry['meaning']} | {', '.join(f'`{o}`' for o in entry['outcomes'])} "
+                     f"| {counted} |")
+    lines += ["", "| outcome | the comparison |", "|---|---|"]
+    lines += [f"| `{name}` | {text} |" for name, text in rules["outcomes"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def rules_markdown(rules: "dict | None" = None) -> str:
+    """The Methods page's statement of every rule and parameter, rendered from ``config/verdicts.yaml``."""
+    rules = rules or load_rules()
+    paired = rules["speed_pairing"] == "rounds"
+    stat_line = (
+        f"- Speed statistic: the cases of one measurement are timed in interleaved rounds (every case once per "
+        f"round, in a seeded random order). The ratio `old / new` of per-call times is taken **within each round**, "
+        f"where both calls ran back to back, and the **{rules['speed_statistic']}** of the rounds' log ratios is "
+        "taken in each fresh process; the processes combine by their mean, and the speedup is "
+        "`(exp(that) - 1) x 100 %`. A slow spell of the machine that lasts longer than a round (a frequency step, "
+        "a neighbour's burst) slows both calls of the round alike and cancels."
+        if paired else
+        f"- Speed statistic: the **{rules['speed_statistic']}** of the per-call times of each case, compared as a "
+        "speedup `(stat(old) / stat(new) - 1) x 100 %` within each fresh process (where both cases were timed "
+        "side by side), the processes' ratios combined by their geometric mean.")
+    lines = [
+        stat_line + f" The interval is a {float(rules['confidence']):.0%} percentile bootstrap "
+        f"({int(rules['bootstrap_resamples'])} seeded resamples).",
+        "- Fresh processes: the same code can run at a different speed in each fresh interpreter, which a bootstrap "
+        "over the trials of one process cannot see. Each chapter's trials are therefore spread over several fresh "
+        f"processes, one after another ({_processes_text()}). A process that ran slower as a whole slows both "
+        "cases alike and cancels in its ratio. The bootstrap resamples at both levels: the "
+        "processes with replacement (the same draw for both cases of a comparison, which were timed in each), "
+        + ("then the rounds within each drawn process, each round's pair of calls kept together."
+           if paired else "then the trials within each drawn process, independently for the two cases."),
+        "- A/A control: every speed comparison also times AES against an identical second AES instance in the "
+        "same interleaved run; its interval is this machine's noise band, never narrower than "
+        f"±{float(rules['noise_floor_pct']):g} %: that floor stands for what an A/A control of one code path "
+        "cannot show, the few percent by which two different code paths differ from code and data layout alone "
+        "(Mytkowicz et al., *Producing wrong data without doing anything obviously wrong!*, ASPLOS 2009). "
+        "A speed effect counts only beyond the band. Around a non-zero null N (a speedup claimed to be at least "
+        "N %) the band is a band of ratios, its half-width scaled by (1 + N / 100), not added in percentage "
+        "points. A band wider than "
+        f"±{float(rules['max_noise_pct']):g} % is too noisy to decide unless the effect (claimed or measured, the "
+        f"larger) is at least {float(rules['decisive_effect_ratio']):g} times its half-width.",
+        f"- Operations shorter than {float(rules['min_trial_seconds']) * 1e3:g} ms are timed in batches of k calls "
+        "per trial (k fixed per case after the warm-up), and the empty-call overhead is reported apart.",
+        "- Condition: a claim row names the condition it is about (`condition`, e.g. `size=5 MB`, alternatives "
+        "joined by `|`). Evidence taken at another condition never decides it: the row is *not at the paper's "
+        f"condition* and shows what was measured. A size matches within {float(rules['size_tolerance']):.0%}, so "
+        "the paper's KB and MB match whether it meant 1000- or 1024-based units.",
+        f"- Readings (`readings: {rules['readings']}`): where the paper leaves a condition open (a mode) or "
+        "states its claim across several (every size), the chapter measures each reading and the claim row admits "
+        "the plausible ones (`decided_by`, alternatives joined by `|`). The claim holds only if it holds under "
+        "every reading it admits: the least favourable decides, in the order "
+        + ", ".join(f"*{w}*" for w in rules["combine_order"]) + ", and its reading is shown on the row. "
+        "One rule, because a claim the paper states without its condition is a claim about each condition it "
+        "could mean; a reading its own numbers exclude is not admitted, and the row's note says why. A claim the "
+        "paper states \"in most measures\", or as an overall ranking over its sizes, declares `readings: most`: "
+        "the median reading decides (the most favourable verdict that more than half of the readings reach), "
+        "never the single size where the gap is smallest.",
+        "- How large a claim says its effect is decides what an effect inside the noise band means (`small_effect` in "
+        f"the rules file: small within {float(rules['small_effect']['small']):g} half-width of the band, clearly "
+        f"beyond it past {float(rules['small_effect']['clear']):g}). A claim that states a small effect "
+        "(\"slightly\", \"very close\", a printed gap below the floor) is reproduced when ours lies inside the "
+        "band too; only a claim whose stated effect lies clearly beyond the band is contradicted by no effect "
+        "beyond the noise; a claim that states no size is then *inconclusive* (below resolution). Closeness "
+        "(\"nearly the same\") is decided by `equivalent` on its declared margin.",
+        "- Quantities that belong to a machine (`carries` in the claim row). Absolute times and speeds of the "
+        "paper's machine (`nothing`) are *not testable*, and counted. Where only the direction of a stated size "
+        "carries over (`direction`: a ratio between different code paths, hardware AES against software "
+        "Blowfish or CAST, CLMUL GHASH against CBC-MAC, a protocol's fixed costs), the direction is decided as "
+        "any other and the size is shown and said to agree or differ *on this machine*: the status "
+        "*machine-bound*, counted apart, never *not reproduced* or *contradicted*. Evidence of another real "
+        "machine (shipped raw data) enters the same rule with that machine's name.",
+        "- A stand-in (our own construction where the paper's is unknown) illustrates and never decides: a claim "
+        "whose only evidence is a stand-in's is *not testable*, and the stand-in's result is shown as a finding. "
+        "A row measured at another condition may stand for the claim's only as a declared proxy, whose label "
+        "says so and why; a bound on a quantity decides only in its own direction.",
+        "- A claim another row tests (`covered_by`) is *covered by* that row and counted once, there. A documented "
+        "misprint (`data/paper/<paper>_misprints.csv`, each with its evidence) is read as corrected, and shown on "
+        "the claim's row.",
+        "",
+        "The table of meanings, the one place where a comparison's outcome becomes a verdict word:",
+        "",
+        meanings_markdown(rules),
+        "| rule | for claims of kind | comparison | parameters |",
+        "|---|---|---|---|",
+    ]
+    for name in RULES:
+        params = rules["rules"].get(name) or {}
+        kinds, text = RULE_TEXT[name]
+        fill = {k: (f"{float(v):.0%}" if (k, name) == ("margin", "within_margin") else f"{float(v):g}")
+                for k, v in params.items()}
+        fill.setdefault("margin", "margin")
+        fill.setdefault("alpha", "alpha")
+        shown = ", ".join(f"{k} = {v}" for k, v in params.items()) or "—"
+        lines.append(f"| `{name}` | {kinds} | {text.format(**fill)} | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+def _processes_text() -> str:
+    """How many fresh processes each profile's timing sections use, from the profile configs."""
+    parts = []
+    for profile in PROFILES:
+        cfg = load_config(profile)
+        counts = sorted({int(sec["processes"]) for sec in cfg.values() if isinstance(sec, dict) and "processes" in sec})
+        if counts:
+            parts.append(f"{profile} profile: {' or '.join(map(str, counts))}")
+    return "; ".join(parts) + ", set by `processes` in each timing section of the profile's config" if parts else \
+        "set by `processes` in each timing section of the profile's config"

@@ -1,0 +1,202 @@
+"""Each verdict's reason in one sentence a referee understands, written from the numbers that decided it.
+
+The decision engine (:mod:`cipherlab.analysis.verdicts`) keeps two texts per
+claim: the *basis*, how the rule decided with its internals (edge bands, scaled
+nulls, readings), shown on the evidence link; and the *reason*, written here:
+the claim's quantity (the registry's ``quantity``), ours with the condition it
+was measured at, and what decided, e.g. "MAES's decryption speed-up over AES is
+41 % [38, 44] (16 B, reference style), far below the paper's 500 %."  The
+sentence is filled from the same numbers and outcome as the verdict, so it cannot
+disagree with it.
+"""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from cipherlab.analysis.compare import fmt
+
+__all__ = ["condition_label", "ours_text", "plain_reason"]
+
+
+def _text(row, name) -> str:
+    if row is None:
+        return ""
+    v = row.get(name, "") if isinstance(row, (dict, pd.Series)) else getattr(row, name, "")
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+
+
+def _num(row, name) -> "float | None":
+    t = _text(row, name)
+    if t == "":
+        return None
+    if name == "holds":
+        return None
+    try:
+        v = float(t)
+    except ValueError:
+        return None
+    return None if math.isnan(v) else v
+
+
+def _holds(row) -> "bool | None":
+    t = _text(row, "holds").strip().lower()
+    return None if t == "" else t in ("true", "1", "yes")
+
+
+def condition_label(ev) -> str:
+    """The condition an evidence row was measured at, as the pages label it: ``"59 KB, reference style"``; a
+    declared proxy says what it stands for and why (``"... , a proxy for size=16 B: <why>"``)."""
+    if ev is None:
+        return ""
+    size, style, mode = _text(ev, "size"), _text(ev, "style"), _text(ev, "mode")
+    parts = [size, f"{style} style" if style and " " not in style and style not in ("none",) else style,
+             mode if mode not in ("none",) else ""]
+    label = ", ".join(p for p in parts if p)
+    if _text(ev, "proxy_for"):
+        label += f" (a proxy for {_text(ev, 'proxy_for').replace('size=', '')}: {_text(ev, 'proxy_why')})"
+    return label
+
+
+def ours_text(ev) -> str:
+    """Our figure for a claim, in its unit: ``"41 % [38, 44]"``, ``"holds"``, ``"p = 0.003"``, or ``"—"``."""
+    if ev is None:
+        return "—"
+    est, lo, hi = _num(ev, "estimate"), _num(ev, "low"), _num(ev, "high")
+    holds = _holds(ev)
+    if holds is not None and est is None:
+        return "holds" if holds else "does not hold"
+    unit = f" {_text(ev, 'unit')}" if _text(ev, "unit") else ""
+    if est is None:
+        p = _num(ev, "p_value")
+        return f"p = {p:.3g}" if p is not None else "—"
+    out = fmt(est) + unit
+    if lo is not None and hi is not None and not (lo == hi == est):
+        out += f" [{fmt(lo)}, {fmt(hi)}]"
+    return out
+
+
+def _first_sentence(text: str) -> str:
+    """The text up to its first '. ' or '; ' outside parentheses (a note's leading clause)."""
+    t = " ".join(str(text).split())
+    depth = 0
+    for i, ch in enumerate(t):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in ".;" and t[i + 1:i + 2] in (" ", "") and t[max(0, i - 3):i] not in ("e.g", "i.e"):
+            return t[:i]
+    return t.rstrip(".")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _pub(claim) -> str:
+    pub, unit = _text(claim, "published"), _text(claim, "unit")
+    return f"{pub} {unit}".strip() if pub else ""
+
+
+def _band(h: float, ev) -> str:
+    unit = " %" if _text(ev, "unit") == "%" else (f" {_text(ev, 'unit')}" if _text(ev, "unit") else "")
+    return f"this machine's noise (±{fmt(h)}{unit})" if h else "the no-effect value"
+
+
+def _side_clause(claim, ev, est: float) -> str:
+    """"far below the paper's 500 %" / "above the paper's 20 %": where ours lies against the published value."""
+    pub = _num(claim, "published_value") if "published_value" in claim else None
+    if pub is None:
+        try:
+            pub = float(_text(claim, "published"))
+        except ValueError:
+            return f"outside the margin of the paper's {_pub(claim)}"
+    below = est < pub
+    far = pub != 0 and ((below and est < pub / 2) or (not below and est > 2 * pub)) and pub > 0
+    margin = _num(claim, "margin_value")
+    m = f" (its ±{margin * 100:.3g}% margin excluded)" if margin is not None and claim.get("rule") == "within_margin" else ""
+    return f"{'far ' if far else ''}{'below' if below else 'above'} the paper's {_pub(claim)}{m}"
+
+
+_MACHINE = {"agrees_here": "agrees with", "differs_here": "differs from",
+            "unclear_here": "neither clearly agrees with nor differs from"}
+
+
+def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
+    """The reason of one decision in one sentence: the claim's quantity, ours (with its condition), what decided."""
+    q = _cap(_text(claim, "quantity") or _text(claim, "quote"))
+    rule = _text(claim, "rule")
+    pub = _pub(claim)
+    if outcome == "covered":
+        return f"{q}: tested at {_text(claim, 'covered_by')}, which decides the same sentence."
+    if outcome == "unmeasurable":
+        return f"{q}: not testable here; {_first_sentence(_text(claim, 'note'))}."
+    ours, cond = ours_text(ev), condition_label(ev)
+    at = f" ({cond})" if cond else ""
+    if outcome == "stand_in":
+        return (f"{q} is {ours}{at} with our own stand-in ({_text(ev, 'stand_in')}), since the paper does not give "
+                "its construction: an illustration (a finding), not a test.")
+    if outcome == "elsewhere":
+        return (f"{q} was measured only at {cond or 'another condition'} ({ours}), not at the paper's condition "
+                f"({_text(claim, 'condition')}), so it decides nothing.")
+    if rule == "holds":
+        detail = _text(ev, "detail")
+        what = f" ({detail})" if detail else ""
+        return f"{q}: {'it holds' if outcome == 'established' else 'it does not hold'}{what}."
+    if rule == "pvalue":
+        p, alpha = _num(ev, "p_value"), _num(claim, "alpha_value")
+        rejects = p is not None and alpha is not None and p < alpha
+        stated = "reject" if _text(claim, "expect") == "reject" else "retain"
+        tail = "as the paper states" if outcome == "established" else f"where the paper says it would {stated}"
+        return (f"{q}: p = {p:.3g}{at}, so the test {'rejects' if rejects else 'retains'} at α = {alpha:g}, "
+                f"{tail}.")
+    est = _num(ev, "estimate")
+    lo, hi = _num(ev, "low"), _num(ev, "high")
+    est = est if est is not None else ((lo + hi) / 2 if lo is not None else math.nan)
+    noise = _band(h, ev)
+    bound = rule == "ordering" and _num(claim, "null_value") not in (None, 0.0) and _text(ev, "unit") == "%"
+    if outcome == "established":
+        if rule == "within_margin":
+            margin = _num(claim, "margin_value")
+            clause = f"within ±{margin * 100:.3g}% of the paper's {pub}" if margin is not None else f"as the paper's {pub}"
+        elif rule == "equivalent":
+            clause = (f"within ±{fmt(_num(claim, 'margin_value'))} {_text(claim, 'unit')} of "
+                      f"{fmt(_num(claim, 'null_value') or 0.0)}, the sameness the claim states").replace("  ", " ")
+        elif bound:
+            clause = f"above the paper's bound of {fmt(_num(claim, 'null_value'))} %"
+        elif rule == "significance":
+            clause = f"significant (p = {_num(ev, 'p_value'):.3g}) and beyond {noise} in the claimed direction"
+        else:
+            clause = f"beyond {noise} in the claimed direction"
+    elif outcome == "as_small_as_stated":
+        stated = _num(ev, "stated")
+        what = (f"the paper's {pub}" if pub and rule == "within_margin" else
+                f"the gap the paper prints ({fmt(stated)} %)" if stated is not None else "the small effect the claim states")
+        clause = f"inside {noise}, as small as {what}; its sign cannot be told at this resolution"
+    elif outcome == "size_excluded":
+        if rule == "small_effect" or (_num(ev, "stated") is not None and rule == "ordering"):
+            clause = f"beyond {noise} in the claimed direction: larger than the small effect the paper states"
+        elif bound:
+            clause = f"below the paper's bound of {fmt(_num(claim, 'null_value'))} %, though in the claimed direction"
+        else:
+            clause = _side_clause(claim, ev, est)
+    elif outcome == "reversed":
+        clause = f"the opposite of the claim, beyond {noise}"
+    elif outcome == "no_effect":
+        clause = f"no larger than {noise}, where the paper states {pub or 'a clear effect'}"
+    elif outcome == "below_resolution":
+        clause = (f"within {noise}; the paper states no effect beyond it, so the claim can be neither shown nor "
+                  "refuted here")
+    elif outcome == "statement_false":
+        clause = (f"outside ±{fmt(_num(claim, 'margin_value'))} {_text(claim, 'unit')} of "
+                  f"{fmt(_num(claim, 'null_value') or 0.0)}: not the sameness the claim states").replace("  ", " ")
+    elif outcome == "too_noisy":
+        clause = f"but {noise} was too large to decide"
+    elif outcome == "bound_only":
+        clause = "a bound on the quantity, which cannot decide in the claim's direction"
+    elif outcome in _MACHINE:
+        clause = (f"the direction holds; the size belongs to the machine the paper was timed on, and on this machine "
+                  f"it {_MACHINE[outcome]} the paper's {pub or 'value'}")
+    else:   # undecided
+        clause = (f"too close to an edge that decides ({noise}"
+                  + (f", or the margin of the paper's {pub}" if pub else "") + ") to decide")
+    return f"{q} is {ours}{at}, {clause}."

@@ -1,0 +1,127 @@
+"""Paper 003's own timing protocol, measured apart: one cold call per file, where the fixed costs matter.
+
+The paper times each file once (Pseudocodes 1-4: start the timer, make the
+cipher, encrypt the file, stop the timer), so every published time is a single
+call, paying in full what a call costs before its first byte: the cipher
+object, the nonce, the first touch of a fresh output buffer. Our phases 1 and 2
+take warm, batched medians of many calls, which spread those costs thin.
+Where a claim is about what fixed costs do (throughput that "rises" with file
+size), it is decided under the paper's protocol:
+
+* in each of the chapter's fresh processes, before anything else is timed,
+  every case (cipher, mode, operation, size, and the A/A control's twin case)
+  is called **once**, its cipher made inside the timed call, in a seeded random
+  order; nothing is warmed up and nothing is batched;
+* the processes' single calls of a case are its sample; the speed statistic,
+  its bootstrap over processes and the A/A band (the twin case, made and called
+  alike) are the engine's, as for every speed claim.
+
+The rows it writes are evidence of the same claims as our warm medians, with
+the style :data:`COLD_STYLE`; the claims name it in ``decided_by``, and the
+warm rows stand beside them.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Mapping, Sequence
+
+import pandas as pd
+from Crypto.Random import get_random_bytes
+
+from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABELS, PHASE1_COMBOS, PHASE1_CONTROL,
+                                                PHASE2_COMBOS, PHASE2_CONTROL, _decrypt_fn, _encrypt_fn, new_aead,
+                                                seeded_bytes)
+
+#: The style label of the paper's protocol in the evidence (``decided_by`` of the claims decided on it).
+COLD_STYLE = f"{IMPL}, one cold call per file"
+#: The readings of a claim measured under both protocols.
+COLD_READING = "protocol=one cold call per file"
+WARM_READING = "protocol=warm, batched medians"
+#: Claims decided on the paper's protocol: claim -> (phase, operation, cases, end size), ``cases`` the
+#: ciphers (phase 2) or modes (phase 1) whose weakest gain decides, end ``largest`` or ``level`` (about 1 MB).
+COLD_CLAIMS = {
+    "003-f5-tp-rises-enc": (1, "encrypt", ("gcm", "ccm", "eax"), "largest"),
+    "003-f6-tp-rises-dec": (1, "decrypt", ("gcm", "ccm", "eax"), "largest"),
+    "003-f9-aes-tp-climbs-enc": (2, "encrypt", ("aes",), "largest"),
+    "003-f10-aes-tp-climbs-dec": (2, "decrypt", ("aes",), "largest"),
+    "003-f9-blowfish-rises-enc": (2, "encrypt", ("blowfish",), "level"),
+    "003-f10-blowfish-rises-dec": (2, "decrypt", ("blowfish",), "level"),
+}
+
+
+def cold_cases(data_by_size: Mapping[int, bytes], *, aad: bytes, seed: int, key_bytes: int = 16,
+               nonce_bytes: "Mapping[str, int] | None" = None) -> list[dict]:
+    """The cases of both phases and their A/A twins, each a call that makes its cipher and encrypts (or decrypts
+    and verifies) one whole file; nothing is called here (the ciphertexts come from a separate cipher object)."""
+    nonces = {**DEFAULT_NONCE_BYTES, **(nonce_bytes or {})}
+    cases = []
+    for phase, combos, control in ((1, PHASE1_COMBOS, PHASE1_CONTROL), (2, PHASE2_COMBOS, PHASE2_CONTROL)):
+        runs = [(c, m, "main") for c, m in combos] + [(*control, "control")]
+        for cipher, mode, instance in runs:
+            key = seeded_bytes(seed, "key", cipher, n=key_bytes)
+            for nbytes, data in data_by_size.items():
+                labels = {"phase": phase, "cipher": cipher, "impl": COLD_STYLE, "mode": mode, "bytes": int(nbytes),
+                          "instance": instance}
+                nonce = get_random_bytes(nonces[mode])
+                enc = new_aead(cipher, mode, key, nonce)
+                enc.update(aad)
+                ct, tag = enc.encrypt_and_digest(data)
+                cases.append({**labels, "operation": "encrypt",
+                              "fn": _encrypt_fn(cipher, mode, key, data, aad, nonces[mode])})
+                cases.append({**labels, "operation": "decrypt", "fn": _decrypt_fn(cipher, mode, key, nonce, ct, tag, aad)})
+    return cases
+
+
+def cold_build(data_by_size: Mapping[int, bytes], *, aad: bytes, seed: int, key_bytes: int = 16,
+               nonce_bytes: "Mapping[str, int] | None" = None) -> dict:
+    """The keyword arguments of :func:`cold_cases` as a timing process receives them (plain, picklable)."""
+    return dict(data_by_size={int(n): bytes(d) for n, d in data_by_size.items()}, aad=aad, seed=seed,
+                key_bytes=key_bytes, nonce_bytes=dict(nonce_bytes or {}))
+
+
+def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_bytes: int = 10**6,
+                  sections: "Mapping[str, str] | None" = None,
+                  claims: Sequence[str] = tuple(COLD_CLAIMS)) -> list[_v.Evidence]:
+    """Evidence of :data:`COLD_CLAIMS` under the paper's protocol: a case's throughput gain from the smallest size
+    to the largest (or to the size nearest ``level_bytes``), the weakest of its cases, with the A/A band of the
+    twin case's same gain."""
+    from cipherlab.experiments.aead.evidence import SECTIONS, compare, weakest
+    sections = sections or {}
+    out = []
+    for cid in claims:
+        phase, op, names, end = COLD_CLAIMS[cid]
+        df = cold[cold["phase"] == phase]
+        sizes = sorted(int(b) for b in df["bytes"].unique())
+        small = sizes[0]
+        large = sizes[-1] if end == "largest" else min(sizes[1:], key=lambda b: abs(b / level_bytes - 1))
+        section = sections.get(cid) or SECTIONS["fig9" if op == "encrypt" and phase == 2 else
+                                                "fig10" if phase == 2 else "fig5" if op == "encrypt" else "fig6"]
+        evs = [dataclasses.replace(
+            compare(cid, df, phase, op, k, k, large, slow_bytes=small, per_byte=True, profile=profile,
+                    section=section, seed=seed,
+                    detail=(f"throughput gain of {LABELS[k]} from {small} B to {large} B, {op}, one cold call per "
+                            "file and process (the paper's protocol)")), style=COLD_STYLE)
+            for k in names]
+        out.append(dataclasses.replace(weakest(evs, "cases") if len(evs) > 1 else evs[0], reading=COLD_READING))
+    return out
+
+
+def cold_table(cold: pd.DataFrame, phase1: pd.DataFrame, phase2: pd.DataFrame, mb_bytes: int = 10**6) -> pd.DataFrame:
+    """Each case under both protocols: the median of the processes' single cold calls beside the warm, batched
+    median of phases 1 and 2, in seconds and MB/s, and the cold call's time over the warm one."""
+    keys = ["cipher", "mode", "operation", "bytes"]
+    rows = []
+    for phase, warm in ((1, phase1), (2, phase2)):
+        c = cold[(cold["phase"] == phase) & (cold["instance"] == "main")].groupby(keys)["seconds"].median()
+        w = warm[warm["instance"] == "main"].groupby(keys)["seconds"].median()
+        for key, t_cold in c.items():
+            t_warm = float(w.get(key, float("nan")))
+            nbytes = key[3]
+            rows.append({"phase": phase, **dict(zip(keys, key)), "cold_calls": int(
+                ((cold["phase"] == phase) & (cold["instance"] == "main")
+                 & (cold[keys].apply(tuple, axis=1) == key)).sum()),
+                "cold_median_s": float(t_cold), "warm_median_s": t_warm,
+                "cold_mb_per_s": nbytes / mb_bytes / float(t_cold), "warm_mb_per_s": nbytes / mb_bytes / t_warm,
+                "cold_over_warm": float(t_cold) / t_warm})
+    return pd.DataFrame(rows)

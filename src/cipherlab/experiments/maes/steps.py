@@ -1,0 +1,129 @@
+"""The four steps of an AES round, each timed alone, and MixColumns' share of the round (papers 000, 001, 002).
+
+Papers 000 and 001 (Section 4) premise that MixColumns needs "more computational
+resources ... as compared to the other functions", and paper 002 (Section 4B)
+that it is "the most computational demanding stage ... and therefore it consumes
+most of the time". A speed-up of AES with MixColumns removed only bounds that
+share from below; here the share itself is measured: each step of a middle
+round (SubBytes, ShiftRows, MixColumns, AddRoundKey; for decryption their
+inverses in FIPS-197's inverse-cipher order) is applied to ``n_states`` random
+states ``rounds`` times inside one compiled loop
+(:func:`cipherlab.ciphers._step_kernels.step_runner`), in the byte-oriented
+(reference) style the papers' software describes, with the very step functions
+the cipher runs; the whole round is timed the same way, and the steps are
+checked to add up to it. MixColumns (and InvMixColumns) is timed twice, as two
+separate cases on their own states: the A/A control.
+
+Claims decided here (the engine decides; this module writes evidence):
+
+* "the costliest of the four steps" (000-s4, 001-s4, 002-s4b-mixcolumns-most-time):
+  MixColumns' time over the costliest other step, one reading per operation;
+* "most of the time" (002-s4b-mixcolumns-most-of-time): MixColumns' time over
+  the other three steps together, per round of the same trial, one reading per
+  operation.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.analysis import timing as _timing
+from cipherlab.analysis import verdicts as _verdicts
+from cipherlab.ciphers import _step_kernels as SK
+from cipherlab.ciphers.aes import expand_key
+from cipherlab.ciphers.sboxes import rijndael_sbox
+
+#: The costliest-step claims (one per paper) and the most-of-the-time claim.
+COSTLIEST_CLAIMS = {"002-s4b-mixcolumns-most-time": "002", "000-s4-mixcolumns-most-resources": "000",
+                    "001-s4-mixcolumns-most-resources": "001"}
+SHARE_CLAIM = "002-s4b-mixcolumns-most-of-time"
+SECTION = "maes-steps"
+#: The steps of each operation's middle round, the mixing step, and the whole round.
+OPERATIONS = {"encrypt": (SK.ENCRYPT_STEPS, "mix_columns", "round"),
+              "decrypt": (SK.DECRYPT_STEPS, "inv_mix_columns", "inv_round")}
+STYLE = "reference"
+
+
+def steps_cases(key: bytes, n_states: int = 4096, rounds: int = 9, seed: int = 0) -> list[dict]:
+    """Timing cases: every step of both operations' middle rounds and the two whole rounds, each on its own
+    ``n_states`` random states, ``rounds`` times per call; the mixing steps twice (``role = "control"``)."""
+    if isinstance(n_states, bool) or not isinstance(n_states, (int, np.integer)) or n_states < 1:
+        raise ValueError(f"n_states must be an integer >= 1, got {n_states!r}")
+    rk = expand_key(key)
+    sbox = rijndael_sbox()
+    inv = np.argsort(sbox).astype(np.uint8)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for op, (steps, mix, whole) in OPERATIONS.items():
+        for step, role in [(s, "main") for s in (*steps, whole)] + [(mix, "control")]:
+            states = rng.integers(0, 256, size=(int(n_states), 16), dtype=np.uint8)
+            cases.append({"cipher": "aes", "impl": STYLE, "mode": "none", "operation": op, "step": step,
+                          "bytes": 16 * int(n_states), "states": int(n_states), "rounds": int(rounds),
+                          "role": role, "fn": SK.step_runner(states, step, rounds, rk, sbox, inv)})
+    return cases
+
+
+def _ns(raw: pd.DataFrame) -> pd.Series:
+    return raw["seconds"] * 1e9 / (raw["states"] * raw["rounds"])
+
+
+def steps_table(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per operation and step: the median time per state and step (ns), its share of the four steps, and the
+    four steps' sum against the whole round timed alike (``adds_up_pct``: sum / round - 1)."""
+    main = raw[raw["role"] == "main"].assign(ns=_ns(raw[raw["role"] == "main"]))
+    med = main.groupby(["operation", "step"])["ns"].median()
+    rows = []
+    for op, (steps, mix, whole) in OPERATIONS.items():
+        total = float(sum(med[(op, s)] for s in steps))
+        for s in (*steps, whole):
+            rows.append({"operation": op, "step": s, "ns_per_state": float(med[(op, s)]),
+                         "share_pct": 100.0 * float(med[(op, s)]) / total if s != whole else float("nan"),
+                         "mixing_step": s == mix, "adds_up_pct": (total / float(med[(op, whole)]) - 1) * 100
+                         if s == whole else float("nan")})
+    return pd.DataFrame(rows)
+
+
+def _times(raw: pd.DataFrame, op: str, step: str, role: str = "main") -> np.ndarray:
+    sel = raw[(raw["operation"] == op) & (raw["step"] == step) & (raw["role"] == role)]
+    if len(sel) < 2:
+        raise ValueError(f"the steps timings have {len(sel)} trials of {op} {step} ({role}); need at least 2")
+    return _timing.trials_by_process(sel.assign(seconds=_ns(sel)))
+
+
+def steps_evidence(raw: pd.DataFrame, *, profile: str, seed: int = 0,
+                   claims: Sequence[str] = (*COSTLIEST_CLAIMS, SHARE_CLAIM)) -> list[_verdicts.Evidence]:
+    """Evidence of the costliest-step and most-of-the-time claims, one row per claim and operation
+    (``reading = "operation=..."``), each with the mixing step's A/A band (its two separate cases)."""
+    table = steps_table(raw).set_index(["operation", "step"])
+    out = []
+    for op, (steps, mix, whole) in OPERATIONS.items():
+        others = [s for s in steps if s != mix]
+        med = {s: float(table.loc[(op, s), "ns_per_state"]) for s in steps}
+        top = max(others, key=med.get)
+        t_mix, ctl = _times(raw, op, mix), _times(raw, op, mix, "control")
+        rest = sum(_times(raw, op, s) for s in others)
+        share = 100.0 * med[mix] / sum(med.values())
+        adds = float(table.loc[(op, whole), "adds_up_pct"])
+        cond = dict(size=f"{int(raw['states'].iloc[0])} states x {int(raw['rounds'].iloc[0])} rounds per call",
+                    style=STYLE, mode="none", profile=profile, section=SECTION, reading=f"operation={op}")
+        check = (f"the four steps timed alone add up to {adds + 100:.0f} % of the {whole.replace('_', ' ')} "
+                 "timed alike")
+        costliest = _verdicts.speed_evidence(
+            "x", t_mix, _times(raw, op, top), t_mix, ctl, seed=seed,
+            detail=(f"{mix} against {top}, the costliest other step ({med[mix]:.1f} against {med[top]:.1f} ns per "
+                    f"state); MixColumns' share of the four steps {share:.0f} %; {check}"), **cond)
+        most = _verdicts.speed_evidence(
+            SHARE_CLAIM, t_mix, rest, t_mix, ctl, seed=seed,
+            detail=(f"{mix} against {' + '.join(others)} of the same trial: MixColumns takes {share:.0f} % of the "
+                    f"four steps ({med[mix]:.1f} of {sum(med.values()):.1f} ns per state); {check}"), **cond)
+        for cid in claims:
+            if cid == SHARE_CLAIM:
+                out.append(most)
+            elif cid in COSTLIEST_CLAIMS:
+                paper = COSTLIEST_CLAIMS[cid]
+                tail = f"; paper {paper}, Section 4" if paper != "002" else ""
+                out.append(dataclasses.replace(costliest, claim_id=cid, detail=costliest.detail + tail))
+    return out

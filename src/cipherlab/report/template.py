@@ -1,0 +1,329 @@
+"""The referee's report of any paper, as sections: the one template every report follows.
+
+:func:`report_sections` takes a paper's facts, its verdict rows (``verdicts.csv``
+rows of its claims, with the registry's ``quantity``, ``tier``, ``concern`` and
+``reference``), the findings of our own that bear on it (security findings: a
+``break`` is an attack that reads its cipher without the key) and where our
+protocol differs from the paper's, and returns the sections of a referee's
+report, in order:
+
+1. ``summary``: what the paper claims, what the run found, the recommendation;
+2. ``concerns``: the main concerns, most important first, in the order the
+   rules file declares (``report.concerns``: a break first, then refuted
+   headline claims, overclaims, the paper's own defects ...);
+3. ``headline``: each headline claim in plain words, published against ours,
+   with its verdict and its reason;
+4. ``methodology``: how the claims were tested, and every place our protocol
+   differs from the paper's (machine, library, warm-up, batching, one cold call
+   against medians);
+5. ``defects``: the paper's own defects (its numbers or statements that
+   disagree among themselves, documented misprints);
+6. ``overclaims``: sentences that claim more than their evidence allows, each
+   with its reference;
+7. ``supporting``: the supporting checks, counted, the ones that failed named;
+8. ``findings``: our own findings about the paper's subject (attacks with their
+   attacker model, stand-ins' results);
+9. ``recommendation``: the grade, by the rule written once in
+   ``config/verdicts.yaml`` (``report.recommendation``, shown on the Methods page).
+
+The four seed papers are its first users; a paper refereed from a variant file
+and a claims file is another: it passes its own rows, findings and protocol.
+Every sentence is a template filled from those rows: no result is typed here.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import pandas as pd
+
+from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
+from cipherlab.report import tiers
+from cipherlab.report.markup import md_escape
+
+__all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "recommendation_rule_markdown",
+           "concern_rows", "PROTOCOL_COLUMNS"]
+
+#: The sections of every report, in order.
+SECTION_KEYS = ("summary", "concerns", "headline", "methodology", "defects", "overclaims", "supporting", "findings",
+                "recommendation")
+TITLES = {"summary": "Summary", "concerns": "Main concerns", "headline": "The headline claims",
+          "methodology": "Methodology", "defects": "The paper's own defects", "overclaims": "Overclaims",
+          "supporting": "Supporting checks", "findings": "Our own findings", "recommendation": "Recommendation"}
+#: Columns of a protocol table: the aspect, the paper's protocol (with its place), ours.
+PROTOCOL_COLUMNS = ("aspect", "paper", "ours")
+REFUTED = ("contradicted", "not reproduced")
+#: How many headline claims the summary names, and how many concerns the report lists (the rest are counted).
+SUMMARY_CLAIMS = 6
+MAX_CONCERNS = 10
+UNDECIDED = ("inconclusive", "not testable")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of a report: its key (:data:`SECTION_KEYS`), its title and its body (Markdown, which may
+    hold HTML blocks)."""
+
+    key: str
+    title: str
+    body: str
+
+
+def _s(v) -> str:
+    return "" if v is None or (isinstance(v, float) and pd.isna(v)) or str(v) == "nan" else str(v)
+
+
+def _t(v) -> str:
+    """Data text (a reason, a quote, a note) as literal markdown: never read as markup."""
+    return md_escape(_s(v))
+
+
+def _link(cid: str) -> str:
+    return f"[{cid}]({VERDICT_PAGE}#{claim_anchor(cid)})"
+
+
+def _plural(n: int, one: str, many: "str | None" = None) -> str:
+    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
+
+
+def _claims(rows: pd.DataFrame) -> pd.DataFrame:
+    return tiers.claims_only(rows) if len(rows) else rows.assign(tier=[])
+
+
+def _holds(row) -> bool:
+    """A finding holds when its evidence says so (outcome ``established``)."""
+    return _s(row.get("outcome")) == "established" or _s(row.get("ours")) == "holds"
+
+
+# ----------------------------------------------------------------------------- the conditions of the rule
+def conditions(rows: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The rows behind each condition the recommendation rule and the concerns name."""
+    claims = _claims(rows)
+    head = claims[claims["tier"] == "headline"]
+    sup = claims[claims["tier"] != "headline"]
+    concern = claims["concern"].fillna("") if "concern" in claims else pd.Series("", index=claims.index)
+    fnd = findings if findings is not None else pd.DataFrame(columns=["concern"])
+    fconcern = fnd["concern"].fillna("") if "concern" in fnd else pd.Series("", index=fnd.index)
+    breaks = fnd[(fconcern == "break") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd
+    return {
+        "break": breaks,
+        "contradicted": head[head["verdict"] == "contradicted"],
+        "not reproduced": head[head["verdict"] == "not reproduced"],
+        "headline_refuted": head[head["verdict"].isin(REFUTED)],
+        "headline_undecided": head[head["verdict"].isin(UNDECIDED)],
+        "overclaim": claims[(concern == "overclaim") & (claims["verdict"] != "reproduced")],
+        "defect": claims[(concern == "defect") & claims["verdict"].isin(REFUTED)],
+        "supporting_refuted": sup[sup["verdict"].isin(REFUTED) & (concern.reindex(sup.index) != "defect")],
+        "machine-bound": claims[(claims["verdict"] == "machine-bound")
+                                & (claims.get("outcome", pd.Series("", index=claims.index)) == "differs_here")],
+    }
+
+
+def recommendation(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
+                   rules: "dict | None" = None) -> tuple[str, str, pd.DataFrame]:
+    """(grade, what it says, the rows that gave it): the first grade of ``report.recommendation`` in the rules
+    file whose conditions (any of ``when``) hold; ``always`` holds always."""
+    rules = rules or load_rules()
+    cond = conditions(rows, findings if findings is not None else pd.DataFrame())
+    for entry in rules["report"]["recommendation"]:
+        when = entry["when"]
+        when = [when] if isinstance(when, str) else list(when)
+        hit = [cond[w] for w in when if w != "always" and len(cond[w])]
+        if hit or "always" in when:
+            why = pd.concat(hit) if hit else pd.DataFrame()
+            return entry["grade"], entry["says"], why
+    raise ValueError("report.recommendation in the rules file needs a last entry with when: always")
+
+
+def recommendation_rule_markdown(rules: "dict | None" = None) -> str:
+    """The recommendation rule as the Methods page shows it: the grades in order, each with its conditions."""
+    rules = rules or load_rules()
+    rep = rules["report"]
+    names = rep["condition_text"]
+    lines = ["The recommendation of every referee's report is the first grade below whose condition holds "
+             "(the same rule for every paper, read from `report:` in `config/verdicts.yaml`):", ""]
+    for i, e in enumerate(rep["recommendation"], 1):
+        when = [e["when"]] if isinstance(e["when"], str) else list(e["when"])
+        cond = " or ".join(names[w] for w in when)
+        lines.append(f"{i}. **{e['grade']}** if {cond}: {e['says']}")
+    lines += ["", "The main concerns are listed most important first, in this order: "
+              + "; ".join(names[c] for c in rep["concerns"]) + "."]
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- sentences
+def _reason(row) -> str:
+    return _t(row.get("reason")).rstrip(".") + "."
+
+
+def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
+                 rules: "dict | None" = None) -> list[tuple[str, pd.Series]]:
+    """The main concerns, most important first: ``(kind, row)`` in the order of ``report.concerns``; a row is
+    named once, under its first kind."""
+    rules = rules or load_rules()
+    cond = conditions(rows, findings if findings is not None else pd.DataFrame())
+    seen, out = set(), []
+    for kind in rules["report"]["concerns"]:
+        for _, r in cond[kind].iterrows():
+            if r["claim_id"] not in seen:
+                seen.add(r["claim_id"])
+                out.append((kind, r))
+    return out
+
+
+def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
+    ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
+    quote = _t(r.get("claim"))
+    lead = {"break": "**The cipher is broken.**", "contradicted": "**A headline claim is contradicted.**",
+            "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
+            "defect": "**The paper disagrees with itself.**",
+            "machine-bound": "**A size differs on this machine.**"}.get(kind, f"**{names.get(kind, kind)}.**")
+    said = f" The paper: \u201c{quote}\u201d ({_t(r.get('where'))})." if quote and kind != "break" else ""
+    return f"{lead}{said} {_reason(r)}{ref} [{_s(r['claim_id'])}]({VERDICT_PAGE}#{claim_anchor(r['claim_id'])})"
+
+
+def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) -> str:
+    head = claims[claims["tier"] == "headline"]
+    shown = head.head(SUMMARY_CLAIMS)
+    what = "; ".join(f"{_t(r['quantity'])} ({_t(r['published']) if _s(r['published']) not in ('', '—') else 'as stated'})"
+                     for _, r in shown.iterrows()) or "no headline claim"
+    if len(head) > len(shown):
+        what += f"; and {len(head) - len(shown)} more (the table below)"
+    text = (f"Paper {paper.id} ({paper.subject}) makes {_plural(len(claims), 'checkable claim')}, "
+            f"{_plural(len(head), 'of them a headline claim', 'of them headline claims')}: {what}. ")
+    text += (f"This run decided its headline claims: {tiers.verdict_phrase(head['verdict'])}; "
+             f"its supporting checks: {tiers.verdict_phrase(claims.loc[claims['tier'] != 'headline', 'verdict'])}. ")
+    breaks = conditions(claims, findings)["break"]
+    if len(breaks):
+        text += f"Our own security analysis breaks the cipher: {_reason(breaks.iloc[0])} "
+    return text + f"Recommendation: **{grade}**."
+
+
+def _headline_html(head: pd.DataFrame) -> str:
+    esc = html.escape
+    body = []
+    for _, r in head.iterrows():
+        measured = _s(r.get("measured"))
+        ours = esc(_s(r.get("ours")) or "—") + (f"<br><small>{esc(measured)}</small>" if measured else "")
+        body.append(
+            f'<tr data-verdict="{esc(_s(r["verdict"]))}"><td>{esc(_s(r.get("quantity")))}<br><small>'
+            f'\u201c{esc(_s(r.get("claim")))}\u201d ({esc(_s(r.get("where")))}), '
+            f'<a href="{VERDICT_PAGE}#{claim_anchor(r["claim_id"])}">{esc(_s(r["claim_id"]))}</a></small></td>'
+            f"<td>{esc(_s(r.get('published')) or '—')}</td><td>{ours}</td>"
+            f"<td>{_badge(r)}</td><td><small>{esc(_s(r.get('reason')))}</small></td></tr>")
+    if not body:
+        return "<p>The registry marks no headline claim of this paper.</p>"
+    cols = "".join(f"<th>{h}</th>" for h in ("the claim, in plain words", "published", "ours", "verdict", "why"))
+    return f'<table class="cl-report-results"><thead><tr>{cols}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def _badge(r) -> str:
+    from cipherlab.report.verdict_page import badge
+    return badge(r)
+
+
+def _methodology(paper, claims: pd.DataFrame, protocol: "pd.DataFrame | None") -> str:
+    kinds = ", ".join(f"{int(n)} {k}" for k, n in claims["kind"].value_counts().items())
+    text = (f"Each claim of paper {paper.id} is a row of the claims registry ({kinds} by kind), with the "
+            f"published value, its place in the paper, the part of it that carries over to another machine, and "
+            f"a declared rule. The [{paper.chapter} chapter]({paper.chapter}.html) measures; one engine decides "
+            "every verdict by the rules of the [Methods](methods.html) page, the same for every paper: a speed "
+            "effect counts only beyond this machine's noise band (an A/A control, never narrower than the declared "
+            "floor); an absolute time of the paper's machine is not testable; a size that belongs to that machine "
+            "is only said to agree or differ on this one.")
+    if protocol is not None and len(protocol):
+        esc = html.escape
+        rows = "".join(f"<tr><td>{esc(_s(r['aspect']))}</td><td>{esc(_s(r['paper']))}</td>"
+                       f"<td>{esc(_s(r['ours']))}</td></tr>" for _, r in protocol.iterrows())
+        text += ("\n\nWhere our protocol differs from the paper's:\n\n"
+                 '<table class="cl-protocol"><thead><tr><th>aspect</th><th>the paper</th><th>this run</th></tr>'
+                 f"</thead><tbody>{rows}</tbody></table>")
+    return text
+
+
+def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False) -> str:
+    if part.empty:
+        return empty
+    out = []
+    for _, r in part.iterrows():
+        ref = f" Reference: {_t(r.get('reference'))}." if with_reference and _s(r.get("reference")) else ""
+        out.append(f"- \u201c{_t(r.get('claim'))}\u201d ({_t(r.get('where'))}): {_reason(r)}{ref} "
+                   f"{_link(_s(r['claim_id']))}")
+    return "\n".join(out)
+
+
+def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | None") -> str:
+    concern = claims["concern"].fillna("") if "concern" in claims else pd.Series("", index=claims.index)
+    part = claims[(concern == "defect") & claims["verdict"].isin(REFUTED)]
+    text = _listed(part, "No disagreement of the paper with itself was found in this run.")
+    if misprints is not None and len(misprints):
+        cells = "\n".join(f"- {_t(_s(r['table']).replace(' (misprints)', ''))}, {_t(r['row'])}, {_t(r['column'])}: "
+                          f"read as {_t(r['value'])} {_t(r.get('unit'))}".rstrip() + f" ({_t(r['note'])})"
+                          for _, r in misprints.iterrows())
+        text += (f"\n\nDocumented misprints ({len(misprints)}, `data/paper/{paper_id}_misprints.csv`), each read as "
+                 f"corrected where a claim uses it:\n\n{cells}")
+    return text
+
+
+def _supporting(claims: pd.DataFrame) -> str:
+    sup = claims[claims["tier"] != "headline"]
+    if sup.empty:
+        return "No supporting check."
+    text = f"{_plural(len(sup), 'supporting check')}: {tiers.verdict_phrase(sup['verdict'])}."
+    failed = sup[sup["verdict"].isin(REFUTED)]
+    if len(failed):
+        text += "\n\n" + _listed(failed, "")
+    return text
+
+
+def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame) -> str:
+    parts = []
+    if findings is not None and len(findings):
+        for _, r in findings.iterrows():
+            parts.append(f"- {_reason(r)} {_link(_s(r['claim_id']))}")
+    stand = claims[claims.get("outcome", pd.Series("", index=claims.index)) == "stand_in"]
+    for _, r in stand.iterrows():
+        parts.append(f"- Our stand-in: {_reason(r)} {_link(_s(r['claim_id']))}")
+    return "\n".join(parts) if parts else "None bearing on this paper in this run."
+
+
+def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
+                    protocol: "pd.DataFrame | None" = None, misprints: "pd.DataFrame | None" = None,
+                    rules: "dict | None" = None, extra: "Sequence[Section]" = ()) -> tuple[Section, ...]:
+    """The sections of a referee's report on ``paper`` (any object with ``id``, ``subject``, ``chapter``).
+
+    ``rows``: the paper's verdict rows (its claims; findings are dropped here); ``findings``: verdict rows of
+    our own findings bearing on it (``concern = "break"`` marks an attack that breaks its cipher); ``protocol``:
+    :data:`PROTOCOL_COLUMNS`; ``misprints``: the paper's documented misprints; ``extra``: sections a caller adds
+    before the recommendation.
+    """
+    rules = rules or load_rules()
+    claims = _claims(rows)
+    for col in ("concern", "reference", "quantity", "outcome", "measured"):
+        if col not in claims.columns:
+            claims = claims.assign(**{col: ""})
+    findings = findings if findings is not None else pd.DataFrame(columns=["claim_id", "concern", "outcome", "ours"])
+    grade, says, why = recommendation(claims, findings, rules)
+    names = rules["report"]["condition_text"]
+    concerns = concern_rows(claims, findings, rules)
+    body = {
+        "summary": _summary(paper, claims, grade, findings),
+        "concerns": (("\n".join(f"{i}. {_concern_sentence(k, r, names)}"
+                                for i, (k, r) in enumerate(concerns[:MAX_CONCERNS], 1))
+                      + (f"\n\nAnd {len(concerns) - MAX_CONCERNS} more of these kinds, each on the verdict page."
+                         if len(concerns) > MAX_CONCERNS else ""))
+                     or "None: every headline claim holds, and nothing else of concern was found."),
+        "headline": _headline_html(claims[claims["tier"] == "headline"]),
+        "methodology": _methodology(paper, claims, protocol),
+        "defects": _defects(paper.id, claims, misprints),
+        "overclaims": _listed(conditions(claims, findings)["overclaim"], "None recorded.", with_reference=True),
+        "supporting": _supporting(claims),
+        "findings": _findings(findings, claims),
+        "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
+                           + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
+                              if len(why) else "")
+                           + " (The rule, the same for every paper, is on the [Methods](methods.html) page.)"),
+    }
+    out = [Section(k, TITLES[k], body[k]) for k in SECTION_KEYS if k != "recommendation"]
+    return tuple(out) + tuple(extra) + (Section("recommendation", TITLES["recommendation"], body["recommendation"]),)

@@ -70,7 +70,8 @@ from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
 from cipherlab.ciphers._schedule import build_schedule
 from cipherlab.ciphers._variant_shapes import GENERAL, SHAPES, round_structure
-from cipherlab.ciphers._variant_yaml import SCHEMA_FILE, StrictLoader, read_table, schema_message, validator, yaml_message
+from cipherlab.ciphers._variant_yaml import (SCHEMA_FILE, StrictLoader, read_table, schema_message, validator,
+                                             yaml_message)
 from cipherlab.ciphers.keyed import SBoxPlan, ShiftPlan, parse_shift_rows, parse_steps
 from cipherlab.ciphers.gfmatrix import AES_MIX_MATRIX, gf_inverse_matrix
 from cipherlab.ciphers.aes import AES

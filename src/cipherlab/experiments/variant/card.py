@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.trails import TRAIL_KEYS
 
 #: the tests the card lists when it finds nothing
 TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures and S-box tables (BCT, linear structures, "
@@ -161,6 +163,12 @@ def trail_lines(results: dict, cipher: str) -> list[str]:
     out.append(f"- linear layer `{layer['linear_layer']}`: branch number {int(layer['differential_branch_number'])} "
                f"(linear {int(layer['linear_branch_number'])}, {mds}); at least {a4} active S-boxes in 4 rounds"
                + (f" (AES {int(aes['active_sboxes_4_rounds'])})" if vs_aes else ""))
+    desc = getattr(lookup(cipher), "description", None)
+    if desc is not None and desc.custom is None and desc.key_dependent:
+        out.append(f"- its S-box or ShiftRows changes with the key: these bounds are those of the weakest of "
+                   f"{results.get('parameters', {}).get('trail_keys', TRAIL_KEYS)} seeded keys (the S-box with the "
+                   "largest differential uniformity and the least "
+                   "nonlinearity, the ShiftRows with the fewest active S-boxes)")
     return out
 
 

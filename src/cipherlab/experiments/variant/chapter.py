@@ -46,6 +46,9 @@ class Params:
     speed_trials: int = param(30, "trials per case in all processes (batched to min_trial_seconds)", minimum=2)
     trail_rounds: int = param(10, "active-S-box bounds (MILP) and trail bounds for 1..trail_rounds rounds",
                               minimum=1, maximum=20)
+    trail_keys: int = param(4, "a variant whose S-box or ShiftRows depends on the key: keys whose S-boxes and "
+                                  "ShiftRows enter the trail bounds, the weakest counting (each costs a MILP per round)",
+                            minimum=1)
     sbox_keys: int = param(64, "keys whose S-boxes are measured when the S-box depends on the key (a fixed S-box is "
                                "measured once): the distribution of nonlinearity, differential uniformity, SAC, BIC",
                            minimum=1)

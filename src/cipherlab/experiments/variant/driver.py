@@ -34,8 +34,8 @@ from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.pipeline.results import save_raw, save_table
 
 from cipherlab.experiments.security import diffusion
-from cipherlab.experiments.variant import (affinity, bytemaps, card, claims, correctness, equivalence, figures, integral, keys,
-                                           randomness, sbox_tables, speed, structure, trails)
+from cipherlab.experiments.variant import (affinity, bytemaps, card, claims, correctness, equivalence, figures,
+                                           integral, keys, randomness, sbox_tables, speed, structure, trails)
 
 __all__ = ["resolve", "battery", "run_battery", "save_all", "save_figures", "with_control", "TABLES", "TIMING_TABLES",
            "CONTROLLED"]
@@ -90,7 +90,7 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                 n_sequences: int = 8, block_size: int = 128, apen_m: int = 8, serial_m: int = 10,
                 measure_speed: bool = True, speed_bytes: int = 65536, speed_processes: int = 2,
                 speed_trials: int = 10, trail_rounds: int = 10, sbox_keys: int = 8, equivalence_keys: int = 4,
-                equivalence_blocks: int = 64) -> dict:
+                equivalence_blocks: int = 64, trail_keys: int = 2) -> dict:
     """Every part of the battery for ``variant`` (a registered name or a description file).
 
     Returns
@@ -116,7 +116,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                         ("image_stride", image_stride), ("n_sequences", n_sequences),
                         ("speed_processes", speed_processes), ("speed_trials", speed_trials),
                         ("trail_rounds", trail_rounds), ("sbox_keys", sbox_keys),
-                        ("equivalence_keys", equivalence_keys), ("equivalence_blocks", equivalence_blocks)):
+                        ("equivalence_keys", equivalence_keys), ("equivalence_blocks", equivalence_blocks),
+                        ("trail_keys", trail_keys)):
         _positive(name, value)
     if _positive("speed_bytes", speed_bytes) % 16:
         raise ValueError(f"speed_bytes must be a positive multiple of 16, got {speed_bytes!r}")
@@ -128,7 +129,7 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                                                        message_bytes=correctness_bytes)
     maps = bytemaps.byte_maps(cipher)
     out["byte_maps"] = bytemaps.byte_map_table(maps)
-    out.update(_trail_tables(cipher, maps, trail_rounds))
+    out.update(_trail_tables(cipher, maps, trail_rounds, trail_keys))
 
     control = cipher != "aes"
     out["controls"] = {}
@@ -240,15 +241,15 @@ def with_control(results: dict, table: str) -> pd.DataFrame:
     return results[table] if control is None else pd.concat([results[table], control], ignore_index=True)
 
 
-def _trail_tables(cipher: str, maps: dict, trail_rounds: int) -> dict:
+def _trail_tables(cipher: str, maps: dict, trail_rounds: int, trail_keys: int) -> dict:
     """The S-box tables and the wide-trail tables of ``cipher``, AES's beside them (the control)."""
     named = {**maps, bytemaps.CONTROL: rijndael_sbox()}
     ciphers = (cipher,) if cipher == "aes" else (cipher, "aes")
-    bounds, times = zip(*(trails.bound_table(c, trail_rounds) for c in ciphers))
+    bounds, times = zip(*(trails.bound_table(c, trail_rounds, trail_keys) for c in ciphers))
     return {"sbox_tables": sbox_tables.sbox_table(named), "sbox_spectra": sbox_tables.spectra_table(named),
             "linear_layer": pd.DataFrame([trails.layer_properties(c) for c in ciphers]),
             "trail_bounds": pd.concat(bounds, ignore_index=True), "milp_times": pd.concat(times, ignore_index=True),
-            "margin": pd.concat([trails.margin_table(c) for c in ciphers], ignore_index=True)}
+            "margin": pd.concat([trails.margin_table(c, trail_keys) for c in ciphers], ignore_index=True)}
 
 
 def table_name(cipher: str, table: str) -> str:
@@ -284,7 +285,8 @@ def save_figures(results: dict, profile) -> dict:
     rows = [(cipher, results["ciphertexts"][key], results["recovered"][key])]
     aes = results.get("control_results")
     if aes is not None:
-        rows.append(("aes", aes["_affinity_ciphertexts"][("ecb", "image")], aes["_affinity_recovered"][("ecb", "image")]))
+        target = ("ecb", "image")
+        rows.append(("aes", aes["_affinity_ciphertexts"][target], aes["_affinity_recovered"][target]))
     figs["affinity_attack"] = figures.attack_figure(results["image"], rows, "the 129-query affinity attack")
     for name, fig in figs.items():
         save_figure(fig, table_name(cipher, name), profile)

@@ -59,7 +59,8 @@ def key_samples(cipher: str, n_keys: int, seed: int) -> list[tuple[bytes, dict]]
 
 def _key_dependent(info) -> bool:
     desc = getattr(info, "description", None)
-    return bool(desc is not None and desc.custom is None and desc.sbox_plan is not None and desc.sbox_plan.key_dependent)
+    return bool(desc is not None and desc.custom is None and desc.sbox_plan is not None
+                and desc.sbox_plan.key_dependent)
 
 
 def sbox_samples(cipher: str, *, n_keys: int = 16, seed: int = 0) -> pd.DataFrame:
@@ -99,5 +100,6 @@ def sbox_key_summary(samples: pd.DataFrame) -> pd.DataFrame:
         v = ours[m].astype(float)
         rows.append({"measure": m, "sboxes": int(len(v)), "keys": int(ours["sample"].nunique()),
                      "min": float(v.min()), "median": float(v.median()), "max": float(v.max()),
-                     "aes": float(aes[m]), "equal_to_aes": float(np.isclose(v, float(aes[m]), rtol=0, atol=1e-12).mean())})
+                     "aes": float(aes[m]),
+                     "equal_to_aes": float(np.isclose(v, float(aes[m]), rtol=0, atol=1e-12).mean())})
     return pd.DataFrame(rows)

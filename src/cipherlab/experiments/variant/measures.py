@@ -31,7 +31,8 @@ __all__ = ["MEASURES", "SECTIONS", "evidence_for", "check_measure"]
 #: AES, the control of every comparison (its rows in the battery's tables)
 CONTROL = "aes"
 
-#: measure -> (unit, what it is). The S-box measures take every name of :data:`cipherlab.experiments.variant.keys.MEASURES`.
+#: measure -> (unit, what it is). The S-box measures take every name of
+#: :data:`cipherlab.experiments.variant.keys.MEASURES`.
 MEASURES = {
     "avalanche": ("%", "ciphertext bits changed per flipped plaintext bit, mean over every flip"),
     "avalanche-aes": ("%", "the same for AES, same run and settings"),
@@ -161,7 +162,7 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
         sbox = _sbox(results, "sac_mean", True)[0]
         d, lo, hi = _difference(_hist(results, cipher), _hist(results, CONTROL))
         _, clo, chi = _difference(_hist(results, CONTROL), results["aes_repeat"])
-        return [{**sbox, "reading": "the S-box's SAC"},
+        return [{**sbox, "reading": "the S-box's SAC", "section": SECTIONS["sbox"]},
                 {"estimate": d / 100, "low": lo / 100, "high": hi / 100, "control_low": clo / 100,
                  "control_high": chi / 100, "n": int(_hist(results, cipher).sum()), "reading": "the cipher's SAC",
                  "detail": "mean of the 128 x 128 SAC matrix, variant minus AES"}]
@@ -185,7 +186,7 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
         return out
     if name in ("key-bits", "key-bits-vs-aes"):
         return [{"estimate": float(results["key_bits"][size] - (8 * size if name.endswith("-vs-aes") else 0)),
-                 "size": f"{size} B", "reading": f"key={8 * size} bits", "detail": "log2 of the key space"}
+                 "reading": f"key={8 * size} bits", "detail": "log2 of the key space"}
                 for size in sorted(results["key_bits"])]
     if name in ("design-margin", "design-margin-vs-aes"):
         margin = results["margin"].set_index("cipher")["margin_rounds"]
@@ -215,6 +216,6 @@ def evidence_for(results: dict, claim: "pd.Series | dict", profile: str = "") ->
     published = None if published is None or pd.isna(published) else float(published)
     out = []
     for row in _rows(results, name, published):
-        out.append(Evidence(claim["claim_id"], unit=MEASURES[name][0], profile=profile, section=_section(name),
-                            **row))
+        row = {"section": _section(name), **row}
+        out.append(Evidence(claim["claim_id"], unit=MEASURES[name][0], profile=profile, **row))
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -27,13 +28,31 @@ from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.card import weaknesses
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 
-__all__ = ["paper_of", "header_html", "passages_html", "summary_markdown", "methodology_markdown",
-           "findings_markdown", "tested_claims"]
+__all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html", "summary_markdown",
+           "methodology_markdown", "findings_markdown", "tested_claims"]
 
 
 def _text(value: str) -> str:
     """File text as safe HTML: escaped, `code` spans kept as code."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(str(value)))
+
+
+@dataclass(frozen=True)
+class VariantPaper:
+    """A variant paper's facts as a report needs them (the fields of ``cipherlab.report.referee.Paper``): its id
+    (the variant's name), its subject, its chapter (the variant's page) and its citation."""
+
+    id: str
+    subject: str
+    chapter: str
+    citation: str
+
+
+def paper(results: dict) -> VariantPaper:
+    """The facts of the paper a variant describes (``paper:`` of its file; the name stands in for a citation)."""
+    cipher = results["cipher"]
+    facts = paper_of(results)
+    return VariantPaper(cipher, lookup(cipher).summary, f"variant_{cipher}", facts.get("citation", cipher))
 
 
 def paper_of(results: dict) -> dict:
@@ -71,8 +90,9 @@ def header_html(results: dict) -> str:
         out.append(f"<p><b>Paper</b>: {_text(paper['citation'])}{link}.</p>")
         if paper.get("stand_in"):
             out.append("<p><b>A stand-in.</b> What the text read leaves open, and how this file decides it: "
-                       f"{_text(paper['stand_in'])}. Its measurements are findings; a claim is decided only where "
-                       "it holds or fails under every reading.</p>")
+                       f"{_text(str(paper['stand_in']).rstrip('. '))}. Its measurements are findings; a claim is "
+                       "decided only where "
+                       "it holds or fails under every reading of the construction.</p>")
     tested = tested_claims(results)
     if len(tested):
         items = "".join(f'<li><a href="{VERDICT_PAGE}#{claim_anchor(r.claim_id)}">{html.escape(r.claim_id)}</a> '

@@ -150,25 +150,25 @@ def _solve(rounds: int, branch: int, perms: "tuple[tuple[int, ...], ...] | None"
 TRAIL_KEYS = 4
 
 
-def _key_samples(cipher: str) -> list[tuple[bytes, dict]]:
+def _key_samples(cipher: str, n_keys: int = TRAIL_KEYS) -> list[tuple[bytes, dict]]:
     """Seeded keys (and additional key bytes) of a variant whose S-box or ShiftRows depends on the key; else one."""
     desc = getattr(lookup(cipher), "description", None)
     many = desc is not None and desc.custom is None and desc.key_dependent
-    return key_samples(cipher, TRAIL_KEYS if many else 1, seed=0)
+    return key_samples(cipher, n_keys if many else 1, seed=0)
 
 
-def sbox_trail_measures(cipher: str) -> dict:
+def sbox_trail_measures(cipher: str, n_keys: int = TRAIL_KEYS) -> dict:
     """Per active byte: differential uniformity, nonlinearity, ``log2`` of max DP and of max squared correlation.
 
     The S-box's, or for a ``byte-map`` layer the worse of the S-box's and the
     composite's (S-box then byte map); where the S-box changes with the round
-    or the key, the worst over every round of :data:`TRAIL_KEYS` seeded keys.
+    or the key, the worst over every round of ``n_keys`` seeded keys.
     """
     maps = variant_byte_maps(cipher)
     info = lookup(cipher)
     sboxes = [maps["sbox"]]
     if hasattr(info, "round_tables"):
-        sboxes = list({s.tobytes(): s for key, opts in _key_samples(cipher)
+        sboxes = list({s.tobytes(): s for key, opts in _key_samples(cipher, n_keys)
                        for s in info.round_tables(key, **opts)[0]}.values())
     candidates = sboxes + ([compose(maps["linear"], s) for s in sboxes] if "linear" in maps else [])
     du = max(differential_uniformity(s) for s in candidates)
@@ -178,14 +178,14 @@ def sbox_trail_measures(cipher: str) -> dict:
             "log2_max_dp": math.log2(du / 256), "log2_max_lp": 2 * math.log2(corr) if corr > 0 else -math.inf}
 
 
-def _shift_rows(cipher: str) -> "list[tuple[tuple[int, ...], ...]] | None":
+def _shift_rows(cipher: str, n_keys: int = TRAIL_KEYS) -> "list[tuple[tuple[int, ...], ...]] | None":
     """The variant's ShiftRows permutations by round, one tuple per sampled key; None when they are AES's."""
     info = lookup(cipher)
     desc = getattr(info, "description", None)
     if desc is None or desc.custom is not None or desc.shift_rows.is_aes:
         return None
     out = []
-    for key, opts in _key_samples(cipher):
+    for key, opts in _key_samples(cipher, n_keys):
         perms = info.round_tables(key, **opts)[1]
         out.append(tuple(tuple(int(v) for v in p) for p in perms))
     return out
@@ -207,8 +207,8 @@ def _own_rounds(cipher: str) -> int:
     return int(own or AES_ROUNDS[info.key_sizes[0]])
 
 
-def _bounds(cipher: str, rounds: int) -> tuple[dict, dict, float]:
-    props, sb, perms = layer_properties(cipher), _measures(cipher), _shift_rows_cached(cipher)
+def _bounds(cipher: str, rounds: int, n_keys: int = TRAIL_KEYS) -> tuple[dict, dict, float]:
+    props, sb, perms = layer_properties(cipher), _measures(cipher, n_keys), _shift_rows_cached(cipher, n_keys)
     d = _active(rounds, props["differential_branch_number"], perms)
     lin = _active(rounds, props["linear_branch_number"], perms)
     return ({"active_sboxes_differential": d[0], "active_sboxes_linear": lin[0],
@@ -217,7 +217,7 @@ def _bounds(cipher: str, rounds: int) -> tuple[dict, dict, float]:
             d[1] + (lin[1] if lin is not d else 0.0))
 
 
-def bound_table(cipher: str, max_rounds: int = 10) -> tuple[pd.DataFrame, pd.DataFrame]:
+def bound_table(cipher: str, max_rounds: int = 10, n_keys: int = TRAIL_KEYS) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(bounds, times)``: per round count ``1..max_rounds`` the active-S-box bounds and trail bounds.
 
     ``times`` (a timing table, not byte-identical run to run) holds the MILP's
@@ -225,10 +225,10 @@ def bound_table(cipher: str, max_rounds: int = 10) -> tuple[pd.DataFrame, pd.Dat
     in this process (the differential and the linear model, once if their branch
     numbers agree; solutions are cached per round count and branch number).
     """
-    max_rounds = min(_check_rounds("max_rounds", max_rounds), _search_limit(cipher))
+    max_rounds = min(_check_rounds("max_rounds", max_rounds), _search_limit(cipher, n_keys))
     rows, times = [], []
     for r in range(1, max_rounds + 1):
-        b, _, seconds = _bounds(cipher, r)
+        b, _, seconds = _bounds(cipher, r, n_keys)
         times.append({"cipher": cipher, "rounds": r, "milp_seconds": seconds})
         rows.append({"cipher": cipher, "rounds": r, **b,
                      "both_below_2^-128": bool(max(b["log2_differential_trail_bound"],
@@ -236,50 +236,50 @@ def bound_table(cipher: str, max_rounds: int = 10) -> tuple[pd.DataFrame, pd.Dat
     return pd.DataFrame(rows)[list(BOUND_COLUMNS)], pd.DataFrame(times)
 
 
-def _measures(cipher: str) -> dict:
-    return _cached(sbox_trail_measures, cipher, id(lookup(cipher)))
+def _measures(cipher: str, n_keys: int = TRAIL_KEYS) -> dict:
+    return _cached(sbox_trail_measures, cipher, id(lookup(cipher)), n_keys)
 
 
-def _shift_rows_cached(cipher: str):
-    return _cached(_shift_rows, cipher, id(lookup(cipher)))
+def _shift_rows_cached(cipher: str, n_keys: int = TRAIL_KEYS):
+    return _cached(_shift_rows, cipher, id(lookup(cipher)), n_keys)
 
 
 @lru_cache(maxsize=128)
-def _cached(fn, cipher: str, entry: int):
-    """``fn(cipher)``, once per registry entry (a name registered anew is measured anew)."""
-    return fn(cipher)
+def _cached(fn, cipher: str, entry: int, n_keys: int):
+    """``fn(cipher, n_keys)``, once per registry entry (a name registered anew is measured anew)."""
+    return fn(cipher, n_keys)
 
 
-def _search_limit(cipher: str) -> int:
+def _search_limit(cipher: str, n_keys: int = TRAIL_KEYS) -> int:
     """How far the margin search may go: any round count, unless ShiftRows is derived per round from the key
     (its permutations exist for the cipher's own rounds only)."""
-    perms = _shift_rows_cached(cipher)
+    perms = _shift_rows_cached(cipher, n_keys)
     if perms is not None and not all(len(set(p)) == 1 for p in perms):
         return min(MARGIN_SEARCH_ROUNDS, _own_rounds(cipher))
     return MARGIN_SEARCH_ROUNDS
 
 
-def _rounds_needed(cipher: str, key: str, limit: int) -> "int | None":
+def _rounds_needed(cipher: str, key: str, limit: int, n_keys: int = TRAIL_KEYS) -> "int | None":
     for r in range(1, limit + 1):
-        if _bounds(cipher, r)[0][key] < -SECURITY_BITS:
+        if _bounds(cipher, r, n_keys)[0][key] < -SECURITY_BITS:
             return r
     return None
 
 
-def margin_table(cipher: str) -> pd.DataFrame:
+def margin_table(cipher: str, n_keys: int = TRAIL_KEYS) -> pd.DataFrame:
     """One row: the rounds after which both trail bounds are below ``2^-128`` and the margin to the own round count.
 
     The search runs to :data:`MARGIN_SEARCH_ROUNDS` rounds; an affine S-box
     (``bound_meaningful`` false) is not searched: no round count is enough.
     """
-    props, sb = layer_properties(cipher), _measures(cipher)
+    props, sb = layer_properties(cipher), _measures(cipher, n_keys)
     own = _own_rounds(cipher)
-    limit = _search_limit(cipher)
+    limit = _search_limit(cipher, n_keys)
     meaningful = sb["log2_max_dp"] < 0 and sb["log2_max_lp"] < 0
     need_d = need_l = None
     if meaningful:
-        need_d = _rounds_needed(cipher, "log2_differential_trail_bound", limit)
-        need_l = _rounds_needed(cipher, "log2_linear_trail_bound", limit)
+        need_d = _rounds_needed(cipher, "log2_differential_trail_bound", limit, n_keys)
+        need_l = _rounds_needed(cipher, "log2_linear_trail_bound", limit, n_keys)
     need = max(need_d, need_l) if need_d is not None and need_l is not None else None
     if not meaningful:
         note = ("the S-box is affine (differential uniformity 256, nonlinearity 0): every trail has probability 1, "
@@ -291,7 +291,7 @@ def margin_table(cipher: str) -> pd.DataFrame:
     row = {"cipher": cipher, "own_rounds": own, **sb,
            "differential_branch_number": props["differential_branch_number"],
            "linear_branch_number": props["linear_branch_number"],
-           "active_sboxes_4_rounds": _bounds(cipher, 4)[0]["active_sboxes_differential"],
+           "active_sboxes_4_rounds": _bounds(cipher, 4, n_keys)[0]["active_sboxes_differential"],
            "rounds_needed_differential": need_d, "rounds_needed_linear": need_l, "rounds_needed": need,
            "margin_rounds": None if need is None else own - need, "bound_meaningful": bool(meaningful), "note": note}
     df = pd.DataFrame([row])[list(MARGIN_COLUMNS)]

@@ -11,19 +11,11 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 import naive
-from cipherlab.ciphers import registry
 from cipherlab.ciphers.described import encrypt_with_round_keys, register_variant_file
 from cipherlab.experiments.variant import equivalence, keys, randomness, structure
 from cipherlab.pipeline.paths import variant_file
 
-pytestmark = pytest.mark.usefixtures("quiet_research_warning")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def own_registry():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-        yield
+pytestmark = pytest.mark.usefixtures("module_registry", "quiet_research_warning")
 
 
 def _register(folder, name, blocks):

@@ -10,13 +10,12 @@ import pytest
 import yaml
 
 from cipherlab.analysis.claims import CLAIM_COLUMNS
-from cipherlab.ciphers import registry
 from cipherlab.ciphers.described import load_variant, register_variant_file
 from cipherlab.experiments.variant import claims, driver, measures, report, trails
 from cipherlab.pipeline import chapters
 from cipherlab.pipeline.paths import VARIANTS_DIR
 
-pytestmark = pytest.mark.usefixtures("quiet_research_warning")
+pytestmark = pytest.mark.usefixtures("module_registry", "quiet_research_warning")
 
 SMALL = dict(correctness_messages=1, correctness_bytes=100, dependency_keys=1, dependency_plaintexts=8,
              avalanche_keys=1, avalanche_plaintexts=8, affinity_triples=8, rounds_triples=4, image_stride=8,
@@ -51,13 +50,6 @@ TOY_CLAIMS = [
     _claim(claim_id="toy-paper-fast", paper="toy-paper", where="Section 5", quote="fast", kind="qualitative",
            scope="claim", rule="not_testable", tier="supporting", note="no condition named"),
 ]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def own_registry():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-        yield
 
 
 def _write_paper(folder, rows=TOY_CLAIMS, doc=TOY):

@@ -51,6 +51,18 @@ def quiet_research_warning():
         yield
 
 
+@pytest.fixture(scope="module")
+def module_registry():
+    """A copy of the cipher registry for one test module: the variants it registers are dropped after it.
+
+    Use it module-wide with ``pytestmark = pytest.mark.usefixtures("module_registry", ...)``.
+    """
+    from cipherlab.ciphers import registry
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+        yield
+
+
 # ============================================================================================
 # Pipeline trees: the pipeline tests run in temporary copies of the tree (tests/pipeline_tree.py)
 # ============================================================================================

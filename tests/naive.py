@@ -443,3 +443,111 @@ def machine_bound_word(lo, hi, h, published, margin):
     if published > 2 * h and lo > h:
         return "machine-bound"
     return ordering_word(lo, hi, h, stated=published)
+
+
+# -- the variant families (cipherlab.ciphers.keyed), step by step ---------------------------------
+# Written from the variant file format's description (book/howto_variant.md), not from the library.
+
+
+def ksa_shuffle_naive(table, key) -> list[int]:
+    """RC4's key scheduling, started from ``table`` instead of the identity: its entries shuffled by ``key``."""
+    t, j = list(table), 0
+    for i in range(256):
+        j = (j + t[i] + key[i % len(key)]) % 256
+        t[i], t[j] = t[j], t[i]
+    return t
+
+
+def rotate_table_naive(table, b: int) -> list[int]:
+    """``S'(x) = S((x + b) mod 256)``."""
+    return [table[(x + b) % 256] for x in range(256)]
+
+
+def rotl8_naive(v: int, k: int) -> int:
+    k %= 8
+    return ((v << k) | (v >> (8 - k))) & 0xFF if k else v
+
+
+def gf2_rows_apply_naive(rows, y: int) -> int:
+    """``M y`` over GF(2), ``M`` given by row bytes: bit ``i`` of the result is the parity of ``rows[i] & y``."""
+    out = 0
+    for i, row in enumerate(rows):
+        if bin(row & y).count("1") % 2:
+            out |= 1 << i
+    return out
+
+
+def affine_table_naive(table, rows=None, rotate=0, constant=0) -> list[int]:
+    """``S'(x) = M S(x) ^ c``: ``M`` the row bytes ``rows``, or (``rows`` None) a left bit rotation by ``rotate``."""
+    if rows is None:
+        return [rotl8_naive(v, rotate) ^ constant for v in table]
+    return [gf2_rows_apply_naive(rows, v) ^ constant for v in table]
+
+
+def row_offsets_perm_naive(offsets) -> list[int]:
+    """ShiftRows with row ``r`` rotated left by ``offsets[r]`` (mod 4), as ``out[i] = in[p[i]]``."""
+    p = [0] * 16
+    for r in range(4):
+        for c in range(4):
+            p[r + 4 * c] = r + 4 * ((c + offsets[r]) % 4)
+    return p
+
+
+def shuffle_perm_naive(key) -> list[int]:
+    """A Fisher-Yates shuffle of the 16 state positions: ``j = key[i mod n] mod (i + 1)`` for ``i = 15..1``."""
+    p = list(range(16))
+    for i in range(15, 0, -1):
+        j = key[i % len(key)] % (i + 1)
+        p[i], p[j] = p[j], p[i]
+    return p
+
+
+AES_PERM = [(i + 4 * (i % 4)) % 16 for i in range(16)]
+
+
+def _middle_step(s, middle, r, inverse):
+    """The step between ShiftRows and AddRoundKey: ``("mixcolumns",)``, ``("matrix", M, M^-1)``, ``("none",)``
+    or ``("byte-map", forward, inverse)``."""
+    kind = middle[0]
+    if kind == "mixcolumns":
+        return _mix_columns(s, _INV_M) if inverse else _mix_columns(s)
+    if kind == "matrix":
+        return _mix_columns(s, middle[2] if inverse else middle[1])
+    if kind == "byte-map":
+        table = middle[2] if inverse else middle[1]
+        return [table[b] for b in s]
+    return list(s)
+
+
+def encrypt_block_rounds(key: bytes, block: bytes, sboxes, perms, middle=("mixcolumns",)) -> bytes:
+    """AES's rounds with round ``r``'s own S-box ``sboxes[r - 1]`` and ShiftRows permutation ``perms[r - 1]``
+    (``out[i] = in[p[i]]``); AES-128/192/256's key schedule; ``len(sboxes)`` rounds."""
+    rk = round_keys(key)
+    s = [a ^ b for a, b in zip(block, rk[0])]
+    rounds = len(sboxes)
+    for r in range(1, rounds + 1):
+        s = [sboxes[r - 1][b] for b in s]
+        s = [s[perms[r - 1][i]] for i in range(16)]
+        if r < rounds:
+            s = _middle_step(s, middle, r, False)
+        s = [a ^ b for a, b in zip(s, rk[r])]
+    return bytes(s)
+
+
+def decrypt_block_rounds(key: bytes, block: bytes, sboxes, perms, middle=("mixcolumns",)) -> bytes:
+    """The inverse of :func:`encrypt_block_rounds`."""
+    rk = round_keys(key)
+    s = list(block)
+    rounds = len(sboxes)
+    for r in range(rounds, 0, -1):
+        s = [a ^ b for a, b in zip(s, rk[r])]
+        if r < rounds:
+            s = _middle_step(s, middle, r, True)
+        unperm = [0] * 16
+        for i in range(16):
+            unperm[perms[r - 1][i]] = s[i]
+        inv = [0] * 256
+        for x, v in enumerate(sboxes[r - 1]):
+            inv[v] = x
+        s = [inv[b] for b in unperm]
+    return bytes(a ^ b for a, b in zip(s, rk[0]))

@@ -29,7 +29,7 @@ SOURCES = ("Snakefile", "pyproject.toml", "Makefile", "workflow", "config", "not
 #: Outputs and Snakemake's state, copied by copy_tree with mtimes kept.
 OUTPUTS = ("data/inputs", "data/raw", "data/tables", "data/figures", "build", "logs", ".snakemake/metadata")
 CORES = "2"
-SNAKEMAKE_TIMEOUT = 900  # seconds; the quick profile takes a few minutes on 2 cores from a cold cache
+SNAKEMAKE_TIMEOUT = 1800  # seconds; the quick profile takes a few minutes on 2 cores from a cold cache, 20 on a shared one
 _IGNORE = shutil.ignore_patterns("__pycache__", "_build", ".ipynb_checkpoints")
 
 

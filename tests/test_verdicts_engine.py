@@ -91,6 +91,17 @@ def test_ordering(lo, hi, expected):
     assert decide(claim(rule="ordering", published="", margin=""), estimate=lo, low=lo, high=hi, **AA) == expected
 
 
+@pytest.mark.parametrize("value, expected", [
+    (0.0, "contradicted"),      # exactly no effect, and no band to hide one: "improved" is refuted, size or not
+    (-0.5, "contradicted"),     # exactly the other way
+    (0.5, "reproduced"),        # exactly in the claimed direction
+])
+def test_an_exact_value_without_a_noise_band_decides_an_ordering_that_states_no_size(value, expected):
+    """Exact evidence (an S-box's SAC, a count) has no A/A band: an ordering that states no size is decided on it,
+    never left below resolution, which only a noise band can make."""
+    assert decide(claim(rule="ordering", published="", margin=""), estimate=value) == expected
+
+
 @pytest.mark.parametrize("lo, hi, expected", [
     (-0.004, 0.006, "reproduced"),
     (0.02, 0.03, "contradicted"),

@@ -398,6 +398,66 @@ def test_a_new_variant_is_one_file_and_one_command(quick_tree, tmp_path):
     assert tree.plan("variant_aes-xor-iv-sbox") in ({}, {"variant_aes-xor-iv-sbox": 1})   # up to date but the book
 
 
+# --- a new paper: a variant file and its claims file, one command (issue 36) ---------------------------------------
+TOY_PAPER = """\
+name: toy-paper
+summary: AES with its S-box XORed with 0x5A, a toy paper
+about: A paper that claims its S-box, Rijndael's XORed with a constant, has a better SAC.
+paper: {citation: 'A. Toy, "A better S-box by one XOR", Journal of Toys 1, 2026'}
+key_bytes: 16
+sbox: {kind: derived, steps: [{xor: {value: 0x5A}}]}
+linear: {kind: mixcolumns}
+"""
+TOY_CLAIMS = """\
+claim_id,paper,where,quote,kind,scope,source,published,unit,null,rule,margin,alpha,expect,decided_by,section,note,\
+tier,condition,covered_by,carries,readings,quantity,concern,reference,measure
+toy-paper-sac,toy-paper,Abstract,the S-box's SAC is improved,ordering,claim,,,,0,ordering,,,,,,\
+read as a larger mean SAC than AES's S-box,headline,,,size,,the S-box's SAC,,,sbox-sac-mean-vs-aes
+toy-paper-new,toy-paper,Section 3,it is AES under a new key schedule,structural,claim,,,,,holds,,,,,,\
+read as: AES with transformed round keys,headline,,,size,,what the cipher is,,,equivalent-to-aes
+toy-paper-fast,toy-paper,Section 4,fast on every machine,qualitative,claim,,,,,not_testable,,,,,,\
+names no machine or size,supporting,,,size,,its speed,,,
+"""
+
+
+def _source_files(root: Path) -> dict[str, bytes]:
+    """Every file of a tree that is not an output (the sources a user edits), with its bytes."""
+    skip = {"data/inputs", "data/raw", "data/tables", "data/figures", "build", "logs", ".snakemake", "src"}
+    out = {}
+    for p in root.rglob("*"):
+        rel = p.relative_to(root).as_posix()
+        if p.is_file() and not any(rel == s or rel.startswith(s + "/") for s in skip) and "__pycache__" not in rel:
+            out[rel] = p.read_bytes()
+    return out
+
+
+@pytest.mark.pipeline
+def test_a_new_paper_is_a_variant_file_and_a_claims_file(quick_tree, tmp_path):
+    """Adding a paper is adding two files: its chapter decides every claim and carries a report, and the verdict
+    page and the front page list it apart from the four papers; nothing else in the tree changes."""
+    tree = copy_tree(quick_tree, tmp_path / "tree")
+    before = _source_files(tree.root)
+    (tree.root / "config" / "variants" / "toy-paper.yaml").write_text(TOY_PAPER, encoding="utf-8")
+    (tree.root / "config" / "variants" / "toy-paper.claims.csv").write_text(TOY_CLAIMS, encoding="utf-8")
+    plan = tree.plan("variant_toy-paper")
+    assert plan["variant_chapter"] == 1 and set(plan) <= {"variant_chapter", "verdicts", "findings", "report",
+                                                          "variant_toy-paper"}, plan
+    tree.snakemake("--cores", "2", "variant_toy-paper")
+    q = paths.Profile("quick")
+    verdicts = pd.read_csv(tree.at(q.table("variant_toy-paper_verdicts")), dtype=str, keep_default_na=False)
+    got = dict(zip(verdicts["claim_id"], verdicts["verdict"]))
+    assert got == {"toy-paper-sac": "contradicted", "toy-paper-new": "reproduced", "toy-paper-fast": "not testable"}
+    html = tree.at(q.html)
+    page = (html / "variant_toy-paper.html").read_text(encoding="utf-8")
+    assert "Referee" in page and "Recommendation" in page and "toy-paper-sac" in page
+    assert "equivalent to AES with transformed round keys" in page
+    assert 'id="claim-toy-paper-sac"' in (html / "verdicts.html").read_text(encoding="utf-8")
+    assert "variant_toy-paper.html" in (html / "findings.html").read_text(encoding="utf-8")
+    after = _source_files(tree.root)
+    assert sorted(set(after) - set(before)) == ["config/variants/toy-paper.claims.csv", "config/variants/toy-paper.yaml"]
+    assert sorted(k for k in before if after.get(k) != before[k]) == [], "a source file changed"
+
+
 def test_the_how_to_page_shows_a_description_that_loads_and_is_the_shipped_one(tmp_path):
     from cipherlab.ciphers import described
 

@@ -3,7 +3,8 @@
 ``make variant`` and the ``variant_chapter`` rule call it before any lock is
 taken and before any timing: a bad name (``../ciphers/aes``), a file that does
 not exist, or a description that :func:`cipherlab.ciphers.described.load_variant`
-refuses (a bad key, ``custom:`` without ``CIPHERLAB_ALLOW_CUSTOM=1``...) gives
+refuses (a bad key, ``custom:`` without ``CIPHERLAB_ALLOW_CUSTOM=1``...), or a claims file beside it that
+:func:`cipherlab.experiments.variant.claims.load_paper_claims` refuses, gives
 one line on stderr and exit status 2; a good one exits 0 silently.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import sys
 
 from cipherlab.ciphers.described import load_variant
+from cipherlab.experiments.variant.claims import load_paper_claims
 from cipherlab.pipeline.chapters import check_variant_names
 from cipherlab.pipeline.paths import variant_file
 
@@ -23,6 +25,7 @@ def main(argv: "list[str] | None" = None) -> int:
     try:
         check_variant_names(argv, where="VARIANT")
         load_variant(variant_file(argv[0]))
+        load_paper_claims(argv[0])   # its paper's claims, if it comes with them
     except ValueError as exc:
         print(f"variant: error: {exc}", file=sys.stderr)
         return 2

@@ -25,8 +25,10 @@ rule verdicts:
         code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence",
                                                                      "reasons", "methods_text")]
              + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers", "glossary")]
-             + [rel(paths.BOOK_DIR / "glossary.yml")],   # the page's key and the rules in words
+             + [rel(paths.BOOK_DIR / "glossary.yml")]   # the page's key and the rules in words
+             + [rel(paths.SRC_DIR / "experiments" / "variant" / "claims.py")],   # the variant papers' rows
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
+        variant_papers=lambda w: paper_verdict_tables(),   # decided in their chapters (variants.smk)
     output:
         notebook=executed("verdicts"),
         table=pipeline_table("verdicts"),
@@ -81,10 +83,12 @@ rule findings:
              + [rel(p) for p in chapters.declaration_files() if p.parent.name in WRITERS]
              + sorted(rel(p) for p in (paths.SRC_DIR / "experiments").glob("*/findings.py")
                       if p.parent.name in WRITERS)
-             + [rel(paths.SRC_DIR / "experiments" / "_sentences.py")],
+             + [rel(paths.SRC_DIR / "experiments" / "_sentences.py")]
+             + [rel(paths.SRC_DIR / "experiments" / "variant" / "claims.py")],   # the variant papers' section
         coverage=rel(paths.PAPER_DATA_DIR / "coverage.csv"),
         tables=[table(n) for n in chapters.findings_tables(CHAPTERS)],
         figures=[figure(f) for f in chapters.findings_figures(CHAPTERS)],
+        variant_papers=lambda w: paper_verdict_tables(),   # decided in their chapters (variants.smk)
     output:
         notebook=executed("findings"),
     params:

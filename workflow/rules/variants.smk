@@ -9,12 +9,28 @@
 #                     the book with it (`snakemake --cores all variant_<name>`).
 #
 # `snakemake` (rule all) and the book build the variants listed under `variant: names:`
-# in the profile's config.
+# in the profile's config, and every variant that comes with its paper's claims
+# (config/variants/<name>.claims.csv): those are papers of the book, on its verdict page and
+# front page, counted apart from the four papers.
 
 if MANIFEST.variants:
     VARIANTS = MANIFEST.variants
     VARIANT_FILES = chapters.variant_names()
-    LISTED_VARIANTS = list(variant_list(CFG))
+    # the variants that come with their paper's claims (config/variants/<name>.claims.csv) are papers of the
+    # book: every run builds them, beside those variant.names lists
+    PAPER_VARIANTS = list(chapters.variant_papers())
+    LISTED_VARIANTS = list(dict.fromkeys(list(variant_list(CFG)) + PAPER_VARIANTS))
+
+    def paper_files(wildcards):
+        """A variant's paper, where it has one: its claims and the passages read (editing them re-runs it)."""
+        folder = chapters.VARIANTS_DIR
+        return [rel(p) for p in (folder / f"{wildcards.variant}{chapters.VARIANT_CLAIMS_SUFFIX}",
+                                 folder / f"{wildcards.variant}.passages.txt") if p.is_file()]
+
+    def paper_verdict_tables(wildcards=None):
+        """The verdicts (and the equivalence finding) of every variant paper: the verdict page and the front page
+        list them."""
+        return [table(VARIANTS.stem(v, t)) for v in PAPER_VARIANTS for t in ("verdicts", "equivalence")]
 
     def variant_outputs(variant):
         """Every declared output of one variant's chapter (the executed notebook first)."""
@@ -28,6 +44,8 @@ if MANIFEST.variants:
         input:
             notebook=rel(VARIANTS.notebook),
             description=rel(chapters.VARIANTS_DIR) + "/{variant}.yaml",
+            paper=paper_files,
+            claims_registry=rel(paths.CLAIMS_FILE),   # the claims a variant's `tests:` names
             code=chapter_code(VARIANTS.section, VARIANTS.code) + package_files("ciphers"),
             selfcheck=SELFCHECK,
             inputs=chapter_inputs(VARIANTS.section),
@@ -76,6 +94,10 @@ if MANIFEST.variants:
         _variant_target(_name)
 else:
     LISTED_VARIANTS = []
+    PAPER_VARIANTS = []
+
+    def paper_verdict_tables(wildcards=None):
+        return []
 
     def variant_outputs(variant):
         return []

@@ -185,13 +185,16 @@ def _published_from_source(paper: str, source: str) -> tuple[str, str]:
     return str(hit["value"].iloc[0]), str(hit["unit"].iloc[0])
 
 
-def load_claims(path=None) -> pd.DataFrame:
+def load_claims(path=None, papers: "tuple[str, ...] | None" = None) -> pd.DataFrame:
     """Every claim, one row each, validated; ``published`` filled in from ``source`` where given.
 
     Adds ``published_value`` (float or NaN), and resolved ``margin``/``alpha``
     (the claim's own, else the rule's default from ``config/verdicts.yaml``).
+    ``papers``: the paper ids the file may name (default the four papers, :data:`cipherlab.analysis.paper.PAPERS`;
+    a paper refereed through its variant, ``config/variants/<name>.claims.csv``, names its variant).
     """
     path = path or CLAIMS_FILE
+    known = _paper.PAPERS if papers is None else tuple(papers)
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
     missing = set(CLAIM_COLUMNS) - set(df.columns)
     if missing:
@@ -205,8 +208,8 @@ def load_claims(path=None) -> pd.DataFrame:
         where = f"{path}: claim {r.claim_id!r}"
         if not r.claim_id:
             raise ValueError(f"{path}: a row has an empty claim_id")
-        if r.paper not in _paper.PAPERS:
-            raise ValueError(f"{where}: paper must be one of {_paper.PAPERS}, got {r.paper!r}")
+        if r.paper not in known:
+            raise ValueError(f"{where}: paper must be one of {known}, got {r.paper!r}")
         if r.kind not in KINDS:
             raise ValueError(f"{where}: kind must be one of {KINDS}, got {r.kind!r}")
         if r.scope not in SCOPES:

@@ -143,7 +143,11 @@ def too_noisy(h: float, effect: float, percent: bool, rules: dict) -> "Outcome |
 def effect_class(stated: "float | None", base: float, h: float, percent: bool, rules: dict) -> str:
     """How large a claim says its effect is, against the noise band around ``base``: ``small`` (within
     ``small_effect.small`` half-widths: "slightly", "very close", a printed gap below the floor), ``clear``
-    (beyond ``small_effect.clear`` half-widths), ``near`` (between) or ``unknown`` (the claim states no size)."""
+    (beyond ``small_effect.clear`` half-widths), ``near`` (between) or ``unknown`` (the claim states no size).
+    Without a noise band (``h`` 0: exact evidence, nothing to resolve) every stated effect, sized or not, is
+    ``clear``: an exact absence of the effect refutes it."""
+    if not h:   # no noise band (exact or deterministic evidence): any effect a claim states lies beyond it
+        return "small" if stated is not None and float(stated) == base else "clear"
     if stated is None:
         return "unknown"
     sizes = rules.get("small_effect") or {}

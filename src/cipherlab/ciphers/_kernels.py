@@ -10,7 +10,7 @@ the same *key schedule* arguments, in this order (see
     round_tables  int64[rounds]   table style: offset (set * 1024) of each round's set
     rk32          uint32[rounds + 1, 4] table style: round-key words in use order
     rk8           uint8[rounds + 1, 16] reference style: round keys k_0 .. k_R
-    sboxes        uint8[4, 256]   reference style: S, S^-1, second, second^-1
+    sboxes        uint8[4, 256]   reference style: S, S^-1, second, second^-1 (STYLE_GENERAL: more rows)
     ivs           uint8[rounds + 1, 16] reference style: MAES IV of round r in row r
 
 A variant cipher is the same kernel with other tables (``mix_kind``):
@@ -32,6 +32,7 @@ from cipherlab.ciphers._numba import jit, pjit
 
 STYLE_REFERENCE = 0
 STYLE_TABLE = 1
+STYLE_GENERAL = 2   # the reference style of a variant whose S-box or ShiftRows changes by round: _general
 MIX_COLUMNS = 0
 MIX_SECOND_SBOX = 1
 MIX_XOR_IV = 2
@@ -212,6 +213,54 @@ def _reference_decrypt(st, rounds, mix_kind, rk8, sboxes, ivs):
     add_round_key(st, rk8, 0)
 
 
+@jit
+def _permute(st, sboxes, row, off):
+    """``st[i] <- st[sboxes[row, off + i]]``: a byte permutation of the state in place of ShiftRows."""
+    t = (st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11], st[12], st[13],
+         st[14], st[15])
+    for i in range(16):
+        st[i] = t[sboxes[row, off + i]]
+
+
+@jit
+def _middle(st, mix_kind, sboxes, ivs, r, inverse):
+    """The step between ShiftRows and AddRoundKey of round ``r`` (or its inverse), by ``mix_kind``."""
+    if mix_kind == MIX_COLUMNS:
+        if inverse:
+            inv_mix_columns(st)
+        else:
+            mix_columns(st)
+    elif mix_kind == MIX_SECOND_SBOX:
+        sub_bytes(st, sboxes, 3 if inverse else 2)
+    elif mix_kind == MIX_MATRIX:
+        mix_matrix(st, sboxes, 3 if inverse else 2)
+    else:
+        add_round_key(st, ivs, r)
+
+
+@jit
+def _general(st, decrypt, rounds, mix_kind, rk8, sboxes, ivs):
+    """``STYLE_GENERAL``: round ``r`` has its own S-box (``sboxes`` row ``2 + 2r``, its inverse ``3 + 2r``) and its
+    own byte permutation for ShiftRows (row ``2 rounds + 4`` from byte ``16 r``, the inverse in the next row)."""
+    p = 2 * rounds + 4
+    if decrypt:
+        for r in range(rounds, 0, -1):
+            add_round_key(st, rk8, r)
+            if r < rounds:
+                _middle(st, mix_kind, sboxes, ivs, r, True)
+            _permute(st, sboxes, p + 1, 16 * r)
+            sub_bytes(st, sboxes, 3 + 2 * r)
+        add_round_key(st, rk8, 0)
+        return
+    add_round_key(st, rk8, 0)
+    for r in range(1, rounds + 1):
+        sub_bytes(st, sboxes, 2 + 2 * r)
+        _permute(st, sboxes, p, 16 * r)
+        if r < rounds:
+            _middle(st, mix_kind, sboxes, ivs, r, False)
+        add_round_key(st, rk8, r)
+
+
 # --------------------------------------------------------------------------
 # table style: 4 word lookups + XOR per column and round
 # --------------------------------------------------------------------------
@@ -295,7 +344,9 @@ def _block(inp, ip, out, op, st, params, tables, round_tables, rk32, rk8, sboxes
     else:
         for i in range(16):
             st[i] = inp[ip + i]
-        if params[1]:
+        if params[0] == STYLE_GENERAL:
+            _general(st, params[1], params[3], params[2], rk8, sboxes, ivs)
+        elif params[1]:
             _reference_decrypt(st, params[3], params[2], rk8, sboxes, ivs)
         else:
             _reference_encrypt(st, params[3], params[2], rk8, sboxes, ivs)

@@ -58,35 +58,34 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import numpy as np
 import yaml
 
 from cipherlab._checks import check_choice
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
-from cipherlab.ciphers._schedule import build_schedule, word_tables
-from cipherlab.ciphers.gfmatrix import AES_MIX_MATRIX, gf_inverse_matrix, gf_mat_vec
+from cipherlab.ciphers._schedule import build_schedule
+from cipherlab.ciphers._variant_shapes import GENERAL, SHAPES, round_structure
+from cipherlab.ciphers._variant_yaml import (SCHEMA_FILE, StrictLoader, read_table, schema_message, validator,
+                                             yaml_message)
+from cipherlab.ciphers.keyed import SBoxPlan, ShiftPlan, parse_shift_rows, parse_steps
+from cipherlab.ciphers.gfmatrix import AES_MIX_MATRIX, gf_inverse_matrix
 from cipherlab.ciphers.aes import AES
-from cipherlab.ciphers.maes import MAES
 from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rounds, cipher_names,
                                         lookup, register)
-from cipherlab.ciphers.sboxes import (SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_inverse_sbox,
-                                      rijndael_sbox)
+from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_sbox
 
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
-           "register_variant_file", "variant_byte_maps", "variant_linear_layer", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
+           "register_variant_file", "variant_byte_maps", "variant_linear_layer", "round_structure", "encrypt_with_round_keys", "BYTE_MAPS", "SBOX_KINDS", "LINEAR_LAYERS",
+           "SCHEMA_FILE"]
 
-#: The schema of a description: package data beside this module, so an installed wheel loads variants too
-#: (the layers above reach the same file as ``cipherlab.pipeline.paths.VARIANT_SCHEMA``).
-SCHEMA_FILE = Path(__file__).resolve().parent / "schemas" / "variant.schema.yaml"
 BYTE_MAPS = ("rijndael", "second-sbox", "table", "random")
+#: The main S-box may also be derived from the key (or each round key) or change by round (:mod:`.keyed`).
+SBOX_KINDS = BYTE_MAPS + ("derived", "per-round")
 LINEAR_LAYERS = ("mixcolumns", "none", "xor-iv", "byte-map", "matrix")
 #: MAES's options that ``xor-iv`` takes (checks and defaults: the ``maes`` registry entry).
 IV_OPTIONS = ("approach", "iv_source", "sha3", "sha3_chain")
@@ -122,6 +121,10 @@ class VariantDescription:
     ``iv_options`` holds all four MAES options (defaults filled in) for ``xor-iv``;
     ``matrix`` the 4 x 4 rows for ``matrix``;
     ``rounds`` ``None`` means Nr; ``source`` is the file (not compared).
+    A derived or per-round S-box (:mod:`cipherlab.ciphers.keyed`) has its plan in ``sbox_plan``
+    (``sbox`` is then its table for an all-zero key); ``shift_rows`` is AES's unless the file says otherwise;
+    ``additional_key`` the default of one secret byte beyond the AES key (an option of ``new``).
+    ``paper`` (``citation``, ``url``, ``passages``, ``stand_in``) and ``tests`` (claim ids) are for the book.
     """
 
     name: str
@@ -136,6 +139,21 @@ class VariantDescription:
     custom: str | None = None
     about: str = ""
     source: str = field(default="", compare=False)
+    sbox_plan: SBoxPlan | None = None
+    shift_rows: ShiftPlan = ShiftPlan()
+    additional_key: int | None = None
+    paper: tuple[tuple[str, str], ...] = ()
+    tests: tuple[str, ...] = ()
+
+    @property
+    def key_dependent(self) -> bool:
+        """Whether SubBytes or ShiftRows change with the key (or the additional key byte)."""
+        return bool(self.sbox_plan and self.sbox_plan.key_dependent) or self.shift_rows.key_dependent
+
+    @property
+    def general(self) -> bool:
+        """Whether rounds differ in their S-box or use another ShiftRows: the reference style's general kernel."""
+        return bool(self.sbox_plan and self.sbox_plan.round_dependent) or not self.shift_rows.is_aes
 
 
 @dataclass(frozen=True)
@@ -149,82 +167,18 @@ class VariantInfo(CipherInfo):
         """``{"sbox": ..., "linear": ...}`` (see :func:`variant_byte_maps`)."""
         return _byte_maps_of(_probe(self))
 
-
-# --- kernel form ---------------------------------------------------------------------------------
-
-class _MainSBox:
-    """Mixin: SubBytes with the description's main S-box (``None``: Rijndael's, the schedule unchanged)."""
-
-    main: tuple[np.ndarray, np.ndarray] | None = None
-
-    def _extra(self) -> dict:
-        extra = super()._extra()
-        return extra if self.main is None else {**extra, "sbox": self.main}
+    def round_tables(self, key: bytes, **options) -> tuple[np.ndarray, np.ndarray]:
+        """``(sboxes uint8[R, 256], perms uint8[R, 16])``: SubBytes' S-box and ShiftRows' byte permutation
+        (``out[i] = in[p[i]]``) of each round ``1..R`` for ``key`` (checked) and ``options``."""
+        key = bytes(key)
+        return round_structure(self.make(key, self.check_options(options, len(key))))
 
 
-class VariantAES(_MainSBox, AES):
-    """``linear: mixcolumns``."""
+# --- kernel form: cipherlab.ciphers._variant_shapes ---------------------------------------------
 
-
-class VariantNoLinear(_MainSBox, AES):
-    """``linear: none``: MAES's round shape with every IV zero (``build_schedule``'s default)."""
-
-    mix_kind = K.MIX_XOR_IV
-
-
-class VariantByteMap(_MainSBox, AES):
-    """``linear: byte-map``: AES-2SBox's round shape with any byte map."""
-
-    mix_kind = K.MIX_SECOND_SBOX
-    second: tuple[np.ndarray, np.ndarray] | None = None
-
-    def _extra(self) -> dict:
-        return {**super()._extra(), "second": self.second}
-
-
-class VariantMAES(_MainSBox, MAES):
-    """``linear: xor-iv``: MAES (its IVs, its options) with the description's S-box."""
-
-
-class VariantMatrix(_MainSBox, AES):
-    """``linear: {matrix: M}``: MixColumns replaced by ``column <- M column`` (``M`` invertible).
-
-    The reference style runs the kernel's ``MIX_MATRIX`` step with ``M`` and
-    ``M^-1`` in the spare S-box rows; the table style is AES's table plan with
-    T-tables built from ``M``'s columns (encryption) and, for decryption,
-    FIPS-197's equivalent inverse cipher with ``M^-1`` in place of InvMixColumns
-    (tables from ``M^-1``'s columns, ``M^-1`` applied to the middle round keys).
-    """
-
-    mix_kind = K.MIX_MATRIX
-    matrix: np.ndarray = None  # uint8[4, 4]
-    inverse_matrix: np.ndarray = None
-
-    def schedule(self, impl: str, decrypt: bool):
-        extra = self._extra()
-        base = build_schedule(self.round_keys, K.MIX_COLUMNS, impl, decrypt, **extra)
-        sboxes = base.sboxes.copy()
-        sboxes[2:] = 0
-        sboxes[2, :16] = self.matrix.reshape(-1)
-        sboxes[3, :16] = self.inverse_matrix.reshape(-1)
-        params = base.params.copy()
-        params[2] = K.MIX_MATRIX
-        sbox, inv_sbox = extra.get("sbox") or (rijndael_sbox(), rijndael_inverse_sbox())
-        tables = base.tables.copy()
-        rk32 = base.rk32.copy()
-        # T_k[x] = column k of the matrix times S[x]: the byte in row k of the (shifted) column
-        m, sub = (self.inverse_matrix, inv_sbox) if decrypt else (self.matrix, sbox)
-        tables[:1024] = np.concatenate([word_tables(sub, tuple(int(v) for v in m[:, k]))[0] for k in range(4)])
-        if decrypt:
-            rounds = self.round_keys.shape[0] - 1
-            for i, r in enumerate(range(rounds - 1, 0, -1), start=1):
-                cols = gf_mat_vec(self.inverse_matrix, self.round_keys[r].reshape(4, 4)).astype(np.uint32)
-                rk32[i] = (cols[:, 0] << 24) | (cols[:, 1] << 16) | (cols[:, 2] << 8) | cols[:, 3]
-        return base._replace(params=params, tables=tables, rk32=rk32, sboxes=sboxes)
-
-
-def _pair(m: ByteMap) -> tuple[np.ndarray, np.ndarray]:
-    fwd, inv = m.forward, m.inverse
+def _pair(m) -> tuple[np.ndarray, np.ndarray]:
+    fwd = m.forward if isinstance(m, ByteMap) else np.asarray(m, dtype=np.uint8).copy()
+    inv = np.argsort(fwd).astype(np.uint8)
     fwd.setflags(write=False)
     inv.setflags(write=False)
     return fwd, inv
@@ -242,25 +196,26 @@ def _factory(desc: VariantDescription):
                                  "schedule (an instance of a subclass of cipherlab.ciphers.aes.AES)")
             return spec
         return build_custom
-    main = None if desc.sbox.is_rijndael else _pair(desc.sbox)
+    plan, shift = desc.sbox_plan, desc.shift_rows
+    keyed = plan is not None and plan.key_dependent
+    main = None if desc.sbox.is_rijndael and not keyed else _pair(desc.sbox)
     second = _pair(desc.linear_map) if desc.linear_map is not None else None
     ivs = dict(desc.iv_options)
     matrices = _matrix_pair(desc.matrix) if desc.matrix is not None else None
+    shape = (GENERAL if desc.general else SHAPES)[desc.linear]
 
-    def build(key: bytes, rounds: int | None = None):
-        if desc.linear == "xor-iv":
-            spec = VariantMAES(key, rounds, **ivs)
-        elif desc.linear == "byte-map":
-            spec = VariantByteMap(key, rounds)
+    def build(key: bytes, rounds: int | None = None, additional_key: int | None = None):
+        spec = shape(key, rounds, **ivs) if desc.linear == "xor-iv" else shape(key, rounds)
+        if desc.linear == "byte-map":
             spec.second = second
-        elif desc.linear == "none":
-            spec = VariantNoLinear(key, rounds)
         elif desc.linear == "matrix":
-            spec = VariantMatrix(key, rounds)
             spec.matrix, spec.inverse_matrix = matrices
+        if desc.general:
+            spec.round_sboxes = (plan.tables(key, spec.round_keys, additional_key) if plan is not None else
+                                 np.broadcast_to(desc.sbox.forward, (spec.round_keys.shape[0] - 1, 256)).copy())
+            spec.round_perms = shift.perms(key, spec.round_keys)
         else:
-            spec = VariantAES(key, rounds)
-        spec.main = main
+            spec.main = _pair(plan.tables(key, spec.round_keys[:2], additional_key)[0]) if keyed else main
         spec.own_rounds = desc.rounds  # its Nr: the hardware style's fast kernel (AES.own_rounds)
         return spec
     return build
@@ -313,23 +268,14 @@ def _styles(spec) -> tuple[str, ...]:
 
 def _byte_maps_of(spec) -> dict[str, np.ndarray]:
     extra = spec._extra()
-    maps = {"sbox": np.array(extra["sbox"][0], dtype=np.uint8) if "sbox" in extra else rijndael_sbox()}
+    maps = {"sbox": np.array(extra["sbox"][0], dtype=np.uint8) if "sbox" in extra else
+            round_structure(spec)[0][0] if getattr(spec, "round_sboxes", None) is not None else rijndael_sbox()}
     if spec.mix_kind == K.MIX_SECOND_SBOX and getattr(spec, "second", None) is not None:
         maps["linear"] = np.array(spec.second[0], dtype=np.uint8)
     return maps
 
 
 # --- loading -------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def _validator():
-    schema = yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    # an integer is an int, not a float with no fraction (``key_bytes: 16.0``, ``seed: 99.0``)
-    strict = cls.TYPE_CHECKER.redefine("integer", lambda _, v: isinstance(v, int) and not isinstance(v, bool))
-    return jsonschema.validators.extend(cls, type_checker=strict)(schema)
-
 
 #: The environment variable that allows ``custom:`` (a variant file that runs Python code).
 ALLOW_CUSTOM_ENV = "CIPHERLAB_ALLOW_CUSTOM"
@@ -342,76 +288,12 @@ def custom_allowed(allow_custom: "bool | None" = None) -> bool:
     return os.environ.get(ALLOW_CUSTOM_ENV, "") == "1"
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """YAML as a variant file may use it: no anchors or aliases (an alias bomb never expands), no duplicate keys."""
-
-    def compose_node(self, parent, index):
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            mark = event.start_mark
-            raise yaml.constructor.ConstructorError(
-                None, None, f"anchors and aliases (&{event.anchor}, *{event.anchor}) are not allowed in a "
-                "variant file; write each value out", mark)
-        return super().compose_node(parent, index)
-
-    def construct_mapping(self, node, deep=False):
-        seen = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} is given twice (lines {seen[key] + 1} and "
-                    f"{key_node.start_mark.line + 1})", key_node.start_mark)
-            seen[key] = key_node.start_mark.line
-        return super().construct_mapping(node, deep=deep)
-
-
-def _yaml_message(e: yaml.YAMLError) -> str:
-    """A YAML error on one line: the problem and where."""
-    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-    mark = getattr(e, "problem_mark", None)
-    return f"{problem} (line {mark.line + 1}, column {mark.column + 1})" if mark else problem
-
-
-def _schema_message(error) -> str:
-    key = ".".join(str(p) for p in error.absolute_path)
-    if error.validator == "additionalProperties":
-        allowed = tuple(error.schema.get("properties", {}))
-        unknown = sorted(set(error.instance) - set(allowed))
-        names = ", ".join(repr(f"{key}.{u}" if key else u) for u in unknown)
-        return f"unknown key {names} (allowed here: {', '.join(allowed)})"
-    if isinstance(error.instance, float) and error.validator in ("type", "anyOf", "oneOf"):
-        return f"key {key!r}: must be an integer, got {error.instance!r}"
-    return f"key {key!r}: {error.message}" if key else error.message
-
-
 def _named(where: str, key: str, check, *args):
     """``check(*args)``, its ``ValueError`` prefixed with the file and the key."""
     try:
         return check(*args)
     except ValueError as e:
         raise ValueError(f"{where}: key {key!r}: {e}") from None
-
-
-def _read_table(where: str, key: str, file: Path) -> np.ndarray:
-    label = f"{where}: key {key!r}: table file {file}"
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{label} cannot be read ({type(e).__name__}: {e})") from None
-    values = []
-    for i, token in enumerate(re.sub(r"#[^\n]*", " ", text).replace(",", " ").split()):
-        if not re.fullmatch(r"(0[xX])?[0-9A-Fa-f]{1,2}", token):  # the file's content is not echoed
-            raise ValueError(f"{label}: entry {i + 1} is not a hex byte (00..FF)")
-        values.append(int(token, 16))
-    if len(values) != 256:
-        raise ValueError(f"{label} must hold 256 hex bytes, holds {len(values)}")
-    counts = np.bincount(values, minlength=256)
-    if (counts != 1).any():
-        twice, missing = np.flatnonzero(counts > 1), np.flatnonzero(counts == 0)
-        raise ValueError(f"{label} is not a permutation of 0..255: {len(twice)} value(s) repeated (first "
-                         f"0x{twice[0]:02X}), {len(missing)} missing (first 0x{missing[0]:02X})")
-    return np.array(values, dtype=np.uint8)
 
 
 def _byte_map(where: str, key: str, spec: dict, base: Path) -> ByteMap:
@@ -424,7 +306,7 @@ def _byte_map(where: str, key: str, spec: dict, base: Path) -> ByteMap:
                               SECOND_SBOX_CONSTRUCTIONS)
         table = _second_sbox(xor_byte, construction)[0]
     elif kind == "table":
-        table = _read_table(where, f"{key}.file", _confined(where, f"{key}.file", base, spec["file"]))
+        table = read_table(where, f"{key}.file", _confined(where, f"{key}.file", base, spec["file"]))
     else:
         table = np.random.default_rng(spec["seed"]).permutation(256).astype(np.uint8)
     return ByteMap(kind, tuple(sorted((k, v) for k, v in spec.items() if k != "kind")), table.tobytes())
@@ -469,17 +351,17 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
     path = Path(path)
     where = str(path)
     try:
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)  # noqa: S506 - a SafeLoader
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"variant file {where} cannot be read ({type(e).__name__}: {e})") from None
     except yaml.YAMLError as e:
-        raise ValueError(f"{where}: not valid YAML: {_yaml_message(e)}") from None
+        raise ValueError(f"{where}: not valid YAML: {yaml_message(e)}") from None
     if not isinstance(doc, dict):
         raise ValueError(f"{where}: must be a mapping (name, summary, key_bytes, sbox, linear, ...), "
                          f"got {type(doc).__name__}")
-    errors = sorted(_validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
-        raise ValueError(f"{where}: " + "; ".join(_schema_message(e) for e in errors))
+        raise ValueError(f"{where}: " + "; ".join(schema_message(e) for e in errors))
     if doc["name"] != path.stem:
         raise ValueError(f"{where}: key 'name' must equal the file's stem {path.stem!r}, got {doc['name']!r}")
     sizes = doc["key_bytes"] if isinstance(doc["key_bytes"], list) else [doc["key_bytes"]]
@@ -490,9 +372,10 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
     if rounds is not None:  # the smallest key has the fewest rounds
         _named(where, "rounds", check_rounds, "rounds", rounds, sizes[0])
     common = dict(name=doc["name"], summary=doc["summary"], key_sizes=sizes, rounds=rounds,
-                  about=doc.get("about", ""), source=where)
+                  about=doc.get("about", ""), source=where, paper=tuple(sorted(doc.get("paper", {}).items())),
+                  tests=tuple(doc.get("tests", ())))
     if "custom" in doc:
-        given = [k for k in ("sbox", "linear") if k in doc]
+        given = [k for k in ("sbox", "linear", "shift_rows", "additional_key") if k in doc]
         if given:
             raise ValueError(f"{where}: key 'custom' replaces the blocks: remove {given} or 'custom'")
         if not custom_allowed(allow_custom):
@@ -508,10 +391,33 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
         maes = lookup("maes").options
         iv_options = tuple((o, _named(where, f"linear.{o}", maes[o].validate, o, linear.get(o, maes[o].default),
                                       sizes[0])) for o in IV_OPTIONS)
+    plan = _sbox_plan(where, doc["sbox"], path.parent, sizes[0], "additional_key" in doc)
+    if "additional_key" in doc and not (plan and plan.uses_additional):
+        raise ValueError(f"{where}: key 'additional_key': no S-box step reads it (byte: additional); remove it "
+                         "or use it")
+    sbox = (_byte_map(where, "sbox", doc["sbox"], path.parent) if plan is None else
+            ByteMap(doc["sbox"]["kind"], (("plan", plan),),   # its table for an all-zero key
+                    plan.tables(bytes(sizes[0]), AES(bytes(sizes[0])).round_keys[:2],
+                                doc.get("additional_key"))[0].tobytes()))
     return VariantDescription(
-        sbox=_byte_map(where, "sbox", doc["sbox"], path.parent), linear=kind,
+        sbox=sbox, linear=kind, sbox_plan=plan, shift_rows=parse_shift_rows(where, doc.get("shift_rows"), sizes[0]),
+        additional_key=doc.get("additional_key"),
         linear_map=_byte_map(where, "linear.map", linear["map"], path.parent) if kind == "byte-map" else None,
         iv_options=iv_options, matrix=matrix, **common)
+
+
+def _sbox_plan(where: str, spec: dict, base: Path, min_key: int, additional: bool) -> "SBoxPlan | None":
+    """The plan of a ``derived`` or ``per-round`` S-box (:mod:`cipherlab.ciphers.keyed`); None for a fixed one."""
+    if spec["kind"] == "per-round":
+        return SBoxPlan(per_round=tuple(_byte_map(where, f"sbox.maps[{i}]", m, base).table
+                                        for i, m in enumerate(spec["maps"])))
+    if spec["kind"] != "derived":
+        return None
+    source = spec.get("from")
+    origin = _byte_map(where, "sbox.base", spec.get("base", {"kind": "rijndael"}), base)
+    steps = parse_steps(where, "sbox.steps", spec["steps"], source, 16 if source == "round-key" else min_key,
+                        additional)
+    return SBoxPlan(origin.table, source, steps)
 
 
 # --- building and registering --------------------------------------------------------------------
@@ -523,11 +429,23 @@ def build_from_description(desc: VariantDescription) -> VariantInfo:
     schedule; :func:`register_variant_file` registers one.
     """
     summary = desc.summary if "NOT secure" in desc.summary else f"{desc.summary}; NOT secure (a described variant)"
-    info = VariantInfo(desc.name, _factory(desc),
-                       {"rounds": Option(desc.rounds, check=check_rounds,
-                                         doc=f"rounds 1..Nr (default {desc.rounds or 'Nr'}); fewer are not secure")},
-                       desc.key_sizes, ("reference", "table"), True, summary=summary, description=desc)
-    return replace(info, styles=_styles(_probe(info)))
+    options = {"rounds": Option(desc.rounds, check=check_rounds,
+                                doc=f"rounds 1..Nr (default {desc.rounds or 'Nr'}); fewer are not secure")}
+    if desc.additional_key is not None:
+        options["additional_key"] = Option(desc.additional_key, check=_check_additional_key,
+                                           doc="the additional secret byte beyond the AES key (0..255; default "
+                                               f"{desc.additional_key}, the file's)")
+    info = VariantInfo(desc.name, _factory(desc), options, desc.key_sizes, ("reference", "table"), True,
+                       summary=summary, description=desc)
+    if desc.general:   # the general kernel is the reference style's; AES-NI and T-tables fix S-box and ShiftRows
+        return replace(info, styles=("reference",))
+    return info if desc.key_dependent else replace(info, styles=_styles(_probe(info)))
+
+
+def _check_additional_key(name: str, value, key_len: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= 255:
+        raise ValueError(f"{name} must be an integer byte 0..255, got {value!r}")
+    return int(value)
 
 
 _REGISTERED: dict[str, VariantInfo] = {}
@@ -583,3 +501,23 @@ def variant_linear_layer(name_or_desc) -> tuple[str, "np.ndarray | None"]:
     if spec.mix_kind == K.MIX_SECOND_SBOX:
         return "byte-map", None
     return ("none" if desc is not None and desc.linear == "none" else "xor-iv"), None
+
+
+def encrypt_with_round_keys(round_keys, blocks) -> np.ndarray:
+    """AES's rounds (Rijndael's S-box, ShiftRows, MixColumns but in the last round) run with the round keys
+    ``uint8[R + 1, 16]`` given, without a key schedule, on ``uint8[n, 16]`` blocks; returns ``uint8[n, 16]``.
+
+    What a variant is compared with when it is AES under a transformation of its round keys (the variant
+    battery's structural equivalence, :mod:`cipherlab.experiments.variant.equivalence`).
+    """
+    rk = np.asarray(round_keys)
+    if rk.dtype != np.uint8 or rk.ndim != 2 or rk.shape[1] != 16 or not 2 <= rk.shape[0] <= 15:
+        raise ValueError(f"round_keys must be a uint8 array of shape (R + 1, 16), R in 1..14; got dtype {rk.dtype} "
+                         f"shape {rk.shape}")
+    b = np.asarray(blocks)
+    if b.dtype != np.uint8 or b.ndim != 2 or b.shape[1] != 16:
+        raise ValueError(f"blocks must be a uint8 array of shape (n, 16), got dtype {b.dtype} shape {b.shape}")
+    flat = np.ascontiguousarray(b).reshape(-1)
+    out = np.empty_like(flat)
+    K.ecb_serial(flat, out, *build_schedule(np.ascontiguousarray(rk), K.MIX_COLUMNS, "reference", False))
+    return out.reshape(-1, 16)

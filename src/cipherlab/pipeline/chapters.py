@@ -256,6 +256,18 @@ def variant_names(root: "Path | None" = None) -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in folder.glob("*.yaml"))) if folder.is_dir() else ()
 
 
+#: A variant whose file comes with this one beside it (``config/variants/<name>.claims.csv``) is a paper of the
+#: book: its claims are decided in its chapter (:mod:`cipherlab.experiments.variant.claims`), every run builds it,
+#: and the verdict page and the front page list it apart from the four papers.
+VARIANT_CLAIMS_SUFFIX = ".claims.csv"
+
+
+def variant_papers(root: "Path | None" = None) -> tuple[str, ...]:
+    """The variants that come with their paper's claims (sorted)."""
+    folder = Path(root) / "config" / "variants" if root else VARIANTS_DIR
+    return tuple(v for v in variant_names(root) if (folder / f"{v}{VARIANT_CLAIMS_SUFFIX}").is_file())
+
+
 def check_variant_names(names, root: "Path | None" = None, where: str = "variant.names") -> tuple[str, ...]:
     """``names`` if each has its file ``config/variants/<name>.yaml``; else ``ValueError`` naming them."""
     available = variant_names(root)

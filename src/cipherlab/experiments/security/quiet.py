@@ -38,8 +38,14 @@ def cipher_label(cipher: "str | CipherInfo") -> str:
 
 def new_quiet(key, cipher: "str | CipherInfo", mode: str = "ecb", *, iv=None, padding: bool = False,
               rounds: "int | None" = None, impl: str = "table", **options):
-    """:func:`cipherlab.new` with :class:`cipherlab.InsecureCipherWarning` silenced (every other check kept)."""
+    """:func:`cipherlab.new` with :class:`cipherlab.InsecureCipherWarning` silenced (every other check kept).
+
+    A cipher without the table style (a described variant whose S-box or ShiftRows changes by round runs in
+    the reference style only) runs in its reference style where ``table`` is asked: the same cipher, slower.
+    """
     cipher = check_cipher(cipher)
+    if impl == "table" and "table" not in cipher.styles:
+        impl = "reference"
     if rounds is not None:
         options["rounds"] = rounds
     with warnings.catch_warnings():

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
+from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.trails import TRAIL_KEYS
 
 #: the tests the card lists when it finds nothing
 TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures and S-box tables (BCT, linear structures, "
@@ -69,14 +72,31 @@ def weaknesses(results: dict) -> list[dict]:
     return out
 
 
+def equivalence_line(results: dict) -> "str | None":
+    """The structural equivalence to AES, where the battery recognised one (decided and confirmed), else None."""
+    eq = results.get("equivalence")
+    if eq is None or eq.iloc[0]["equivalent_to"] == NONE_FOUND:
+        return None
+    e = eq.iloc[0]
+    how = f" ({e['transformation']})" if e["transformation"] else ""
+    check = (f"confirmed by encrypting: {int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks equal under "
+             f"{int(e['keys_confirmed'])} keys" if e["confirmed"] else
+             f"**not** confirmed by encrypting: only {int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks "
+             "equal")
+    return (f"**equivalent to {e['equivalent_to']}**{how}: decided from the structure ({e['decided_from']}); "
+            f"{check}. Every property of AES carries over, and no measured difference from AES can be real")
+
+
 def card_markdown(results: dict, cipher: str) -> str:
     """The card as markdown, from the results of :func:`cipherlab.experiments.variant.driver.run_battery`."""
     found = weaknesses(results)
-    lines = [f"**{cipher}**: "
-             + (f"weakest point: **{found[0]['what']}**; {found[0]['cost']}." if found
-                else f"**{NO_WEAKNESS}**.")]
+    same = equivalence_line(results) if cipher != "aes" else None   # AES is trivially itself
+    lines = [f"**{cipher}**: " + (f"weakest point: **{found[0]['what']}**; {found[0]['cost']}." if found
+                                  else same + "." if same else f"**{NO_WEAKNESS}**.")]
     for w in found[1:]:
         lines.append(f"- also **{w['what']}**: {w['cost']}.")
+    if found and same:
+        lines.append(f"- {same}.")
     lines += trail_lines(results, cipher)
     props = results["property_rounds"].set_index("property")
     full = props.loc["full_diffusion"]
@@ -97,16 +117,19 @@ def card_markdown(results: dict, cipher: str) -> str:
     maps = results["byte_maps"]
     ref = maps[maps["map"] == CONTROL].iloc[0]
     for _, m in maps[maps["map"] != CONTROL].iterrows():
+        if m["map"] == "sbox" and "sbox_key_summary" in results:
+            continue   # the S-box line below, over every key and round
         lines.append(f"- byte map `{m['map']}`: nonlinearity {m['nonlinearity']} (AES {ref['nonlinearity']}), "
                      f"differential uniformity {m['differential_uniformity']} (AES {ref['differential_uniformity']}), "
                      f"degree {m['algebraic_degree']} (AES {ref['algebraic_degree']})"
                      + ("; **affine**" if m["affine"] else ""))
+    if "sbox_key_summary" in results:
+        lines.append(sbox_line(results, maps))
     ok = results["correctness"]
     lines.append(f"- correctness: {int(ok['ok'].sum())} of {len(ok)} mode x style x key-size checks passed")
-    rnd = results["randomness"]
-    rnd = rnd[rnd["cipher"] != "plaintext"]
-    for (mode, inp), d in rnd.groupby(["mode", "input"], sort=False):
-        lines.append(f"- SP 800-22, {mode.upper()} {inp}: {int(d['passed'].sum())} of {len(d)} tests passed")
+    if "avalanche_summary" in results:
+        lines.append(avalanche_line(results["avalanche_summary"], cipher))
+    lines += randomness_lines(results["randomness"], cipher)
     if "speed" in results:
         for _, s in results["speed"].iterrows():
             lines.append(f"- speed ({s['style']}, {s['bytes']} B ECB): {s['finding']} "
@@ -140,4 +163,64 @@ def trail_lines(results: dict, cipher: str) -> list[str]:
     out.append(f"- linear layer `{layer['linear_layer']}`: branch number {int(layer['differential_branch_number'])} "
                f"(linear {int(layer['linear_branch_number'])}, {mds}); at least {a4} active S-boxes in 4 rounds"
                + (f" (AES {int(aes['active_sboxes_4_rounds'])})" if vs_aes else ""))
+    desc = getattr(lookup(cipher), "description", None)
+    if desc is not None and desc.custom is None and desc.key_dependent:
+        out.append(f"- its S-box or ShiftRows changes with the key: these bounds are those of the weakest of "
+                   f"{results.get('parameters', {}).get('trail_keys', TRAIL_KEYS)} seeded keys (the S-box with the "
+                   "largest differential uniformity and the least "
+                   "nonlinearity, the ShiftRows with the fewest active S-boxes)")
+    return out
+
+
+def _range(summary: pd.DataFrame, measure: str, fmt: str = "{:g}") -> str:
+    r = summary.set_index("measure").loc[measure]
+    value = fmt.format(r["min"]) if r["min"] == r["max"] else f"{fmt.format(r['min'])} to {fmt.format(r['max'])}"
+    return f"{value} (AES {fmt.format(r['aes'])})"
+
+
+def sbox_line(results: dict, maps: pd.DataFrame) -> str:
+    """The S-box's measures over every sampled key and round, AES's beside, SAC and BIC included."""
+    summary = results["sbox_key_summary"]
+    first = summary.iloc[0]
+    over = (f"{int(first['sboxes'])} S-boxes of {int(first['keys'])} sampled keys" if results["sbox_samples"]
+            ["key_dependent"].any() else "fixed" if int(first["sboxes"]) == 1 else f"{int(first['sboxes'])} by round")
+    affine = bool(maps[maps["map"] == "sbox"]["affine"].any()) if "sbox" in set(maps["map"]) else False
+    return (f"- S-box ({over}): nonlinearity {_range(summary, 'nonlinearity')}, differential uniformity "
+            f"{_range(summary, 'differential_uniformity')}, degree {_range(summary, 'algebraic_degree')}, SAC mean "
+            f"{_range(summary, 'sac_mean', '{:.4f}')}, largest SAC deviation from 1/2 "
+            f"{_range(summary, 'sac_max_deviation', '{:.4f}')}, BIC nonlinearity {_range(summary, 'bic_nonlinearity')}"
+            + ("; **affine**" if affine else ""))
+
+
+def avalanche_line(summary: pd.DataFrame, cipher: str) -> str:
+    """The avalanche and key avalanche of the variant with their intervals, AES's (same run and settings) beside."""
+    rows = summary.set_index("cipher")
+
+    def text(name, what):
+        r = rows.loc[name]
+        return (f"{r[f'{what}_mean_percent']:.2f} % [{r[f'{what}_low_percent']:.2f}, "
+                f"{r[f'{what}_high_percent']:.2f}]")
+    aes = "aes" in rows.index and cipher != "aes"
+    return (f"- avalanche: {text(cipher, 'avalanche')} of the ciphertext bits change per flipped plaintext bit"
+            + (f" (AES {text('aes', 'avalanche')})" if aes else "")
+            + f"; per flipped key bit {text(cipher, 'key_avalanche')}"
+            + (f" (AES {text('aes', 'key_avalanche')})" if aes else ""))
+
+
+def randomness_lines(randomness: pd.DataFrame, cipher: str) -> list[str]:
+    """SP 800-22 per input: tests passed, AES's count from the same run and settings beside, and what a random
+    source passes at this many sequences."""
+    rnd = randomness[randomness["cipher"] != "plaintext"]
+    out = []
+    for (mode, inp), d in rnd.groupby(["mode", "input"], sort=False):
+        ours, aes = d[d["cipher"] == cipher], d[d["cipher"] == "aes"]
+        p = float(ours["expected_pass_probability"].iloc[0]) if "expected_pass_probability" in ours else None
+        seq = int(ours["sequences"].iloc[0])
+        text = f"- SP 800-22, {mode.upper()} {inp}: {int(ours['passed'].sum())} of {len(ours)} tests passed"
+        if len(aes) and cipher != "aes":
+            text += f" (AES, same settings: {int(aes['passed'].sum())} of {len(aes)})"
+        if p is not None:
+            text += (f"; at {seq} sequences a random source passes each test with probability {p:.0%} and all "
+                     f"{len(ours)} with {p ** len(ours):.0%}")
+        out.append(text)
     return out

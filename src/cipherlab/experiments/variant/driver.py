@@ -24,7 +24,7 @@ import pandas as pd
 
 from cipherlab.analysis.plotting import save_figure, style
 from cipherlab.ciphers.described import register_variant_file
-from cipherlab.ciphers.registry import cipher_names
+from cipherlab.ciphers.registry import cipher_names, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security import figures as security_figures
 from cipherlab.experiments.security.driver import attack_targets
@@ -33,10 +33,12 @@ from cipherlab.pipeline.paths import as_profile, variant_file
 from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.pipeline.results import save_raw, save_table
 
-from cipherlab.experiments.variant import (affinity, bytemaps, card, correctness, figures, integral, randomness,
-                                           sbox_tables, speed, structure, trails)
+from cipherlab.experiments.security import diffusion
+from cipherlab.experiments.variant import (affinity, bytemaps, card, claims, correctness, equivalence, figures,
+                                           integral, keys, randomness, sbox_tables, speed, structure, trails)
 
-__all__ = ["resolve", "battery", "run_battery", "save_all", "save_figures", "TABLES", "TIMING_TABLES"]
+__all__ = ["resolve", "battery", "run_battery", "save_all", "save_figures", "with_control", "TABLES", "TIMING_TABLES",
+           "CONTROLLED"]
 
 #: tables :func:`save_all` writes, as ``variant_<name>_<table>`` (declared in :data:`VARIANTS`)
 TABLES = VARIANTS.tables
@@ -87,7 +89,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                 rounds_triples: int = 8, lambda_sets: int = 3, image_stride: int = 4, keystream_bytes: int = 65536,
                 n_sequences: int = 8, block_size: int = 128, apen_m: int = 8, serial_m: int = 10,
                 measure_speed: bool = True, speed_bytes: int = 65536, speed_processes: int = 2,
-                speed_trials: int = 10, trail_rounds: int = 10) -> dict:
+                speed_trials: int = 10, trail_rounds: int = 10, sbox_keys: int = 8, equivalence_keys: int = 4,
+                equivalence_blocks: int = 64, trail_keys: int = 2) -> dict:
     """Every part of the battery for ``variant`` (a registered name or a description file).
 
     Returns
@@ -99,7 +102,10 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         counts each), plus ``cipher``, ``variant_file``, ``seed`` and
         ``parameters`` (the other arguments: the raw file's provenance), ``byte_local``, ``image``, ``recovered`` and ``ciphertexts``
         (``(attack, mode, target) -> uint8 array``), ``sac``, ``speed_raw``
-        and ``card`` (markdown).
+        and ``card`` (markdown). AES, measured with the same settings in the same run, is the control of the
+        tables in :data:`CONTROLLED`: ``controls`` holds its frames (:func:`with_control` puts them beside the
+        variant's), ``aes_repeat`` a second AES avalanche measurement (its A/A band) and ``key_avalanche``
+        the key-bit histograms (``{cipher: uint8[129]}``).
     """
     parameters = {k: v for k, v in locals().items() if k not in ("variant", "profile", "seed")}   # the arguments
     for name, value in (("correctness_messages", correctness_messages), ("correctness_bytes", correctness_bytes),
@@ -109,7 +115,9 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                         ("lambda_sets", lambda_sets),
                         ("image_stride", image_stride), ("n_sequences", n_sequences),
                         ("speed_processes", speed_processes), ("speed_trials", speed_trials),
-                        ("trail_rounds", trail_rounds)):
+                        ("trail_rounds", trail_rounds), ("sbox_keys", sbox_keys),
+                        ("equivalence_keys", equivalence_keys), ("equivalence_blocks", equivalence_blocks),
+                        ("trail_keys", trail_keys)):
         _positive(name, value)
     if _positive("speed_bytes", speed_bytes) % 16:
         raise ValueError(f"speed_bytes must be a positive multiple of 16, got {speed_bytes!r}")
@@ -121,26 +129,42 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                                                        message_bytes=correctness_bytes)
     maps = bytemaps.byte_maps(cipher)
     out["byte_maps"] = bytemaps.byte_map_table(maps)
-    out.update(_trail_tables(cipher, maps, trail_rounds))
+    out.update(_trail_tables(cipher, maps, trail_rounds, trail_keys))
 
-    dep, rates = structure.dependency_by_round(cipher, n_keys=dependency_keys, n_plaintexts=dependency_plaintexts,
-                                               seed=seed + 100)
-    out["dependency"] = dep
-    out["rounds"] = structure.rounds_table(cipher, rates, n_triples=rounds_triples, lambda_sets=lambda_sets,
-                                           seed=seed + 200)
-    out["property_rounds"] = structure.property_rounds(out["rounds"])
-    out["byte_local"] = structure.is_byte_local(rates[max(rates)])
-    out["avalanche"], out["avalanche_summary"], out["sac"] = structure.diffusion_tables(
-        cipher, n_keys=avalanche_keys, n_plaintexts=avalanche_plaintexts, seed=seed + 300)
+    control = cipher != "aes"
+    out["controls"] = {}
+    out["sbox_samples"] = keys.sbox_samples(cipher, n_keys=sbox_keys, seed=seed + 50)
+    out["sbox_key_summary"] = keys.sbox_key_summary(out["sbox_samples"])
+    out["equivalence"] = equivalence.equivalence_table(cipher, n_keys=equivalence_keys, n_blocks=equivalence_blocks,
+                                                       seed=seed + 60)
 
     image = attack_targets(seed=seed, image_stride=image_stride, text_bytes=16)["image"]
     out["image"] = image
     targets = {"image": image}
-    out["affinity_test"], out["affinity_attack"], rec_a, ct_a = affinity.affinity_table(
-        cipher, targets, seed=seed + 400, n_triples=affinity_triples)
+    for name in (cipher, "aes") if control else (cipher,):
+        part = _structure(name, targets, seed=seed, dependency_keys=dependency_keys,
+                          dependency_plaintexts=dependency_plaintexts, rounds_triples=rounds_triples,
+                          lambda_sets=lambda_sets, avalanche_keys=avalanche_keys,
+                          avalanche_plaintexts=avalanche_plaintexts, affinity_triples=affinity_triples)
+        if name == cipher:
+            out.update(part)
+        else:
+            out["controls"] = {t: part[t] for t in CONTROLLED + ("avalanche_summary",)}
+            out["control_results"] = part
+    # a second AES avalanche from other plaintexts and keys: the A/A band of an avalanche difference
+    repeat, _ = diffusion.avalanche_sac("aes", n_keys=avalanche_keys, n_plaintexts=avalanche_plaintexts,
+                                        seed=seed + 350)
+    out["aes_repeat"] = repeat
+    out["key_avalanche"] = {name: structure.key_avalanche(name, n_keys=avalanche_keys,
+                                                          n_plaintexts=max(1, avalanche_plaintexts // 8),
+                                                          seed=seed + 320)
+                            for name in ((cipher, "aes") if control else (cipher,))}
+    out["avalanche_summary"] = _avalanche_summary(out, cipher)
+    out["controls"].pop("avalanche_summary", None)
     out["codebook"], rec_c = structure.codebook_table(cipher, targets, out["byte_local"], seed=seed + 500)
     out["square_attack"], rec_s, ct_s = integral.square_attack_table(cipher, targets, out["rounds"],
                                                                      n_sets=lambda_sets, seed=seed + 450)
+    rec_a, ct_a = out.pop("_affinity_recovered"), out.pop("_affinity_ciphertexts")
     out["recovered"] = {**{("affinity", m, t): v for (m, t), v in rec_a.items()},
                         **{("codebook", m, t): v for (m, t), v in rec_c.items()},
                         **{("square", m, t): v for (m, t), v in rec_s.items()}}
@@ -150,25 +174,82 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
     out["randomness_sequences"], out["randomness"] = randomness.randomness_tables(
         cipher, image, keystream_bytes=keystream_bytes, seed=seed + 600, n_sequences=n_sequences,
         block_size=block_size, apen_m=apen_m, serial_m=serial_m)
+    out["image_entropy"] = randomness.image_entropy_table(cipher, image, seed=seed + 650)
     if measure_speed:
         raw = speed.measure_speed(cipher, path, nbytes=speed_bytes, processes=speed_processes,
                                   trials=speed_trials, seed=seed + 700)
         out["speed_raw"] = raw
         out["speed"] = speed.speed_table(raw, cipher, profile=str(profile), seed=seed + 700)
         out["compile"] = speed.compile_table(raw)
+    info = lookup(cipher)
+    out["key_bits"] = {size: 8 * size + (8 if "additional_key" in info.options else 0) for size in info.key_sizes}
+    out["paper_claims"] = claims.load_paper_claims(cipher, path) if path is not None else None
+    out["evidence"], out["verdicts"] = claims.paper_verdicts(out, out["paper_claims"], profile=str(profile),
+                                                             page=VARIANTS.page(cipher))
     out["card"] = card.card_markdown(out, cipher)
     return out
 
 
-def _trail_tables(cipher: str, maps: dict, trail_rounds: int) -> dict:
+#: Tables whose control (AES, same settings, same run) the battery measures; saved and shown beside the variant's.
+CONTROLLED = ("dependency", "rounds", "avalanche", "affinity_test", "affinity_attack")
+
+
+def _structure(cipher: str, targets: dict, *, seed: int, dependency_keys: int, dependency_plaintexts: int,
+               rounds_triples: int, lambda_sets: int, avalanche_keys: int, avalanche_plaintexts: int,
+               affinity_triples: int) -> dict:
+    """Diffusion by round, the structural properties by round, the avalanche and the affinity attack of one
+    cipher (the variant, or AES as its control, with the same seeds)."""
+    dep, rates = structure.dependency_by_round(cipher, n_keys=dependency_keys, n_plaintexts=dependency_plaintexts,
+                                               seed=seed + 100)
+    part = {"dependency": dep}
+    part["rounds"] = structure.rounds_table(cipher, rates, n_triples=rounds_triples, lambda_sets=lambda_sets,
+                                            seed=seed + 200)
+    part["property_rounds"] = structure.property_rounds(part["rounds"])
+    part["byte_local"] = structure.is_byte_local(rates[max(rates)])
+    part["avalanche"], part["avalanche_summary"], part["sac"] = structure.diffusion_tables(
+        cipher, n_keys=avalanche_keys, n_plaintexts=avalanche_plaintexts, seed=seed + 300)
+    part["affinity_test"], part["affinity_attack"], part["_affinity_recovered"], part["_affinity_ciphertexts"] = \
+        affinity.affinity_table(cipher, targets, seed=seed + 400, n_triples=affinity_triples)
+    return part
+
+
+def _avalanche_summary(out: dict, cipher: str) -> pd.DataFrame:
+    """The avalanche summary of the variant and AES, with the interval of each mean and the key avalanche."""
+    frames = [out["avalanche_summary"]] + ([out["controls"]["avalanche_summary"]]
+                                           if "avalanche_summary" in out["controls"] else [])
+    table = pd.concat(frames, ignore_index=True)
+    hists = {cipher: _hist(out["avalanche"])}
+    if "avalanche" in out["controls"]:
+        hists["aes"] = _hist(out["controls"]["avalanche"])
+    cols = {"avalanche_low_percent": [], "avalanche_high_percent": [], "key_avalanche_mean_percent": [],
+            "key_avalanche_low_percent": [], "key_avalanche_high_percent": []}
+    for name in table["cipher"]:
+        _, lo, hi = structure.mean_interval(hists[name])
+        km, klo, khi = structure.mean_interval(out["key_avalanche"][name])
+        for col, v in zip(cols, (lo, hi, km, klo, khi)):
+            cols[col].append(v)
+    return table.assign(**cols)
+
+
+def _hist(avalanche: pd.DataFrame) -> np.ndarray:
+    return avalanche.sort_values("bits_flipped")["count"].to_numpy()
+
+
+def with_control(results: dict, table: str) -> pd.DataFrame:
+    """``results[table]`` with AES's rows (the control of :data:`CONTROLLED`) below the variant's."""
+    control = results.get("controls", {}).get(table)
+    return results[table] if control is None else pd.concat([results[table], control], ignore_index=True)
+
+
+def _trail_tables(cipher: str, maps: dict, trail_rounds: int, trail_keys: int) -> dict:
     """The S-box tables and the wide-trail tables of ``cipher``, AES's beside them (the control)."""
     named = {**maps, bytemaps.CONTROL: rijndael_sbox()}
     ciphers = (cipher,) if cipher == "aes" else (cipher, "aes")
-    bounds, times = zip(*(trails.bound_table(c, trail_rounds) for c in ciphers))
+    bounds, times = zip(*(trails.bound_table(c, trail_rounds, trail_keys) for c in ciphers))
     return {"sbox_tables": sbox_tables.sbox_table(named), "sbox_spectra": sbox_tables.spectra_table(named),
             "linear_layer": pd.DataFrame([trails.layer_properties(c) for c in ciphers]),
             "trail_bounds": pd.concat(bounds, ignore_index=True), "milp_times": pd.concat(times, ignore_index=True),
-            "margin": pd.concat([trails.margin_table(c) for c in ciphers], ignore_index=True)}
+            "margin": pd.concat([trails.margin_table(c, trail_keys) for c in ciphers], ignore_index=True)}
 
 
 def table_name(cipher: str, table: str) -> str:
@@ -179,7 +260,7 @@ def table_name(cipher: str, table: str) -> str:
 def save_all(results: dict, profile) -> dict:
     """Write every table (and the raw speed trials) of :func:`run_battery`; returns ``{table: path}``."""
     cipher = results["cipher"]
-    saved = {t: save_table(results[t], table_name(cipher, t), profile) for t in TABLES}
+    saved = {t: save_table(with_control(results, t), table_name(cipher, t), profile) for t in TABLES}
     for t in TIMING_TABLES:
         if t in results:
             saved[t] = save_table(results[t], table_name(cipher, t), profile)
@@ -195,14 +276,18 @@ def save_figures(results: dict, profile) -> dict:
     """Draw and save the battery's figures as ``variant_<name>_<figure>``; returns ``{figure: Figure}`` (open)."""
     style()
     cipher = results["cipher"]
-    figs = {"dependency": figures.dependency_rounds_figure(results["dependency"]),
-            "rounds": figures.rounds_figure(results["rounds"]),
-            "avalanche": security_figures.avalanche_figure(results["avalanche"]),
-            "trail_bounds": figures.trail_bounds_figure(results["trail_bounds"], cipher)}
+    figs = {"dependency": figures.dependency_rounds_figure(with_control(results, "dependency")),
+            "rounds": figures.rounds_figure(with_control(results, "rounds")),
+            "avalanche": security_figures.avalanche_figure(with_control(results, "avalanche")),
+            "trail_bounds": figures.trail_bounds_figure(results["trail_bounds"], cipher),
+            "sbox_keys": figures.sbox_keys_figure(results["sbox_samples"])}
     key = ("affinity", "ecb", "image")
-    figs["affinity_attack"] = figures.attack_figure(results["image"], results["ciphertexts"][key],
-                                                    results["recovered"][key],
-                                                    f"{cipher}: the 129-query affinity attack")
+    rows = [(cipher, results["ciphertexts"][key], results["recovered"][key])]
+    aes = results.get("control_results")
+    if aes is not None:
+        target = ("ecb", "image")
+        rows.append(("aes", aes["_affinity_ciphertexts"][target], aes["_affinity_recovered"][target]))
+    figs["affinity_attack"] = figures.attack_figure(results["image"], rows, "the 129-query affinity attack")
     for name, fig in figs.items():
         save_figure(fig, table_name(cipher, name), profile)
     return figs

@@ -6,57 +6,91 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from cipherlab.experiments.variant.keys import CONTROL
+
 
 def dependency_rounds_figure(dependency: pd.DataFrame, *, columns: int = 5) -> plt.Figure:
-    """The 16 x 16 byte change-rate matrix after each round count, one small panel per round."""
+    """The 16 x 16 byte change-rate matrix after each round count, one small panel per round; one block of
+    panels per cipher (the variant, then AES as its control, measured with the same settings)."""
+    ciphers = list(dict.fromkeys(dependency["cipher"]))
     rounds = sorted(dependency["rounds"].unique())
-    rows = int(np.ceil(len(rounds) / columns))
-    fig, axes = plt.subplots(rows, columns, figsize=(2.0 * columns, 2.1 * rows), squeeze=False)
+    per = int(np.ceil(len(rounds) / columns))
+    fig, axes = plt.subplots(per * len(ciphers), columns, figsize=(2.0 * columns, 2.1 * per * len(ciphers) + 0.3),
+                             squeeze=False)
     for ax in axes.ravel():
         ax.set_axis_off()
-    for ax, r in zip(axes.ravel(), rounds):
-        d = dependency[dependency["rounds"] == r]
-        m = np.zeros((16, 16))
-        m[d["input_byte"], d["output_byte"]] = d["change_rate"]
-        ax.set_axis_on()
-        ax.imshow(m, vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
-        ax.set_title(f"{r} round{'s' if r > 1 else ''}", fontsize=9)
-        ax.set_xticks([])
-        ax.set_yticks([])
-    axes[0, 0].set_ylabel("input byte")
+    for k, cipher in enumerate(ciphers):
+        block = axes[k * per:(k + 1) * per].ravel()
+        mine = dependency[dependency["cipher"] == cipher]
+        for ax, r in zip(block, sorted(mine["rounds"].unique())):
+            d = mine[mine["rounds"] == r]
+            m = np.zeros((16, 16))
+            m[d["input_byte"], d["output_byte"]] = d["change_rate"]
+            ax.set_axis_on()
+            ax.imshow(m, vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
+            ax.set_title(f"{cipher}: {r} round{'s' if r > 1 else ''}", fontsize=8)
+            ax.set_xticks([])
+            ax.set_yticks([])
+        block[0].set_ylabel("input byte")
     fig.suptitle("output byte changes when one input byte changes (rows: input, columns: output)", fontsize=9)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
 
 
-def attack_figure(original: np.ndarray, ciphertext: np.ndarray, recovered: np.ndarray, title: str) -> plt.Figure:
-    """The image, its ECB ciphertext seen as an image, and what the attack recovered without the key."""
-    fig, axes = plt.subplots(1, 3, figsize=(9, 3.3))
+def attack_figure(original: np.ndarray, rows: "list[tuple[str, np.ndarray, np.ndarray]]", title: str) -> plt.Figure:
+    """Per cipher (a row: its name, the ECB ciphertext of the image, what the attack recovered without the key):
+    the image, its ciphertext seen as an image, and the recovered image. The variant's row, then AES's."""
+    fig, axes = plt.subplots(len(rows), 3, figsize=(9, 3.1 * len(rows)), squeeze=False)
     shape = original.shape
-    panels = (original, np.asarray(ciphertext, dtype=np.uint8)[: original.size].reshape(shape),
-              np.asarray(recovered, dtype=np.uint8)[: original.size].reshape(shape))
-    for ax, img, label in zip(axes, panels, ("plaintext", "ciphertext (ECB)", "recovered without the key")):
-        ax.imshow(img)
-        ax.set_title(label, fontsize=9)
-        ax.set_axis_off()
+    for line, (name, ciphertext, recovered) in zip(axes, rows):
+        panels = (original, np.asarray(ciphertext, dtype=np.uint8)[: original.size].reshape(shape),
+                  np.asarray(recovered, dtype=np.uint8)[: original.size].reshape(shape))
+        for ax, img, label in zip(line, panels, ("plaintext", "ciphertext (ECB)", "recovered without the key")):
+            ax.imshow(img)
+            ax.set_title(f"{name}: {label}", fontsize=9)
+            ax.set_axis_off()
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
 
 
 def rounds_figure(rounds: pd.DataFrame) -> plt.Figure:
-    """Dependent byte pairs and the structural properties after each round count."""
+    """Dependent byte pairs and the structural properties after each round count, per cipher (AES beside)."""
     fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    ax.plot(rounds["rounds"], rounds["dependent_pairs"], marker="o", color="black", label="dependent byte pairs")
+    for i, (cipher, d) in enumerate(rounds.groupby("cipher", sort=False)):
+        ax.plot(d["rounds"], d["dependent_pairs"], marker="o", color="black" if i == 0 else "grey",
+                ls="-" if i == 0 else "--", label=f"{cipher}: dependent byte pairs")
+        for prop, marker, y in (("byte_local", "s", 16), ("affine", "^", 128)):
+            held = d[d[prop].astype(bool)]
+            if len(held):
+                ax.scatter(held["rounds"], np.full(len(held), y + 6 * i), marker=marker,
+                           label=f"{cipher}: {prop.replace('_', '-')} holds")
     ax.axhline(256, color="grey", lw=0.8, ls=":")
-    for prop, marker, y in (("byte_local", "s", 16), ("affine", "^", 128)):
-        held = rounds[rounds[prop]]
-        ax.scatter(held["rounds"], np.full(len(held), y), marker=marker, label=f"{prop.replace('_', '-')} holds")
     ax.set_xlabel("rounds")
     ax.set_ylabel("(input, output) byte pairs")
     ax.set_ylim(0, 270)
-    ax.set_xticks(rounds["rounds"])
+    ax.set_xticks(sorted(rounds["rounds"].unique()))
     ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def sbox_keys_figure(samples: pd.DataFrame) -> plt.Figure:
+    """Nonlinearity and differential uniformity of every sampled S-box of the variant (over keys and rounds), AES's
+    value marked: one bar where the S-box is fixed or every key gives the same values."""
+    ours = samples[samples["cipher"] != CONTROL]
+    aes = samples[samples["cipher"] == CONTROL].iloc[0]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    for ax, measure, better in zip(axes, ("nonlinearity", "differential_uniformity"), ("higher", "lower")):
+        counts = ours[measure].value_counts().sort_index()
+        ax.bar(counts.index.astype(int), counts.to_numpy(), width=0.8, color="#4c72b0", label="the variant's S-boxes")
+        ax.axvline(float(aes[measure]), color="black", ls="--", lw=1, label="AES")
+        ax.set_xlabel(f"{measure.replace('_', ' ')} (AES {int(aes[measure])}; {better} is better)", fontsize=8)
+        ax.set_ylabel("S-boxes sampled")
+        ax.legend(fontsize=8)
+    keys = int(ours["sample"].nunique())
+    fig.suptitle(f"the variant's S-boxes over {keys} sampled key{'s' if keys > 1 else ''} "
+                 f"({len(ours)} S-box{'es' if len(ours) > 1 else ''})", fontsize=9)
     fig.tight_layout()
     return fig
 

@@ -96,6 +96,9 @@ def applicability(cipher: str, rounds_table: pd.DataFrame) -> "str | None":
     nr = int(rounds_table["rounds"].max())
     if not _ends_with_aes_last_round(info):
         return "the last round is not known to be AES's (SubBytes, ShiftRows, AddRoundKey)"
+    desc = getattr(info, "description", None)
+    if desc is not None and desc.sbox_plan is not None and desc.sbox_plan.key_dependent:
+        return "its last round's S-box depends on the key: the attacker does not know it"
     if 16 not in info.key_sizes:
         return "the key schedule is run backwards for AES-128 keys only"
     if nr < 2:
@@ -132,7 +135,8 @@ def square_attack_table(cipher: str, targets: dict, rounds_table: pd.DataFrame, 
     key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()
     oracle = cipher_oracle(cipher, key)
     cts = oracle(lambda_sets(n_sets, seed + 1))
-    sbox = byte_maps(cipher)["sbox"]
+    info = lookup(cipher)   # the last round's S-box (a variant's may change by round)
+    sbox = info.round_tables(key)[0][-1] if hasattr(info, "round_tables") else byte_maps(cipher)["sbox"]
     candidates = last_round_key_candidates(cts, np.argsort(sbox).astype(np.uint8), n_sets)
     sizes = [len(c) for c in candidates]
     found = None

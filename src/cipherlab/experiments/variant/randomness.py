@@ -1,34 +1,73 @@
-"""SP 800-22 on the variant's CTR keystream and on its ECB encryption of the test image.
+"""SP 800-22 on the variant's CTR keystream and on its ECB encryption of the test image, AES beside; image entropy.
 
 The tests and the pass-proportion rule are the security chapter's
 (:mod:`cipherlab.experiments.security.randomness`).  A CTR encryption of
 zeros is the keystream; the ECB image keeps every repeated plaintext block
-repeated, which is what the byte-entropy figures of the papers miss.
+repeated, which is what the byte-entropy figures of the papers miss.  AES is
+run with the same settings beside the variant (the control), and each test row
+carries the probability that a truly random source passes it at this many
+sequences (:func:`expected_pass_probability`): with few sequences one bad
+sequence fails a test, so a failure of an AES-like cipher is what chance gives.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from cipherlab.analysis.stats import byte_entropy
 from cipherlab.experiments.security import randomness
+from cipherlab.experiments.security.quiet import new_quiet
+
+__all__ = ["randomness_tables", "expected_pass_probability", "image_entropy_table", "ENTROPY_MODES"]
+
+#: the modes the encrypted image's byte entropy is measured in (a paper's entropy claim names one)
+ENTROPY_MODES = ("ecb", "cbc", "ctr")
+
+
+def expected_pass_probability(n_sequences: int, alpha: float = randomness.ALPHA) -> float:
+    """The probability that a truly random source passes one SP 800-22 test at ``n_sequences`` sequences: at
+    least the acceptable proportion (section 4.2.1) of sequences with P >= alpha, each with probability 1 - alpha."""
+    need = math.ceil(randomness.acceptable_proportion(n_sequences, alpha) * n_sequences - 1e-9)
+    return float(stats.binom.sf(need - 1, n_sequences, 1 - alpha))
 
 
 def randomness_tables(cipher: str, image: np.ndarray, *, keystream_bytes: int = 65536, seed: int = 0,
                       n_sequences: int = 8, block_size: int = 128, apen_m: int = 8,
                       serial_m: int = 10) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per-sequence P-values and their summary for ``ctr`` of zeros and ``ecb`` of ``image``.
+    """Per-sequence P-values and their summary for ``ctr`` of zeros and ``ecb`` of ``image``, the variant and AES.
 
-    Returns ``(per_sequence, summary)`` as
-    :func:`randomness.ciphertext_randomness` and :func:`randomness.randomness_summary`.
+    Returns ``(per_sequence, summary)`` as :func:`randomness.ciphertext_randomness` and
+    :func:`randomness.randomness_summary`, the summary with ``expected_pass_probability``.
     """
     if isinstance(keystream_bytes, bool) or not isinstance(keystream_bytes, (int, np.integer)) \
             or keystream_bytes < 16:
         raise ValueError(f"keystream_bytes must be an integer >= 16, got {keystream_bytes!r}")
-    kw = dict(ciphers=[cipher], seed=seed, n_sequences=n_sequences, block_size=block_size, apen_m=apen_m,
+    ciphers = [cipher] if cipher == "aes" else [cipher, "aes"]
+    kw = dict(ciphers=ciphers, seed=seed, n_sequences=n_sequences, block_size=block_size, apen_m=apen_m,
               serial_m=serial_m)
     ctr = randomness.ciphertext_randomness({"keystream (zeros)": bytes(keystream_bytes)}, modes=("ctr",), **kw)
     img = randomness.ciphertext_randomness({"image": np.ascontiguousarray(image).tobytes()}, modes=("ecb",), **kw)
     # the plaintext rows: zeros say nothing, the image is the control of the ECB case
     per_seq = pd.concat([ctr[ctr["cipher"] != "plaintext"], img], ignore_index=True)
-    return per_seq, randomness.randomness_summary(per_seq)
+    summary = randomness.randomness_summary(per_seq)
+    summary["expected_pass_probability"] = [expected_pass_probability(int(n)) for n in summary["sequences"]]
+    return per_seq, summary
+
+
+def image_entropy_table(cipher: str, image: np.ndarray, *, seed: int = 0) -> pd.DataFrame:
+    """Byte entropy (bits per byte, 8 at most) of the image encrypted in each of :data:`ENTROPY_MODES`, by the
+    variant and by AES under the same seeded key and IV; the plaintext's beside."""
+    rng = np.random.default_rng(seed)
+    key, iv = rng.bytes(16), rng.bytes(16)
+    plain = np.ascontiguousarray(image).tobytes()
+    rows = [{"cipher": "plaintext", "mode": "-", "bytes": len(plain), "byte_entropy": byte_entropy(plain)}]
+    for name in ([cipher] if cipher == "aes" else [cipher, "aes"]):
+        for mode in ENTROPY_MODES:
+            obj = new_quiet(key, name, mode, iv=None if mode == "ecb" else iv, padding=mode != "ctr")
+            ct = obj.encrypt(plain)
+            rows.append({"cipher": name, "mode": mode, "bytes": len(ct), "byte_entropy": byte_entropy(ct)})
+    return pd.DataFrame(rows)

@@ -53,6 +53,7 @@ from cipherlab.ciphers.described import variant_byte_maps, variant_linear_layer
 from cipherlab.ciphers.gfmatrix import branch_number, gf_inverse_matrix, linear_branch_number
 from cipherlab.ciphers.registry import AES_ROUNDS, lookup
 from cipherlab.experiments.security.sbox_properties import compose, differential_uniformity, nonlinearity
+from cipherlab.experiments.variant.keys import key_samples
 
 __all__ = ["layer_properties", "active_sbox_bound", "sbox_trail_measures", "bound_table", "margin_table",
            "SECURITY_BITS", "LAYER_COLUMNS", "BOUND_COLUMNS", "MARGIN_COLUMNS"]
@@ -105,9 +106,10 @@ def active_sbox_bound(rounds: int, branch: int) -> int:
     return _solve(rounds, int(branch))[0]
 
 
-@lru_cache(maxsize=256)
-def _solve(rounds: int, branch: int) -> tuple[int, float]:
-    """``(optimum, seconds)`` of the MILP."""
+@lru_cache(maxsize=1024)
+def _solve(rounds: int, branch: int, perms: "tuple[tuple[int, ...], ...] | None" = None) -> tuple[int, float]:
+    """``(optimum, seconds)`` of the MILP; ``perms[r]`` is the ShiftRows byte permutation of round ``r + 1``
+    (``out[i] = in[p[i]]``; None: AES's in every round)."""
     start = time.perf_counter()
     nx = 16 * rounds
     n = nx + 4 * (rounds - 1)
@@ -125,8 +127,10 @@ def _solve(rounds: int, branch: int) -> tuple[int, float]:
     for r in range(rounds - 1):
         for c in range(4):
             d = nx + 4 * r + c
-            # column c after ShiftRows takes row `row` from column c + row (FIPS-197 byte row + 4 column)
-            ins = [16 * r + row + 4 * ((c + row) % 4) for row in range(4)]
+            # column c after ShiftRows takes row `row` from column c + row (FIPS-197 byte row + 4 column),
+            # or from wherever the variant's permutation of round r + 1 takes it
+            ins = [16 * r + (row + 4 * ((c + row) % 4) if perms is None else perms[r][row + 4 * c])
+                   for row in range(4)]
             outs = [16 * (r + 1) + row + 4 * c for row in range(4)]
             constraint({**{v: 1 for v in ins + outs}, d: -branch}, 0)
             constraint({**{v: 1 for v in ins}, d: -1}, 0)
@@ -142,19 +146,58 @@ def _solve(rounds: int, branch: int) -> tuple[int, float]:
     return int(round(res.fun)), time.perf_counter() - start
 
 
-def sbox_trail_measures(cipher: str) -> dict:
+#: keys whose S-boxes and ShiftRows stand for a key-dependent variant in the bounds (the weakest of them counts)
+TRAIL_KEYS = 4
+
+
+def _key_samples(cipher: str, n_keys: int = TRAIL_KEYS) -> list[tuple[bytes, dict]]:
+    """Seeded keys (and additional key bytes) of a variant whose S-box or ShiftRows depends on the key; else one."""
+    desc = getattr(lookup(cipher), "description", None)
+    many = desc is not None and desc.custom is None and desc.key_dependent
+    return key_samples(cipher, n_keys if many else 1, seed=0)
+
+
+def sbox_trail_measures(cipher: str, n_keys: int = TRAIL_KEYS) -> dict:
     """Per active byte: differential uniformity, nonlinearity, ``log2`` of max DP and of max squared correlation.
 
     The S-box's, or for a ``byte-map`` layer the worse of the S-box's and the
-    composite's (S-box then byte map).
+    composite's (S-box then byte map); where the S-box changes with the round
+    or the key, the worst over every round of ``n_keys`` seeded keys.
     """
     maps = variant_byte_maps(cipher)
-    candidates = [maps["sbox"]] + ([compose(maps["linear"], maps["sbox"])] if "linear" in maps else [])
+    info = lookup(cipher)
+    sboxes = [maps["sbox"]]
+    if hasattr(info, "round_tables"):
+        sboxes = list({s.tobytes(): s for key, opts in _key_samples(cipher, n_keys)
+                       for s in info.round_tables(key, **opts)[0]}.values())
+    candidates = sboxes + ([compose(maps["linear"], s) for s in sboxes] if "linear" in maps else [])
     du = max(differential_uniformity(s) for s in candidates)
     nl = min(nonlinearity(s) for s in candidates)
     corr = (128 - nl) / 128
     return {"differential_uniformity": int(du), "nonlinearity": int(nl),
             "log2_max_dp": math.log2(du / 256), "log2_max_lp": 2 * math.log2(corr) if corr > 0 else -math.inf}
+
+
+def _shift_rows(cipher: str, n_keys: int = TRAIL_KEYS) -> "list[tuple[tuple[int, ...], ...]] | None":
+    """The variant's ShiftRows permutations by round, one tuple per sampled key; None when they are AES's."""
+    info = lookup(cipher)
+    desc = getattr(info, "description", None)
+    if desc is None or desc.custom is not None or desc.shift_rows.is_aes:
+        return None
+    out = []
+    for key, opts in _key_samples(cipher, n_keys):
+        perms = info.round_tables(key, **opts)[1]
+        out.append(tuple(tuple(int(v) for v in p) for p in perms))
+    return out
+
+
+def _active(rounds: int, branch: int, perms) -> tuple[int, float]:
+    """The MILP's optimum over ``rounds`` for the weakest sampled ShiftRows, and the seconds it took."""
+    if perms is None:
+        return _solve(rounds, branch)
+    fixed = all(len(set(p)) == 1 for p in perms)   # one permutation for every round: any round count
+    results = [_solve(rounds, branch, (p[0],) * rounds if fixed else p[:rounds]) for p in perms]
+    return min(r[0] for r in results), sum(r[1] for r in results)
 
 
 def _own_rounds(cipher: str) -> int:
@@ -164,17 +207,17 @@ def _own_rounds(cipher: str) -> int:
     return int(own or AES_ROUNDS[info.key_sizes[0]])
 
 
-def _bounds(cipher: str, rounds: int) -> tuple[dict, dict, float]:
-    props, sb = layer_properties(cipher), sbox_trail_measures(cipher)
-    d = _solve(rounds, props["differential_branch_number"])
-    lin = _solve(rounds, props["linear_branch_number"])
+def _bounds(cipher: str, rounds: int, n_keys: int = TRAIL_KEYS) -> tuple[dict, dict, float]:
+    props, sb, perms = layer_properties(cipher), _measures(cipher, n_keys), _shift_rows_cached(cipher, n_keys)
+    d = _active(rounds, props["differential_branch_number"], perms)
+    lin = _active(rounds, props["linear_branch_number"], perms)
     return ({"active_sboxes_differential": d[0], "active_sboxes_linear": lin[0],
              "log2_differential_trail_bound": d[0] * sb["log2_max_dp"] + 0.0,
              "log2_linear_trail_bound": lin[0] * sb["log2_max_lp"] + 0.0}, sb,
             d[1] + (lin[1] if lin is not d else 0.0))
 
 
-def bound_table(cipher: str, max_rounds: int = 10) -> tuple[pd.DataFrame, pd.DataFrame]:
+def bound_table(cipher: str, max_rounds: int = 10, n_keys: int = TRAIL_KEYS) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(bounds, times)``: per round count ``1..max_rounds`` the active-S-box bounds and trail bounds.
 
     ``times`` (a timing table, not byte-identical run to run) holds the MILP's
@@ -182,10 +225,10 @@ def bound_table(cipher: str, max_rounds: int = 10) -> tuple[pd.DataFrame, pd.Dat
     in this process (the differential and the linear model, once if their branch
     numbers agree; solutions are cached per round count and branch number).
     """
-    max_rounds = _check_rounds("max_rounds", max_rounds)
+    max_rounds = min(_check_rounds("max_rounds", max_rounds), _search_limit(cipher, n_keys))
     rows, times = [], []
     for r in range(1, max_rounds + 1):
-        b, _, seconds = _bounds(cipher, r)
+        b, _, seconds = _bounds(cipher, r, n_keys)
         times.append({"cipher": cipher, "rounds": r, "milp_seconds": seconds})
         rows.append({"cipher": cipher, "rounds": r, **b,
                      "both_below_2^-128": bool(max(b["log2_differential_trail_bound"],
@@ -193,38 +236,62 @@ def bound_table(cipher: str, max_rounds: int = 10) -> tuple[pd.DataFrame, pd.Dat
     return pd.DataFrame(rows)[list(BOUND_COLUMNS)], pd.DataFrame(times)
 
 
-def _rounds_needed(cipher: str, key: str, limit: int) -> "int | None":
+def _measures(cipher: str, n_keys: int = TRAIL_KEYS) -> dict:
+    return _cached(sbox_trail_measures, cipher, id(lookup(cipher)), n_keys)
+
+
+def _shift_rows_cached(cipher: str, n_keys: int = TRAIL_KEYS):
+    return _cached(_shift_rows, cipher, id(lookup(cipher)), n_keys)
+
+
+@lru_cache(maxsize=128)
+def _cached(fn, cipher: str, entry: int, n_keys: int):
+    """``fn(cipher, n_keys)``, once per registry entry (a name registered anew is measured anew)."""
+    return fn(cipher, n_keys)
+
+
+def _search_limit(cipher: str, n_keys: int = TRAIL_KEYS) -> int:
+    """How far the margin search may go: any round count, unless ShiftRows is derived per round from the key
+    (its permutations exist for the cipher's own rounds only)."""
+    perms = _shift_rows_cached(cipher, n_keys)
+    if perms is not None and not all(len(set(p)) == 1 for p in perms):
+        return min(MARGIN_SEARCH_ROUNDS, _own_rounds(cipher))
+    return MARGIN_SEARCH_ROUNDS
+
+
+def _rounds_needed(cipher: str, key: str, limit: int, n_keys: int = TRAIL_KEYS) -> "int | None":
     for r in range(1, limit + 1):
-        if _bounds(cipher, r)[0][key] < -SECURITY_BITS:
+        if _bounds(cipher, r, n_keys)[0][key] < -SECURITY_BITS:
             return r
     return None
 
 
-def margin_table(cipher: str) -> pd.DataFrame:
+def margin_table(cipher: str, n_keys: int = TRAIL_KEYS) -> pd.DataFrame:
     """One row: the rounds after which both trail bounds are below ``2^-128`` and the margin to the own round count.
 
     The search runs to :data:`MARGIN_SEARCH_ROUNDS` rounds; an affine S-box
     (``bound_meaningful`` false) is not searched: no round count is enough.
     """
-    props, sb = layer_properties(cipher), sbox_trail_measures(cipher)
+    props, sb = layer_properties(cipher), _measures(cipher, n_keys)
     own = _own_rounds(cipher)
+    limit = _search_limit(cipher, n_keys)
     meaningful = sb["log2_max_dp"] < 0 and sb["log2_max_lp"] < 0
     need_d = need_l = None
     if meaningful:
-        need_d = _rounds_needed(cipher, "log2_differential_trail_bound", MARGIN_SEARCH_ROUNDS)
-        need_l = _rounds_needed(cipher, "log2_linear_trail_bound", MARGIN_SEARCH_ROUNDS)
+        need_d = _rounds_needed(cipher, "log2_differential_trail_bound", limit, n_keys)
+        need_l = _rounds_needed(cipher, "log2_linear_trail_bound", limit, n_keys)
     need = max(need_d, need_l) if need_d is not None and need_l is not None else None
     if not meaningful:
         note = ("the S-box is affine (differential uniformity 256, nonlinearity 0): every trail has probability 1, "
                 "so counting active S-boxes bounds nothing")
     elif need is None:
-        note = f"not below 2^-{SECURITY_BITS} within {MARGIN_SEARCH_ROUNDS} rounds"
+        note = f"not below 2^-{SECURITY_BITS} within {limit} rounds"
     else:
         note = f"both trail bounds below 2^-{SECURITY_BITS} from {need} rounds on; {own} rounds leave {own - need}"
     row = {"cipher": cipher, "own_rounds": own, **sb,
            "differential_branch_number": props["differential_branch_number"],
            "linear_branch_number": props["linear_branch_number"],
-           "active_sboxes_4_rounds": _bounds(cipher, 4)[0]["active_sboxes_differential"],
+           "active_sboxes_4_rounds": _bounds(cipher, 4, n_keys)[0]["active_sboxes_differential"],
            "rounds_needed_differential": need_d, "rounds_needed_linear": need_l, "rounds_needed": need,
            "margin_rounds": None if need is None else own - need, "bound_meaningful": bool(meaningful), "note": note}
     df = pd.DataFrame([row])[list(MARGIN_COLUMNS)]

@@ -1,0 +1,140 @@
+"""A paper refereed through its variant: its claims beside the variant file, decided by the verdict engine.
+
+A paper is added to the book by two files in ``config/variants/``: the variant
+``<name>.yaml`` (its cipher, with ``paper: {citation: ...}``) and
+``<name>.claims.csv``, the paper's claims in the registry's format (the columns
+of ``data/paper/claims.csv``: the sentence, its place in the paper, the
+published value and unit written in the row, the rule, the condition ...) and
+one more column, ``measure``: which measurement of the battery decides the
+claim (:data:`cipherlab.experiments.variant.measures.MEASURES`; empty for a
+``not_testable`` claim, whose ``note`` says why).  The paper's id is the
+variant's name.
+
+:func:`paper_verdicts` builds each claim's evidence from the battery's results
+and has the one engine (:func:`cipherlab.analysis.verdicts.decide_all`, the
+rules and the table of meanings of ``config/verdicts.yaml``) decide every claim.
+The verdicts are the chapter's tables ``variant_<name>_evidence`` and
+``variant_<name>_verdicts``; the verdict page and the front page show them,
+counted apart from the four papers of the registry.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pandas as pd
+
+from cipherlab.analysis.claims import CLAIM_COLUMNS, load_claims
+from cipherlab.analysis.evidence import EVIDENCE_COLUMNS, evidence_frame
+from cipherlab.analysis.verdicts import VERDICT_COLUMNS, decide_all
+from cipherlab.ciphers.described import load_variant
+from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.measures import check_measure, evidence_for
+from cipherlab.pipeline.chapters import VARIANT_CLAIMS_SUFFIX
+from cipherlab.pipeline.paths import Profile, as_profile, variant_file
+
+__all__ = ["CLAIMS_SUFFIX", "claims_path", "has_claims", "load_paper_claims", "paper_verdicts", "empty_evidence",
+           "empty_verdicts", "load_variant_verdicts", "paper_facts"]
+
+#: the claims file beside ``config/variants/<name>.yaml``
+CLAIMS_SUFFIX = VARIANT_CLAIMS_SUFFIX
+MEASURE = "measure"
+
+
+def claims_path(variant_path: "str | Path") -> Path:
+    """``<folder>/<name>.claims.csv`` beside the variant file ``<folder>/<name>.yaml``."""
+    path = Path(variant_path)
+    return path.with_name(path.stem + CLAIMS_SUFFIX)
+
+
+def has_claims(name: str) -> bool:
+    """Whether the variant ``name`` (a file of ``config/variants/``) comes with its paper's claims."""
+    return claims_path(variant_file(name)).is_file()
+
+
+def load_paper_claims(name: str, variant_path: "str | Path | None" = None) -> "pd.DataFrame | None":
+    """The claims of the paper whose cipher variant ``name`` describes, validated; None without a claims file.
+
+    As :func:`cipherlab.analysis.claims.load_claims`, with the paper id the variant's name, every published
+    value in its row (``source`` empty: a variant paper's transcription is its claims file), the ``section``
+    left to the measure, and ``measure`` one of the battery's measures in the claim's unit (or empty for a
+    ``not_testable`` claim). ``ValueError`` naming the file, the claim and the column.
+    """
+    path = claims_path(variant_path if variant_path is not None else variant_file(name))
+    if not path.is_file():
+        return None
+    claims = load_claims(path, papers=(name,))
+    if MEASURE not in claims.columns:
+        raise ValueError(f"{path}: needs the column {MEASURE!r} (the battery's measurement each claim is decided "
+                         f"on); columns: {', '.join(CLAIM_COLUMNS)}, {MEASURE}")
+    for _, c in claims.iterrows():
+        where = f"{path}: claim {c['claim_id']!r}"
+        if c["source"] or c["section"]:
+            raise ValueError(f"{where}: 'source' and 'section' stay empty in a variant paper's claims (the "
+                             "published value is written in the row; the measure names its section)")
+        if c["rule"] == "not_testable":
+            continue
+        if not c[MEASURE]:
+            raise ValueError(f"{where}: column {MEASURE!r} is empty; name the measurement that decides it, or make "
+                             "the rule not_testable with its reason in 'note'")
+        try:
+            check_measure(c[MEASURE], c["unit"])
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    return claims
+
+
+def empty_evidence() -> pd.DataFrame:
+    return pd.DataFrame(columns=["chapter", *EVIDENCE_COLUMNS])
+
+
+def empty_verdicts() -> pd.DataFrame:
+    return pd.DataFrame(columns=list(VERDICT_COLUMNS))
+
+
+def paper_verdicts(results: dict, claims: "pd.DataFrame | None", *, profile: str = "",
+                   page: str = "") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(evidence, verdicts)`` of a variant paper's claims on the battery's ``results`` (empty frames, with
+    their columns, for a variant without claims). ``page`` is the variant's page (the evidence's chapter)."""
+    if claims is None or claims.empty:
+        return empty_evidence(), empty_verdicts()
+    rows = [ev for _, c in claims.iterrows() if c["rule"] != "not_testable"
+            for ev in evidence_for(results, c, profile)]
+    evidence = evidence_frame(rows)
+    evidence.insert(0, "chapter", page)
+    for col in ("size", "style", "mode", "profile", "unit", "detail", "section", "reading"):
+        evidence[col] = evidence[col].fillna("")
+    return evidence, decide_all(claims, evidence)
+
+
+def load_variant_verdicts(profile: "str | Profile", names) -> pd.DataFrame:
+    """The verdict rows of every variant paper among ``names`` whose chapter wrote them (the verdict page and the
+    front page list them apart from the four papers)."""
+    prof = as_profile(profile)
+    frames = []
+    for name in names:
+        path = prof.table(f"variant_{name}_verdicts")
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} is missing: build the chapter of variant {name} first")
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+        if len(df):
+            frames.append(df)
+    return pd.concat(frames, ignore_index=True) if frames else empty_verdicts()
+
+
+def paper_facts(profile: "str | Profile", name: str) -> str:
+    """One or two sentences on a variant paper for the front page: its citation, whether its construction is a
+    stand-in, and its structural equivalence to AES where its chapter found one (``variant_<name>_equivalence``)."""
+    desc = load_variant(variant_file(name))
+    paper = dict(desc.paper)
+    text = f"The paper: {html.escape(paper.get('citation', name))}."
+    if paper.get("stand_in"):
+        text += " The text read leaves its construction open: the chapter's cipher is a stand-in."
+    path = as_profile(profile).table(f"variant_{name}_equivalence")
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: build the chapter of variant {name} first")
+    eq = pd.read_csv(path, keep_default_na=False).iloc[0]
+    if eq["equivalent_to"] != NONE_FOUND and str(eq["confirmed"]) == "True":
+        text += f" Its cipher is {html.escape(str(eq['equivalent_to']))}, decided from its structure and confirmed."
+    return text

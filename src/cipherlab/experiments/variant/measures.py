@@ -1,0 +1,221 @@
+"""The evidence the battery measures, by name: what a variant paper's claim (its ``measure`` column) is decided on.
+
+Each measure turns the results of :func:`cipherlab.experiments.variant.driver.run_battery`
+into rows of :class:`cipherlab.analysis.evidence.Evidence` (an estimate with its
+interval, a ``holds`` flag, or a p-value), in one unit, with the section of the
+variant's page that shows the numbers.  The verdict engine
+(:func:`cipherlab.analysis.verdicts.decide_all`) then decides every claim by its
+declared rule, exactly as for the four papers.  ``-vs-aes`` measures are the
+variant's value minus AES's, from the same run and settings: with an A/A
+control (a second AES measurement) where the value is sampled, exact where it is
+computed.  A measure with several rows names each row's ``reading`` (the claim
+holds only if it holds under every reading, ``config/verdicts.yaml``).
+
+:data:`MEASURES` lists every name, its unit and what it is; the how-to page and
+CONTRIBUTING show the same list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from cipherlab.analysis.evidence import Evidence
+from cipherlab.experiments.variant import structure
+from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.keys import CONTROL as SBOX_CONTROL, MEASURES as SBOX_MEASURES
+
+__all__ = ["MEASURES", "SECTIONS", "evidence_for", "check_measure"]
+
+#: AES, the control of every comparison (its rows in the battery's tables)
+CONTROL = "aes"
+
+#: measure -> (unit, what it is). The S-box measures take every name of
+#: :data:`cipherlab.experiments.variant.keys.MEASURES`.
+MEASURES = {
+    "avalanche": ("%", "ciphertext bits changed per flipped plaintext bit, mean over every flip"),
+    "avalanche-aes": ("%", "the same for AES, same run and settings"),
+    "avalanche-vs-aes": ("pp", "the variant's avalanche minus AES's (percentage points), A/A control: AES minus AES"),
+    "avalanche-single-draw": ("%", "p-value: the published value as the avalanche of one block pair of the variant "
+                                  "(two-sided, against the measured distribution of single flips)"),
+    "avalanche-single-draw-aes": ("%", "the same against AES's measured distribution"),
+    "key-avalanche": ("%", "ciphertext bits changed per flipped key bit"),
+    "key-avalanche-aes": ("%", "the same for AES"),
+    "key-avalanche-vs-aes": ("pp", "the variant's key avalanche minus AES's"),
+    "sac-vs-aes": ("", "SAC (mean probability that an output bit flips) minus AES's, two readings: the S-box's "
+                       "8 x 8 matrix over every sampled key (exact), the cipher's 128 x 128 matrix (A/A control)"),
+    **{f"sbox-{m.replace('_', '-')}": ("", f"the S-box's {m.replace('_', ' ')} over every sampled key and round "
+                                           "(median, interval min..max)") for m in SBOX_MEASURES},
+    **{f"sbox-{m.replace('_', '-')}-vs-aes": ("", f"the S-box's {m.replace('_', ' ')} minus AES's over every sampled "
+                                                  "key and round (exact: min..max)") for m in SBOX_MEASURES},
+    "sp800-22": ("", "holds when every SP 800-22 test passes on the CTR keystream (ECB image in the detail)"),
+    "image-entropy": ("bits", "byte entropy of the encrypted test image, one row per mode (ecb, cbc, ctr)"),
+    "image-entropy-vs-aes": ("bits", "the same minus AES's, same key, IV and mode"),
+    "key-bits": ("bits", "log2 of the key space: the AES key and the additional key byte, if any"),
+    "key-bits-vs-aes": ("bits", "the same minus AES's for the same key size"),
+    "design-margin": ("rounds", "own rounds minus the rounds after which both trail bounds are below 2^-128"),
+    "design-margin-vs-aes": ("rounds", "the same minus AES's"),
+    "broken": ("", "holds when an attack of the battery recovered a plaintext without the key"),
+    "unbroken": ("", "holds when no attack of the battery recovered a plaintext"),
+    "equivalent-to-aes": ("", "holds when the variant is AES, or AES with transformed round keys (decided from the "
+                              "structure and confirmed by encrypting)"),
+    "speed": ("%", "speedup over AES in each style (ECB, the battery's size), with its A/A control"),
+}
+
+#: measure prefix -> the section of the variant's page that shows it (the heading's id)
+SECTIONS = {"avalanche": "diffusion", "key-avalanche": "diffusion", "sac": "diffusion", "sbox": "the-byte-maps",
+            "sp800": "randomness", "image": "randomness", "key-bits": "structural-equivalence-to-aes-and-the-key",
+            "design": "trail-bounds-and-the-design-margin", "broken": "structural-attacks",
+            "unbroken": "structural-attacks", "equivalent": "structural-equivalence-to-aes-and-the-key",
+            "speed": "speed-against-aes"}
+
+
+def check_measure(name: str, unit: str) -> None:
+    """``ValueError`` unless ``name`` is a measure of :data:`MEASURES` and ``unit`` its unit."""
+    if name not in MEASURES:
+        raise ValueError(f"measure must be one of {tuple(MEASURES)}, got {name!r}")
+    if unit != MEASURES[name][0]:
+        raise ValueError(f"measure {name!r} is in {MEASURES[name][0] or 'no unit'!r}; the claim's unit is {unit!r}")
+
+
+def _section(name: str) -> str:
+    return next(v for k, v in sorted(SECTIONS.items(), key=lambda kv: -len(kv[0])) if name.startswith(k))
+
+
+def _hist(results: dict, cipher: str) -> np.ndarray:
+    av = results["avalanche"] if cipher != CONTROL else results["controls"]["avalanche"]
+    return av.sort_values("bits_flipped")["count"].to_numpy()
+
+
+def _difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of ``a`` minus mean of ``b`` (histograms of changed bits, in percentage points) and its normal
+    interval, the flips taken as independent trials."""
+    k = np.arange(a.size)
+    means, variances = [], []
+    for h in (a, b):
+        n = h.sum()
+        m = (k * h).sum() / n
+        means.append(m)
+        variances.append(((k - m) ** 2 * h).sum() / max(n - 1, 1) / n)
+    d = 100 * (means[0] - means[1]) / 128
+    half = 100 * float(stats.norm.ppf(0.5 + confidence / 2)) * float(np.sqrt(sum(variances))) / 128
+    return float(d), float(d - half), float(d + half)
+
+
+def _single_draw_p(hist: np.ndarray, published: float) -> float:
+    """Two-sided p-value of one block pair's avalanche ``published`` (%): the share of measured single flips at
+    least as far from the measured mean."""
+    k = np.arange(hist.size)
+    mean = (k * hist).sum() / hist.sum()
+    far = np.abs(k - mean) >= abs(published / 100 * 128 - mean) - 1e-9
+    return float(hist[far].sum() / hist.sum())
+
+
+def _sbox(results: dict, measure: str, vs_aes: bool) -> list[dict]:
+    samples = results["sbox_samples"]
+    ours = samples[samples["cipher"] != SBOX_CONTROL][measure].astype(float)
+    aes = float(samples[samples["cipher"] == SBOX_CONTROL][measure].iloc[0])
+    values = ours - aes if vs_aes else ours
+    keys = int(samples[samples["cipher"] != SBOX_CONTROL]["sample"].nunique())
+    return [{"estimate": float(values.median()), "low": float(values.min()), "high": float(values.max()),
+             "n": int(len(values)), "detail": f"{len(values)} S-boxes of {keys} sampled key(s); AES {aes:g}"}]
+
+
+def _speed(results: dict) -> list[dict]:
+    if "speed" not in results:
+        raise ValueError("measure 'speed': this run did not measure speed (measure_speed=False)")
+    return [{"estimate": float(r["speedup_pct"]), "low": float(r["low"]), "high": float(r["high"]),
+             "control_low": float(r["control_low"]), "control_high": float(r["control_high"]),
+             "n": int(r["trials"]), "processes": int(r["processes"]), "size": f"{int(r['bytes'])} B",
+             "style": r["style"], "mode": "ecb", "reading": f"style={r['style']}",
+             "detail": "ECB encryption, one thread, interleaved with AES and its A/A twin"}
+            for _, r in results["speed"].iterrows()]
+
+
+def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
+    cipher = results["cipher"]
+    if name in ("avalanche", "avalanche-aes", "key-avalanche", "key-avalanche-aes"):
+        who = CONTROL if name.endswith("-aes") else cipher
+        hist = results["key_avalanche"][who] if name.startswith("key") else _hist(results, who)
+        m, lo, hi = structure.mean_interval(hist)
+        return [{"estimate": m, "low": lo, "high": hi, "n": int(hist.sum()),
+                 "detail": f"{int(hist.sum())} single-bit flips, {who}"}]
+    if name in ("avalanche-vs-aes", "key-avalanche-vs-aes"):
+        key = name.startswith("key")
+        ours = results["key_avalanche"][cipher] if key else _hist(results, cipher)
+        aes = results["key_avalanche"][CONTROL] if key else _hist(results, CONTROL)
+        d, lo, hi = _difference(ours, aes)
+        row = {"estimate": d, "low": lo, "high": hi, "n": int(ours.sum()), "detail": "variant minus AES"}
+        if not key:   # A/A: AES against a second AES measurement with other keys and plaintexts
+            _, clo, chi = _difference(aes, results["aes_repeat"])
+            row.update(control_low=clo, control_high=chi)
+        return [row]
+    if name in ("avalanche-single-draw", "avalanche-single-draw-aes"):
+        if published is None:
+            raise ValueError(f"measure {name!r} needs the claim's published value (in %)")
+        who = CONTROL if name.endswith("-aes") else cipher
+        return [{"p_value": _single_draw_p(_hist(results, who), published),
+                 "detail": f"the published {published:g} % as one block pair ({published / 100 * 128:.1f} of 128 "
+                           f"bits) against {int(_hist(results, who).sum())} measured flips of {who}"}]
+    if name == "sac-vs-aes":
+        sbox = _sbox(results, "sac_mean", True)[0]
+        d, lo, hi = _difference(_hist(results, cipher), _hist(results, CONTROL))
+        _, clo, chi = _difference(_hist(results, CONTROL), results["aes_repeat"])
+        return [{**sbox, "reading": "the S-box's SAC", "section": SECTIONS["sbox"]},
+                {"estimate": d / 100, "low": lo / 100, "high": hi / 100, "control_low": clo / 100,
+                 "control_high": chi / 100, "n": int(_hist(results, cipher).sum()), "reading": "the cipher's SAC",
+                 "detail": "mean of the 128 x 128 SAC matrix, variant minus AES"}]
+    if name.startswith("sbox-"):
+        vs = name.endswith("-vs-aes")
+        return _sbox(results, name[5:].removesuffix("-vs-aes").replace("-", "_"), vs)
+    if name == "sp800-22":
+        rnd = results["randomness"]
+        ours = rnd[rnd["cipher"] == cipher]
+        ctr, img = ours[ours["mode"] == "ctr"], ours[ours["mode"] == "ecb"]
+        return [{"holds": bool(ctr["passed"].all()), "n": int(len(ctr)),
+                 "detail": f"CTR keystream: {int(ctr['passed'].sum())} of {len(ctr)} tests passed; ECB image: "
+                           f"{int(img['passed'].sum())} of {len(img)}"}]
+    if name in ("image-entropy", "image-entropy-vs-aes"):
+        ent = results["image_entropy"].set_index(["cipher", "mode"])["byte_entropy"]
+        out = []
+        for mode in ("ecb", "cbc", "ctr"):
+            v = float(ent[(cipher, mode)]) - (float(ent[(CONTROL, mode)]) if name.endswith("-vs-aes") else 0.0)
+            out.append({"estimate": v, "mode": mode, "reading": f"mode={mode}", "n": 1,
+                        "detail": f"byte entropy of the encrypted image ({mode.upper()})"})
+        return out
+    if name in ("key-bits", "key-bits-vs-aes"):
+        return [{"estimate": float(results["key_bits"][size] - (8 * size if name.endswith("-vs-aes") else 0)),
+                 "reading": f"key={8 * size} bits", "detail": "log2 of the key space"}
+                for size in sorted(results["key_bits"])]
+    if name in ("design-margin", "design-margin-vs-aes"):
+        margin = results["margin"].set_index("cipher")["margin_rounds"]
+        own = margin.loc[cipher]
+        if pd.isna(own):
+            return [{"holds": False, "detail": "no design margin: the trail bounds never fall below 2^-128"}]
+        v = float(own) - (float(margin.loc[CONTROL]) if name.endswith("-vs-aes") else 0.0)
+        return [{"estimate": v, "detail": "single-trail bounds (MILP)"}]
+    if name in ("broken", "unbroken"):
+        from cipherlab.experiments.variant.card import weaknesses
+        found = weaknesses(results)
+        return [{"holds": bool(found) == (name == "broken"),
+                 "detail": "; ".join(w["what"] for w in found) or "no attack of the battery recovered a plaintext"}]
+    if name == "equivalent-to-aes":
+        e = results["equivalence"].iloc[0]
+        return [{"holds": bool(e["equivalent_to"] != NONE_FOUND and e["confirmed"]),
+                 "detail": f"{e['equivalent_to']}: {e['decided_from']}"}]
+    if name == "speed":
+        return _speed(results)
+    raise ValueError(f"measure must be one of {tuple(MEASURES)}, got {name!r}")
+
+
+def evidence_for(results: dict, claim: "pd.Series | dict", profile: str = "") -> list[Evidence]:
+    """The evidence rows of one claim of a variant paper (its ``measure``), from the battery's results."""
+    name = str(claim["measure"])
+    published = claim.get("published_value")
+    published = None if published is None or pd.isna(published) else float(published)
+    out = []
+    for row in _rows(results, name, published):
+        row = {"section": _section(name), **row}
+        out.append(Evidence(claim["claim_id"], unit=MEASURES[name][0], profile=profile, **row))
+    return out

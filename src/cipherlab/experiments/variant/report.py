@@ -1,0 +1,171 @@
+"""What a variant's page says before its battery: the variant's own words, the claims it tests, its paper's report.
+
+:func:`header_html` shows the variant file's ``about:`` paragraph, the paper it
+comes from (citation, address, what the text leaves open: the stand-in) and the
+claims it was written to test (``tests:``, and a paper's own claims), each
+linked to its row on the verdict page.  For a paper refereed through its
+variant, :func:`methodology_markdown` and :func:`findings_markdown` are the
+sections its referee's report adds to the one template every report follows
+(``cipherlab.report.template``), and :func:`break_findings` gives the
+template the battery's attacks: they take the battery's results, so that the
+report can say what the structure means for the claims.  Every
+text that comes from a file is escaped: nothing a variant file says is run or
+rendered as markup.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
+from cipherlab.ciphers.registry import lookup
+from cipherlab.experiments.variant.card import weaknesses
+from cipherlab.experiments.variant.equivalence import NONE_FOUND
+
+__all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html",
+           "methodology_markdown", "findings_markdown", "tested_claims", "break_findings"]
+
+
+def _text(value: str) -> str:
+    """File text as safe HTML: escaped, `code` spans kept as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(str(value)))
+
+
+@dataclass(frozen=True)
+class VariantPaper:
+    """A variant paper's facts as a report needs them (the fields of ``cipherlab.report.referee.Paper``): its id
+    (the variant's name), its subject, its chapter (the variant's page) and its citation."""
+
+    id: str
+    subject: str
+    chapter: str
+    citation: str
+
+
+def paper(results: dict) -> VariantPaper:
+    """The facts of the paper a variant describes (``paper:`` of its file; the name stands in for a citation)."""
+    cipher = results["cipher"]
+    facts = paper_of(results)
+    return VariantPaper(cipher, lookup(cipher).summary, f"variant_{cipher}", facts.get("citation", cipher))
+
+
+def paper_of(results: dict) -> dict:
+    """The variant's ``paper:`` block (``citation``, ``url``, ``passages``, ``stand_in``), empty without one."""
+    desc = getattr(lookup(results["cipher"]), "description", None)
+    return dict(desc.paper) if desc is not None else {}
+
+
+def tested_claims(results: dict) -> pd.DataFrame:
+    """The claims the variant tests: its ``tests:`` ids (of ``data/paper/claims.csv`` or its own claims), then its
+    paper's claims; ``claim_id``, ``paper``, ``quote``, ``where``. ``ValueError`` naming an unknown id."""
+    desc = getattr(lookup(results["cipher"]), "description", None)
+    own = results.get("paper_claims")
+    frames = [load_claims()] + ([own] if own is not None else [])
+    known = pd.concat([f[["claim_id", "paper", "quote", "where"]] for f in frames], ignore_index=True)
+    ids = list(desc.tests) if desc is not None else []
+    unknown = [c for c in ids if c not in set(known["claim_id"])]
+    if unknown:
+        raise ValueError(f"{desc.source}: key 'tests': unknown claim id(s) {unknown}; name claims of "
+                         "data/paper/claims.csv or of the variant's claims file")
+    picked = known.set_index("claim_id").loc[ids].reset_index() if ids else known.iloc[:0]
+    return picked
+
+
+def header_html(results: dict) -> str:
+    """The ``about:`` paragraph, the paper (citation, address, stand-in) and the claims tested, as safe HTML."""
+    desc = getattr(lookup(results["cipher"]), "description", None)
+    out = []
+    if desc is not None and desc.about:
+        out.append(f"<p>{_text(desc.about)}</p>")
+    paper = paper_of(results)
+    if paper:
+        url = paper.get("url", "")
+        link = f' (<a href="{html.escape(url)}">{html.escape(url)}</a>)' if url.startswith("https://") else ""
+        out.append(f"<p><b>Paper</b>: {_text(paper['citation'])}{link}.</p>")
+        if paper.get("stand_in"):
+            out.append("<p><b>A stand-in.</b> What the text read leaves open, and how this file decides it: "
+                       f"{_text(str(paper['stand_in']).rstrip('. '))}. Its measurements are findings; a claim is "
+                       "decided only where "
+                       "it holds or fails under every reading of the construction.</p>")
+    tested = tested_claims(results)
+    if len(tested):
+        items = "".join(f'<li><a href="{VERDICT_PAGE}#{claim_anchor(r.claim_id)}">{html.escape(r.claim_id)}</a> '
+                        f"({html.escape(str(r.where))}): {_text(r.quote)}</li>" for r in tested.itertuples())
+        out.append(f"<p><b>The claims this variant tests</b> (each linked to its verdict):</p><ul>{items}</ul>")
+    own = results.get("paper_claims")
+    if own is not None and len(own):
+        out.append(f"<p><b>Its paper's {len(own)} claims</b> are decided below by the verdict engine, on this run's "
+                   "measurements, and listed on the <a href=\"verdicts.html\">verdict page</a> apart from the four "
+                   "papers of the registry.</p>")
+    return "\n".join(out)
+
+
+def passages_html(results: dict, folder: "Path | None" = None) -> str:
+    """The passages of the paper that were read (the ``passages:`` file beside the variant file), escaped, folded."""
+    name = paper_of(results).get("passages")
+    source = results.get("variant_file")
+    if not name or source is None:
+        return ""
+    path = (Path(folder) if folder else Path(source).parent) / name
+    text = path.read_text(encoding="utf-8")
+    return (f"<details><summary>The passages of the paper that were read ({html.escape(name)})</summary>"
+            f'<pre style="white-space:pre-wrap">{html.escape(text)}</pre></details>')
+
+
+def _equivalent(results: dict) -> "pd.Series | None":
+    eq = results.get("equivalence")
+    if eq is None or eq.iloc[0]["equivalent_to"] == NONE_FOUND or not bool(eq.iloc[0]["confirmed"]):
+        return None
+    return eq.iloc[0]
+
+
+def methodology_markdown(results: dict) -> str:
+    """How the claims were tested: the claims file, the battery, the engine, and what the text read leaves open."""
+    cipher = results["cipher"]
+    paper = paper_of(results)
+    read = (f"the passages read (`config/variants/{paper['passages']}`, shown below)"
+            if paper.get("passages") else "the paper")
+    return (f"Each claim was transcribed from {read} into `config/variants/{cipher}.claims.csv`, in the registry's "
+            "format, with the measurement of the battery that decides it. The battery below measures the cipher "
+            "this run built from the variant file, AES beside it with the same settings; one engine decides every "
+            "claim by the rules stated in [Methods](methods.html), the same as for the four papers. A claim the "
+            "battery cannot measure, or one that would rest on a construction the text leaves open, is *not "
+            "testable*, with its reason; the stand-in's numbers are findings, not verdicts.")
+
+
+def findings_markdown(results: dict) -> str:
+    """What the battery's structural findings mean for the paper's claims: equivalence to AES, attacks that broke it."""
+    out = []
+    eq = _equivalent(results)
+    if eq is not None:
+        out.append(f"**The cipher is {eq['equivalent_to']}** ({eq['transformation'] or 'no transformation'}), "
+                   "decided from its structure and confirmed by encrypting (section *Structural equivalence to AES "
+                   "and the key*). For its claims this means: every property of the S-box that an XOR constant "
+                   "cannot change (nonlinearity, differential uniformity, degree, SAC, BIC) is exactly AES's; every "
+                   "statistical measure of the cipher (avalanche, SAC, SP 800-22, entropy) has AES's distribution, "
+                   "so a measured gain over AES can only be noise; the trail bounds and the design margin are AES's; "
+                   "and the one thing that can grow is the key space, by the bits of key material the "
+                   "transformation adds.")
+    found = weaknesses(results)
+    if found:
+        out.append("**Broken by the battery**: " + "; ".join(f"{w['what']} ({w['cost']})" for w in found) + ".")
+    if not out:
+        out.append("The battery recognised no structure that decides the claims by itself: neither an equivalence "
+                   "to AES nor an attack that recovers plaintexts.")
+    return "\n\n".join(out)
+
+
+def break_findings(results: dict) -> pd.DataFrame:
+    """The battery's attacks that read the variant without the key, as the template's findings
+    (``concern = "break"``, established): the report's recommendation weighs them as it weighs the security
+    chapter's attacks on the four papers' ciphers."""
+    rows = [{"claim_id": f"variant_{results['cipher']}", "concern": "break", "outcome": "established",
+             "ours": "holds", "reason": f"{w['what']}: {w['cost']} (an encryption oracle for the chosen plaintexts)"}
+            for w in weaknesses(results)]
+    return pd.DataFrame(rows, columns=["claim_id", "concern", "outcome", "ours", "reason"])
+

@@ -1,0 +1,175 @@
+"""A paper refereed through its variant (cipherlab.experiments.variant.claims, .measures, .report): the claims file
+beside the variant, the evidence the battery measures for each claim, the engine's verdicts, the page's header and
+report parts; the two example papers' files; the trail bounds of a variant's own ShiftRows."""
+from __future__ import annotations
+
+import csv
+
+import pandas as pd
+import pytest
+import yaml
+
+from cipherlab.analysis.claims import CLAIM_COLUMNS
+from cipherlab.ciphers.described import load_variant, register_variant_file
+from cipherlab.experiments.variant import claims, driver, measures, report, trails
+from cipherlab.pipeline import chapters
+from cipherlab.pipeline.paths import VARIANTS_DIR
+
+pytestmark = pytest.mark.usefixtures("module_registry", "quiet_research_warning")
+
+SMALL = dict(correctness_messages=1, correctness_bytes=100, dependency_keys=1, dependency_plaintexts=8,
+             avalanche_keys=1, avalanche_plaintexts=8, affinity_triples=8, rounds_triples=4, image_stride=8,
+             keystream_bytes=4096, n_sequences=2, measure_speed=False, trail_rounds=4, sbox_keys=3,
+             equivalence_keys=2, equivalence_blocks=8)
+#: the registry's columns (with those the verdicts issue adds: which part carries to another machine, the quantity
+#: in words, the concern, a reference), then the measure
+COLUMNS = (list(CLAIM_COLUMNS) + [c for c in ("carries", "readings", "quantity", "concern", "reference")
+                                  if c not in CLAIM_COLUMNS] + ["measure"])
+TOY = {"name": "toy-paper", "summary": "S(x) ^ 0x5A, a toy paper", "key_bytes": 16,
+       "about": "A toy <script>alert(1)</script> with `code`.",
+       "paper": {"citation": "A. Toy, \"On <b>XOR</b>\", 2026", "url": "https://example.org/toy"},
+       "sbox": {"kind": "derived", "steps": [{"xor": {"value": 0x5A}}]}, "linear": {"kind": "mixcolumns"}}
+
+
+def _claim(**values) -> dict:
+    values = {"carries": "size", "quantity": f"the toy's {values['claim_id'].rsplit('-', 1)[-1]}", **values}
+    return {c: values.get(c, "") for c in COLUMNS}
+
+
+TOY_CLAIMS = [
+    _claim(claim_id="toy-paper-sac", paper="toy-paper", where="Abstract", quote="the S-box's SAC is improved",
+           kind="ordering", scope="claim", null="0", rule="ordering", tier="headline", measure="sbox-sac-mean-vs-aes",
+           note="read as a larger mean SAC than AES's S-box"),
+    _claim(claim_id="toy-paper-nl", paper="toy-paper", where="Table 1", quote="nonlinearity 112", kind="value",
+           scope="claim", published="112", rule="within_margin", margin="0.01", tier="supporting",
+           measure="sbox-nonlinearity"),
+    _claim(claim_id="toy-paper-same", paper="toy-paper", where="Section 4", quote="a new cipher, not AES",
+           kind="structural", scope="claim", rule="holds", tier="headline", measure="unbroken"),
+    _claim(claim_id="toy-paper-aes", paper="toy-paper", where="Section 4", quote="it is AES in disguise",
+           kind="structural", scope="claim", rule="holds", tier="supporting", measure="equivalent-to-aes"),
+    _claim(claim_id="toy-paper-fast", paper="toy-paper", where="Section 5", quote="fast", kind="qualitative",
+           scope="claim", rule="not_testable", tier="supporting", note="no condition named"),
+]
+
+
+def _write_paper(folder, rows=TOY_CLAIMS, doc=TOY):
+    path = folder / f"{doc['name']}.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    with open(folder / f"{doc['name']}.claims.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    path = _write_paper(tmp_path_factory.mktemp("toy"))
+    return driver.run_battery(path, seed=5, **SMALL)
+
+
+def test_a_toy_paper_is_decided_by_the_engine(toy):
+    v = toy["verdicts"].set_index("claim_id")
+    assert v.loc["toy-paper-sac", "verdict"] == "contradicted"      # no XOR constant changes an S-box's SAC
+    assert v.loc["toy-paper-nl", "verdict"] == "reproduced"
+    assert v.loc["toy-paper-aes", "verdict"] == "reproduced"        # S(x) ^ c is AES with transformed round keys
+    assert v.loc["toy-paper-same", "verdict"] == "reproduced"       # none of the battery's attacks breaks AES
+    assert v.loc["toy-paper-fast", "verdict"] == "not testable"
+    assert "no condition named" in v.loc["toy-paper-fast", "reason"]
+    assert set(toy["evidence"]["chapter"]) == {"variant_toy-paper"}
+    assert set(toy["evidence"]["claim_id"]) == set(v.index) - {"toy-paper-fast"}
+    assert (v["chapter"].isin(["variant_toy-paper", ""])).all()
+
+
+def test_the_page_header_escapes_every_text_from_the_files(toy):
+    text = report.header_html(toy)
+    assert "<script>" not in text and "&lt;script&gt;" in text and "<code>code</code>" in text
+    assert "&lt;b&gt;XOR&lt;/b&gt;" in text and 'href="https://example.org/toy"' in text
+    assert "5 claims</b> are decided below" in text
+
+
+def test_the_report_parts_say_what_the_equivalence_means(toy):
+    from cipherlab.report import template, tiers
+
+    rows = tiers.with_tier(toy["verdicts"])
+    extra = (template.Section("structure", "What the structure means", report.findings_markdown(toy)),)
+    sections = template.report_sections(report.paper(toy), rows, report.break_findings(toy), extra=extra)
+    keys = [s.key for s in sections]
+    assert keys == [*template.SECTION_KEYS[:-1], "structure", "recommendation"]
+    assert sections[0].body.startswith("Paper toy-paper (") and report.break_findings(toy).empty
+    found = report.findings_markdown(toy)
+    assert "**The cipher is AES with transformed round keys**" in found and "key space" in found
+    assert "config/variants/toy-paper.claims.csv" in report.methodology_markdown(toy)
+
+
+def test_the_card_puts_the_equivalence_first(toy):
+    first = toy["card"].splitlines()[0]
+    assert first.startswith("**toy-paper**: **equivalent to AES with transformed round keys**")
+    assert "k'_r = k_r ^ 0x5A" in first and "confirmed by encrypting" in first
+    assert "SAC mean 0.5049 (AES 0.5049)" in toy["card"] and "BIC nonlinearity 112 (AES 112)" in toy["card"]
+    assert "(AES, same settings:" in toy["card"] and "a random source passes each test" in toy["card"]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda rows: [{k: v for k, v in r.items() if k != "measure"} for r in rows], "needs the column 'measure'"),
+    (lambda rows: [{**rows[0], "measure": ""}], "column 'measure' is empty"),
+    (lambda rows: [{**rows[0], "measure": "magic"}], r"measure must be one of"),
+    (lambda rows: [{**rows[1], "unit": "%"}], r"measure 'sbox-nonlinearity' is in 'no unit'; the claim's unit is '%'"),
+    (lambda rows: [{**rows[0], "section": "x-y"}], "'source' and 'section' stay empty"),
+    (lambda rows: [{**rows[0], "paper": "000"}], r"paper must be one of \('toy-paper',\)"),
+])
+def test_a_bad_claims_file_names_the_file_the_claim_and_the_column(tmp_path, change, message):
+    path = _write_paper(tmp_path, change([dict(r) for r in TOY_CLAIMS]))
+    with pytest.raises(ValueError, match=message) as err:
+        claims.load_paper_claims("toy-paper", path)
+    assert "toy-paper.claims.csv" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_variant_without_claims_has_empty_tables_with_their_columns():
+    ev, v = claims.paper_verdicts({}, None)
+    assert ev.empty and v.empty and "claim_id" in v.columns and "claim_id" in ev.columns
+
+
+def test_every_measure_has_a_unit_and_a_section():
+    for name, (unit, what) in measures.MEASURES.items():
+        assert unit in ("", "%", "pp", "bits", "rounds") and what
+        assert measures._section(name)
+
+
+# --- the two example papers ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["al-mamun-2017", "abikoye-2019"])
+def test_the_example_papers_are_variant_papers_with_their_passages(name):
+    assert name in chapters.variant_papers()
+    desc = load_variant(VARIANTS_DIR / f"{name}.yaml")
+    paper = dict(desc.paper)
+    assert paper["citation"] and paper["url"].startswith("https://") and paper["stand_in"]
+    passages = (VARIANTS_DIR / paper["passages"]).read_text(encoding="utf-8")
+    assert paper["url"] in passages
+    rows = claims.load_paper_claims(name)
+    assert len(rows) >= 4 and set(rows["paper"]) == {name}
+    # every claim quotes the passages read, word for word (the passages wrap lines; '[...]' marks a cut)
+    flat = " ".join(passages.split())
+    for quote in rows["quote"]:
+        for part in quote.split("[...]"):
+            part = " ".join(part.split()).strip(" .")
+            if "(" in part:   # a row's own gloss, e.g. "(0.18 ms for 16 bytes)"
+                part = part.split(" (")[0]
+            assert part in flat, (name, part)
+    assert (rows.loc[rows["rule"] == "not_testable", "note"] != "").all()
+
+
+# --- the trail bounds follow the variant's own ShiftRows ---------------------------------------------
+
+def test_the_active_sbox_bound_follows_a_variant_shift_rows(tmp_path):
+    doc = {"name": "no-shift", "summary": "ShiftRows the identity", "key_bytes": 16, "sbox": {"kind": "rijndael"},
+           "shift_rows": {"kind": "permutation", "permutation": list(range(16))}, "linear": {"kind": "mixcolumns"}}
+    path = tmp_path / "no-shift.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    name = register_variant_file(path).name
+    bounds, _ = trails.bound_table(name, 4)
+    active = bounds.set_index("rounds")["active_sboxes_differential"]
+    # without ShiftRows each column is its own 32-bit cipher: 1, 5, 6, 10 active S-boxes (AES: 1, 5, 9, 25)
+    assert list(active) == [1, 5, 6, 10]
+    aes, _ = trails.bound_table("aes", 4)
+    assert list(aes["active_sboxes_differential"]) == [1, 5, 9, 25]

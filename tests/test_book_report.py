@@ -213,3 +213,18 @@ def test_the_protocol_table_fills_our_side_from_the_runs_provenance(monkeypatch)
     # every paper the chapters declare has its protocol written down
     for paper in referee.report_papers():
         assert len(referee.protocol_table(paper, "full")) >= 3
+
+
+def test_the_report_notebook_shows_every_section_of_the_template_under_its_title_in_order():
+    """Each section is a heading of the notebook (a section of the page, in its table of contents), never a
+    heading printed by code (which the book renders as a rubric): the headings are the template's titles."""
+    import json
+    from cipherlab.pipeline.paths import ROOT
+    cells = json.loads((ROOT / "notebooks" / "report.ipynb").read_text(encoding="utf-8"))["cells"]
+    text = lambda c: "".join(c["source"])   # noqa: E731
+    titles = [text(c)[3:].strip() for c in cells if c["cell_type"] == "markdown" and text(c).startswith("## ")]
+    assert titles == [template.TITLES[k] for k in template.SECTION_KEYS]
+    shown = [re.search(r'report\["(\w+)"\]', text(c)).group(1) for c in cells
+             if c["cell_type"] == "code" and 'report["' in text(c)]
+    assert shown == list(template.SECTION_KEYS)
+    assert not any("display(Markdown(f\"## " in text(c) for c in cells if c["cell_type"] == "code")

@@ -20,7 +20,7 @@ from cipherlab.ciphers.sboxes import second_sbox
 from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR, VARIANTS_DIR, variant_file
 from conftest import OWN_STYLES
 
-pytestmark = pytest.mark.usefixtures("quiet_research_warning")
+pytestmark = pytest.mark.usefixtures("module_registry", "quiet_research_warning")
 
 VARIANTS = ("aes-affine-sbox", "aes-random-sbox", "aes-4-rounds")
 PAPER_CIPHERS = ("aes", "aes-2sbox", "maes-1", "maes-2")

@@ -17,7 +17,7 @@ from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
 from cipherlab.experiments.variant import sbox_tables, trails
 from cipherlab.pipeline.paths import variant_file
 
-pytestmark = pytest.mark.usefixtures("quiet_research_warning")
+pytestmark = pytest.mark.usefixtures("module_registry", "quiet_research_warning")
 
 CIRC_1112 = circulant((1, 1, 1, 2))
 

@@ -163,3 +163,10 @@ def test_the_expected_pass_probability_is_the_binomial_tail(n):
     want = sum(math.comb(n, k) * 0.99 ** k * 0.01 ** (n - k) for k in range(need, n + 1))
     assert randomness.expected_pass_probability(n) == pytest.approx(want, rel=1e-9)
     assert randomness.expected_pass_probability(8) == pytest.approx(0.99 ** 8)
+
+
+@pytest.mark.parametrize("rounds, text", [([3], "3"), ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "1-10"),
+                                          ([2, 4, 6, 7, 8, 9], "2, 4, 6-9"), ([1, 3], "1, 3")])
+def test_the_rounds_of_a_reason_are_all_named_consecutive_ones_as_a_range(rounds, text):
+    from cipherlab.experiments.variant.equivalence import _rounds_text
+    assert _rounds_text(rounds) == text

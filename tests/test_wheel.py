@@ -17,6 +17,8 @@ import sys
 import warnings
 import zipfile
 
+import pytest
+
 import cipherlab
 from cipherlab.ciphers.described import register_variant_file
 from cipherlab.pipeline import inputs, paths
@@ -41,6 +43,8 @@ print(json.dumps({{"package": cipherlab.__file__, "root": str(paths.ROOT), "sche
                    "ciphertext": bytes(ct).hex(), "warnings": [w.category.__name__ for w in caught],
                    "image": hashlib.sha256(inputs.test_image().tobytes()).hexdigest()}}))
 """
+
+pytestmark = pytest.mark.usefixtures("module_registry")   # the variant registered below is dropped after
 
 
 def test_an_installed_wheel_loads_a_variant_file_and_encrypts_with_it(tmp_path):

@@ -480,7 +480,7 @@ def verdict_html(rows: pd.DataFrame) -> str:
                   if r.processes else "")
         measured = getattr(r, "measured", "") or ", ".join(x for x in (r.size, r.style, r.mode) if x)
         cond = ", ".join(x for x in (measured, r.profile, trials) if x) or "—"
-        link = f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
+        link = "" if not r.chapter else f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
         control = f"<br><small>A/A control {esc(str(r.control))}</small>" if r.control != "—" else ""
         other = f"<br><small>other conditions: {esc(r.other)}</small>" if r.other else ""
         reading = getattr(r, "reading", "")
@@ -497,7 +497,8 @@ def verdict_html(rows: pd.DataFrame) -> str:
             f"<br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
             esc(str(r.published)),
             f"{esc(str(r.ours))}{control}<br><small>measured at: {esc(cond)}</small>",
-            f'<a href="{esc(link)}"><b>{esc(shown)}</b></a><br><small>{esc(str(r.reason))}</small>'
+            (f'<a href="{esc(link)}"><b>{esc(shown)}</b></a>' if link else f"<b>{esc(shown)}</b>")
+            + f"<br><small>{esc(str(r.reason))}</small>"
             f"{other}",
         ]
         colour = VERDICT_COLOURS.get(r.verdict, "#fff")

@@ -146,7 +146,7 @@ def recommendation_rule_markdown(rules: "dict | None" = None) -> str:
     for i, e in enumerate(rep["recommendation"], 1):
         when = [e["when"]] if isinstance(e["when"], str) else list(e["when"])
         cond = " or ".join(names[w] for w in when)
-        lines.append(f"{i}. **{e['grade']}** if {cond}: {e['says']}")
+        lines.append(f"{i}. **{e['grade']}**, when {cond}. {e['says'][:1].upper()}{e['says'][1:]}")
     lines += ["", "The main concerns are listed most important first, in this order: "
               + "; ".join(names[c] for c in rep["concerns"]) + "."]
     return "\n".join(lines) + "\n"

@@ -105,7 +105,14 @@ def _aes_tables(info, key):
 
 
 def _rounds_text(rounds: list[int]) -> str:
-    return ", ".join(map(str, rounds[:5])) + (" ..." if len(rounds) > 5 else "")
+    """Every round named, consecutive ones as a range: ``1-10`` or ``2, 4, 6-9`` (nothing left out)."""
+    runs: list[list[int]] = []
+    for r in rounds:
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return ", ".join(str(g[0]) if len(g) == 1 else f"{g[0]}-{g[-1]}" for g in runs)
 
 
 def transformed_round_keys(round_keys: np.ndarray, d: list[int], c: list[int]) -> np.ndarray:

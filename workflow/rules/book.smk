@@ -16,6 +16,11 @@ def book_values(wildcards):
     return book_parameters(CFG)
 
 
+def environment_values(wildcards):
+    """The Environment page's parameters: the book's and the command line's overrides, which it shows."""
+    return {**book_parameters(CFG), "overrides": OVERRIDES}
+
+
 rule verdicts:
     """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence."""
     input:
@@ -141,7 +146,7 @@ rule environment:
         notebook=executed("environment"),
     params:
         section="book",
-        values=book_values,
+        values=environment_values,
     log:
         log_path("environment"),
     threads: 1

@@ -2,17 +2,30 @@
 
 ``make variant`` and the ``variant_chapter`` rule call it before any lock is
 taken and before any timing: a bad name (``../ciphers/aes``), a file that does
-not exist, or a description that :func:`cipherlab.ciphers.described.load_variant`
-refuses (a bad key, ``custom:`` without ``CIPHERLAB_ALLOW_CUSTOM=1``...) gives
-one line on stderr and exit status 2; a good one exits 0 silently.
+not exist, the name of a cipher built into cipherlab (``aes``: its chapter would
+measure the built-in cipher, not the file), or a description that
+:func:`cipherlab.ciphers.described.load_variant` refuses (a bad key, ``custom:``
+without ``CIPHERLAB_ALLOW_CUSTOM=1``, a table file that is not a small regular
+file...) gives one line on stderr and exit status 2; a good one exits 0 silently.
 """
 from __future__ import annotations
 
 import sys
 
-from cipherlab.ciphers.described import load_variant
-from cipherlab.pipeline.chapters import check_variant_names
+from cipherlab.ciphers.described import check_variant_name, load_variant
+from cipherlab.pipeline.chapters import variant_names
 from cipherlab.pipeline.paths import variant_file
+
+
+def check(name: str) -> None:
+    """``ValueError`` in one line when ``name`` is not a variant the pipeline can run."""
+    described = variant_names()
+    if name not in described:
+        raise ValueError(f"VARIANT: no file config/variants/<name>.yaml for {name!r}; described variants: "
+                         + (", ".join(described) or "none"))
+    path = variant_file(name)
+    check_variant_name(name, f"config/variants/{path.name}")
+    load_variant(path)
 
 
 def main(argv: "list[str] | None" = None) -> int:
@@ -21,8 +34,7 @@ def main(argv: "list[str] | None" = None) -> int:
         print("usage: python -m cipherlab._variant_check NAME", file=sys.stderr)
         return 2
     try:
-        check_variant_names(argv, where="VARIANT")
-        load_variant(variant_file(argv[0]))
+        check(argv[0])
     except ValueError as exc:
         print(f"variant: error: {exc}", file=sys.stderr)
         return 2

@@ -57,6 +57,7 @@ pipeline layer: :func:`cipherlab.pipeline.paths.variant_file`.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -71,6 +72,8 @@ import yaml
 from cipherlab._checks import check_choice
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
+from cipherlab.ciphers._variant_files import (MAX_TABLE_BYTES, MAX_VARIANT_BYTES, _schema_message, _StrictLoader,
+                                              _yaml_message, read_regular_text)
 from cipherlab.ciphers._schedule import build_schedule, word_tables
 from cipherlab.ciphers.gfmatrix import AES_MIX_MATRIX, gf_inverse_matrix, gf_mat_vec
 from cipherlab.ciphers.aes import AES
@@ -81,7 +84,7 @@ from cipherlab.ciphers.sboxes import (SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte
                                       rijndael_sbox)
 
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
-           "register_variant_file", "variant_byte_maps", "variant_linear_layer", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
+           "register_variant_file", "check_variant_name", "variant_byte_maps", "variant_linear_layer", "BYTE_MAPS", "LINEAR_LAYERS", "SCHEMA_FILE"]
 
 #: The schema of a description: package data beside this module, so an installed wheel loads variants too
 #: (the layers above reach the same file as ``cipherlab.pipeline.paths.VARIANT_SCHEMA``).
@@ -236,7 +239,10 @@ def _factory(desc: VariantDescription):
         fn = _import_custom(desc.source, desc.custom)
 
         def build_custom(key: bytes, rounds: int | None = None):
-            spec = fn(key, rounds)
+            try:
+                spec = fn(key, rounds)
+            except TypeError as e:
+                raise ValueError(f"{desc.source}: key 'custom': {desc.custom}(key, rounds) failed: {e}") from None
             if not isinstance(spec, AES):
                 raise ValueError(f"{desc.source}: key 'custom': {desc.custom} returned {type(spec).__name__}, not a key "
                                  "schedule (an instance of a subclass of cipherlab.ciphers.aes.AES)")
@@ -342,49 +348,6 @@ def custom_allowed(allow_custom: "bool | None" = None) -> bool:
     return os.environ.get(ALLOW_CUSTOM_ENV, "") == "1"
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """YAML as a variant file may use it: no anchors or aliases (an alias bomb never expands), no duplicate keys."""
-
-    def compose_node(self, parent, index):
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            mark = event.start_mark
-            raise yaml.constructor.ConstructorError(
-                None, None, f"anchors and aliases (&{event.anchor}, *{event.anchor}) are not allowed in a "
-                "variant file; write each value out", mark)
-        return super().compose_node(parent, index)
-
-    def construct_mapping(self, node, deep=False):
-        seen = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} is given twice (lines {seen[key] + 1} and "
-                    f"{key_node.start_mark.line + 1})", key_node.start_mark)
-            seen[key] = key_node.start_mark.line
-        return super().construct_mapping(node, deep=deep)
-
-
-def _yaml_message(e: yaml.YAMLError) -> str:
-    """A YAML error on one line: the problem and where."""
-    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-    mark = getattr(e, "problem_mark", None)
-    return f"{problem} (line {mark.line + 1}, column {mark.column + 1})" if mark else problem
-
-
-def _schema_message(error) -> str:
-    key = ".".join(str(p) for p in error.absolute_path)
-    if error.validator == "additionalProperties":
-        allowed = tuple(error.schema.get("properties", {}))
-        unknown = sorted(set(error.instance) - set(allowed))
-        names = ", ".join(repr(f"{key}.{u}" if key else u) for u in unknown)
-        return f"unknown key {names} (allowed here: {', '.join(allowed)})"
-    if isinstance(error.instance, float) and error.validator in ("type", "anyOf", "oneOf"):
-        return f"key {key!r}: must be an integer, got {error.instance!r}"
-    return f"key {key!r}: {error.message}" if key else error.message
-
-
 def _named(where: str, key: str, check, *args):
     """``check(*args)``, its ``ValueError`` prefixed with the file and the key."""
     try:
@@ -395,10 +358,7 @@ def _named(where: str, key: str, check, *args):
 
 def _read_table(where: str, key: str, file: Path) -> np.ndarray:
     label = f"{where}: key {key!r}: table file {file}"
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{label} cannot be read ({type(e).__name__}: {e})") from None
+    text = read_regular_text(file, MAX_TABLE_BYTES, label)
     values = []
     for i, token in enumerate(re.sub(r"#[^\n]*", " ", text).replace(",", " ").split()):
         if not re.fullmatch(r"(0[xX])?[0-9A-Fa-f]{1,2}", token):  # the file's content is not echoed
@@ -448,6 +408,15 @@ def _import_custom(where: str, target: str):
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise ValueError(f"{where}: key 'custom': module {module_name!r} has no callable {attr!r}")
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):   # a builtin without one: the call below says so if it fails
+        return fn
+    try:
+        signature.bind(b"", None)
+    except TypeError as e:
+        raise ValueError(f"{where}: key 'custom': {target} must take (key: bytes, rounds: int | None), "
+                         f"its signature is {attr}{signature} ({e})") from None
     return fn
 
 
@@ -468,10 +437,9 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
     """
     path = Path(path)
     where = str(path)
+    text = read_regular_text(path, MAX_VARIANT_BYTES, f"variant file {where}")
     try:
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"variant file {where} cannot be read ({type(e).__name__}: {e})") from None
+        doc = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as e:
         raise ValueError(f"{where}: not valid YAML: {_yaml_message(e)}") from None
     if not isinstance(doc, dict):
@@ -479,7 +447,8 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
                          f"got {type(doc).__name__}")
     errors = sorted(_validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
-        raise ValueError(f"{where}: " + "; ".join(_schema_message(e) for e in errors))
+        more = f"; and {len(errors) - 10} more problem(s)" if len(errors) > 10 else ""
+        raise ValueError(f"{where}: " + "; ".join(_schema_message(e)[:500] for e in errors[:10]) + more)
     if doc["name"] != path.stem:
         raise ValueError(f"{where}: key 'name' must equal the file's stem {path.stem!r}, got {doc['name']!r}")
     sizes = doc["key_bytes"] if isinstance(doc["key_bytes"], list) else [doc["key_bytes"]]
@@ -533,6 +502,16 @@ def build_from_description(desc: VariantDescription) -> VariantInfo:
 _REGISTERED: dict[str, VariantInfo] = {}
 
 
+def check_variant_name(name: str, where: str) -> str:
+    """``name`` unless it is a cipher registered by cipherlab itself (``aes``, ``maes-1``, ...): a variant file
+    of that name would be shadowed by the built-in cipher, so that its chapter measured the built-in one.
+    ``ValueError`` in one line naming the file; a variant registered from a file keeps its name."""
+    if name in cipher_names(families=True) and name not in _REGISTERED:
+        raise ValueError(f"{where}: key 'name': {name!r} is the name of a cipher built into cipherlab; a variant "
+                         f"needs a name (and file) of its own, e.g. {name}-variant")
+    return name
+
+
 def register_variant_file(path, *, allow_custom: "bool | None" = None) -> VariantInfo:
     """Register the variant described in ``path`` under its ``name`` (a research cipher, NOT secure).
 
@@ -541,6 +520,7 @@ def register_variant_file(path, *, allow_custom: "bool | None" = None) -> Varian
     description) is a ``ValueError``.
     """
     desc = load_variant(path, allow_custom=allow_custom)
+    check_variant_name(desc.name, desc.source)
     if desc.name in cipher_names(families=True):
         known = _REGISTERED.get(desc.name)
         if known is not None and lookup(desc.name) is known and known.description == desc:

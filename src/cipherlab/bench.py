@@ -36,7 +36,7 @@ from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.pipeline.machine_lock import machine_lock
 from cipherlab.pipeline.paths import PROFILES
-from cipherlab.pipeline.results import resolve_target, save_raw, write_csv, write_json, write_raw
+from cipherlab.pipeline.results import descriptor_of, resolve_target, save_raw, write_csv, write_json, write_raw
 from cipherlab.report.environment import (AES_ROUNDS_PER_CYCLE, SWEEP_EXPERIMENT, SWEEP_MODE, instruction_bound,
                                           sweep_parameters, sweep_table)
 
@@ -202,8 +202,19 @@ def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits
     """The rows as CSV (with ``run_id``) and the provenance record beside it (``<out>.meta.json``)."""
     meta = run_metadata(profile="bench", seed=0, config=dict(size=size, repeats=repeats, key_bits=key_bits))
     path = write_csv(frame.assign(run_id=meta["run_id"]), out)
-    write_json(meta, path.with_name(path.name + ".meta.json"))
+    if _record_beside(out):
+        write_json(meta, path.with_name(path.name + ".meta.json"))
     return path
+
+
+def _record_beside(out) -> bool:
+    """Whether ``out`` gets its provenance record beside it (``<out>.meta.json``): not for a descriptor
+    (``--out /dev/stdout``), which is written to where it stands and has no folder of its own."""
+    if descriptor_of(out) is None:
+        return True
+    print(f"cipherlab bench: {out} is a descriptor: the rows are written to it, without the provenance record "
+          "(it goes beside a file: --out FILE)", file=sys.stderr)
+    return False
 
 
 # -- the size sweep (``cipherlab bench --sizes``), the way ``openssl speed`` reports -------------
@@ -376,9 +387,11 @@ def run_sizes(args) -> int:
         rows = rows.assign(run_id=meta["run_id"])
         if args.profile:   # the pipeline's raw file (rule bench_sweep), through the one raw writer
             save_raw(rows, SWEEP_EXPERIMENT, args.profile, meta=meta)
-        else:
+        elif _record_beside(args.out):
             out = Path(args.out)
             write_raw(rows, out, out.with_name(out.name + ".meta.json"), {**meta, "experiment": SWEEP_EXPERIMENT})
+        else:
+            write_csv(rows, args.out)
     return 0
 
 
@@ -391,7 +404,7 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def main(argv=None) -> int:
     """``cipherlab bench [--size-mib N] [--repeats N] [--cipher C] [--impl I] [--out CSV]``."""
-    p = _OneLineParser(prog="cipherlab bench", description=__doc__.splitlines()[0])
+    p = _OneLineParser(prog="cipherlab bench", description=__doc__.splitlines()[0].replace("``", ""))
     p.add_argument("--size-mib", type=_positive_float, default=8.0, help="MiB of random data (default 8)")
     p.add_argument("--repeats", type=_positive_int, default=3, help="calls per figure, best reported (default 3)")
     p.add_argument("--key-bits", type=int, choices=(128, 192, 256), default=128)

@@ -14,7 +14,11 @@ through one writer, :func:`atomic_path`:
 * a character or block device, FIFO or socket is written in place, never
   replaced by a regular file (``/dev/full`` stays a device and the write fails
   with "No space left on device");
-* a directory is refused (``IsADirectoryError``);
+* a path naming one of this process's open descriptors (``/dev/stdout``,
+  ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``) is written through that
+  descriptor: ``>>file`` keeps what the file held, a pipe works
+  (:func:`descriptor_of`);
+* a directory (and an empty path) is refused (``IsADirectoryError``, ``FileNotFoundError``);
 * a missing directory is created only when the caller asks (``parents=True``:
   the pipeline's own trees); otherwise it is refused (``FileNotFoundError``),
   as the command line does for every path a user names.
@@ -39,7 +43,9 @@ import hashlib
 import io
 import json
 import os
+import re
 import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -93,12 +99,47 @@ def _named(exc: OSError, path: Path) -> OSError:
     return exc
 
 
-def resolve_target(path: "str | os.PathLike[str]", *, parents: bool = False) -> "tuple[Path, os.stat_result | None]":
-    """The file a write to ``path`` lands on (symlinks followed) and its ``stat`` (``None``: new file).
+#: A path that names one of this process's open descriptors: /dev/stdout, /dev/fd/3, /proc/self/fd/1, ...
+_DESCRIPTOR_PATH = re.compile(r"^/dev/(?P<std>stdin|stdout|stderr)$|^/dev/fd/(?P<dev>\d+)$"
+                              r"|^/proc/(?:self|thread-self|(?P<pid>\d+))/fd/(?P<proc>\d+)$")
+_STD_FDS = {"stdin": 0, "stdout": 1, "stderr": 2}
 
-    Raises ``IsADirectoryError`` for a directory and ``FileNotFoundError`` for a
-    missing directory unless ``parents`` (then it is created).
+
+def descriptor_of(path: "str | os.PathLike[str]") -> "int | None":
+    """The descriptor of this process that ``path`` names (``/dev/stdout``: 1, ``/dev/fd/N``, ``/proc/self/fd/N``,
+    directly or through symlinks), or None. Writing to such a path means writing to the descriptor (a shell's
+    ``>>file`` appends, a pipe stays a pipe), never replacing the file behind it."""
+    current = os.path.abspath(os.fspath(path))
+    for _ in range(40):   # symlinks, one at a time (a loop ends here)
+        match = _DESCRIPTOR_PATH.match(current)
+        if match:
+            if match["pid"] is not None and int(match["pid"]) != os.getpid():
+                return None
+            return _STD_FDS[match["std"]] if match["std"] else int(match["dev"] or match["proc"])
+        try:
+            link = os.readlink(current)
+        except OSError:
+            return None
+        current = os.path.normpath(os.path.join(os.path.dirname(current), link))
+    return None
+
+
+def resolve_target(path: "str | os.PathLike[str]", *, parents: bool = False) -> "tuple[Path, os.stat_result | None]":
+    """The file a write to ``path`` lands on (symlinks followed) and its ``stat`` (``None``: new file); for a
+    path naming an open descriptor (:func:`descriptor_of`), the descriptor's ``stat``.
+
+    Raises ``FileNotFoundError`` for an empty path, ``OSError`` (``EBADF``) for a descriptor that is not open,
+    ``IsADirectoryError`` for a directory and ``FileNotFoundError`` for a missing directory unless ``parents``
+    (then it is created).
     """
+    if not os.fspath(path):
+        raise FileNotFoundError(errno.ENOENT, "an empty path names no file")
+    fd = descriptor_of(path)
+    if fd is not None:
+        try:
+            return Path(os.fspath(path)), os.fstat(fd)
+        except OSError:
+            raise OSError(errno.EBADF, f"{os.fspath(path)} names descriptor {fd}, which is not open") from None
     target = Path(os.path.realpath(os.fspath(path)))
     try:
         st = os.stat(target)
@@ -131,6 +172,23 @@ def atomic_path(path: "str | os.PathLike[str]", *, parents: bool = False,
         ``0o600`` for output that may be plaintext.
     """
     target, st = resolve_target(path, parents=parents)
+    fd = descriptor_of(path)
+    if fd is not None:
+        # an open descriptor (/dev/stdout, /dev/fd/N): the finished bytes are written to it, where it stands
+        with tempfile.TemporaryDirectory(prefix="cipherlab-") as tmpdir:
+            tmp_path = Path(tmpdir) / "output"
+            yield tmp_path
+            for stream in (sys.stdout, sys.stderr):   # what Python buffered for the descriptor goes first
+                if stream is not None and not stream.closed:
+                    stream.flush()
+            try:
+                with open(tmp_path, "rb") as src:
+                    while chunk := src.read(_CHUNK):
+                        write_all(fd, chunk)
+                fsync(fd, special=True)
+            except OSError as exc:
+                raise _named(exc, target)
+        return
     if st is not None and not stat.S_ISREG(st.st_mode):
         # a device, FIFO or socket: write the finished bytes into it, in place
         with tempfile.TemporaryDirectory(prefix="cipherlab-") as tmpdir:

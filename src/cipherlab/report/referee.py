@@ -20,6 +20,7 @@ from typing import Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
+from cipherlab.analysis.page_text import page_html, page_text
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
@@ -164,7 +165,7 @@ def methodology_markdown(paper: str, rows: pd.DataFrame) -> str:
 def results_html(rows: pd.DataFrame, paper: str) -> str:
     """The headline claims as a table: claim, published, ours, verdict, one line (the rule's reason)."""
     head, _ = headline_rows(rows, paper)
-    esc = html.escape
+    esc = page_html   # claim text, where and notes come from a file: text on the page
     body = []
     for _, r in head.iterrows():
         href = evidence_href(r)
@@ -181,7 +182,8 @@ def results_html(rows: pd.DataFrame, paper: str) -> str:
 
 
 def _claim_list(part: pd.DataFrame, limit: int = 6) -> str:
-    items = [f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)}) ({str(r.reason).rstrip('.')})"
+    items = [f"[{page_text(r.claim_id)}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)}) "
+             f"({page_text(str(r.reason).rstrip('.'))})"
              for r in part.head(limit).itertuples()]
     more = f"; and {len(part) - limit} more on the verdict page" if len(part) > limit else ""
     return "; ".join(items) + more
@@ -211,7 +213,7 @@ def easy_hard_fix_markdown(rows: pd.DataFrame, paper: str) -> str:
         out.append(f"{_plural(len(fix), 'claim')} did not hold as printed: " + _claim_list(fix) + ".")
     mis = misprints(paper)
     if len(mis):
-        cells = "; ".join(f"{r.table.replace(' (misprints)', '')}, {r.row}, {r.column}: {r.note}"
+        cells = "; ".join(page_text(f"{r.table.replace(' (misprints)', '')}, {r.row}, {r.column}: {r.note}")
                           for r in mis.itertuples())
         out.append(f"Documented misprints ({len(mis)}, `data/paper/{paper}_misprints.csv`): {cells}.")
     if not len(fix) and not len(mis):

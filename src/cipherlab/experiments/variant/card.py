@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from cipherlab.analysis.page_text import page_text
+from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 
 #: the tests the card lists when it finds nothing
@@ -141,3 +143,11 @@ def trail_lines(results: dict, cipher: str) -> list[str]:
                f"(linear {int(layer['linear_branch_number'])}, {mds}); at least {a4} active S-boxes in 4 rounds"
                + (f" (AES {int(aes['active_sboxes_4_rounds'])})" if vs_aes else ""))
     return out
+
+
+def heading_markdown(cipher: str) -> str:
+    """The chapter's heading: the cipher's name, its summary and, for a described variant, what it is about
+    (``about``); the variant file's text shown as text (:func:`cipherlab.analysis.page_text.page_text`)."""
+    info = lookup(cipher)
+    about = getattr(getattr(info, "description", None), "about", "")
+    return "\n\n".join([f"## `{cipher}`", page_text(info.summary)] + ([page_text(about)] if about else []))

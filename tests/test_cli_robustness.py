@@ -328,3 +328,10 @@ def test_bench_help_has_no_rst_and_info_has_a_description():
     assert "``" not in bench_help and "cipherlab bench: MB/s" in bench_help
     info_help = subprocess.run(_cmd("info", "--help"), capture_output=True, text=True, timeout=120).stdout
     assert "Print what cipherlab records with every run" in info_help
+
+
+@pytest.mark.parametrize("command", ["bench", "selfcheck"])
+def test_an_empty_out_is_refused_not_ignored(command):
+    """The probe of this round: `--out ''` ran the whole command and wrote nothing, exit 0."""
+    proc = subprocess.run(_cmd(command, "--out", ""), capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0 and _one_line(proc.stderr) and "an empty path names no file" in proc.stderr, proc.stderr

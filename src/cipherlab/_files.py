@@ -32,6 +32,12 @@ def read_regular_text(path: "str | os.PathLike[str]", cap: int, label: str) -> s
     try:
         fd = os.open(Path(path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
+        try:   # a socket cannot be opened at all: say what it is
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise ValueError(f"{label} must be a regular file, got {file_kind(mode)}") from None
         raise ValueError(f"{label} cannot be read ({type(e).__name__}: {e.strerror or e})") from None
     try:
         st = os.fstat(fd)

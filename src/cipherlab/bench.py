@@ -428,8 +428,11 @@ def main(argv=None) -> int:
         p.error("argument --profile: goes with --sizes")
     if args.profile and args.out:
         p.error("argument --profile: not allowed with --out (the profile's raw file is the output)")
-    if args.out:
-        resolve_target(args.out)   # a bad path is refused before the benchmark runs, not after it
+    if args.out is not None:   # a bad path ('' too) is refused before the benchmark runs, not after it
+        try:
+            resolve_target(args.out)
+        except OSError as exc:
+            p.error(f"argument --out: cannot write {args.out!r}: {exc.strerror or exc}")
     if args.sizes:
         if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
             p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")

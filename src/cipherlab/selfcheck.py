@@ -197,7 +197,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.impl and "aesni" in args.impl and "aesni" not in available_impls():   # as `cipherlab bench` does
         parser.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")
-    if args.out:  # refuse a bad path before minutes of checks
+    if args.out is not None:  # refuse a bad path ('' too) before minutes of checks
         try:
             resolve_target(args.out)
         except OSError as exc:

@@ -431,8 +431,8 @@ def main(argv=None) -> int:
     if args.out is not None:   # a bad path ('' too) is refused before the benchmark runs, not after it
         try:
             resolve_target(args.out)
-        except OSError as exc:
-            p.error(f"argument --out: cannot write {args.out!r}: {exc.strerror or exc}")
+        except OSError as exc:   # exit 1, as a write that fails
+            p.exit(1, f"{p.prog}: error: argument --out: cannot write {args.out!r}: {exc.strerror or exc}\n")
     if args.sizes:
         if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
             p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")

@@ -31,10 +31,8 @@ if (ROOT / "src" / "cipherlab").is_dir():
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
 
-from snakemake.utils import validate
-
 from cipherlab.pipeline import chapters, paths
-from cipherlab.pipeline.config import book_parameters, input_specs, load_config, read_config, variant_list, write_schema
+from cipherlab.pipeline.config import book_parameters, input_specs, one_line, resolve_overrides, variant_list
 from cipherlab.pipeline.results import remove_stale_parts
 
 if paths.ROOT != ROOT:
@@ -42,14 +40,18 @@ if paths.ROOT != ROOT:
 
 # The chapters declare themselves (src/cipherlab/experiments/<name>/chapter.py: parameters,
 # outputs, functions), checked by cipherlab.pipeline.chapters.load.  The profile is checked
-# before any job against the schema derived from those declarations (Snakemake's validate(),
-# which reads it from a file): a bad key stops the run with a message naming it.
+# before any job against the schema derived from those declarations, and so is every override
+# of its values on the command line: `--config profile=quick seed=1 'maes={trials_block: 50}'`
+# or `--configfile my.yaml` (cipherlab.pipeline.config.resolve_overrides).  A bad profile name,
+# key or value stops the run in one line naming it; a valid override takes effect: it reaches
+# every job (CIPHERLAB_OVERRIDES, cipherlab.pipeline.overrides), the rules' params depend on the
+# resolved values (so what it changes re-runs) and every provenance record names it.
 MANIFEST = chapters.load()
-PROFILE = config.get("profile", "full")
+try:
+    PROFILE, OVERRIDES, CFG = resolve_overrides(config)
+except ValueError as exc:
+    raise SystemExit(f"cipherlab: {one_line(exc)}")
 P = paths.Profile(PROFILE)
-# (written beside Snakemake's own state, not among the outputs: a dry run writes no output)
-validate(read_config(PROFILE), str(write_schema(ROOT / ".snakemake" / "cipherlab" / f"config.schema.{PROFILE}.json")))
-CFG = load_config(PROFILE)
 INPUTS = input_specs(CFG)
 CHAPTERS = list(MANIFEST.names)   # in reading order
 

@@ -41,3 +41,8 @@ def not_a_schedule(key: bytes, rounds: int | None) -> str:
 
 
 NOT_CALLABLE = 3
+
+
+def wrong_signature(key: bytes) -> Blake2IVs:
+    """A callable the loader must refuse: it takes no ``rounds``."""
+    return Blake2IVs(key)

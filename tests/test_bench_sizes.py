@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from cipherlab import bench
+from cipherlab.pipeline import config
 from cipherlab.report import environment as env_page
 
 OPENSSL_MR = """+DT:AES-128-CTR:1:16
@@ -164,3 +165,52 @@ def test_timing_loads_reads_the_raw_provenance(monkeypatch, tmp_path):
     loads = env_page.timing_loads("quick")
     assert list(loads["raw file"]) == ["a", "b"]
     assert loads["load at start"].iloc[0] == "[1.0, 2.0, 3.0]" and loads["load at end"].iloc[1] == "not recorded"
+
+
+def _fake_sweep(monkeypatch):
+    monkeypatch.setattr(bench, "SWEEP_SIZES", (16, 256))
+    monkeypatch.setattr(bench, "openssl_speed", lambda mode, sizes: "openssl is not on PATH: not measured")
+    monkeypatch.setattr(bench, "new_timings", lambda mode: pd.DataFrame(
+        [dict(impl="table", us=5.0, pycryptodome_us=6.0, ratio=5 / 6)]))
+
+
+def test_the_pipeline_sweep_goes_through_the_one_raw_writer_and_reader(monkeypatch, tmp_path):
+    """Issue 33, item 5: the rule bench_sweep's file was written without a row count or digest and read with
+    pd.read_csv, so 5 rows dropped and one mb_per_s set to 987654 reached the Environment page."""
+    from cipherlab.pipeline import paths
+    from cipherlab.pipeline.results import RawDataError
+
+    _fake_sweep(monkeypatch)
+    monkeypatch.setattr(paths, "DATA_DIR", tmp_path)
+    repeats = config.load_config("quick")["bench_sweep_repeats"]
+    assert bench.main(["--sizes", "--impl", "table", "--repeats", str(repeats), "--profile", "quick"]) == 0
+    csv, meta_path = paths.Profile("quick").raw_csv("bench_sweep"), paths.Profile("quick").raw_meta("bench_sweep")
+    meta = json.loads(meta_path.read_text())
+    assert meta["experiment"] == "bench_sweep" and meta["profile"] == "quick" and meta["raw_rows"] == 8
+    assert meta["config"] == {"mode": "ctr", "repeats": repeats} and meta["sizes"] == [16, 256]
+    rows, _ = env_page.read_sweep("quick")
+    assert len(rows) == 8
+    good = csv.read_bytes()
+    lines = good.splitlines(keepends=True)
+    edited = [lines[0]] + lines[1:]
+    edited[1] = edited[1].replace(edited[1].split(b",")[5], b"987654", 1)
+    for damaged in (b"".join(lines[:-5]), b"".join(edited)):
+        csv.write_bytes(damaged)
+        with pytest.raises(RawDataError, match="truncated or edited"):
+            env_page.read_sweep("quick")
+    csv.write_bytes(good)
+    meta_path.write_text(json.dumps({**meta, "config": {"mode": "ctr", "repeats": repeats + 1}}))
+    with pytest.raises(RawDataError, match=f"config.repeats: recorded {repeats + 1}, this run {repeats}"):
+        env_page.read_sweep("quick")
+    meta_path.unlink()
+    with pytest.raises(RawDataError, match="provenance record bench_sweep.meta.json is missing"):
+        env_page.read_sweep("quick")
+
+
+def test_bench_profile_goes_with_sizes_and_not_with_out(capsys):
+    for argv in (["--profile", "quick"], ["--sizes", "--profile", "quick", "--out", "x.csv"], ["--sizes", "--profile", "nope"]):
+        with pytest.raises(SystemExit) as exc:
+            bench.main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--profile" in err

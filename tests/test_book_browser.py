@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from cipherlab.pipeline import chapters, paths
+from pipeline_tree import copy_tree
 pytestmark = pytest.mark.browser
 
 HTML = paths.Profile("quick").html
@@ -544,3 +545,90 @@ def test_every_verdict_and_tier_a_page_shows_is_defined(book, chromium):
     first = re.search(r'<a class="cl-term" data-term="([^"]+)"[^>]*title="([^"]*)"', dom)
     assert first, "the front page marks no term in the browser"
     assert htmllib.unescape(first.group(2)) == {t.slug: t for t in glossary.terms()}[first.group(1)].plain
+
+
+# --- text from a file stays text (issue 33, item 8) -------------------------------------------------------------
+
+def _payload(field: str) -> str:
+    """What a hostile (or careless) file might hold in ``field``: a script, live links, an event handler,
+    Markdown and MyST markup; ``field`` marks each so the test finds where it landed."""
+    return (f"<script>document.title='pwned-{field}'</script> <a href=javascript:alert('{field}')>{field}-a</a> "
+            f"<img src=x onerror=\"document.title='pwned-{field}-img'\"> [{field}-md](javascript:alert(1)) "
+            f"**{field}-bold** ${field}$")
+
+
+class _Live(HTMLParser):
+    """Whatever in a page could run: script elements with our payload, javascript: links, event handlers."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self._in_script = tag == "script"
+        for name, value in attrs:
+            if (value or "").strip().lower().startswith("javascript:") or (name.startswith("on") and "pwned" in (value or "")):
+                self.found.append(f"<{tag} {name}={value!r}>")
+
+    def handle_data(self, data):
+        if self._in_script and "pwned" in data:
+            self.found.append(f"<script>{data[:60]}")
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+
+@pytest.fixture(scope="module")
+def hostile_book(quick_tree, tmp_path_factory):
+    """A copy of the quick run whose user-written files carry :func:`_payload` in every field a user writes:
+    a variant's summary and about, every claim's text, where and note, a misprint's note, the coverage notes;
+    then the chapters, the verdicts, the reports, the findings and the variant's chapter are rebuilt."""
+    import csv
+
+    tree = copy_tree(quick_tree, tmp_path_factory.mktemp("hostile") / "tree")
+    variant = tree.root / "config" / "variants" / "xss-probe.yaml"
+    variant.write_text(yaml_dump({"name": "xss-probe", "summary": _payload("summary"), "about": _payload("about"),
+                                  "key_bytes": 16, "rounds": 4, "sbox": {"kind": "rijndael"},
+                                  "linear": {"kind": "mixcolumns"}}))
+    for name, fields in (("claims.csv", {"quote": "claim", "where": "where", "note": "note"}),
+                         ("000_misprints.csv", {"note": "misprint"}), ("coverage.csv", {"note": "coverage"})):
+        path = tree.root / "data" / "paper" / name
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        for row in rows:
+            for column, field in fields.items():
+                row[column] = f"{row[column]} {_payload(field)}".strip()
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+    tree.snakemake("--cores", "2", "variant_xss-probe")
+    return tree.at(HTML)
+
+
+def yaml_dump(doc) -> str:
+    import yaml
+    return yaml.safe_dump(doc, sort_keys=False, width=1000, allow_unicode=True)
+
+
+@pytest.mark.pipeline
+def test_text_from_files_is_text_on_every_page(hostile_book, chromium):
+    """The probe: a variant's summary reached the page as HTML (its script ran, the title became 31337, the
+    javascript: link was live). Every field a user writes: shown as its characters, nothing runs."""
+    pages = {p.name: p.read_text(encoding="utf-8") for p in hostile_book.glob("*.html")}
+    live = {name: _Live() for name in pages}
+    for name, text in pages.items():
+        live[name].feed(text)
+    assert not {n: p.found for n, p in live.items() if p.found}, "live markup from a file on the book's pages"
+    where = {field: sorted(n for n, text in pages.items() if f"document.title='pwned-{field}'" in htmllib.unescape(text))
+             for field in ("summary", "about", "claim", "where", "note", "misprint", "coverage")}
+    assert "variant_xss-probe.html" in where["summary"] and "variant_xss-probe.html" in where["about"]
+    assert "verdicts.html" in where["claim"] and "verdicts.html" in where["where"]
+    assert "report_000.html" in where["misprint"] and "findings.html" in where["coverage"]
+    assert where["note"], "no page shows a claim's note"
+    for name in sorted({n for names in where.values() for n in names}):
+        dom = browse(chromium, hostile_book / name)
+        title = re.search(r"<title>(.*?)</title>", dom, flags=re.S).group(1)
+        assert "pwned" not in title, f"{name}: a script from a file ran (title {title!r})"
+        assert "javascript:" not in "".join(re.findall(r'href="([^"]*)"', dom)).lower(), f"{name}: a live javascript: link"

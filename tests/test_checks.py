@@ -24,10 +24,15 @@ def test_check_hex_lengths():
         check_hex("iv_hex", bytes(15), (16,))
 
 
-@pytest.mark.parametrize("bad", ["zz", "0", "00 f", "0x00"])
-def test_check_hex_refuses_what_is_not_hex(bad):
-    with pytest.raises(ValueError, match=r"^key_hex must be a hex string, got"):
+@pytest.mark.parametrize("bad, why", [("zz", "character 1 of 2 is not a hex digit"),
+                                      ("0", "an even number of digits (two per byte), got 1"),
+                                      ("00 f", "character 3 of 4 is not"), ("0x00", "character 2 of 4 is not"),
+                                      ("000102030405060708090a0b0c0d0e0", "got 31")])
+def test_check_hex_refuses_what_is_not_hex_without_repeating_it(bad, why):
+    """A mistyped key was echoed in full (and so reached logs); an odd digit count was called "not hex"."""
+    with pytest.raises(ValueError, match=r"^key_hex must be a hex string") as err:
         check_hex("key_hex", bad)
+    assert why in str(err.value) and (bad not in str(err.value) or len(bad) < 3)
 
 
 @pytest.mark.parametrize("bad", [None, 16, 1.5, ["00"], np.zeros(2, dtype=np.int64)])

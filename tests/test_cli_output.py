@@ -139,3 +139,83 @@ def test_stdout_round_trip(tmp_path, src):
     proc = subprocess.run([sys.executable, "-m", "cipherlab", "encrypt", "-i", str(src), "-o", "-",
                            "--key", KEY, "--mode", "ctr", "--iv", KEY], capture_output=True, timeout=120)
     assert proc.returncode == 0 and len(proc.stdout) == 5000
+
+
+# -- the output never destroys its input (issue 33, item 1) -------------------------------------------------
+
+
+def _shell(script: str, cwd) -> subprocess.CompletedProcess:
+    """``script`` in sh, with ``$C`` the cipherlab command of this interpreter and ``$K`` the key."""
+    env = {**os.environ, "C": f"{sys.executable} -m cipherlab", "K": KEY}
+    return subprocess.run(["sh", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("how", ["same path", "symlink", "hard link", "stdout appended", "stdin"])
+def test_an_output_that_is_the_input_is_refused_and_the_input_kept(tmp_path, how):
+    """The probe: `encrypt -i f -o f` exited 0 with f holding only ciphertext (through a symlink too)."""
+    (tmp_path / "f").write_bytes(b"secret")
+    command = {
+        "same path": "$C encrypt -i f -o f --key $K --iv $K",
+        "symlink": "ln -s f link && $C encrypt -i f -o link --key $K --iv $K",
+        "hard link": "ln f hard && $C encrypt -i f -o hard --key $K --iv $K",
+        "stdout appended": "$C encrypt -i f -o - --key $K --iv $K >> f",
+        "stdin": "$C encrypt -i - -o f --key $K --iv $K < f",
+    }[how]
+    proc = _shell(command, tmp_path)
+    assert proc.returncode == cli.EXIT_USAGE, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "is the input" in proc.stderr and "write to another file" in proc.stderr
+    assert (tmp_path / "f").read_bytes() == b"secret"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".part")) == []
+
+
+def test_a_wrong_key_ctr_decryption_in_place_is_refused(tmp_path):
+    """CTR never fails on a wrong key: in place, it replaced the ciphertext with garbage."""
+    proc = _shell("printf secret > p && $C encrypt -i p -o c --mode ctr --key $K --iv $K"
+                  " && cp c before && $C decrypt -i c -o c --mode ctr --key ffeeddccbbaa99887766554433221100 --iv $K",
+                  tmp_path)
+    assert proc.returncode == cli.EXIT_USAGE and "is the input" in proc.stderr
+    assert (tmp_path / "c").read_bytes() == (tmp_path / "before").read_bytes()
+
+
+# -- /dev/stdout and friends are written through the descriptor (issue 33, item 2) ------------------------
+
+
+@pytest.mark.parametrize("target", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+def test_a_descriptor_path_appends_as_the_shell_said(tmp_path, target):
+    """The probe: `-o /dev/stdout >>a` replaced a (41 bytes) with the 16-byte ciphertext."""
+    (tmp_path / "p").write_bytes(b"plain")
+    (tmp_path / "a").write_bytes(b"keep" * 10 + b"\n")
+    proc = _shell(f"$C encrypt -i p -o {target} --key $K --iv $K >> a", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = (tmp_path / "a").read_bytes()
+    assert len(data) == 41 + 16 and data.startswith(b"keep" * 10 + b"\n")
+
+
+@pytest.mark.parametrize("command, size", [
+    ("$C encrypt -i p -o /dev/stdout --mode ctr --key $K --iv $K | wc -c", "5"),
+    ("$C encrypt -i p -o /dev/stderr --mode ctr --key $K --iv $K 2>&1 >/dev/null | wc -c", "5"),
+    ("$C selfcheck --cipher aes --impl table --out /dev/stdout | head -1", "cipher,impl,mode,check,passed,detail"),
+    ("$C bench --size-mib 0.01 --repeats 1 --cipher aes --impl table --out /dev/stdout 2>/dev/null | grep -c '^aes,'",
+     None),
+])
+def test_a_descriptor_path_works_into_a_pipe(tmp_path, command, size):
+    """Today: "No such file or directory" (the pipe's /proc name resolved to nothing)."""
+    (tmp_path / "p").write_bytes(b"plain")
+    proc = _shell(command, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    if size is None:
+        assert int(proc.stdout.strip()) > 0
+    else:
+        assert proc.stdout.strip() == size
+
+
+def test_a_descriptor_that_is_not_open_is_one_line(capsys, src):
+    status, err = run(capsys, "/dev/fd/97", src)
+    assert status == cli.EXIT_FAILURE and err.count("\n") == 1 and "descriptor 97, which is not open" in err
+
+
+def test_an_empty_output_name_is_one_line(capsys, src):
+    status = cli.main(["encrypt", "-i", str(src), "-o", "", "--key", KEY, "--mode", "ctr", "--iv", KEY])
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_USAGE and err == ("cipherlab: error: --output must name a file ('-' for standard "
+                                                "output), got an empty string\n")

@@ -138,7 +138,7 @@ def test_selfcheck_refuses_a_bad_out_before_it_checks(capsys, tmp_path, monkeypa
 def test_an_unknown_key_in_a_config_section_is_refused(profile):
     cfg = config.read_config(profile)
     cfg.setdefault("maes", {})["trials_bogus"] = 3
-    with pytest.raises(ValueError, match=r"maes: Additional properties are not allowed \('trials_bogus'"):
+    with pytest.raises(ValueError, match=r"maes.trials_bogus: unknown key \(allowed: key_hex, "):
         config.validate(cfg, f"config/{profile}.yaml")
 
 
@@ -168,6 +168,7 @@ def test_make_variant_with_a_bad_name_is_one_line(name):
     assert proc.returncode != 0
     ours = [ln for ln in proc.stderr.splitlines() if not ln.startswith("make")]
     assert len(ours) == 1 and "no file config/variants/<name>.yaml" in ours[0], proc.stderr
+    assert "['" not in ours[0] and "described variants: aes-4-rounds, " in ours[0], ours[0]   # words, not a list repr
     assert "Traceback" not in proc.stdout + proc.stderr and "snakemake" not in proc.stdout
 
 
@@ -213,3 +214,124 @@ def test_aes_does_not_warn():
         warnings.simplefilter("error", cipherlab.InsecureCipherWarning)
         cipherlab.Cipher(bytes(16), "aes")
         cipherlab.new(bytes(16), "aes", "cbc", iv=bytes(16))
+
+
+# --- issue 33's minor defects of the command line -------------------------------------------------------------
+
+IV = "00" * 16
+
+
+def test_a_mistyped_key_is_not_echoed(capsys, tmp_path):
+    (tmp_path / "p").write_bytes(b"x")
+    secret = "2b7e151628aed2a6abf7158809cf4f3g"
+    status = cli.main(["encrypt", "-i", str(tmp_path / "p"), "-o", str(tmp_path / "c"), "--key", secret, "--iv", IV])
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_USAGE and _one_line(err) and "character 32 of 32 is not a hex digit" in err
+    assert secret[:8] not in err
+
+
+def test_an_odd_number_of_hex_digits_is_said_so(capsys, tmp_path):
+    (tmp_path / "p").write_bytes(b"x")
+    status = cli.main(["encrypt", "-i", str(tmp_path / "p"), "-o", str(tmp_path / "c"), "--key", KEY[:-1], "--iv", IV])
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_USAGE and "an even number of digits (two per byte), got 31" in err and _one_line(err)
+
+
+def test_sigterm_during_a_write_leaves_no_part_file(tmp_path):
+    """The interrupted write's temporary file goes with the process (outside the pipeline, nothing else
+    would delete it)."""
+    (tmp_path / "big").write_bytes(os.urandom(3 * 2**20))
+    code = ("import os, signal, sys\nfrom cipherlab import cli\nfrom cipherlab.pipeline import results\n"
+            "real = results.write_all\n"
+            "def interrupted(fd, data):\n    real(fd, bytes(data)[:1000])\n    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "    real(fd, bytes(data)[1000:])\nresults.write_all = interrupted\n"
+            f"sys.exit(cli.main(['encrypt', '-i', 'big', '-o', 'out', '--key', {KEY!r}, '--iv', {IV!r}, '--mode', 'ctr']))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM and _one_line(proc.stderr), proc.stderr
+    assert "terminated by SIGTERM" in proc.stderr and sorted(p.name for p in tmp_path.iterdir()) == ["big"]
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "-"])
+def test_an_endless_input_is_one_line_not_a_memory_error(tmp_path, source):
+    code = ("import sys\nfrom cipherlab import cli\ncli.max_input_bytes = lambda: 1 << 22\n"
+            f"sys.exit(cli.main(['encrypt', '-i', {source!r}, '-o', 'out', '--key', {KEY!r}, '--iv', {IV!r}]))")
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, stdin=zero, capture_output=True,
+                              text=True, timeout=120)
+    assert proc.returncode == cli.EXIT_USAGE and _one_line(proc.stderr), proc.stderr
+    assert "holds more than 4194304 bytes" in proc.stderr and not (tmp_path / "out").exists()
+    assert 1 << 20 <= cli.max_input_bytes() <= 2 << 30
+
+
+def test_the_key_from_a_file_or_the_environment_never_on_the_command_line(tmp_path):
+    (tmp_path / "p").write_bytes(b"plain text")
+    (tmp_path / "k").write_text(f"{KEY[:16]}\n  {KEY[16:]}\n")
+    base = ["encrypt", "-i", "p", "--iv", IV]
+    env = {k: v for k, v in os.environ.items() if k != cli.KEY_ENV}
+    runs = {"argument": (_cmd(*base, "-o", "a", "--key", KEY), env),
+            "file": (_cmd(*base, "-o", "b", "--key-file", "k"), env),
+            "environment": (_cmd(*base, "-o", "c"), {**env, cli.KEY_ENV: KEY})}
+    for name, (cmd, environ) in runs.items():
+        proc = subprocess.run(cmd, cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, (name, proc.stderr)
+    assert (tmp_path / "a").read_bytes() == (tmp_path / "b").read_bytes() == (tmp_path / "c").read_bytes()
+    proc = subprocess.run(_cmd(*base, "-o", "d"), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == cli.EXIT_USAGE and "a key is required: --key-file FILE, the environment variable " \
+        "CIPHERLAB_KEY, or --key HEX" in proc.stderr and _one_line(proc.stderr)
+    os.mkfifo(tmp_path / "fifo")
+    proc = subprocess.run(_cmd(*base, "-o", "d", "--key-file", "fifo"), cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == cli.EXIT_USAGE and "must be a regular file, got a FIFO" in proc.stderr
+    helptext = " ".join(subprocess.run(_cmd("encrypt", "--help"), capture_output=True, text=True,
+                                       timeout=120).stdout.split())
+    assert "--key-file" in helptext and cli.KEY_ENV in helptext and "every user of the machine" in helptext
+
+
+def test_selfcheck_refuses_aesni_where_the_cpu_has_none_as_bench_does():
+    """The probe: on a host without AES-NI, `selfcheck --impl aesni` reported 21 failures."""
+    env = {**os.environ, "NUMBA_CPU_NAME": "generic"}
+    env.pop("NUMBA_CPU_FEATURES", None)
+    for command in ("selfcheck", "bench"):
+        proc = subprocess.run(_cmd(command, "--impl", "aesni", *(["--sizes"] if command == "bench" else [])),
+                              env=env, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2 and _one_line(proc.stderr), proc.stderr
+        assert "argument --impl: 'aesni' is not available here" in proc.stderr
+
+
+# --- issue 37: the console ------------------------------------------------------------------------------------
+
+
+def test_a_described_variant_is_usable_from_the_cli_with_the_insecure_warning(capsys, tmp_path, monkeypatch):
+    from cipherlab.ciphers import registry
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    (tmp_path / "p").write_bytes(b"plain text")
+    common = ["--cipher", "aes-4-rounds", "--key", KEY, "--iv", IV]
+    assert cli.main(["encrypt", "-i", str(tmp_path / "p"), "-o", str(tmp_path / "c"), *common]) == 0
+    assert cli.main(["decrypt", "-i", str(tmp_path / "c"), "-o", str(tmp_path / "d"), *common]) == 0
+    err = capsys.readouterr().err
+    assert (tmp_path / "d").read_bytes() == b"plain text" and err.count("WARNING: 'aes-4-rounds' is a research") == 2
+    expected = cipherlab.new(bytes.fromhex(KEY), "aes", "cbc", iv=bytes(16), rounds=4).encrypt(b"plain text")
+    assert (tmp_path / "c").read_bytes() == expected
+    assert "aes-4-rounds" in cli.cipher_choices() and "aes-random-sbox" in cli.cipher_choices()
+
+
+def test_a_wrong_key_decryption_names_the_cli_flag(capsys, tmp_path):
+    (tmp_path / "p").write_bytes(b"plain text")
+    assert cli.main(["encrypt", "-i", str(tmp_path / "p"), "-o", str(tmp_path / "c"), "--key", KEY, "--iv", IV]) == 0
+    status = cli.main(["decrypt", "-i", str(tmp_path / "c"), "-o", str(tmp_path / "d"), "--key", "ff" * 16, "--iv", IV])
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_FAILURE and "use --no-padding" in err and "padding=False" not in err and _one_line(err)
+
+
+def test_bench_help_has_no_rst_and_info_has_a_description():
+    bench_help = subprocess.run(_cmd("bench", "--help"), capture_output=True, text=True, timeout=120).stdout
+    assert "``" not in bench_help and "cipherlab bench: MB/s" in bench_help
+    info_help = subprocess.run(_cmd("info", "--help"), capture_output=True, text=True, timeout=120).stdout
+    assert "Print what cipherlab records with every run" in info_help
+
+
+@pytest.mark.parametrize("command", ["bench", "selfcheck"])
+def test_an_empty_out_is_refused_not_ignored(command):
+    """The probe of this round: `--out ''` ran the whole command and wrote nothing, exit 0."""
+    proc = subprocess.run(_cmd(command, "--out", ""), capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0 and _one_line(proc.stderr) and "an empty path names no file" in proc.stderr, proc.stderr

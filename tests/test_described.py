@@ -2,7 +2,12 @@
 variants in every style and mode, and the papers' ciphers described the same way."""
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -206,7 +211,7 @@ def test_registering_is_idempotent_and_refuses_a_taken_name(scratch_registry, tm
     other["rounds"] = 5
     with pytest.raises(ValueError, match=r"key 'name': cipher 'aes-4-rounds' is already registered as a different"):
         register_variant_file(_write(tmp_path, other))
-    with pytest.raises(ValueError, match=r"aes.yaml: key 'name': cipher 'aes' is already registered"):
+    with pytest.raises(ValueError, match=r"aes.yaml: key 'name': 'aes' is the name of a cipher built into cipherlab"):
         register_variant_file(CIPHER_DESCRIPTIONS_DIR / "aes.yaml")
 
 
@@ -517,3 +522,96 @@ def test_a_matrix_with_another_kind_is_refused(tmp_path):
     path = _write(tmp_path, {**_base(), "linear": {"kind": "mixcolumns", "matrix": AES_ROWS}})
     with pytest.raises(ValueError, match=r"key 'linear"):
         load_variant(path)
+
+
+# --- what the loader refuses (issue 33: items 6 and 7, and the minor ones of the variant files) --------------
+
+
+def _in_subprocess(code: str, timeout: int = 60) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter with a timeout: a loader that hangs fails the test, never the run."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
+                          cwd=Path(__file__).parent)
+
+
+def test_a_variant_named_like_a_built_in_cipher_is_refused_everywhere(scratch_registry, tmp_path, monkeypatch):
+    """The probe: config/variants/aes.yaml with rounds: 1 made `make variant VARIANT=aes` measure the real AES."""
+    from cipherlab import _variant_check
+    from cipherlab.experiments.variant import driver
+
+    doc = {**_base(), "name": "aes", "rounds": 1}
+    path = _write(tmp_path, doc)
+    message = r"key 'name': 'aes' is the name of a cipher built into cipherlab; a variant needs a name"
+    with pytest.raises(ValueError, match=message):
+        register_variant_file(path)
+    monkeypatch.setattr(driver, "variant_file", lambda name: tmp_path / f"{name}.yaml")
+    with pytest.raises(ValueError, match=message):
+        driver.resolve("aes")
+    monkeypatch.setattr(_variant_check, "variant_names", lambda: ("aes",))
+    monkeypatch.setattr(_variant_check, "variant_file", lambda name: tmp_path / f"{name}.yaml")
+    with pytest.raises(ValueError, match=message):
+        _variant_check.check("aes")
+    assert not lookup("aes").research   # the built-in AES stays what the name means
+
+
+@pytest.mark.parametrize("which", ["table", "variant"])
+def test_a_fifo_is_refused_at_once(tmp_path, which):
+    """The probe: a FIFO as `sbox.file` hung the loader for more than 75 s (the variant file itself too)."""
+    if which == "table":
+        os.mkfifo(tmp_path / "t.txt")
+        path = _write(tmp_path, {**_base(), "sbox": {"kind": "table", "file": "t.txt"}})
+        message = "key 'sbox.file': table file"
+    else:
+        path = tmp_path / "toy.yaml"
+        os.mkfifo(path)
+        message = "variant file"
+    proc = _in_subprocess("from cipherlab.ciphers.described import load_variant\n"
+                          f"try:\n    load_variant({str(path)!r})\nexcept ValueError as e:\n    print(e)\n", timeout=30)
+    assert message in proc.stdout and "must be a regular file, got a FIFO" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("what", ["huge table", "huge variant", "directory table"])
+def test_only_small_regular_files_are_read(tmp_path, what):
+    if what == "huge variant":
+        path = _write(tmp_path, _base())
+        path.write_text(path.read_text() + "#" * (300 * 1024) + "\n")
+        message = r"toy.yaml is \d+ bytes; at most 262144 are read"
+    else:
+        table = tmp_path / "t.txt"
+        if what == "huge table":
+            table.write_text("00 " * 40_000)
+            message = r"table file .*t.txt is 120000 bytes; at most 65536 are read"
+        else:
+            table.mkdir()
+            message = "table file .*t.txt must be a regular file, got a directory"
+        path = _write(tmp_path, {**_base(), "sbox": {"kind": "table", "file": "t.txt"}})
+    with pytest.raises(ValueError, match=message) as err:
+        load_variant(path)
+    assert "\n" not in str(err.value)
+
+
+def test_deep_nesting_is_one_line_not_a_recursion_error(tmp_path):
+    path = tmp_path / "toy.yaml"
+    path.write_text("name: toy\nsummary: " + "[" * 50_000 + "]" * 50_000 + "\n")
+    with pytest.raises(ValueError, match=r"toy.yaml: not valid YAML: nested more than 16 levels deep") as err:
+        load_variant(path)
+    assert "\n" not in str(err.value)
+
+
+def test_many_unknown_keys_give_a_short_error_quickly(tmp_path):
+    path = _write(tmp_path, _base())
+    path.write_text(path.read_text() + "".join(f"k{i}: 1\n" for i in range(25_000)))
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"unknown key 'k0', 'k1', .* and 24995 more \(allowed here") as err:
+        load_variant(path)
+    assert len(str(err.value)) < 2000 and time.perf_counter() - start < 30
+    path.write_text("\n".join(f"k{i}: 1" for i in range(300_000)))   # the probe's 300k: refused by size
+    with pytest.raises(ValueError, match="at most 262144 are read"):
+        load_variant(path)
+
+
+def test_a_custom_callable_with_the_wrong_signature_is_refused_at_load(tmp_path):
+    doc = {"name": "toy", "summary": "s", "key_bytes": 16, "custom": "custom_variant:wrong_signature"}
+    with pytest.raises(ValueError, match=r"toy.yaml: key 'custom': custom_variant:wrong_signature must take "
+                                         r"\(key: bytes, rounds: int \| None\), its signature is "
+                                         r"wrong_signature\(key"):
+        load_variant(_write(tmp_path, doc), allow_custom=True)

@@ -76,3 +76,15 @@ def test_save_writes_tables_and_figures_and_refuses_what_is_not_declared(run):
 def test_params_table_shows_each_value_with_its_meaning_and_the_seed(run):
     html = outputs.params_table(run)._repr_html_()
     assert "how many rows" in html and ">5<" in html and "seed 7" in html
+
+
+def test_read_raw_refuses_raw_data_measured_with_other_parameters_or_seed(run):
+    """A chapter never builds on raw data another run's parameters produced (issue 33, item 4)."""
+    outputs.save_raw(TOY, run, {"toy_raw": pd.DataFrame({"trial": [0], "seconds": [0.1]})})
+    other = dataclasses.replace(run, params=Params(n=6))
+    with pytest.raises(ValueError, match=r"toy_raw.csv: measured with other parameters than this run's "
+                                         r"\(config.n: recorded 5, this run 6\)"):
+        outputs.read_raw(TOY, other)
+    with pytest.raises(ValueError, match=r"seed: recorded 7, this run 8"):
+        outputs.read_raw(TOY, dataclasses.replace(run, seed=8))
+    assert len(outputs.read_raw(TOY, run)["toy_raw"]) == 1

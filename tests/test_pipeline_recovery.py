@@ -96,3 +96,33 @@ def test_the_next_run_removes_stale_part_files(tree):
         p.write_text("half-written")
     tree.snakemake("--cores", "1", "--forcerun", "selfcheck", "--until", "selfcheck")
     assert not any(p.exists() for p in parts)
+
+
+def _plan_with(tree, *given: str) -> dict[str, int]:
+    """``snakemake -n --config profile=quick GIVEN...`` in the copy: {rule: job count}."""
+    import re
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--config", "profile=quick", *given],
+                          cwd=tree.root, env=tree.env(), capture_output=True, text=True, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    if "Nothing to be done" in out:
+        return {}
+    block = out.split("Job stats:", 1)[1].split("total", 1)[0]
+    return {k: int(v) for k, v in re.findall(r"^([\w-]+)\s+(\d+)\s*$", block, flags=re.M)}
+
+
+@pytest.mark.parametrize("given, expected", [
+    # the Environment page shows the overrides, so every override re-renders it
+    (["maes={trials_block: 50}"], {"maes_measure", "maes", "environment"} | DOWNSTREAM),
+    (["bench_sweep_repeats=1"], {"bench_sweep", "environment", "book", "all"}),
+    (["seed=5"], {"input_file"} | {n for c in chapters.load().chapters for n in (c.name, c.measure_name) if n}
+     | ({"variant_chapter"} if config.variant_list(config.load_config("quick")) else set())
+     | {"environment"} | DOWNSTREAM),
+])
+def test_an_override_re_runs_what_it_changes(tree, given, expected):
+    """Issue 33, item 3: after a finished run, `--config seed=1` said "Nothing to be done"."""
+    assert set(_plan_with(tree, *given)) == expected
+    assert _plan_with(tree) == {}, "the plan without the override changed"

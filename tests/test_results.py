@@ -85,10 +85,116 @@ def test_a_raw_file_edited_by_hand_is_refused_even_with_its_row_count(tmp_profil
 
 def test_a_raw_file_without_its_record_is_refused(tmp_profile):
     path = _saved_trials(tmp_profile)
-    tmp_profile.raw_meta("maes_block").write_text('{"run_id": "r1"}')
+    tmp_profile.raw_meta("maes_block").write_text('{"run_id": "r1", "experiment": "maes_block", "profile": "quick"}')
     with pytest.raises(results.RawDataError, match="records no row count"):
         results.read_raw("maes_block", tmp_profile)
     assert path.is_file()
+
+
+# -- raw data proves where it came from (issue 33, item 4) ----------------------------------------------
+
+
+def _pair(tmp_profile, experiment="maes_block", profile="quick", config=None, seed=7):
+    """A raw pair written by the one writer into ``profile``'s tree, under ``tmp_profile``'s data root."""
+    df = pd.DataFrame({"impl": ["reference", "table"] * 3, "trial": range(6), "seconds": 0.5})
+    results.save_raw(df, experiment, paths.Profile(profile),
+                     meta={"run_id": "r1", "seed": seed, "config": config or {"trials": 6}, "git_commit": "abc123"})
+    return df
+
+
+def _one_line(err) -> str:
+    msg = str(err.value)
+    assert "\n" not in msg and "Traceback" not in msg
+    return msg
+
+
+def test_the_record_names_its_experiment_and_profile(tmp_profile):
+    _pair(tmp_profile)
+    record = json.loads(tmp_profile.raw_meta("maes_block").read_text())
+    assert record["experiment"] == "maes_block" and record["profile"] == "quick"
+    with pytest.raises(ValueError, match="record says profile 'full'"):
+        results.save_raw(pd.DataFrame({"a": [1]}), "x", tmp_profile, meta={"profile": "full"})
+
+
+def test_a_full_profile_pair_dropped_into_the_quick_tree_is_refused(tmp_profile):
+    """The probe: data/raw/full/<x>.{csv,meta.json} copied into data/raw/quick/ was read as quick data."""
+    _pair(tmp_profile, profile="full")
+    full = paths.Profile("full")
+    for src in (full.raw_csv("maes_block"), full.raw_meta("maes_block")):
+        (tmp_profile.raw / src.name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_profile.raw / src.name).write_bytes(src.read_bytes())
+    with pytest.raises(results.RawDataError) as err:
+        results.read_raw("maes_block", tmp_profile)
+    assert "is the record of profile 'full', not 'quick'" in _one_line(err)
+
+
+def test_another_experiments_pair_renamed_is_refused(tmp_profile):
+    _pair(tmp_profile, experiment="aead_phase1")
+    for ext in (".csv", ".meta.json"):
+        (tmp_profile.raw / f"aead_phase1{ext}").rename(tmp_profile.raw / f"maes_block{ext}")
+    with pytest.raises(results.RawDataError) as err:
+        results.read_raw("maes_block", tmp_profile)
+    assert "is the record of experiment 'aead_phase1', not 'maes_block'" in _one_line(err)
+
+
+def test_a_pair_measured_with_other_parameters_is_refused_naming_each(tmp_profile):
+    _pair(tmp_profile, config={"trials": 6, "warmup": 1, "sizes": [1, 2]}, seed=7)
+    expected = {"seed": 8, "config": {"trials": 6, "warmup": 2, "sizes": (1, 2), "processes": 2}}
+    with pytest.raises(results.RawDataError) as err:
+        results.read_raw("maes_block", tmp_profile, expected=expected)
+    msg = _one_line(err)
+    assert "seed: recorded 7, this run 8" in msg and "config.warmup: recorded 1, this run 2" in msg
+    assert "config.processes: not recorded, this run 2" in msg
+    assert "sizes" not in msg and "trials" not in msg   # equal values (a tuple is its list) are not named
+    same = {"seed": 7, "config": {"trials": 6, "warmup": 1, "sizes": (1, 2)}}
+    assert len(results.read_raw("maes_block", tmp_profile, expected=same)) == 6
+    with pytest.raises(results.RawDataError, match="config.warmup: recorded 1, not a parameter of this run"):
+        results.read_raw("maes_block", tmp_profile, expected={"config": {"trials": 6, "sizes": [1, 2]}})
+
+
+def test_a_shipped_run_is_checked_in_its_own_directory_and_reports_its_commit(tmp_profile, tmp_path):
+    df = _pair(tmp_profile)
+    shipped = tmp_path / "shipped" / "quick"
+    shipped.mkdir(parents=True)
+    for src in (tmp_profile.raw_csv("maes_block"), tmp_profile.raw_meta("maes_block")):
+        (shipped / src.name).write_bytes(src.read_bytes())
+    tmp_profile.raw_csv("maes_block").unlink()
+    record = results.check_raw("maes_block", "quick", directory=shipped,
+                               expected={"seed": 7, "config": {"trials": 6}})
+    pd.testing.assert_frame_equal(record.frame, df)
+    assert record.commit == "abc123" and record.path == shipped / "maes_block.csv"
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("no record", "its provenance record maes_block.meta.json is missing"),
+    ("no csv", "missing (its record maes_block.meta.json is there)"),
+    ("not json", "not valid JSON"),
+    ("a list", "must hold a JSON object, got list"),
+    ("rows as text", "records raw_rows '6' and raw_sha256"),
+    ("garbage csv", "SHA-256"),
+])
+def test_a_missing_or_corrupt_record_is_one_line(tmp_profile, damage, message):
+    _pair(tmp_profile)
+    meta, csv = tmp_profile.raw_meta("maes_block"), tmp_profile.raw_csv("maes_block")
+    record = json.loads(meta.read_text())
+    if damage == "no record":
+        meta.unlink()
+    elif damage == "no csv":
+        csv.unlink()
+    elif damage == "not json":
+        meta.write_text("{not json")
+    elif damage == "a list":
+        meta.write_text("[1, 2]")
+    elif damage == "rows as text":
+        meta.write_text(json.dumps({**record, "raw_rows": str(record["raw_rows"])}))
+    else:
+        csv.write_bytes(b"\x00\xff\"unterminated\n")
+    with pytest.raises(results.RawDataError) as err:
+        results.read_raw("maes_block", tmp_profile)
+    assert message in _one_line(err)
+    if damage in ("no record", "not json", "a list"):
+        with pytest.raises(results.RawDataError, match=message.split(" (")[0]):
+            results.read_raw_meta("maes_block", tmp_profile)
 
 
 def test_save_table_and_read_table(tmp_profile):

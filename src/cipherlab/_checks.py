@@ -64,18 +64,32 @@ def check_bytes(name: str, value: Any, what: str) -> bytes:
     raise ValueError(f"{name} must be {what}, got {type(value).__name__}")
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _from_hex(name: str, text: str) -> bytes:
+    """``text`` (hex digits only) as bytes; the message says what is wrong without repeating ``text``: a key
+    mistyped must not reach a terminal's scroll-back or a log."""
+    bad = next((i for i, c in enumerate(text) if c not in _HEX_DIGITS), None)
+    if bad is not None:
+        raise ValueError(f"{name} must be a hex string (digits 0-9, a-f): character {bad + 1} of {len(text)} is not "
+                         "a hex digit")
+    if len(text) % 2:
+        raise ValueError(f"{name} must be a hex string of an even number of digits (two per byte), got {len(text)}")
+    return bytes.fromhex(text)
+
+
 def check_hex(name: str, value: Any, sizes: "Sequence[int] | None" = None) -> bytes:
     """``value`` as ``bytes``: a hex string (a config key, an IV) or bytes-like, of one of ``sizes`` bytes.
 
     The one key/IV parser of cipherlab. ``sizes=None`` accepts any length.
-    ``ValueError`` naming ``name`` when a string is not hex, when the value is
-    neither a string nor bytes-like, or when its length is not one of ``sizes``.
+    ``ValueError`` naming ``name`` when a string is not hex (the position of the first
+    character that is not a digit, or an odd number of digits; the value itself is never
+    repeated, a key stays out of logs), when the value is neither a string nor bytes-like,
+    or when its length is not one of ``sizes``.
     """
     if isinstance(value, str):
-        try:
-            raw = bytes.fromhex(value)
-        except ValueError:
-            raise ValueError(f"{name} must be a hex string, got {value!r}") from None
+        raw = _from_hex(name, value)
     elif isinstance(value, (bytes, bytearray, memoryview, np.ndarray)):
         raw = check_bytes(name, value, "a hex string or bytes")
     else:

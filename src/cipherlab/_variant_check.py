@@ -2,8 +2,11 @@
 
 ``make variant`` and the ``variant_chapter`` rule call it before any lock is
 taken and before any timing: a bad name (``../ciphers/aes``), a file that does
-not exist, or a description that :func:`cipherlab.ciphers.described.load_variant`
-refuses (a bad key, ``custom:`` without ``CIPHERLAB_ALLOW_CUSTOM=1``...), or a claims file beside it that
+not exist, the name of a cipher built into cipherlab (``aes``: its chapter would
+measure the built-in cipher, not the file), a description that
+:func:`cipherlab.ciphers.described.load_variant` refuses (a bad key, ``custom:``
+without ``CIPHERLAB_ALLOW_CUSTOM=1``, a table file that is not a small regular
+file...), or a claims file beside it that
 :func:`cipherlab.experiments.variant.claims.load_paper_claims` refuses, gives
 one line on stderr and exit status 2; a good one exits 0 silently.
 """
@@ -11,10 +14,22 @@ from __future__ import annotations
 
 import sys
 
-from cipherlab.ciphers.described import load_variant
+from cipherlab.ciphers.described import check_variant_name, load_variant
 from cipherlab.experiments.variant.claims import load_paper_claims
-from cipherlab.pipeline.chapters import check_variant_names
+from cipherlab.pipeline.chapters import variant_names
 from cipherlab.pipeline.paths import variant_file
+
+
+def check(name: str) -> None:
+    """``ValueError`` in one line when ``name`` is not a variant the pipeline can run."""
+    described = variant_names()
+    if name not in described:
+        raise ValueError(f"VARIANT: no file config/variants/<name>.yaml for {name!r}; described variants: "
+                         + (", ".join(described) or "none"))
+    path = variant_file(name)
+    check_variant_name(name, f"config/variants/{path.name}")
+    load_variant(path)
+    load_paper_claims(name)   # its paper's claims, if it comes with them
 
 
 def main(argv: "list[str] | None" = None) -> int:
@@ -23,9 +38,7 @@ def main(argv: "list[str] | None" = None) -> int:
         print("usage: python -m cipherlab._variant_check NAME", file=sys.stderr)
         return 2
     try:
-        check_variant_names(argv, where="VARIANT")
-        load_variant(variant_file(argv[0]))
-        load_paper_claims(argv[0])   # its paper's claims, if it comes with them
+        check(argv[0])
     except ValueError as exc:
         print(f"variant: error: {exc}", file=sys.stderr)
         return 2

@@ -35,10 +35,11 @@ from cipherlab.ciphers.modes import available_impls, new
 from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.pipeline.machine_lock import machine_lock
-from cipherlab.pipeline.results import resolve_target, write_csv, write_json
+from cipherlab.pipeline.paths import PROFILES
+from cipherlab.pipeline.results import descriptor_of, resolve_target, save_raw, write_csv, write_json, write_raw
 from cipherlab.ciphers._aesni import ZMM_MIN_GAIN
 from cipherlab.ciphers.probe import instruction_bound
-from cipherlab.report.environment import sweep_table
+from cipherlab.report.environment import SWEEP_EXPERIMENT, SWEEP_MODE, sweep_parameters, sweep_table
 
 __all__ = ["run_bench", "run_sweep", "run_limits", "bound_record", "against_bound", "openssl_speed", "sweep_table",
            "instruction_bound", "main", "target_ratios", "format_table", "BENCH_IMPLS", "SWEEP_SIZES"]
@@ -217,8 +218,19 @@ def write_results(frame: pd.DataFrame, out, *, size: int, repeats: int, key_bits
     meta = run_metadata(profile="bench", seed=0, config=dict(size=size, repeats=repeats, key_bits=key_bits),
                         **(record or {}))
     path = write_csv(frame.assign(run_id=meta["run_id"]), out)
-    write_json(meta, path.with_name(path.name + ".meta.json"))
+    if _record_beside(out):
+        write_json(meta, path.with_name(path.name + ".meta.json"))
     return path
+
+
+def _record_beside(out) -> bool:
+    """Whether ``out`` gets its provenance record beside it (``<out>.meta.json``): not for a descriptor
+    (``--out /dev/stdout``), which is written to where it stands and has no folder of its own."""
+    if descriptor_of(out) is None:
+        return True
+    print(f"cipherlab bench: {out} is a descriptor: the rows are written to it, without the provenance record "
+          "(it goes beside a file: --out FILE)", file=sys.stderr)
+    return False
 
 
 # -- the size sweep (``cipherlab bench --sizes``), the way ``openssl speed`` reports -------------
@@ -455,15 +467,21 @@ def run_sizes(args) -> int:
           + ", ".join(f"{r.impl} {r.us:.1f} us ({r.ratio:.2f}x)" for r in news.itertuples())
           + f"; PyCryptodome {news.pycryptodome_us.iloc[0]:.1f} us")
     print(f"load average before {load_before}, after {load_average()}: a shared machine makes these numbers noisy")
-    if args.out:
-        meta = run_metadata(profile="bench", seed=0, config=dict(sizes=list(SWEEP_SIZES), mode=args.mode,
-                                                                 repeats=args.repeats),
-                            clock_hz_measured=clock, load_average_before=load_before, **record,
+    if args.out or args.profile:
+        rows = frame.assign(openssl_mb_per_s=frame.bytes.map(openssl.set_index("bytes").mb_per_s)
+                            if isinstance(openssl, pd.DataFrame) else float("nan"))
+        meta = run_metadata(profile=args.profile or "bench", seed=0, config=sweep_parameters(args.repeats, args.mode),
+                            sizes=list(SWEEP_SIZES), clock_hz_measured=clock, load_average_before=load_before,
+                            **record,
                             openssl=openssl if isinstance(openssl, str) else "measured")
-        path = write_csv(frame.assign(openssl_mb_per_s=frame.bytes.map(
-            openssl.set_index("bytes").mb_per_s) if isinstance(openssl, pd.DataFrame) else float("nan"),
-            run_id=meta["run_id"]), args.out)
-        write_json(meta, args.meta or path.with_name(path.name + ".meta.json"))
+        rows = rows.assign(run_id=meta["run_id"])
+        if args.profile:   # the pipeline's raw file (rule bench_sweep), through the one raw writer
+            save_raw(rows, SWEEP_EXPERIMENT, args.profile, meta=meta)
+        elif _record_beside(args.out):
+            out = Path(args.out)
+            write_raw(rows, out, out.with_name(out.name + ".meta.json"), {**meta, "experiment": SWEEP_EXPERIMENT})
+        else:
+            write_csv(rows, args.out)
     return 0
 
 
@@ -476,7 +494,7 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def main(argv=None) -> int:
     """``cipherlab bench [--size-mib N] [--repeats N] [--cipher C] [--impl I] [--out CSV]``."""
-    p = _OneLineParser(prog="cipherlab bench", description=__doc__.splitlines()[0])
+    p = _OneLineParser(prog="cipherlab bench", description=__doc__.splitlines()[0].replace("``", ""))
     p.add_argument("--size-mib", type=_positive_float, default=8.0, help="MiB of random data (default 8)")
     p.add_argument("--repeats", type=_positive_int, default=3, help="calls per figure, best reported (default 3)")
     p.add_argument("--key-bits", type=int, choices=(128, 192, 256), default=128)
@@ -485,20 +503,26 @@ def main(argv=None) -> int:
     p.add_argument("--impl", action="append", choices=BENCH_IMPLS,
                    help="restrict to a cipherlab style (repeatable); PyCryptodome is always measured")
     p.add_argument("--out", help="also write the raw rows to this CSV (and <out>.meta.json)")
-    p.add_argument("--meta", help="with --sizes --out: the provenance record's path instead of <out>.meta.json "
-                                  "(the pipeline's raw-file convention, <experiment>.meta.json)")
+    p.add_argument("--profile", choices=PROFILES,
+                   help="with --sizes: write the sweep as the profile's raw file data/raw/<profile>/bench_sweep.csv "
+                        "and its record (what the pipeline's rule bench_sweep runs)")
     p.add_argument("--sizes", action="store_true",
                    help="the size sweep instead (16 B .. 8 MiB, AES-128, one thread, fresh and reused objects, "
                         "PyCryptodome and openssl speed beside)")
-    p.add_argument("--mode", choices=BENCH_MODES, default="ctr", help="mode of the size sweep (default ctr)")
+    p.add_argument("--mode", choices=BENCH_MODES, default=SWEEP_MODE,
+                   help=f"mode of the size sweep (default {SWEEP_MODE})")
     p.add_argument("--machine-lock", action="store_true",
                    help="hold the machine lock exclusively while timing, as the pipeline's timing jobs do")
     args = p.parse_args(argv)
-    if args.meta and not (args.sizes and args.out):
-        p.error("argument --meta: goes with --sizes and --out")
-    for target in (args.out, args.meta):
-        if target:
-            resolve_target(target)   # a bad path is refused before the benchmark runs, not after it
+    if args.profile and not args.sizes:
+        p.error("argument --profile: goes with --sizes")
+    if args.profile and args.out:
+        p.error("argument --profile: not allowed with --out (the profile's raw file is the output)")
+    if args.out is not None:   # a bad path ('' too) is refused before the benchmark runs, not after it
+        try:
+            resolve_target(args.out)
+        except OSError as exc:   # exit 1, as a write that fails
+            p.exit(1, f"{p.prog}: error: argument --out: cannot write {args.out!r}: {exc.strerror or exc}\n")
     if args.sizes:
         if args.impl and "aesni" in args.impl and "aesni" not in available_impls():
             p.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")

@@ -10,16 +10,28 @@
 
 Bad arguments give a one-line ``cipherlab: error: ...`` on stderr and exit
 status 2; a failing operation (wrong padding, unreadable file, a write that
-fails: full disk, closed pipe, missing directory) exits 1.  No traceback
-reaches the user.
+fails: full disk, closed pipe, missing directory) exits 1; SIGTERM or SIGHUP
+exits 128 + the signal, leaving no temporary file.  No traceback reaches the user,
+and no message repeats a key.
 
-``-o FILE`` never clobbers what it should not (:func:`write_output`): a
-regular file is replaced atomically (temporary file, ``fsync``, rename) and
-keeps its permission bits; a new file is created ``0600`` (the output may be
-plaintext), like ``openssl enc`` and ``gpg``; symlinks are followed and the
-file they point to is written; a character or block device, FIFO or socket is
-written in place, never replaced.  The research ciphers (every registered
-cipher but ``aes``, see :mod:`cipherlab.ciphers.registry`, and round-reduced ``aes``)
+The key comes from ``--key-file FILE`` (hex), the environment variable
+``CIPHERLAB_KEY`` (hex) or ``--key HEX``; a command line is visible to every
+user of the machine (``/proc/PID/cmdline``), so the first two are the safe ones.
+The input is read whole (at most :func:`max_input_bytes`: an eighth of the
+memory, 2 GiB at most; an endless input such as ``/dev/zero`` is refused).
+
+``-o FILE`` never clobbers what it should not (:func:`write_output`): the input
+itself (the same file, through a symlink or a hard link) is refused; a regular
+file is replaced atomically (temporary file, ``fsync``, rename) and keeps its
+permission bits; a new file is created ``0600`` (the output may be plaintext),
+like ``openssl enc`` and ``gpg``; symlinks are followed and the file they
+point to is written; a character or block device, FIFO or socket is written
+in place, never replaced; ``/dev/stdout``, ``/dev/fd/N`` and
+``/proc/self/fd/N`` are written through the descriptor (``>>file`` appends, a
+pipe works). ``--cipher`` takes every registered cipher and every variant
+described in ``config/variants/`` (registered when named). The research
+ciphers (every registered cipher but ``aes``, see
+:mod:`cipherlab.ciphers.registry`, round-reduced ``aes`` and every variant)
 print a loud warning on stderr.
 """
 from __future__ import annotations
@@ -28,18 +40,23 @@ import argparse
 import errno
 import json
 import os
+import re
 import signal
 import stat
 import sys
 import threading
 import warnings
-from pathlib import Path
 from typing import Any, Sequence
 
 import cipherlab
 from cipherlab import bench, selfcheck
+from cipherlab._checks import check_hex
+from cipherlab._files import read_regular_text
+from cipherlab.ciphers.described import register_variant_file
 from cipherlab.ciphers.modes import IMPLS, MODES
 from cipherlab.pipeline import results
+from cipherlab.pipeline.chapters import variant_names
+from cipherlab.pipeline.paths import variant_file
 from cipherlab.pipeline.provenance import environment_summary
 from cipherlab.ciphers.registry import cipher_names
 
@@ -52,6 +69,30 @@ class UsageError(Exception):
     """A bad command-line argument; the message names the argument."""
 
 
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: unwinding removes every temporary file (``atomic_path``'s ``finally``)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The environment variable a key may come from (hex), instead of a command line every user can read.
+KEY_ENV = "CIPHERLAB_KEY"
+#: The most a ``--key-file`` may hold (a key is at most 64 hex digits; whitespace aside).
+MAX_KEY_FILE_BYTES = 4096
+
+
+def max_input_bytes() -> int:
+    """The largest input read (bytes): an eighth of the machine's memory (a stream is joined once it is read,
+    the output needs as much again, the kernels some more), at most 2 GiB."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        memory = 16 << 30
+    return max(1 << 20, min(2 << 30, memory // 8))
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage block) and exit status 2."""
 
@@ -60,15 +101,55 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _hex_bytes(name: str, text: "str | None") -> "bytes | None":
+    """``text`` (hex; whitespace, ``:`` separators and a ``0x`` prefix allowed) as bytes, through the one hex
+    parser (:func:`cipherlab._checks.check_hex`: the message never repeats the text, a key stays out of logs)."""
     if text is None:
         return None
-    cleaned = text.strip().replace(" ", "").replace(":", "")
+    cleaned = "".join(text.split()).replace(":", "")
     if cleaned.lower().startswith("0x"):
         cleaned = cleaned[2:]
     try:
-        return bytes.fromhex(cleaned)
-    except ValueError:
-        raise UsageError(f"{name} must be hexadecimal digits (e.g. 000102...0f), got {text!r}") from None
+        return check_hex(name, cleaned)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def read_key(args: argparse.Namespace) -> "tuple[bytes, str]":
+    """The key and where it came from: ``--key-file``, ``--key`` or ``CIPHERLAB_KEY`` (one of them)."""
+    if args.key is not None and args.key_file is not None:
+        raise UsageError("give the key once: --key or --key-file, not both")
+    if args.key_file is not None:
+        try:
+            text = read_regular_text(args.key_file, MAX_KEY_FILE_BYTES, f"--key-file {args.key_file!r}")
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        return _hex_bytes("--key-file", text), "--key-file"
+    if args.key is not None:
+        return _hex_bytes("--key", args.key), "--key"
+    if os.environ.get(KEY_ENV):
+        return _hex_bytes(KEY_ENV, os.environ[KEY_ENV]), KEY_ENV
+    raise UsageError(f"a key is required: --key-file FILE, the environment variable {KEY_ENV}, or --key HEX")
+
+
+#: The library's words for a parameter, as the command line says it (``key`` is the key's source).
+_CLI_WORDS = (
+    (re.compile(r"^iv must be None for mode"), "--iv must not be given for mode"),
+    (re.compile(r"^iv "), "--iv "),
+    (re.compile(r"^threads must be None \(all cores\) or an integer"), "--threads must be an integer"),
+    (re.compile(r"^data must be (.*) when padding=False"), r"the input must be \1 with --no-padding"),
+    (re.compile(r"use padding=True or the ctr mode"), "drop --no-padding, or use --mode ctr"),
+    (re.compile(r"^data: "), "the input: "),
+    (re.compile(r"the data is not padded; use padding=False"), "the input is not padded; use --no-padding"),
+    (re.compile(r"padding=False"), "--no-padding"),
+)
+
+
+def cli_words(message: str, key_source: str = "--key") -> str:
+    """A library error (``cipherlab.new``, ``encrypt``) in the command line's words: ``--iv``, ``--no-padding``..."""
+    message = re.sub(r"^key ", f"{key_source} ", message)
+    for pattern, words in _CLI_WORDS:
+        message = pattern.sub(words, message)
+    return message
 
 
 def parse_option_value(text: str) -> Any:
@@ -94,13 +175,28 @@ def parse_options(items: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def cipher_choices() -> tuple[str, ...]:
+    """``--cipher``'s choices: every registered cipher, then every variant described in ``config/variants/``
+    (a file named like a built-in cipher is not offered: the name means the built-in one)."""
+    registered = cipher_names(families=True)
+    return registered + tuple(v for v in variant_names() if v not in registered)
+
+
 def _add_cipher_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-i", "--input", required=True, help="input file ('-' for stdin)")
-    p.add_argument("-o", "--output", required=True, help="output file ('-' for stdout)")
-    p.add_argument("--cipher", default="aes", choices=cipher_names(families=True),
-                   help="aes (default); the others are insecure research ciphers")
+    p.add_argument("-o", "--output", required=True,
+                   help="output file ('-' or /dev/stdout for stdout); never the input file")
+    p.add_argument("--cipher", default="aes", choices=cipher_choices(), metavar="CIPHER",
+                   help="aes (default); the others are insecure research ciphers: "
+                        + ", ".join(c for c in cipher_choices() if c != "aes")
+                        + " (the variants described in config/variants/ included)")
     p.add_argument("--mode", default="cbc", choices=MODES, help="default: cbc")
-    p.add_argument("--key", required=True, metavar="HEX", help="16, 24 or 32 bytes in hex")
+    key = p.add_mutually_exclusive_group()
+    key.add_argument("--key-file", metavar="FILE",
+                     help="a file holding the key in hex (16, 24 or 32 bytes; whitespace ignored); the safe way")
+    key.add_argument("--key", metavar="HEX",
+                     help=f"the key in hex (16, 24 or 32 bytes); every user of the machine can read a command "
+                          f"line: prefer --key-file or the environment variable {KEY_ENV}")
     p.add_argument("--iv", metavar="HEX",
                    help="16 bytes in hex: the IV (cbc) or the initial counter block (ctr); not for ecb")
     p.add_argument("--impl", default="table", choices=IMPLS + ("auto",), help="default: table")
@@ -115,20 +211,78 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cipherlab", description="Encrypt, decrypt and benchmark with cipherlab's ciphers.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, helptext in (("encrypt", "encrypt a file"), ("decrypt", "decrypt a file")):
-        _add_cipher_arguments(sub.add_parser(name, help=helptext, description=helptext))
+        _add_cipher_arguments(sub.add_parser(
+            name, help=helptext, description=helptext,
+            epilog=f"The key: --key-file FILE, or the environment variable {KEY_ENV}, or --key HEX (hex each time). "
+                   "The input is read whole; the output replaces its file only when complete."))
     sub.add_parser("bench", help="benchmark the ciphers (options: cipherlab bench --help)", add_help=False)
-    info = sub.add_parser("info", help="the environment summary: CPU, cores, OS, versions, git commit")
+    info = sub.add_parser("info", help="the environment summary: CPU, cores, OS, versions, git commit",
+                          description="Print what cipherlab records with every run: the CPU (model, AES-NI, the "
+                                      "clock the OS reports, boost, governor), cores, memory, Numba threads, the "
+                                      "OS, Python and the tracked packages' versions, and the git commit.")
     info.add_argument("--json", action="store_true", help="print JSON instead of text")
     sub.add_parser("selfcheck", help="known-answer and round-trip checks of every cipher", add_help=False)
     return p
 
 
-def _read(path: str) -> bytes:
+class _TooBig(Exception):
+    """The input is larger than :func:`max_input_bytes`."""
+
+
+def _read(path: str, limit: int) -> bytes:
+    """The whole input, at most ``limit`` bytes (:class:`_TooBig` beyond: an endless stream is never read to
+    the end of memory)."""
     if path == "-":
         if sys.stdin is None:  # started with stdin closed (``<&-``)
             raise OSError(errno.EBADF, "standard input is closed")
-        return sys.stdin.buffer.read()
-    return Path(path).read_bytes()
+        return _read_stream(sys.stdin.buffer, limit)
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if stat.S_ISREG(st.st_mode):
+            if st.st_size > limit:
+                raise _TooBig(st.st_size)
+            data = fh.read(st.st_size + 1)   # one buffer of the file's size (a stream is read in chunks)
+            if len(data) > st.st_size:       # it grew meanwhile: the rest as a stream
+                data += _read_stream(fh, max(0, limit - len(data)))
+            return data
+        return _read_stream(fh, limit)
+
+
+def _read_stream(fh, limit: int) -> bytes:
+    chunks, size = [], 0
+    while True:
+        chunk = fh.read(min(1 << 24, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise _TooBig(size)
+
+
+def _same_file(a: "os.stat_result | None", b: "os.stat_result | None") -> bool:
+    return (a is not None and b is not None and stat.S_ISREG(a.st_mode) and stat.S_ISREG(b.st_mode)
+            and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino))
+
+
+def _stat_of(path: str, std: int, output: bool) -> "os.stat_result | None":
+    """What ``path`` names (``-``: descriptor ``std``), followed through links; None when unknown or missing."""
+    try:
+        if path == "-":
+            return os.fstat(std)
+        return results.resolve_target(path)[1] if output else os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
+def check_not_the_input(args: argparse.Namespace) -> None:
+    """Refuse an output that is the input file itself (the same file, or a symlink or hard link to it, or the
+    standard output redirected to it): writing it would destroy the input before or while it is used."""
+    if _same_file(_stat_of(args.input, 0, False), _stat_of(args.output, 1, True)):
+        where = "standard output" if args.output == "-" else repr(args.output)
+        source = "standard input" if args.input == "-" else repr(args.input)
+        raise UsageError(f"--output: {where} is the input ({source}: the same file, or a link to it); writing it "
+                         "would destroy the input: write to another file")
 
 
 def _quiet_stdout(fd: int) -> None:
@@ -179,12 +333,35 @@ def _warn_insecure(message: str) -> None:
           f"{bar}", file=sys.stderr)
 
 
+def _ensure_registered(name: str) -> None:
+    """A variant described in ``config/variants/<name>.yaml`` is registered when named (one line if it cannot be)."""
+    if name in cipher_names(families=True):
+        return
+    try:
+        register_variant_file(variant_file(name))
+    except ValueError as exc:
+        raise UsageError(f"--cipher {name}: {exc}") from None
+
+
 def run_cipher(args: argparse.Namespace) -> int:
-    key = _hex_bytes("--key", args.key)
+    for name, value in (("--input", args.input), ("--output", args.output)):
+        if value == "":
+            raise UsageError(f"{name} must name a file ('-' for standard {name[2:-3]}put), got an empty string")
+    key, key_source = read_key(args)
     iv = _hex_bytes("--iv", args.iv)
     options = parse_options(args.option)
+    check_not_the_input(args)
+    _ensure_registered(args.cipher)
+    limit = max_input_bytes()
     try:
-        data = _read(args.input)
+        data = _read(args.input, limit)
+    except _TooBig:
+        raise UsageError(f"--input: {'standard input' if args.input == '-' else repr(args.input)} holds more than {limit} bytes, the most cipherlab reads (it "
+                         "encrypts in memory, the output needs as much again); split the input") from None
+    except MemoryError:
+        print(f"cipherlab: error: {args.command} failed: out of memory reading the input {args.input!r} "
+              "(the output needs as much again; split the input)", file=sys.stderr)
+        return EXIT_FAILURE
     except OSError as exc:
         raise UsageError(f"--input: cannot read {args.input!r}: {exc.strerror or exc}") from None
     with warnings.catch_warnings(record=True) as caught:
@@ -193,7 +370,7 @@ def run_cipher(args: argparse.Namespace) -> int:
             obj = cipherlab.new(key, cipher=args.cipher, mode=args.mode, iv=iv, impl=args.impl,
                                 padding=not args.no_padding, threads=args.threads, **options)
         except (ValueError, TypeError) as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(cli_words(str(exc), key_source)) from None
     for w in caught:
         if issubclass(w.category, cipherlab.InsecureCipherWarning):
             _warn_insecure(str(w.message))
@@ -202,7 +379,7 @@ def run_cipher(args: argparse.Namespace) -> int:
     try:
         out = obj.encrypt(data) if args.command == "encrypt" else obj.decrypt(data)
     except ValueError as exc:
-        print(f"cipherlab: error: {args.command} failed: {exc}", file=sys.stderr)
+        print(f"cipherlab: error: {args.command} failed: {cli_words(str(exc), key_source)}", file=sys.stderr)
         return EXIT_FAILURE
     except MemoryError:
         print(f"cipherlab: error: {args.command} failed: out of memory for an input of {len(data)} bytes "
@@ -245,11 +422,33 @@ def run_info(as_json: bool) -> int:
 DELEGATES = {"bench": bench.main, "selfcheck": selfcheck.main}
 
 
+def _terminate(signum, frame):
+    raise _Terminated(signum)
+
+
+#: Signals that end a run cleanly: the temporary file of an interrupted write is removed on the way out.
+_ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 def main(argv: "Sequence[str] | None" = None) -> int:
     """Entry point of the ``cipherlab`` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # the imports are done (see cipherlab/__init__)
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # the imports are done (see cipherlab/__init__)
+    previous = {s: signal.signal(s, _terminate) for s in _ENDING_SIGNALS}
+    try:
+        return _main(argv)
+    except _Terminated as exc:
+        print(f"cipherlab: terminated by {signal.Signals(exc.signum).name}; nothing half-written was left",
+              file=sys.stderr)
+        return 128 + exc.signum
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _main(argv: list) -> int:
     parser = build_parser()
     # bench and selfcheck own their arguments: pass them through untouched.
     if argv and argv[0] in DELEGATES:

@@ -29,6 +29,7 @@ from Crypto.Cipher import AES as PyAES
 from Crypto.Util.Padding import pad
 
 from cipherlab.ciphers import vectors
+from cipherlab.ciphers.cpu import aesni_status
 from cipherlab._checks import check_choices
 from cipherlab.ciphers.described import build_from_description, load_variant
 from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new
@@ -194,7 +195,9 @@ def main(argv=None) -> int:
                         help="restrict to a cipher (repeatable)")
     parser.add_argument("--impl", action="append", choices=IMPLS, help="restrict to an impl (repeatable)")
     args = parser.parse_args(argv)
-    if args.out:  # refuse a bad path before minutes of checks
+    if args.impl and "aesni" in args.impl and "aesni" not in available_impls():   # as `cipherlab bench` does
+        parser.error(f"argument --impl: 'aesni' is not available here: {aesni_status()}")
+    if args.out is not None:  # refuse a bad path ('' too) before minutes of checks
         try:
             resolve_target(args.out)
         except OSError as exc:

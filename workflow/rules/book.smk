@@ -16,6 +16,11 @@ def book_values(wildcards):
     return book_parameters(CFG)
 
 
+def environment_values(wildcards):
+    """The Environment page's parameters: the book's and the command line's overrides, which it shows."""
+    return {**book_parameters(CFG), "overrides": OVERRIDES}
+
+
 rule verdicts:
     """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence."""
     input:
@@ -132,7 +137,9 @@ rule bench_sweep:
         runtime=MEASURE_RUNTIME,
         slurm_extra="--exclusive",
     shell:
-        PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --out {output.csv} --meta {output.meta} > {log} 2>&1"
+        # written through the one raw writer as the profile's raw file bench_sweep (its record: experiment, profile,
+        # parameters, rows and SHA-256), read back by the Environment page through the one raw reader
+        PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --profile " + PROFILE + " > {log} 2>&1"
 
 
 rule environment:
@@ -148,7 +155,7 @@ rule environment:
         notebook=executed("environment"),
     params:
         section="book",
-        values=book_values,
+        values=environment_values,
     log:
         log_path("environment"),
     threads: 1

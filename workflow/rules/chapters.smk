@@ -8,7 +8,7 @@
 #
 # Measuring and drawing are separate jobs, so re-drawing a figure never re-times.  Every
 # rule also reads the chapter's library code (chapter_code) and its config section
-# (params.values), so editing either re-runs it; the files under config/ an entry lists
+# (params.values) and the profile's seed (params.seed), so editing either re-runs it; the files under config/ an entry lists
 # (`config:`, e.g. the security chapter's cipher descriptions) are inputs too.
 
 
@@ -28,6 +28,7 @@ def _chapter_rules(ch):
             params:
                 section=ch.section,
                 values=parameters_of(ch.section),
+                seed=CFG["seed"],
             log:
                 log_path(ch.measure_name),
             threads: TIMING_THREADS   # timing jobs get the whole machine ...
@@ -58,6 +59,7 @@ def _chapter_rules(ch):
         params:
             section=ch.section,
             values=parameters_of(ch.section),
+            seed=CFG["seed"],
         log:
             log_path(ch.name),
         threads: ch.threads

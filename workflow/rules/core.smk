@@ -7,6 +7,7 @@ rule input_file:
         rel(P.inputs / "{name}"),
     params:
         spec=lambda w: INPUTS[w.name],
+        seed=CFG["seed"],   # the file is generated from it: another seed re-generates it
     wildcard_constraints:
         name="|".join(sorted(map(lambda n: n.replace(".", r"\."), INPUTS))) or "NO_INPUTS",
     log:

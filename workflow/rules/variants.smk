@@ -61,6 +61,7 @@ if MANIFEST.variants:
         params:
             section=VARIANTS.section,
             values=parameters_of(VARIANTS.section),
+            seed=CFG["seed"],
         log:
             log_path(VARIANTS.page("{variant}")),
         threads: TIMING_THREADS   # it times AES against the variant: the whole machine, and the lock

@@ -22,7 +22,6 @@ Rows whose ``scope`` is ``extension`` are our own experiments: they get a
 """
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
 
@@ -30,6 +29,7 @@ import pandas as pd
 
 from cipherlab.analysis import compare as _cmp
 from cipherlab.analysis import paper as _paper
+from cipherlab.analysis.page_text import page_html
 from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_PAGE, VERDICT_WORDS,
                                        claim_anchor, claims_of_chapter, condition_terms, load_claims, load_rules,
                                        term_matches)
@@ -471,7 +471,7 @@ def verdict_html(rows: pd.DataFrame) -> str:
     measured | verdict, linked to the section that holds the evidence, with
     the reason (the verdict page, where the claim id links, names the rule in words).
     """
-    esc = html.escape
+    esc = page_html   # claim text, where and notes come from a file: text on the page
     head = "".join(f'<th style="text-align:left;padding:0.3em 0.5em">{h}</th>'
                    for h in ("claim", "published", "ours", "verdict"))
     body = []

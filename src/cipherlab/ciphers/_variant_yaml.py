@@ -1,6 +1,9 @@
 """Reading a variant file: strict YAML, its schema, its table files (:func:`cipherlab.ciphers.described.load_variant`).
 
-Every error is one line naming the file and the key (``ValueError`` from the callers).
+Only a small regular file is read (:func:`cipherlab._files.read_regular_text`: a FIFO, a device, a
+socket, a directory or a file over the cap of its kind is refused in one line). The YAML is read
+strictly (:class:`StrictLoader`: no anchors or aliases, no duplicate keys, bounded nesting). Every
+error is one line naming the file and the key (``ValueError`` from the callers).
 """
 from __future__ import annotations
 
@@ -11,6 +14,12 @@ from pathlib import Path
 import jsonschema
 import numpy as np
 import yaml
+
+from cipherlab._files import read_regular_text
+
+#: Limits of a variant file and of a table file it names (bytes), and of a description's nesting (levels):
+#: a description is a few lines, a table 256 hex bytes with comments.
+MAX_VARIANT_BYTES, MAX_TABLE_BYTES, MAX_DEPTH = 256 * 1024, 64 * 1024, 16
 
 #: The schema of a description: package data beside this module, so an installed wheel loads variants too
 #: (the layers above reach the same file as ``cipherlab.pipeline.paths.VARIANT_SCHEMA``).
@@ -28,7 +37,10 @@ def validator():
 
 
 class StrictLoader(yaml.SafeLoader):
-    """YAML as a variant file may use it: no anchors or aliases (an alias bomb never expands), no duplicate keys."""
+    """YAML as a variant file may use it: no anchors or aliases (an alias bomb never expands), no duplicate keys,
+    at most :data:`MAX_DEPTH` levels of nesting (a deeper document is refused before it is composed)."""
+
+    _depth = 0
 
     def compose_node(self, parent, index):
         event = self.peek_event()
@@ -37,7 +49,14 @@ class StrictLoader(yaml.SafeLoader):
             raise yaml.constructor.ConstructorError(
                 None, None, f"anchors and aliases (&{event.anchor}, *{event.anchor}) are not allowed in a "
                 "variant file; write each value out", mark)
-        return super().compose_node(parent, index)
+        if self._depth >= MAX_DEPTH:
+            raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep",
+                                              event.start_mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
     def construct_mapping(self, node, deep=False):
         seen = {}
@@ -62,9 +81,10 @@ def schema_message(error) -> str:
     key = ".".join(str(p) for p in error.absolute_path)
     if error.validator == "additionalProperties":
         allowed = tuple(error.schema.get("properties", {}))
-        unknown = sorted(set(error.instance) - set(allowed))
-        names = ", ".join(repr(f"{key}.{u}" if key else u) for u in unknown)
-        return f"unknown key {names} (allowed here: {', '.join(allowed)})"
+        unknown = sorted(map(str, set(error.instance) - set(allowed)))
+        names = ", ".join(repr(f"{key}.{u}" if key else u)[:80] for u in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        return f"unknown key {names}{more} (allowed here: {', '.join(allowed)})"
     if isinstance(error.instance, float) and error.validator in ("type", "anyOf", "oneOf"):
         return f"key {key!r}: must be an integer, got {error.instance!r}"
     return f"key {key!r}: {error.message}" if key else error.message
@@ -72,10 +92,7 @@ def schema_message(error) -> str:
 
 def read_table(where: str, key: str, file: Path) -> np.ndarray:
     label = f"{where}: key {key!r}: table file {file}"
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{label} cannot be read ({type(e).__name__}: {e})") from None
+    text = read_regular_text(file, MAX_TABLE_BYTES, label)
     values = []
     for i, token in enumerate(re.sub(r"#[^\n]*", " ", text).replace(",", " ").split()):
         if not re.fullmatch(r"(0[xX])?[0-9A-Fa-f]{1,2}", token):  # the file's content is not echoed

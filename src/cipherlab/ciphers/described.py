@@ -57,6 +57,7 @@ pipeline layer: :func:`cipherlab.pipeline.paths.variant_file`.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -70,8 +71,8 @@ from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
 from cipherlab.ciphers._schedule import build_schedule
 from cipherlab.ciphers._variant_shapes import GENERAL, SHAPES, round_structure
-from cipherlab.ciphers._variant_yaml import (SCHEMA_FILE, StrictLoader, read_table, schema_message, validator,
-                                             yaml_message)
+from cipherlab.ciphers._variant_yaml import (MAX_VARIANT_BYTES, SCHEMA_FILE, StrictLoader, read_regular_text, read_table,
+                                             schema_message, validator, yaml_message)
 from cipherlab.ciphers.keyed import SBoxPlan, ShiftPlan, parse_shift_rows, parse_steps
 from cipherlab.ciphers.gfmatrix import AES_MIX_MATRIX, gf_inverse_matrix
 from cipherlab.ciphers.aes import AES
@@ -80,8 +81,8 @@ from cipherlab.ciphers.registry import (KEY_SIZES, CipherInfo, Option, check_rou
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, _check_xor_byte, _second_sbox, rijndael_sbox
 
 __all__ = ["ByteMap", "VariantDescription", "VariantInfo", "load_variant", "build_from_description",
-           "register_variant_file", "variant_byte_maps", "variant_linear_layer", "round_structure", "encrypt_with_round_keys", "BYTE_MAPS", "SBOX_KINDS", "LINEAR_LAYERS",
-           "SCHEMA_FILE"]
+           "register_variant_file", "check_variant_name", "variant_byte_maps", "variant_linear_layer",
+           "round_structure", "encrypt_with_round_keys", "BYTE_MAPS", "SBOX_KINDS", "LINEAR_LAYERS", "SCHEMA_FILE"]
 
 BYTE_MAPS = ("rijndael", "second-sbox", "table", "random")
 #: The main S-box may also be derived from the key (or each round key) or change by round (:mod:`.keyed`).
@@ -190,7 +191,10 @@ def _factory(desc: VariantDescription):
         fn = _import_custom(desc.source, desc.custom)
 
         def build_custom(key: bytes, rounds: int | None = None):
-            spec = fn(key, rounds)
+            try:
+                spec = fn(key, rounds)
+            except TypeError as e:
+                raise ValueError(f"{desc.source}: key 'custom': {desc.custom}(key, rounds) failed: {e}") from None
             if not isinstance(spec, AES):
                 raise ValueError(f"{desc.source}: key 'custom': {desc.custom} returned {type(spec).__name__}, not a key "
                                  "schedule (an instance of a subclass of cipherlab.ciphers.aes.AES)")
@@ -330,6 +334,15 @@ def _import_custom(where: str, target: str):
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise ValueError(f"{where}: key 'custom': module {module_name!r} has no callable {attr!r}")
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):   # a builtin without one: the call below says so if it fails
+        return fn
+    try:
+        signature.bind(b"", None)
+    except TypeError as e:
+        raise ValueError(f"{where}: key 'custom': {target} must take (key: bytes, rounds: int | None), "
+                         f"its signature is {attr}{signature} ({e})") from None
     return fn
 
 
@@ -350,10 +363,9 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
     """
     path = Path(path)
     where = str(path)
+    text = read_regular_text(path, MAX_VARIANT_BYTES, f"variant file {where}")
     try:
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)  # noqa: S506 - a SafeLoader
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"variant file {where} cannot be read ({type(e).__name__}: {e})") from None
+        doc = yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as e:
         raise ValueError(f"{where}: not valid YAML: {yaml_message(e)}") from None
     if not isinstance(doc, dict):
@@ -361,7 +373,8 @@ def load_variant(path, *, allow_custom: "bool | None" = None) -> VariantDescript
                          f"got {type(doc).__name__}")
     errors = sorted(validator().iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
-        raise ValueError(f"{where}: " + "; ".join(schema_message(e) for e in errors))
+        more = f"; and {len(errors) - 10} more problem(s)" if len(errors) > 10 else ""
+        raise ValueError(f"{where}: " + "; ".join(schema_message(e)[:500] for e in errors[:10]) + more)
     if doc["name"] != path.stem:
         raise ValueError(f"{where}: key 'name' must equal the file's stem {path.stem!r}, got {doc['name']!r}")
     sizes = doc["key_bytes"] if isinstance(doc["key_bytes"], list) else [doc["key_bytes"]]
@@ -451,6 +464,16 @@ def _check_additional_key(name: str, value, key_len: int) -> int:
 _REGISTERED: dict[str, VariantInfo] = {}
 
 
+def check_variant_name(name: str, where: str) -> str:
+    """``name`` unless it is a cipher registered by cipherlab itself (``aes``, ``maes-1``, ...): a variant file
+    of that name would be shadowed by the built-in cipher, so that its chapter measured the built-in one.
+    ``ValueError`` in one line naming the file; a variant registered from a file keeps its name."""
+    if name in cipher_names(families=True) and name not in _REGISTERED:
+        raise ValueError(f"{where}: key 'name': {name!r} is the name of a cipher built into cipherlab; a variant "
+                         f"needs a name (and file) of its own, e.g. {name}-variant")
+    return name
+
+
 def register_variant_file(path, *, allow_custom: "bool | None" = None) -> VariantInfo:
     """Register the variant described in ``path`` under its ``name`` (a research cipher, NOT secure).
 
@@ -459,6 +482,7 @@ def register_variant_file(path, *, allow_custom: "bool | None" = None) -> Varian
     description) is a ``ValueError``.
     """
     desc = load_variant(path, allow_custom=allow_custom)
+    check_variant_name(desc.name, desc.source)
     if desc.name in cipher_names(families=True):
         known = _REGISTERED.get(desc.name)
         if known is not None and lookup(desc.name) is known and known.description == desc:

@@ -31,8 +31,16 @@ def _check_names(kind: str, chapter: Chapter, given: Mapping[str, Any], declared
 
 
 def read_raw(chapter: Chapter, run: Run) -> dict[str, pd.DataFrame]:
-    """Every raw file the chapter declares, checked against its provenance record."""
-    return {name: _read_raw(name, run.profile) for name in chapter.raw}
+    """Every raw file the chapter declares, checked against its provenance record: whole, of this
+    chapter's experiment and profile, and measured with this run's seed and parameters (a raw file
+    measured with others stops the chapter, in one line naming each parameter that differs)."""
+    return {name: _read_raw(name, run.profile, expected=raw_expected(run)) for name in chapter.raw}
+
+
+def raw_expected(run: Run) -> dict[str, Any]:
+    """What a raw file of ``run`` must have recorded (:func:`save_raw` writes it): the seed and the
+    chapter's resolved parameters."""
+    return {"seed": run.seed, "config": run.config}
 
 
 def save_raw(chapter: Chapter, run: Run, measured: Mapping[str, Any]) -> dict[str, pd.DataFrame]:

@@ -5,9 +5,10 @@ values it changes: each chapter's parameters and their defaults (the full profil
 are declared by its package (:mod:`cipherlab.pipeline.chapters`,
 :mod:`cipherlab.pipeline.params`).  The profile's schema is the file
 ``workflow/schemas/config.schema.yaml`` (the run's own keys) with one section per chapter
-derived from its ``Params`` (:func:`schema`); the Snakefile hands it to Snakemake's
-``validate()`` and :func:`load_config` applies it for Python code.  A chapter's notebook
-gets its parameters as one checked :class:`Run` (:func:`chapter_run`).
+derived from its ``Params`` (:func:`schema`); the Snakefile applies it to the profile and to the
+command line's overrides (:func:`resolve_overrides`: ``--config``, ``--configfile``, handed to
+every job by :mod:`cipherlab.pipeline.overrides`) and :func:`load_config` applies it for Python
+code.  A chapter's notebook gets its parameters as one checked :class:`Run` (:func:`chapter_run`).
 """
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ import jsonschema
 import yaml
 
 from cipherlab.pipeline import chapters
+from cipherlab.pipeline import overrides as _overrides
 from cipherlab.pipeline import params as _params
-from cipherlab.pipeline.paths import WORKFLOW_DIR, config_file
+from cipherlab.pipeline.paths import PROFILES, WORKFLOW_DIR, config_file
 
 #: The schema of a profile's own keys (profile, seed, ...); :func:`schema` adds the chapters' sections.
 CONFIG_SCHEMA = WORKFLOW_DIR / "schemas" / "config.schema.yaml"
@@ -53,7 +55,8 @@ def schema() -> dict[str, Any]:
 
 
 def write_schema(path: "str | Path") -> Path:
-    """:func:`schema` as a JSON file (for Snakemake's ``validate()``, which reads a schema from a file)."""
+    """:func:`schema` as a JSON file (for Snakemake's ``validate()`` in a workflow of one's own, which reads a
+    schema from a file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(schema(), indent=1, sort_keys=True) + "\n"
@@ -73,8 +76,75 @@ def variant_list(cfg: dict[str, Any]) -> tuple[str, ...]:
 
 
 def read_config(profile: str) -> dict[str, Any]:
-    """The parsed YAML of a profile, not yet validated: the values the profile sets."""
+    """The parsed YAML of a profile with the run's overrides applied (:mod:`cipherlab.pipeline.overrides`),
+    not yet validated: the values the profile sets."""
     return _params.read_profile(profile)
+
+
+def _types(sch: Mapping[str, Any]) -> list[str]:
+    kind = sch.get("type")
+    return [kind] if isinstance(kind, str) else list(kind or [])
+
+
+def coerce(value: Any, sch: Mapping[str, Any]) -> Any:
+    """``value`` from Snakemake's ``--config`` read as the schema ``sch`` types it.
+
+    Snakemake parses a top-level ``KEY=VALUE`` as a number, a boolean or text, but every scalar
+    inside a mapping or list (``'maes={trials_block: 50}'``) as text; here a text where the schema
+    wants no text is read as YAML (``"50"`` -> 50, ``"[1, 2]"`` -> [1, 2]), and a whole float where it
+    wants an integer becomes one. Anything else is left as it is, for the schema to refuse by name.
+    """
+    types = _types(sch)
+    if isinstance(value, str) and types and "string" not in types:
+        try:
+            value = yaml.safe_load(value)
+        except yaml.YAMLError:
+            return value
+    if isinstance(value, float) and value.is_integer() and "integer" in types and "number" not in types:
+        return int(value)
+    if isinstance(value, Mapping):
+        props, extra = sch.get("properties", {}), sch.get("additionalProperties")
+        return {k: coerce(v, props.get(k, extra if isinstance(extra, Mapping) else {})) for k, v in value.items()}
+    if isinstance(value, list):
+        items = sch.get("items", {})
+        return [coerce(v, items if isinstance(items, Mapping) else {}) for v in value]
+    return value
+
+
+def resolve_overrides(snakemake_config: Mapping[str, Any]) -> "tuple[str, dict[str, Any], dict[str, Any]]":
+    """The profile a Snakemake run names (``--config profile=...``, default ``full``), the overrides of
+    its values (every other key of ``--config`` and ``--configfile``), checked and handed to every job
+    (:func:`cipherlab.pipeline.overrides.export`), and the run's resolved config (:func:`load_config`).
+
+    Raises ``ValueError`` in one line: a profile that is not ``full`` or ``quick``; the profile file's own
+    problems (naming the file); an override the schema refuses (``--config/--configfile: maes.trials_block:
+    -1 is less than the minimum of 1``; an unknown key or section is refused, never ignored); an override
+    a chapter's cross-parameter check refuses.
+    """
+    given = dict(snakemake_config)
+    profile = given.pop("profile", "full")
+    if profile not in PROFILES:
+        raise ValueError(f"--config profile: must be one of {', '.join(PROFILES)}, got {profile!r}")
+    sch = schema()
+    props = sch.get("properties", {})
+    overrides = {k: coerce(v, props.get(k, {})) for k, v in given.items()}
+    path = config_file(profile)
+    where = str(path.relative_to(path.parent.parent))
+    own = _params.read_profile(profile, overrides={})
+    validate(own, where)
+    validate(_overrides.merge(own, overrides), "--config/--configfile")
+    _overrides.export(overrides)
+    try:
+        cfg = load_config(profile)
+    except ValueError:
+        _overrides.export({})
+        raise
+    return profile, overrides, cfg
+
+
+def one_line(exc: BaseException) -> str:
+    """An error's message as one line (a multi-line message's lines joined by ``; ``)."""
+    return "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
 
 
 def _key(error: jsonschema.ValidationError) -> str:
@@ -85,14 +155,36 @@ def _key(error: jsonschema.ValidationError) -> str:
     return key or "(top level)"
 
 
+#: Problems named in one error (a file with thousands of bad keys gives a short line, not megabytes).
+_MAX_ERRORS = 10
+
+
+def _short(message: str, limit: int = 300) -> str:
+    return message if len(message) <= limit else message[:limit - 3] + "..."
+
+
+def _lines(error: jsonschema.ValidationError) -> list[str]:
+    """``key: what is wrong``; an unknown key is named itself, with the keys allowed there."""
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = list(error.schema.get("properties", {}))
+        prefix = "".join(f"{p}." for p in error.absolute_path)
+        hint = ", ".join(allowed[:15]) + (", ..." if len(allowed) > 15 else "")
+        return [f"{prefix}{_short(str(k), 60)}: unknown key (allowed: {hint})"
+                for k in error.instance if k not in allowed]
+    return [f"{_key(error)}: {_short(error.message)}"]
+
+
 def validate(cfg: Any, where: str = "config") -> None:
-    """Check a profile against :func:`schema`; ``ValueError`` naming every bad key."""
+    """Check a profile against :func:`schema`; ``ValueError`` in one line naming each bad key (the first
+    ten, and how many more)."""
     sch = schema()
     validator_cls = jsonschema.validators.validator_for(sch)
     errors = sorted(validator_cls(sch).iter_errors(cfg), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
-        lines = [f"{_key(e)}: {e.message}" for e in errors]
-        raise ValueError(f"{where}: invalid configuration ({len(errors)} problem(s)):\n  " + "\n  ".join(lines))
+        lines = [line for e in errors for line in _lines(e)]
+        more = f"; and {len(lines) - _MAX_ERRORS} more" if len(lines) > _MAX_ERRORS else ""
+        raise ValueError(f"{where}: invalid configuration ({len(lines)} problem(s)): "
+                         + "; ".join(lines[:_MAX_ERRORS]) + more)
 
 
 def load_config(profile: str) -> dict[str, Any]:
@@ -105,6 +197,8 @@ def load_config(profile: str) -> dict[str, Any]:
     """
     path = config_file(profile)
     where = str(path.relative_to(path.parent.parent))
+    if _overrides.current():
+        where += " with the --config/--configfile overrides"
     cfg = read_config(profile)
     validate(cfg, where)
     if cfg["profile"] != profile:

@@ -9,9 +9,9 @@ Each chapter package declares its parameters once (``experiments/<name>/chapter.
 
 Everything else is derived from that class:
 
-- the JSON schema of the chapter's config section (:func:`section_schema`), which the
-  Snakefile hands to Snakemake's ``validate()`` and :mod:`cipherlab.pipeline.config` applies
-  for Python code: the door where a value is checked, once;
+- the JSON schema of the chapter's config section (:func:`section_schema`), which
+  :mod:`cipherlab.pipeline.config` applies to the profile and the command line's overrides
+  (the Snakefile, before any job) and for Python code: the door where a value is checked, once;
 - the validated instance a notebook runs with (:func:`make`, and :func:`run_for` for a whole
   :class:`Run`), the full profile's values overridden by the profile file's section and then by
   the notebook's ``overrides``;
@@ -29,6 +29,7 @@ from typing import Any, Mapping
 import jsonschema
 import yaml
 
+from cipherlab.pipeline import overrides as _overrides
 from cipherlab.pipeline.paths import Profile, check_profile, config_file
 
 # --------------------------------------------------------------------------- shared schema pieces
@@ -196,11 +197,16 @@ def changed(params: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- what a notebook runs with
 
 
-def read_profile(profile: str) -> dict[str, Any]:
-    """The parsed YAML of a profile (``config/<profile>.yaml``), not yet validated: the values it sets."""
+def read_profile(profile: str, overrides: "Mapping[str, Any] | None" = None) -> dict[str, Any]:
+    """The parsed YAML of a profile (``config/<profile>.yaml``), not yet validated: the values it sets,
+    with ``overrides`` applied (default: the run's ``--config``/``--configfile`` overrides,
+    :func:`cipherlab.pipeline.overrides.current`)."""
     check_profile(profile)
     with open(config_file(profile), encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
+        values = yaml.safe_load(fh) or {}
+    if not isinstance(values, dict):
+        return values   # not a mapping: the schema refuses it, naming the file
+    return _overrides.merge(values, _overrides.current() if overrides is None else overrides)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numba
 
+from cipherlab.pipeline import overrides as _overrides
 from cipherlab.pipeline.paths import ROOT
 
 #: Packages whose versions are recorded with every run.
@@ -195,6 +196,8 @@ def run_metadata(*, profile: str, seed: "int | None" = None, config: "dict | Non
         "date_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "seed": seed,
         "config": config or {},
+        # the command line's overrides of the profile's values (--config/--configfile), {} when none
+        "config_overrides": _overrides.current(),
         "node": node(),
         **environment_summary(),
         # before: when this process started (a timing job's notebook kernel, before its trials);

@@ -14,17 +14,27 @@ through one writer, :func:`atomic_path`:
 * a character or block device, FIFO or socket is written in place, never
   replaced by a regular file (``/dev/full`` stays a device and the write fails
   with "No space left on device");
-* a directory is refused (``IsADirectoryError``);
+* a path naming one of this process's open descriptors (``/dev/stdout``,
+  ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``) is written through that
+  descriptor: ``>>file`` keeps what the file held, a pipe works
+  (:func:`descriptor_of`);
+* a directory (and an empty path) is refused (``IsADirectoryError``, ``FileNotFoundError``);
 * a missing directory is created only when the caller asks (``parents=True``:
   the pipeline's own trees); otherwise it is refused (``FileNotFoundError``),
   as the command line does for every path a user names.
 
 Every ``write()`` and ``fsync()`` is checked; failures raise ``OSError``.
 
-Raw data proves it is whole: :func:`save_raw` records the CSV's row count and
-SHA-256 in its ``.meta.json`` (``raw_rows``, ``raw_sha256``), and
-:func:`read_raw` refuses a file whose rows or digest differ (truncated, edited
-by hand), naming the file and what differs (:class:`RawDataError`).
+Raw data proves it is whole and where it came from: every raw file is written by
+:func:`write_raw` (the pipeline's through :func:`save_raw`), which records the
+experiment and profile, and the CSV's row count and SHA-256 (``raw_rows``,
+``raw_sha256``) in its ``.meta.json`` beside the run's provenance (parameters,
+seed, commit); and read by :func:`check_raw_file` (:func:`read_raw`,
+:func:`check_raw`), which refuses a file whose rows or digest differ (truncated,
+edited by hand), whose record is another experiment's or profile's, or whose
+parameters differ from the run's, naming the file and what differs in one line
+(:class:`RawDataError`). The commit is reported, not checked
+(:attr:`RawRecord.commit`): a shipped run may come from another commit.
 """
 from __future__ import annotations
 
@@ -33,9 +43,12 @@ import hashlib
 import io
 import json
 import os
+import re
 import stat
+import sys
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -49,7 +62,8 @@ _CHUNK = 1 << 20
 
 
 class RawDataError(ValueError):
-    """A raw file does not match the row count and SHA-256 its ``.meta.json`` recorded."""
+    """A raw file is not whole (rows, SHA-256), not of the experiment, profile or parameters expected, or
+    its ``.meta.json`` record is missing or corrupt: one line naming the file and what differs."""
 
 
 def write_all(fd: int, data: "bytes | memoryview") -> None:
@@ -85,12 +99,47 @@ def _named(exc: OSError, path: Path) -> OSError:
     return exc
 
 
-def resolve_target(path: "str | os.PathLike[str]", *, parents: bool = False) -> "tuple[Path, os.stat_result | None]":
-    """The file a write to ``path`` lands on (symlinks followed) and its ``stat`` (``None``: new file).
+#: A path that names one of this process's open descriptors: /dev/stdout, /dev/fd/3, /proc/self/fd/1, ...
+_DESCRIPTOR_PATH = re.compile(r"^/dev/(?P<std>stdin|stdout|stderr)$|^/dev/fd/(?P<dev>\d+)$"
+                              r"|^/proc/(?:self|thread-self|(?P<pid>\d+))/fd/(?P<proc>\d+)$")
+_STD_FDS = {"stdin": 0, "stdout": 1, "stderr": 2}
 
-    Raises ``IsADirectoryError`` for a directory and ``FileNotFoundError`` for a
-    missing directory unless ``parents`` (then it is created).
+
+def descriptor_of(path: "str | os.PathLike[str]") -> "int | None":
+    """The descriptor of this process that ``path`` names (``/dev/stdout``: 1, ``/dev/fd/N``, ``/proc/self/fd/N``,
+    directly or through symlinks), or None. Writing to such a path means writing to the descriptor (a shell's
+    ``>>file`` appends, a pipe stays a pipe), never replacing the file behind it."""
+    current = os.path.abspath(os.fspath(path))
+    for _ in range(40):   # symlinks, one at a time (a loop ends here)
+        match = _DESCRIPTOR_PATH.match(current)
+        if match:
+            if match["pid"] is not None and int(match["pid"]) != os.getpid():
+                return None
+            return _STD_FDS[match["std"]] if match["std"] else int(match["dev"] or match["proc"])
+        try:
+            link = os.readlink(current)
+        except OSError:
+            return None
+        current = os.path.normpath(os.path.join(os.path.dirname(current), link))
+    return None
+
+
+def resolve_target(path: "str | os.PathLike[str]", *, parents: bool = False) -> "tuple[Path, os.stat_result | None]":
+    """The file a write to ``path`` lands on (symlinks followed) and its ``stat`` (``None``: new file); for a
+    path naming an open descriptor (:func:`descriptor_of`), the descriptor's ``stat``.
+
+    Raises ``FileNotFoundError`` for an empty path, ``OSError`` (``EBADF``) for a descriptor that is not open,
+    ``IsADirectoryError`` for a directory and ``FileNotFoundError`` for a missing directory unless ``parents``
+    (then it is created).
     """
+    if not os.fspath(path):
+        raise FileNotFoundError(errno.ENOENT, "an empty path names no file")
+    fd = descriptor_of(path)
+    if fd is not None:
+        try:
+            return Path(os.fspath(path)), os.fstat(fd)
+        except OSError:
+            raise OSError(errno.EBADF, f"{os.fspath(path)} names descriptor {fd}, which is not open") from None
     target = Path(os.path.realpath(os.fspath(path)))
     try:
         st = os.stat(target)
@@ -123,6 +172,23 @@ def atomic_path(path: "str | os.PathLike[str]", *, parents: bool = False,
         ``0o600`` for output that may be plaintext.
     """
     target, st = resolve_target(path, parents=parents)
+    fd = descriptor_of(path)
+    if fd is not None:
+        # an open descriptor (/dev/stdout, /dev/fd/N): the finished bytes are written to it, where it stands
+        with tempfile.TemporaryDirectory(prefix="cipherlab-") as tmpdir:
+            tmp_path = Path(tmpdir) / "output"
+            yield tmp_path
+            for stream in (sys.stdout, sys.stderr):   # what Python buffered for the descriptor goes first
+                if stream is not None and not stream.closed:
+                    stream.flush()
+            try:
+                with open(tmp_path, "rb") as src:
+                    while chunk := src.read(_CHUNK):
+                        write_all(fd, chunk)
+                fsync(fd, special=True)
+            except OSError as exc:
+                raise _named(exc, target)
+        return
     if st is not None and not stat.S_ISREG(st.st_mode):
         # a device, FIFO or socket: write the finished bytes into it, in place
         with tempfile.TemporaryDirectory(prefix="cipherlab-") as tmpdir:
@@ -206,13 +272,30 @@ def write_json(obj: Any, path: "str | os.PathLike[str]", *, parents: bool = Fals
     return write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n", parents=parents)
 
 
-#: Keys :func:`save_raw` adds to a raw file's ``.meta.json``: what :func:`read_raw` checks.
-RAW_ROWS, RAW_SHA256 = "raw_rows", "raw_sha256"
+#: Keys the raw writer adds to a raw file's ``.meta.json``: what the raw reader checks.
+RAW_ROWS, RAW_SHA256, RAW_EXPERIMENT, RAW_PROFILE = "raw_rows", "raw_sha256", "experiment", "profile"
+_RAW_FIX = "delete it and run the pipeline again (make reproduce measures it anew)"
+
+
+def write_raw(df: pd.DataFrame, csv_path: "str | os.PathLike[str]", meta_path: "str | os.PathLike[str]",
+              record: Mapping[str, Any], *, parents: bool = False) -> Path:
+    """The one writer of raw data: ``df`` as CSV at ``csv_path`` and ``record`` (which must name its
+    ``experiment`` and ``profile``) with the CSV's row count and SHA-256 at ``meta_path``.
+
+    The record is written first: a CSV that lands without its matching record is refused, never used.
+    """
+    missing = [k for k in (RAW_EXPERIMENT, RAW_PROFILE) if not isinstance(record.get(k), str) or not record[k]]
+    if missing:
+        raise ValueError(f"a raw file's record must name its {' and '.join(missing)}, got {dict(record)!r:.200}")
+    data = csv_bytes(df)
+    full = {**dict(record), RAW_ROWS: int(len(df)), RAW_SHA256: hashlib.sha256(data).hexdigest()}
+    write_json(full, meta_path, parents=parents)
+    return write_bytes(csv_path, data, parents=parents)
 
 
 def save_raw(df: pd.DataFrame, experiment: str, profile: "str | Profile",
              meta: "Mapping[str, Any] | None" = None) -> Path:
-    """Save raw per-trial measurements and their provenance record.
+    """Save raw per-trial measurements and their provenance record (through :func:`write_raw`).
 
     Parameters
     ----------
@@ -224,51 +307,160 @@ def save_raw(df: pd.DataFrame, experiment: str, profile: "str | Profile",
     profile : str or Profile
     meta : mapping, optional
         Run metadata (see :func:`cipherlab.pipeline.provenance.run_metadata`); written
-        beside the CSV as ``<experiment>.meta.json``, with the CSV's row count
-        (``raw_rows``) and SHA-256 (``raw_sha256``) that :func:`read_raw` checks.
+        beside the CSV as ``<experiment>.meta.json``, with the experiment and profile it belongs
+        to and the CSV's row count (``raw_rows``) and SHA-256 (``raw_sha256``), which
+        :func:`read_raw` checks.
     """
     prof = as_profile(profile)
     if meta is None:
         meta = run_metadata(profile=prof.name)
-    data = csv_bytes(df)
-    record = {**dict(meta), RAW_ROWS: int(len(df)), RAW_SHA256: hashlib.sha256(data).hexdigest()}
-    # the record first: a CSV that lands without its matching record is refused, never used
-    write_json(record, prof.raw_meta(experiment), parents=True)
-    return write_bytes(prof.raw_csv(experiment), data, parents=True)
+    if meta.get(RAW_PROFILE, prof.name) != prof.name:
+        raise ValueError(f"raw file {experiment!r} of profile {prof.name!r}: its record says profile "
+                         f"{meta[RAW_PROFILE]!r}")
+    record = {**dict(meta), RAW_EXPERIMENT: experiment, RAW_PROFILE: prof.name}
+    return write_raw(df, prof.raw_csv(experiment), prof.raw_meta(experiment), record, parents=True)
 
 
-def read_raw(experiment: str, profile: "str | Profile") -> pd.DataFrame:
-    """The raw rows of ``experiment``, checked against the row count and SHA-256 of its ``.meta.json``.
+@dataclass(frozen=True)
+class RawRecord:
+    """A raw file checked whole and of the right origin: its rows, its provenance record and their paths."""
+
+    frame: pd.DataFrame
+    meta: dict
+    path: Path
+    meta_path: Path
+
+    @property
+    def commit(self) -> str:
+        """The commit the record was measured at (``git_commit``; ``+dirty`` when the tree had changes)."""
+        return str(self.meta.get("git_commit", "not recorded"))
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _differences(expected: Mapping[str, Any], recorded: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """``key: recorded X, this run Y`` for each expected key whose recorded value differs (JSON values
+    compared, so a tuple equals its list); a mapping is compared key by key, both ways."""
+    out = []
+    for key in expected:
+        want = json.loads(json.dumps(expected[key], default=str))
+        name = f"{prefix}{key}"
+        if key not in recorded:
+            out.append(f"{name}: not recorded, this run {_show(want)}")
+            continue
+        got = recorded[key]
+        if isinstance(want, dict) and isinstance(got, dict):
+            out += _differences(want, got, f"{name}.")
+            out += [f"{name}.{k}: recorded {_show(got[k])}, not a parameter of this run" for k in got if k not in want]
+        elif got != want:
+            out.append(f"{name}: recorded {_show(got)}, this run {_show(want)}")
+    return out
+
+
+def _load_record(meta_path: Path, csv_path: Path) -> dict:
+    try:
+        text = meta_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RawDataError(f"{csv_path}: its provenance record {meta_path.name} is missing; {_RAW_FIX}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RawDataError(f"{meta_path}: unreadable ({exc.__class__.__name__}); {_RAW_FIX}") from None
+    try:
+        meta = json.loads(text)
+    except ValueError as exc:
+        raise RawDataError(f"{meta_path}: not valid JSON ({exc}); {_RAW_FIX}") from None
+    if not isinstance(meta, dict):
+        raise RawDataError(f"{meta_path}: must hold a JSON object, got {type(meta).__name__}; {_RAW_FIX}")
+    return meta
+
+
+def check_raw_file(csv_path: "str | os.PathLike[str]", meta_path: "str | os.PathLike[str]", *, experiment: str,
+                   profile: "str | None" = None, expected: "Mapping[str, Any] | None" = None) -> RawRecord:
+    """The one reader of raw data: the CSV and its record, checked, or :class:`RawDataError` in one line.
+
+    Checked, in this order: the record exists and is a JSON object; it is the record of ``experiment``
+    (and of ``profile``, when given); every key of ``expected`` (e.g. ``{"seed": 7, "config": {...}}``,
+    the run's resolved parameters) has the recorded value, a mapping key by key (the line names each
+    that differs); the CSV's row count and SHA-256 equal the recorded ones. The commit the record was
+    measured at is not checked (a shipped run may come from another commit): :attr:`RawRecord.commit`.
+    """
+    path, meta_path = Path(csv_path), Path(meta_path)
+    meta = _load_record(meta_path, path)
+    origin = [f"is the record of {key} {meta[key]!r}, not {want!r}" if key in meta else
+              f"records no {key} (written by an older cipherlab, or edited)"
+              for key, want in ((RAW_EXPERIMENT, experiment), (RAW_PROFILE, profile))
+              if want is not None and meta.get(key) != want]
+    if origin:
+        raise RawDataError(f"{path}: its {meta_path.name} {' and '.join(origin)}; {_RAW_FIX}")
+    if expected:
+        differ = _differences(expected, meta)
+        if differ:
+            raise RawDataError(f"{path}: measured with other parameters than this run's ({'; '.join(differ)}); "
+                               f"{_RAW_FIX}, or run with the parameters it was measured with")
+    rows, digest = meta.get(RAW_ROWS), meta.get(RAW_SHA256)
+    if rows is None or digest is None:
+        raise RawDataError(f"{path}: its {meta_path.name} records no row count and SHA-256 "
+                           f"(written by an older cipherlab, or edited); {_RAW_FIX}")
+    if not isinstance(rows, int) or isinstance(rows, bool) or rows < 0 or not isinstance(digest, str):
+        raise RawDataError(f"{path}: its {meta_path.name} records {RAW_ROWS} {rows!r} and {RAW_SHA256} "
+                           f"{_show(digest)}: a whole number and a hex digest were written (the record was edited); "
+                           f"{_RAW_FIX}")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise RawDataError(f"{path}: missing (its record {meta_path.name} is there); {_RAW_FIX}") from None
+    except OSError as exc:
+        raise RawDataError(f"{path}: unreadable ({exc.strerror or exc}); {_RAW_FIX}") from None
+    problems = []
+    got_digest = hashlib.sha256(data).hexdigest()
+    try:
+        frame = pd.read_csv(io.BytesIO(data))
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        frame = None
+        problems.append(f"not a readable CSV ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})")
+    if frame is not None and len(frame) != rows:
+        problems.append(f"{len(frame)} rows, but {meta_path.name} recorded {rows}")
+    if got_digest != digest:
+        problems.append(f"SHA-256 {got_digest[:16]}..., but {meta_path.name} recorded {digest[:16]}...")
+    if problems or frame is None:
+        raise RawDataError(f"{path}: " + "; ".join(problems) + f": the file was truncated or edited; {_RAW_FIX}")
+    return RawRecord(frame=frame, meta=meta, path=path, meta_path=meta_path)
+
+
+def check_raw(experiment: str, profile: "str | Profile", *, expected: "Mapping[str, Any] | None" = None,
+              directory: "str | os.PathLike[str] | None" = None) -> RawRecord:
+    """The raw file of ``experiment`` in ``profile`` (``data/raw/<profile>/``, or ``directory``, e.g. a
+    shipped run's), checked by :func:`check_raw_file`: whole, its record that of this experiment and
+    profile, measured with the ``expected`` parameters."""
+    prof = as_profile(profile)
+    if directory is None:
+        csv_path, meta_path = prof.raw_csv(experiment), prof.raw_meta(experiment)
+    else:
+        csv_path, meta_path = Path(directory) / f"{experiment}.csv", Path(directory) / f"{experiment}.meta.json"
+    return check_raw_file(csv_path, meta_path, experiment=experiment, profile=prof.name, expected=expected)
+
+
+def read_raw(experiment: str, profile: "str | Profile", *, expected: "Mapping[str, Any] | None" = None,
+             directory: "str | os.PathLike[str] | None" = None) -> pd.DataFrame:
+    """The raw rows of ``experiment``, checked (:func:`check_raw`).
 
     Raises
     ------
     RawDataError
-        Naming the file and what differs (rows, digest, a missing record), e.g.
-        ``data/raw/quick/maes_block.csv: 1200 rows, but its maes_block.meta.json
-        recorded 2400 ...``. A file truncated or edited by hand is never used.
+        In one line, naming the file and what differs (rows, digest, experiment, profile, a parameter,
+        a missing or corrupt record), e.g. ``data/raw/quick/maes_block.csv: 1200 rows, but its
+        maes_block.meta.json recorded 2400 ...``. A file truncated, edited by hand, of another
+        experiment or profile, or measured with other parameters is never used.
     """
-    prof = as_profile(profile)
-    path, meta_path = prof.raw_csv(experiment), prof.raw_meta(experiment)
-    data = path.read_bytes()
-    meta = read_raw_meta(experiment, prof)
-    fix = "delete it and run the pipeline again (make reproduce measures it anew)"
-    if RAW_ROWS not in meta or RAW_SHA256 not in meta:
-        raise RawDataError(f"{path}: its {meta_path.name} records no row count and SHA-256 "
-                           f"(written by an older cipherlab, or edited); {fix}")
-    frame = pd.read_csv(io.BytesIO(data))
-    digest = hashlib.sha256(data).hexdigest()
-    problems = []
-    if len(frame) != meta[RAW_ROWS]:
-        problems.append(f"{len(frame)} rows, but {meta_path.name} recorded {meta[RAW_ROWS]}")
-    if digest != meta[RAW_SHA256]:
-        problems.append(f"SHA-256 {digest[:16]}..., but {meta_path.name} recorded {str(meta[RAW_SHA256])[:16]}...")
-    if problems:
-        raise RawDataError(f"{path}: " + "; ".join(problems) + f": the file was truncated or edited; {fix}")
-    return frame
+    return check_raw(experiment, profile, expected=expected, directory=directory).frame
 
 
 def read_raw_meta(experiment: str, profile: "str | Profile") -> dict:
-    return json.loads(as_profile(profile).raw_meta(experiment).read_text())
+    """The provenance record of a raw file (a JSON object), or :class:`RawDataError` in one line."""
+    prof = as_profile(profile)
+    return _load_record(prof.raw_meta(experiment), prof.raw_csv(experiment))
 
 
 def save_table(df: pd.DataFrame, name: str, profile: "str | Profile") -> Path:

@@ -26,7 +26,7 @@ import nbformat
 import pandas as pd
 import yaml
 
-from cipherlab.pipeline import chapters
+from cipherlab.pipeline import chapters, overrides
 from cipherlab.pipeline.config import load_config, variant_list
 from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
 from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id, package_versions
@@ -297,10 +297,14 @@ def machine_table(profile: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def config_html(profile: str) -> str:
-    """The profile's config file, folded, with its path relative to the repository."""
+    """The profile's config file, folded, with its path relative to the repository, and the overrides of
+    its values the run was given on the command line (``--config``/``--configfile``), when any."""
     path = config_file(profile)
+    given = overrides.current()
+    told = ("" if not given else "<p>Overridden on the command line (<code>--config</code>/<code>--configfile</code>), "
+            f"and so in effect for this run:</p><pre>{html.escape(json.dumps(given, indent=1, sort_keys=True))}</pre>")
     return (f"<details><summary>{html.escape(str(path.relative_to(ROOT)))} (as the pipeline read it)</summary>"
-            f"<pre>{html.escape(path.read_text(encoding='utf-8'))}</pre></details>")
+            f"<pre>{html.escape(path.read_text(encoding='utf-8'))}</pre></details>" + told)
 
 
 def bench_results(path: "str | os.PathLike[str] | None" = None) -> "tuple[pd.DataFrame, pd.DataFrame] | None":

@@ -16,20 +16,40 @@ from pathlib import Path
 import pandas as pd
 
 from cipherlab.ciphers.probe import ROUNDS, WIDTHS, instruction_bound
+from cipherlab.pipeline.config import load_config
 from cipherlab.pipeline.paths import Profile
+from cipherlab.pipeline.results import check_raw, check_raw_file
 
-__all__ = ["SWEEP_EXPERIMENT", "sweep_csv", "SWEEP_SHORT", "sweep_table", "sweep_results", "sweep_figure",
-           "limit_table", "probe_table", "bound_of", "formula_of", "LIMIT_COLUMNS", "LIMIT_SHORT",
-           "timing_loads"]
+__all__ = ["SWEEP_EXPERIMENT", "SWEEP_MODE", "sweep_csv", "sweep_parameters", "read_sweep", "SWEEP_SHORT",
+           "sweep_table", "sweep_results", "sweep_figure", "limit_table", "probe_table", "bound_of", "formula_of",
+           "LIMIT_COLUMNS", "LIMIT_SHORT", "timing_loads"]
 
 #: The raw file of the pipeline's size sweep (rule ``bench_sweep``: ``cipherlab bench --sizes --out``).
 SWEEP_EXPERIMENT = "bench_sweep"
+
+
+#: The mode of the pipeline's size sweep (``cipherlab bench --sizes`` without ``--mode``).
+SWEEP_MODE = "ctr"
 
 
 def sweep_csv(profile: str) -> Path:
     """The profile's size-sweep CSV (its ``bench_sweep.meta.json`` beside), written by the rule ``bench_sweep``."""
     return Profile(profile).raw_csv(SWEEP_EXPERIMENT)
 
+
+def sweep_parameters(repeats: int, mode: str = SWEEP_MODE) -> dict:
+    """The sweep's parameters as its provenance records them (``config``) and :func:`read_sweep` expects them."""
+    return {"mode": mode, "repeats": int(repeats)}
+
+
+def read_sweep(profile: str) -> "tuple[pd.DataFrame, dict]":
+    """The profile's sweep rows and provenance record, through the raw reader
+    (:func:`cipherlab.pipeline.results.check_raw`): whole, of this experiment and profile, measured with
+    the profile's ``bench_sweep_repeats`` (the run's resolved value) in :data:`SWEEP_MODE`; else
+    :class:`~cipherlab.pipeline.results.RawDataError` in one line."""
+    repeats = load_config(profile)["bench_sweep_repeats"]
+    record = check_raw(SWEEP_EXPERIMENT, profile, expected={"config": sweep_parameters(repeats)})
+    return record.frame, record.meta
 
 MiB = 1 << 20
 #: The sweep table's short view on the page (the full table folds out).
@@ -148,19 +168,13 @@ def probe_table(meta: dict) -> pd.DataFrame:
 
 
 def sweep_results(path: "str | Path") -> "tuple[pd.DataFrame, dict] | None":
-    """The sweep rows and their provenance record, or None when no sweep CSV is there.
-
-    The record is ``<name>.meta.json`` (a raw file of the pipeline) or, else, ``<name>.csv.meta.json``
-    (``cipherlab bench --sizes --out`` run by hand).
-    """
+    """The rows and provenance record of a sweep run by hand (``cipherlab bench --sizes --out <path>``,
+    its record ``<path>.meta.json``), checked by the raw reader; None when no CSV is there."""
     path = Path(path)
     if not path.is_file():
         return None
-    meta_path = path.with_suffix(".meta.json")
-    if not meta_path.is_file():
-        meta_path = path.with_name(path.name + ".meta.json")
-    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
-    return pd.read_csv(path), meta
+    record = check_raw_file(path, path.with_name(path.name + ".meta.json"), experiment=SWEEP_EXPERIMENT)
+    return record.frame, record.meta
 
 
 def sweep_figure(frame: pd.DataFrame):

@@ -17,6 +17,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
+from cipherlab.analysis.page_text import page_html
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
@@ -243,7 +244,7 @@ def load_coverage(path=None) -> pd.DataFrame:
 def coverage_html(coverage: pd.DataFrame, paper: str) -> str:
     """One paper's coverage rows as an HTML table whose "where" cells are links to the chapter's section."""
     rows = coverage_view(coverage, paper)
-    esc = _html.escape
+    esc = page_html   # the coverage rows come from a file: text on the page
 
     def where(value: str) -> str:
         value = str(value).strip()

@@ -14,6 +14,7 @@ import html
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
+from cipherlab.analysis.page_text import page_html
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.report import glossary, tiers
 
@@ -23,7 +24,7 @@ CSV_NAME = "verdicts.csv"
 
 def claim_link(claim_id: str, text: "str | None" = None, page: str = VERDICT_PAGE) -> str:
     """An HTML link to a claim's row on the verdict page."""
-    return f'<a href="{page}#{claim_anchor(claim_id)}">{html.escape(text or str(claim_id))}</a>'
+    return f'<a href="{page}#{claim_anchor(claim_id)}">{page_html(text or str(claim_id))}</a>'
 
 
 def badge(row) -> str:
@@ -48,7 +49,7 @@ def _s(v) -> str:
 
 def rows_html(rows: pd.DataFrame) -> str:
     """Verdict rows as the page's table: claim | published | ours (band applied, condition) | verdict."""
-    esc = html.escape
+    esc = page_html   # claim text, where and notes come from a file: text on the page
     rows = tiers.with_tier(rows)
     head = "".join(f"<th>{h}</th>" for h in ("claim", "published", "ours", "verdict"))
     body = []

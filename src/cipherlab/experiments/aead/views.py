@@ -20,6 +20,7 @@ from IPython.display import HTML, Markdown, display
 
 from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
+from cipherlab.analysis.page_text import page_text
 from cipherlab.analysis.display import Table, format_number, show_table
 from cipherlab.experiments import outputs
 from cipherlab.experiments.aead.evidence import section_table
@@ -260,10 +261,10 @@ def reading_markdown(decided: pd.DataFrame, verdict_page: str = VERDICT_PAGE) ->
             meaning = "this run could not decide them (too few trials, or not testable here)"
         else:
             lead = failed.iloc[0]
-            meaning = f"{bad}; for instance: {str(lead['reason']).rstrip('.')}"
+            meaning = f"{bad}; for instance: {page_text(str(lead['reason']).rstrip('.'))}"
             if (d["verdict"] == "reproduced").any():
                 meaning += f", while {int(counts.get('reproduced', 0))} of its claims reproduced"
-        links = ", ".join(f"[{c}]({verdict_page}#{claim_anchor(c)})" for c in failed["claim_id"])
+        links = ", ".join(f"[{page_text(c)}]({verdict_page}#{claim_anchor(c)})" for c in failed["claim_id"])
         out.append(f"**{title}** ({phrase}): {meaning}." + (f" Refuted here: {links}." if links else ""))
     findings = decided[decided["verdict"] == "finding"]
     if len(findings):

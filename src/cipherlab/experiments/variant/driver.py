@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab.analysis.plotting import save_figure, style
-from cipherlab.ciphers.described import register_variant_file
+from cipherlab.ciphers.described import check_variant_name, register_variant_file
 from cipherlab.ciphers.registry import cipher_names, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security import figures as security_figures
@@ -62,6 +62,8 @@ def resolve(variant: "str | Path") -> tuple[str, "Path | None"]:
         return register_variant_file(path).name, path.resolve()
     path = variant_file(text)
     if text in cipher_names(families=True):
+        if path.is_file():   # a file named like a built-in cipher: never measure the built-in in its place
+            check_variant_name(text, str(path))
         return text, (path if path.is_file() else None)
     if not path.is_file():
         raise ValueError(f"variant must be a registered cipher {cipher_names()} or have a file {path}; "

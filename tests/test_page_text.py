@@ -80,3 +80,13 @@ def test_html_shows_exactly_the_text_in_content_and_attributes(text):
 @pytest.mark.parametrize("value, expected", [(None, ""), (float("nan"), ""), (3, "3"), ("a < b", "a &#60; b")])
 def test_missing_values_are_empty_and_others_their_text(value, expected):
     assert page_text(value) == expected and page_html(value) == html.escape(expected.replace("&#60;", "<"))
+
+
+def test_a_note_with_asterisks_beside_a_link_is_not_italics_and_the_link_still_works():
+    from markdown_it import MarkdownIt
+    note = "the testable forms are the ratios 002-t1-* and 002-t2-* (see `x`) <script>alert(1)</script> [a](b) | c"
+    out = MarkdownIt("commonmark").render(f"[002-t1-absolute](verdicts.html#claim-002-t1-absolute) ({page_text(note)})")
+    assert "<em>" not in out and "<code>" not in out and "<script>" not in out and 'href="b"' not in out
+    assert "002-t1-* and 002-t2-*" in out and "&lt;script&gt;" in out
+    assert 'href="verdicts.html#claim-002-t1-absolute"' in out          # the markup around it still works
+    assert page_text("12.5 % faster, 3 of 4 claims") == "12.5 % faster, 3 of 4 claims" and page_text(7) == "7"

@@ -20,7 +20,7 @@ __all__ = ["page_text", "page_html"]
 _ACTIVE = re.compile(r"[\\`*_{}\[\]<>#|~$&]")
 #: What makes a block of the line's start: a list item ("-", "+", "1.", "1)"), a definition or a fence (":"),
 #: a target ("(name)=") or a comment ("%").
-_LEADING = re.compile(r"^(\d{1,9}[.)]|[-+:(%])")
+_LEADING = re.compile(r"^(\d{1,9}[.)](?=\s|$)|[-+:(%])")
 
 
 def _text(value: Any) -> str:

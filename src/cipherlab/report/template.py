@@ -40,7 +40,7 @@ import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
 from cipherlab.report import tiers
-from cipherlab.report.markup import md_escape
+from cipherlab.analysis.page_text import page_text
 
 __all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "recommendation_rule_markdown",
            "concern_rows", "PROTOCOL_COLUMNS"]
@@ -76,7 +76,7 @@ def _s(v) -> str:
 
 def _t(v) -> str:
     """Data text (a reason, a quote, a note) as literal markdown: never read as markup."""
-    return md_escape(_s(v))
+    return page_text(_s(v))
 
 
 def _link(cid: str) -> str:

@@ -31,10 +31,8 @@ if (ROOT / "src" / "cipherlab").is_dir():
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
 
-from snakemake.utils import validate
-
 from cipherlab.pipeline import chapters, paths
-from cipherlab.pipeline.config import book_parameters, input_specs, load_config, read_config, variant_list, write_schema
+from cipherlab.pipeline.config import book_parameters, input_specs, load_config, variant_list
 from cipherlab.pipeline.results import remove_stale_parts
 
 if paths.ROOT != ROOT:
@@ -42,13 +40,12 @@ if paths.ROOT != ROOT:
 
 # The chapters declare themselves (src/cipherlab/experiments/<name>/chapter.py: parameters,
 # outputs, functions), checked by cipherlab.pipeline.chapters.load.  The profile is checked
-# before any job against the schema derived from those declarations (Snakemake's validate(),
-# which reads it from a file): a bad key stops the run with a message naming it.
+# once, before any job, against the schema derived from those declarations (load_config, on
+# jsonschema): a bad key stops the run with a message naming it.  Each job's notebook checks
+# what it runs with once more, at its own door (CHAPTER.run), for a notebook is also run by hand.
 MANIFEST = chapters.load()
 PROFILE = config.get("profile", "full")
 P = paths.Profile(PROFILE)
-# (written beside Snakemake's own state, not among the outputs: a dry run writes no output)
-validate(read_config(PROFILE), str(write_schema(ROOT / ".snakemake" / "cipherlab" / f"config.schema.{PROFILE}.json")))
 CFG = load_config(PROFILE)
 INPUTS = input_specs(CFG)
 CHAPTERS = list(MANIFEST.names)   # in reading order

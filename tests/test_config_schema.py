@@ -117,9 +117,9 @@ def _tree_copy(tmp_path):
     return root
 
 
-@pytest.mark.parametrize("mutation,key", [("aead.trials=-1", "['aead']['trials']"),
-                                          ("aead.sizes_mb=abc", "['aead']['sizes_mb']"),
-                                          ("aes2sbox.xor_byte=999", "['aes2sbox']['xor_byte']"),
+@pytest.mark.parametrize("mutation,key", [("aead.trials=-1", "aead.trials: -1 is less than the minimum"),
+                                          ("aead.sizes_mb=abc", "aead.sizes_mb: 'abc' is not of type"),
+                                          ("aes2sbox.xor_byte=999", "aes2sbox.xor_byte: 999 is greater than"),
                                           ("maes.trials_bogus=3", "'trials_bogus' was unexpected")])
 def test_snakemake_stops_before_any_job(tmp_path, mutation, key):
     root = _tree_copy(tmp_path)

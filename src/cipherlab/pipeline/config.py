@@ -5,9 +5,9 @@ values it changes: each chapter's parameters and their defaults (the full profil
 are declared by its package (:mod:`cipherlab.pipeline.chapters`,
 :mod:`cipherlab.pipeline.params`).  The profile's schema is the file
 ``workflow/schemas/config.schema.yaml`` (the run's own keys) with one section per chapter
-derived from its ``Params`` (:func:`schema`); the Snakefile hands it to Snakemake's
-``validate()`` and :func:`load_config` applies it for Python code.  A chapter's notebook
-gets its parameters as one checked :class:`Run` (:func:`chapter_run`).
+derived from its ``Params`` (:func:`schema`); :func:`load_config` applies it, once, for the
+Snakefile (before any job) and for Python code.  A chapter's notebook gets its parameters as
+one checked :class:`Run` (:func:`chapter_run`), the job's own door.
 """
 from __future__ import annotations
 
@@ -111,7 +111,8 @@ def load_config(profile: str) -> dict[str, Any]:
         raise ValueError(f"{path}: profile is {cfg['profile']!r}, expected {profile!r}")
     out = dict(cfg)
     for section, decl in chapters.load().sections.items():
-        out[section] = _params.to_config(decl.make_params(cfg.get(section), where=f"{where}: {section}"))
+        out[section] = _params.to_config(decl.make_params(cfg.get(section), where=f"{where}: {section}",
+                                                          schema_checked=True))   # validate() just did
     return out
 
 

@@ -21,11 +21,12 @@ CONSOLE := $(BIN)/python -m cipherlab.pipeline.console
 # anything a user runs through make (jupyter-book, the cipherlab command).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: reproduce test venv variant plan unlock clean-quick help lab pdf
+.PHONY: reproduce test test-unit lint venv variant plan unlock clean-quick help lab pdf
 
 help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
-	@echo "make test                           run the tests (includes a quick pipeline run)"
+	@echo "make test                           lint, then run the tests (includes a quick pipeline run)"
+	@echo "make test-unit                      lint, then the fast lane: every test but the pipeline runs and the browser"
 	@echo "make variant VARIANT=<name> [QUICK=1]  referee config/variants/<name>.yaml: its chapter, then the book"
 	@echo "make pdf [QUICK=1]                  the referee's reports and the whole book as PDF (headless Chromium)"
 	@echo "make plan [QUICK=1]                 show what the pipeline would run"
@@ -79,15 +80,22 @@ unlock: venv
 	$(BIN)/snakemake --unlock --config profile=$(PROFILE)
 
 # The suite runs on TEST_WORKERS pytest-xdist workers, each test file on one of them (the machine has
-# two cores; the end-to-end runs use both anyway, the unit tests fill the gaps).  Each worker that runs
-# a test of the session's quick pipeline run (quick_tree, tests/conftest.py) makes its own, in its own
-# temporary tree, so no worker sees another's changes.  (Grouping those tests on one worker with
-# `--dist loadgroup` does not work with pytest 9.2: pytest-xdist 3.8 renames a test through an
-# attribute pytest no longer reads.)  TEST_WORKERS=0 runs the suite in one process.
+# two cores; the end-to-end runs use both anyway, the unit tests fill the gaps).  The quick pipeline
+# run the end-to-end tests read (quick_tree, tests/conftest.py) is made once per test run: the first
+# worker that needs it builds it in a folder the workers share, the others wait on a file lock and
+# reuse it; a test that changes a tree works on a copy.  TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 
-test: venv
+# ruff ([tool.ruff] in pyproject.toml) over the library, the tests and the notebooks, before any test.
+lint: venv
+	$(BIN)/ruff check src tests notebooks
+
+test: lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+
+# The fast lane (a few minutes): no Snakemake run, no browser, no cluster.
+test-unit: lint
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not pipeline and not browser and not cluster"
 
 # JupyterLab on notebooks/, from the project's venv (its python3 kernel is the venv's
 # interpreter).  JupyterLab is the optional extra `lab` (pyproject.toml), installed here when

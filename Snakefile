@@ -46,6 +46,8 @@ if paths.ROOT != ROOT:
 # key or value stops the run in one line naming it; a valid override takes effect: it reaches
 # every job (CIPHERLAB_OVERRIDES, cipherlab.pipeline.overrides), the rules' params depend on the
 # resolved values (so what it changes re-runs) and every provenance record names it.
+# Each job's notebook checks what it runs with once more, at its own door (CHAPTER.run), for a
+# notebook is also run by hand.
 MANIFEST = chapters.load()
 try:
     PROFILE, OVERRIDES, CFG = resolve_overrides(config)

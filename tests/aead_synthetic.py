@@ -2,10 +2,9 @@
 measuring notebook writes them, the evidence of a whole run, plaintexts."""
 import numpy as np
 import pandas as pd
-import pytest
 
 from cipherlab.analysis import verdicts as V
-from cipherlab.experiments import aead
+from cipherlab.experiments.aead import bitflip, driver, evidence, forgery
 
 MSG = b"from=alice&to=bob&amount=0100&memo=rent&id=0042&"  # 48 bytes, 3 AES blocks
 
@@ -51,8 +50,8 @@ def synthetic_raw(phase, per_byte, sizes=SIZES, n=40, noise=0.01, seed=0):
     rng = np.random.default_rng(seed)
     rows = []
     if phase == "forgery":
-        runs = [(m, k, "main") for m in ("gcm", "ccm", "eax") for k in aead.FORGERY_KINDS] + \
-            [(*aead.FORGERY_CONTROL, "control")]
+        runs = [(m, k, "main") for m in ("gcm", "ccm", "eax") for k in forgery.FORGERY_KINDS] + \
+            [(*forgery.FORGERY_CONTROL, "control")]
         for mode, kind, inst in runs:
             for nb in sizes:
                 t = (1e-5 + nb * per_byte[mode] * 1e-9) * np.exp(noise * rng.standard_normal(n))  # lognormal: times stay positive
@@ -88,22 +87,15 @@ def synthetic_cold(per_byte, sizes=SIZES, processes=6, noise=0.01, fixed=2e-4, s
 
 
 def synthetic_evidence(per_byte=PAPER_ORDER, noise=0.01, profile="full"):
-    outcomes = aead.forgery_outcomes({n: b"a" * n for n in SIZES}, n_tags=2, aad=AAD, seed=1)
-    flips = pd.concat([aead.bitflip_aead(MSG, AAD, seed=1), aead.bitflip_unauthenticated(MSG, seed=1)])
+    outcomes = forgery.forgery_outcomes({n: b"a" * n for n in SIZES}, n_tags=2, aad=AAD, seed=1)
+    flips = pd.concat([bitflip.bitflip_aead(MSG, AAD, seed=1), bitflip.bitflip_unauthenticated(MSG, seed=1)])
     wyche = pd.DataFrame({"mode": ["gcm"], "result": ["invalid"], "outcome": ["rejected"], "status": ["pass"]})
-    rewrite = aead.ctr_field_rewrite(MSG, b"amount=0100", b"amount=9999", seed=1)
-    return aead.collect(synthetic_raw(1, per_byte, noise=noise), synthetic_raw(2, per_byte, noise=noise),
+    rewrite = bitflip.ctr_field_rewrite(MSG, b"amount=0100", b"amount=9999", seed=1)
+    return driver.collect(synthetic_raw(1, per_byte, noise=noise), synthetic_raw(2, per_byte, noise=noise),
                         synthetic_raw("forgery", per_byte, noise=noise), outcomes, flips, wyche, rewrite,
                         profile=profile, seed=3, cold=synthetic_cold(per_byte, noise=noise))
 
 
-#: Claims "at every size" and the readings of open conditions come as several evidence rows, one per
-#: reading; the engine combines them by the rule ``readings`` of config/verdicts.yaml. Tests that decide
-#: need that rule (it arrives with the engine's branch).
-needs_readings = pytest.mark.skipif("readings" not in V.load_rules(),
-                                    reason="the engine's readings rule (config/verdicts.yaml: readings) is not here")
-
-
 def decide_synthetic(evs):
     frame = V.evidence_frame(evs).assign(chapter="aead")
-    return V.decide_all(aead.paper_claims(), frame).set_index("claim_id")
+    return V.decide_all(evidence.paper_claims(), frame).set_index("claim_id")

@@ -4,11 +4,13 @@ Each block below belongs to one part of the project; keep them apart.
 """
 from __future__ import annotations
 
+import os
 import warnings
 
 import pytest
 
 import pipeline_tree
+from cipherlab import names
 from cipherlab.ciphers.modes import available_impls
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 
@@ -22,7 +24,7 @@ from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, look
 # registered tomorrow is tested by every such test without editing it.
 
 #: cipherlab's own kernels (PyCryptodome, the outside reference, is AES only).
-OWN_STYLES = tuple(s for s in ("reference", "table", "aesni") if s in available_impls())
+OWN_STYLES = tuple(s for s in names.OWN_STYLES if s in available_impls())
 #: Every style AES runs in here, PyCryptodome's included.
 AES_STYLES = tuple(s for s in lookup("aes").styles if s in available_impls())
 CIPHER_STYLES = [(c, s) for c in cipher_names(families=True) for s in lookup(c).styles if s in OWN_STYLES]
@@ -67,16 +69,19 @@ def module_registry():
 # Pipeline trees: the pipeline tests run in temporary copies of the tree (tests/pipeline_tree.py)
 # ============================================================================================
 #
-# ``quick_tree`` is the quick pipeline run once per session in a temporary copy of the tree;
-# a test that changes a tree works on ``pipeline_tree.copy_tree(quick_tree, tmp_path)``.
-# ``make test`` never writes into the checkout's ``data/`` or ``build/``: the session guard
-# below fails the run if a test did.
+# ``quick_tree`` is the quick pipeline run once per test run in a temporary copy of the tree,
+# shared by every pytest-xdist worker; it is never changed: a test that changes a tree works on
+# ``pipeline_tree.copy_tree(quick_tree, tmp_path)``.  ``make test`` never writes into the
+# checkout's ``data/`` or ``build/``: the session guard below fails the run if a test did.
 
 
 @pytest.fixture(scope="session")
 def quick_tree(tmp_path_factory) -> pipeline_tree.Tree:
-    """A temporary tree in which the whole quick profile has run (once per session)."""
-    return pipeline_tree.build_quick_tree(tmp_path_factory.mktemp("quick") / "tree")
+    """A temporary tree in which the whole quick profile has run: once per test run, the first worker that
+    asks builds it in the run's temporary folder (the parent of each xdist worker's), the others reuse it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return pipeline_tree.shared_quick_tree(shared / "quick")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -87,3 +92,11 @@ def checkout_outputs_untouched():
     after = pipeline_tree.checkout_outputs()
     changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
     assert not changed, f"the tests wrote into the checkout's data/ or build/: {changed[:20]}"
+
+
+def pytest_collection_modifyitems(items):
+    """A test that reads the quick pipeline run is a pipeline test (``-m "not pipeline"``, ``make test-unit``,
+    leaves it out), whether or not its module says so."""
+    for item in items:
+        if "quick_tree" in getattr(item, "fixturenames", ()) and not item.get_closest_marker("pipeline"):
+            item.add_marker(pytest.mark.pipeline)

@@ -9,11 +9,15 @@ the cache stays valid).  The Snakefile takes its directory as the root
 (``CIPHERLAB_ROOT``, inherited by every job and notebook kernel), so a run in
 a tree writes only there.
 
-The session's quick run (``quick_tree`` in ``conftest.py``) is built once by
-:func:`build_quick_tree`; tests that change a tree work on a :func:`copy_tree`.
+The test run's quick run (``quick_tree`` in ``conftest.py``) is built once per test run by
+:func:`shared_quick_tree`, however many pytest-xdist workers ask for it: the first builds it
+in a folder they share, the others wait on a file lock and reuse it.  So no test changes it:
+a test that changes a tree (a re-run, an edit, a PDF build) works on a :func:`copy_tree`.
 """
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -132,6 +136,33 @@ def build_quick_tree(dest: Path) -> Tree:
     tree.seconds = time.perf_counter() - start
     tree.log = proc.stdout + proc.stderr
     return tree
+
+
+def shared_quick_tree(folder: Path) -> Tree:
+    """The quick tree in ``folder`` (``folder/tree``), built by the first process of a test run that asks
+    for it and reused by every other (pytest-xdist workers share ``folder``): the builder holds an
+    exclusive ``flock`` on ``folder/lock`` while Snakemake runs, the others wait on it.  A build that
+    failed is not tried again by each worker: they fail with its message."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    built, failed = folder / "built.json", folder / "failed.txt"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes, also if this process dies
+        if failed.is_file():
+            raise AssertionError(failed.read_text(encoding="utf-8"))
+        if built.is_file():
+            record = json.loads(built.read_text(encoding="utf-8"))
+            tree = Tree(folder / "tree")
+            tree.seconds, tree.log = record["seconds"], record["log"]
+            return tree
+        try:
+            tree = build_quick_tree(folder / "tree")
+        except BaseException as exc:
+            failed.write_text(f"the test run's quick pipeline failed to build (shared by every worker):\n{exc}",
+                              encoding="utf-8")
+            raise
+        built.write_text(json.dumps({"seconds": tree.seconds, "log": tree.log}), encoding="utf-8")
+        return tree
 
 
 def checkout_outputs() -> dict[str, tuple[int, int]]:

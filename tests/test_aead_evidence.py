@@ -2,13 +2,13 @@
 import pytest
 
 from cipherlab.analysis import verdicts as V
-from cipherlab.experiments import aead
+from cipherlab.experiments.aead import evidence
 
-from aead_synthetic import SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence, needs_readings, decide_synthetic
+from aead_synthetic import SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence, decide_synthetic
 
 
 def test_claims_file_registers_paper_003_with_extensions_apart():
-    mine = aead.paper_claims()
+    mine = evidence.paper_claims()
     assert len(mine) >= 50
     ext = mine[mine["scope"] == "extension"]
     assert {"003-x-bitflip-aead", "003-x-wycheproof"} <= set(ext["claim_id"])
@@ -17,54 +17,52 @@ def test_claims_file_registers_paper_003_with_extensions_apart():
     assert len(nt) >= 10
     assert (nt["carries"] == "nothing").all() and (nt["covered_by"] == "").all()
     # a ratio between different code paths carries only its direction: its size belongs to the paper's machine
-    ratios = mine[mine["claim_id"].isin(aead.RATIO_CLAIMS)]
+    ratios = mine[mine["claim_id"].isin(evidence.RATIO_CLAIMS)]
     assert (ratios["carries"] == "direction").all()
     # every claim named in the issue as undecided has a row
     assert {"003-s52-std-rises", "003-s52-ccm-fluctuates-most", "003-t1-semilinear", "003-s3-bound-eq2-4",
             "003-s52-approx-2-128"} <= set(mine["claim_id"])
-    assert all(s in aead.SECTIONS.values() for s in mine["section"])
+    assert all(s in evidence.SECTIONS.values() for s in mine["section"])
 
 
 def test_ratio_claims_published_values_come_from_the_transcription():
-    mine = aead.paper_claims().set_index("claim_id")
-    assert set(aead.RATIO_CLAIMS) <= set(mine.index)
-    for cid in aead.RATIO_CLAIMS:
-        assert float(mine.loc[cid, "published"]) == pytest.approx(aead.published_ratio_pct(cid), abs=0.5), cid
+    mine = evidence.paper_claims().set_index("claim_id")
+    assert set(evidence.RATIO_CLAIMS) <= set(mine.index)
+    for cid in evidence.RATIO_CLAIMS:
+        assert float(mine.loc[cid, "published"]) == pytest.approx(evidence.published_ratio_pct(cid), abs=0.5), cid
         assert mine.loc[cid, "unit"] == "%"
 
 
 def test_evidence_covers_every_claim_once_with_conditions_and_controls():
     evs = synthetic_evidence()
-    cov = aead.claim_coverage(evs)
+    cov = evidence.claim_coverage(evs)
     assert cov == {"missing": [], "unknown": [], "duplicated": []}
     for e in evs:
-        assert e.profile == "full" and e.style and e.section in aead.SECTIONS.values()
-        if e.unit == "%" and e.holds is None and e.claim_id in aead.ORDER_CLAIMS:
+        assert e.profile == "full" and e.style and e.section in evidence.SECTIONS.values()
+        if e.unit == "%" and e.holds is None and e.claim_id in evidence.ORDER_CLAIMS:
             assert e.control_low is not None and e.size.endswith(" B")
-    speed = [e for e in evs if e.claim_id in {**aead.ORDER_CLAIMS, **aead.RATIO_CLAIMS, **aead.TABLE_ORDER_CLAIMS}]
+    speed = [e for e in evs if e.claim_id in {**evidence.ORDER_CLAIMS, **evidence.RATIO_CLAIMS, **evidence.TABLE_ORDER_CLAIMS}]
     assert speed and all(e.control_low is not None for e in speed)
     # every comparison of timings (speeds and spreads alike) carries its A/A band
-    rules = aead.paper_claims().set_index("claim_id")["rule"]
+    rules = evidence.paper_claims().set_index("claim_id")["rule"]
     timed = [e for e in evs if e.holds is None and e.unit == "%" and rules[e.claim_id] in ("ordering", "within_margin")]
     assert len(timed) >= len(speed) + 3 and all(e.control_low is not None for e in timed)
     # orderings over sizes: one row per measured size, each naming its reading
-    for cid in aead.ORDER_CLAIMS:
+    for cid in evidence.ORDER_CLAIMS:
         rows = [e for e in evs if e.claim_id == cid]
         assert sorted(e.reading for e in rows) == sorted(f"size={n} B" for n in SIZES), cid
         assert all(e.size == e.reading.partition("=")[2] for e in rows)
     # Tables 5-7's orders: one row per adjacent pair, each sized by the gap the table prints
-    for cid in aead.TABLE_ORDER_CLAIMS:
+    for cid in evidence.TABLE_ORDER_CLAIMS:
         rows = [e for e in evs if e.claim_id == cid]
         assert len(rows) == 2 and all(e.reading.startswith("pair=") and e.stated is not None for e in rows), cid
 
 
-@needs_readings
 def test_every_claim_is_decided_once():
     decided = decide_synthetic(synthetic_evidence())
-    assert decided.index.is_unique and set(decided.index) == set(aead.paper_claims()["claim_id"])
+    assert decided.index.is_unique and set(decided.index) == set(evidence.paper_claims()["claim_id"])
 
 
-@needs_readings
 def test_clear_paper_order_is_reproduced_and_the_reverse_contradicted():
     d = decide_synthetic(synthetic_evidence())
     for cid in ("003-t1-gcm-fastest-enc", "003-t1-eax-slowest-dec", "003-t2-tp-order-enc", "003-f7-aes-fastest-enc",
@@ -80,7 +78,6 @@ def test_clear_paper_order_is_reproduced_and_the_reverse_contradicted():
         assert r.loc[cid, "verdict"] == "contradicted", (cid, r.loc[cid, "reason"])
 
 
-@needs_readings
 def test_a_gap_inside_the_machines_noise_is_not_a_contradiction():
     # CCM 3 % faster than EAX, with trial noise of 30 %: the A/A band swallows the gap
     close = {**PAPER_ORDER, "ccm": 3.5, "eax": 3.4}
@@ -92,29 +89,28 @@ def test_a_gap_inside_the_machines_noise_is_not_a_contradiction():
 def test_weakest_comparison_decides_and_says_so():
     evs = [V.Evidence("c", estimate=e, low=e - 1, high=e + 1, n=10, control_low=-1, control_high=1, detail=f"p{e}")
            for e in (50.0, 5.0, 20.0)]
-    w = aead.weakest(evs, "pairs")
+    w = evidence.weakest(evs, "pairs")
     assert w.estimate == 5.0 and "weakest of 3 pairs" in w.detail and "3 of 3 beyond" in w.detail
 
 
 def test_forgery_bound_is_exact():
-    assert aead.forgery_bound(100, 128) == __import__("fractions").Fraction(100, 2**128)
-    assert aead.forgery_bound(2**40, 32) == 1
+    assert evidence.forgery_bound(100, 128) == __import__("fractions").Fraction(100, 2**128)
+    assert evidence.forgery_bound(2**40, 32) == 1
     with pytest.raises(ValueError, match="q must be"):
-        aead.forgery_bound(0, 128)
+        evidence.forgery_bound(0, 128)
 
 
-@needs_readings
 def test_every_verdict_links_to_a_section_of_this_chapter():
     ev = V.evidence_frame(synthetic_evidence()).assign(chapter="aead")
-    d = aead.decide(ev)
-    assert set(d["claim_id"]) == set(aead.paper_claims()["claim_id"])
+    d = evidence.decide(ev)
+    assert set(d["claim_id"]) == set(evidence.paper_claims()["claim_id"])
     assert (d["chapter"] == "aead").all() and d["section"].str.startswith("aead-").all()
-    assert ".html#" in aead.section_table(d, "aead-absolute") and 'href=".html' not in V.verdict_html(d)
+    assert ".html#" in evidence.section_table(d, "aead-absolute") and 'href=".html' not in V.verdict_html(d)
 
 
 def test_stability_compares_calls_of_equal_duration():
     # CCM and EAX cost 3x GCM per byte: GCM at 5 MB lasts about as long as they do at 1 MB
-    ev = aead.stability_evidence(synthetic_raw(1, PAPER_ORDER, sizes=(1_000_000, 3_000_000, 5_000_000)), profile="full")
+    ev = evidence.stability_evidence(synthetic_raw(1, PAPER_ORDER, sizes=(1_000_000, 3_000_000, 5_000_000)), profile="full")
     assert ev.claim_id == "003-t2-gcm-most-stable" and "vs gcm" in ev.mode
     sizes = [int(x) for x in ev.size.replace(" B", "").split(" vs ")]
     assert sizes[1] > sizes[0]   # GCM measured at the larger file
@@ -122,11 +118,11 @@ def test_stability_compares_calls_of_equal_duration():
 
 
 def test_forgery_check_states_its_power():
-    text = aead.forgery_power(2160, 0, 0.99)
+    text = evidence.forgery_power(2160, 0, 0.99)
     assert text.startswith("no power") and "at most 8 bits" in text and "9-bit" in text
-    assert "accepted" in aead.forgery_power(100, 3, 0.99)
+    assert "accepted" in evidence.forgery_power(100, 3, 0.99)
     with pytest.raises(ValueError, match="accepted"):
-        aead.forgery_power(10, 11, 0.99)
+        evidence.forgery_power(10, 11, 0.99)
     evs = {e.claim_id: e for e in synthetic_evidence()}
     assert "no power" in evs["003-s6-consistent-bound"].detail
     assert "no power" in evs["003-s52-no-strength-difference"].detail

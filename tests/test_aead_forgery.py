@@ -4,13 +4,13 @@ import math
 import pandas as pd
 import pytest
 
-from cipherlab.experiments import aead
+from cipherlab.experiments.aead import forgery
 
 from aead_synthetic import AAD, texts
 
 
 def test_forgery_bound_arithmetic():
-    b = aead.forgery_bound_table({"gcm": [16], "ccm": [4]}, log2_q_max=40)
+    b = forgery.forgery_bound_table({"gcm": [16], "ccm": [4]}, log2_q_max=40)
     g = b[b["mode"] == "gcm"].set_index("log2_q")
     assert g.loc[0, "bound"] == 2.0 ** -128 and g.loc[40, "log2_bound"] == -88
     c = b[b["mode"] == "ccm"].set_index("log2_q")
@@ -19,38 +19,38 @@ def test_forgery_bound_arithmetic():
     assert len(b) == 2 * 41
     assert (b["q"] == 2 ** b["log2_q"]).all()
     with pytest.raises(ValueError, match="log2_q_max"):
-        aead.forgery_bound_table({"gcm": [16]}, log2_q_max=65)
+        forgery.forgery_bound_table({"gcm": [16]}, log2_q_max=65)
     with pytest.raises(ValueError, match="tag lengths"):
-        aead.forgery_bound_table({"gcm": [17]})
+        forgery.forgery_bound_table({"gcm": [17]})
     with pytest.raises(ValueError, match="mode"):
-        aead.forgery_bound_table({"ocb": [16]})
+        forgery.forgery_bound_table({"ocb": [16]})
 
 
 def test_trials_to_observe():
-    t = aead.trials_to_observe([32, 128], observed_trials=100)
+    t = forgery.trials_to_observe([32, 128], observed_trials=100)
     p = t["p_upper_from_observed"].iloc[0]
     assert p == pytest.approx(1 - 0.05 ** (1 / 100))
     assert p == pytest.approx(3 / 100, rel=0.05)  # the rule of three
     row = t.set_index("tag_bits").loc[128]
     assert row["log2_trials_for_confidence"] == pytest.approx(128 + math.log2(math.log(20)))
     assert not t["observed_can_reject_tag"].any()  # 100 trials cannot tell a 32-bit tag from a 128-bit one
-    assert aead.trials_to_observe([4], observed_trials=1000)["observed_can_reject_tag"].iloc[0]
+    assert forgery.trials_to_observe([4], observed_trials=1000)["observed_can_reject_tag"].iloc[0]
     with pytest.raises(ValueError):
-        aead.trials_to_observe([32], observed_trials=0)
+        forgery.trials_to_observe([32], observed_trials=0)
 
 
 def test_forgery_outcomes_reject_forged_and_accept_genuine_tags_deterministically():
-    runs = [aead.forgery_outcomes(texts(), n_tags=4, aad=AAD, seed=11) for _ in range(2)]
+    runs = [forgery.forgery_outcomes(texts(), n_tags=4, aad=AAD, seed=11) for _ in range(2)]
     o = runs[0]
     assert len(o) == 3 * 2 * 3 * 4
     assert o[o["kind"] != "valid"]["rejected"].all()
     assert not o[o["kind"] == "valid"]["rejected"].any()
     pd.testing.assert_frame_equal(*runs)
     # the timed run records the same outcomes, whatever its batching
-    f, o4 = aead.measure_forgery(texts(), trials=4, warmup=1, aad=AAD, seed=11, min_trial_seconds=0.001,
+    f, o4 = forgery.measure_forgery(texts(), trials=4, warmup=1, aad=AAD, seed=11, min_trial_seconds=0.001,
                                  progress=False)
     pd.testing.assert_frame_equal(o4, o)
-    t = aead.forgery_table(f, o)
+    t = forgery.forgery_table(f, o)
     assert set(t[t["kind"] != "valid"]["fail_rate_pct"]) == {100.0}
     assert set(t[t["kind"] == "valid"]["fail_rate_pct"]) == {0.0}
     assert (t["trials"] == 4).all()  # the A/A control's trials are not mixed into the table
@@ -58,9 +58,9 @@ def test_forgery_outcomes_reject_forged_and_accept_genuine_tags_deterministicall
 
 def test_forged_tags_are_seeded_and_differ_from_the_genuine_tag():
     tag = bytes(range(16))
-    flipped = aead.forged_tags(tag, "flipped_tag", 50, 1, "x")
-    assert flipped == aead.forged_tags(tag, "flipped_tag", 50, 1, "x")
+    flipped = forgery.forged_tags(tag, "flipped_tag", 50, 1, "x")
+    assert flipped == forgery.forged_tags(tag, "flipped_tag", 50, 1, "x")
     for t in flipped:
         diff = int.from_bytes(t, "big") ^ int.from_bytes(tag, "big")
         assert bin(diff).count("1") == 1
-    assert all(t != tag for t in aead.forged_tags(tag, "random_tag", 50, 1, "x"))
+    assert all(t != tag for t in forgery.forged_tags(tag, "random_tag", 50, 1, "x"))

@@ -3,26 +3,26 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cipherlab.experiments import aead
+from cipherlab.experiments.aead import linearity
 
 from aead_synthetic import SIZES, PAPER_ORDER, synthetic_raw
 
 
 def test_linear_fit_recovers_a_fixed_cost_and_judges_by_misfit():
     sizes = np.array([1e5, 5e5, 1e6, 3e6, 5e6])
-    fixed, per_byte, mis = aead.fit_linear(sizes, 2e-5 + 1e-9 * sizes)
+    fixed, per_byte, mis = linearity.fit_linear(sizes, 2e-5 + 1e-9 * sizes)
     assert fixed == pytest.approx(2e-5) and per_byte == pytest.approx(1e-9) and np.max(np.abs(mis)) < 1e-6
     # a curve no line fits: the misfit shows it, where the two-point exponent would not tell it from a fixed cost
-    _, _, mis = aead.fit_linear(sizes, 1e-6 * np.sqrt(sizes))
+    _, _, mis = linearity.fit_linear(sizes, 1e-6 * np.sqrt(sizes))
     assert np.max(np.abs(mis)) > 10
     with pytest.raises(ValueError, match=">= 3"):
-        aead.fit_linear([1, 2], [1, 2])
+        linearity.fit_linear([1, 2], [1, 2])
     with pytest.raises(ValueError, match="positive"):
-        aead.fit_linear([1, 2, 3], [1, 0, 2])
+        linearity.fit_linear([1, 2, 3], [1, 0, 2])
 
 
 def test_semilinear_evidence_is_the_misfit_over_every_size():
-    linear = aead.linearity_evidence(synthetic_raw(1, PAPER_ORDER), profile="full", seed=1, n_resamples=200)
+    linear = linearity.linearity_evidence(synthetic_raw(1, PAPER_ORDER), profile="full", seed=1, n_resamples=200)
     assert linear.claim_id == "003-t1-semilinear" and linear.unit == "%"
     assert 0 <= linear.low <= linear.estimate <= linear.high < 3   # a fixed cost plus a per-byte cost: linear
     assert linear.size == ", ".join(f"{n} B" for n in SIZES) and "fixed" in linear.detail
@@ -30,17 +30,17 @@ def test_semilinear_evidence_is_the_misfit_over_every_size():
     rows = []
     for r in synthetic_raw(1, PAPER_ORDER).itertuples(index=False):  # the same medians bent to size^0.5: not linear
         rows.append({**r._asdict(), "seconds": r.seconds * (r.bytes / SIZES[0]) ** -0.5})
-    bent = aead.linearity_evidence(pd.DataFrame(rows), profile="full", seed=1, n_resamples=200)
+    bent = linearity.linearity_evidence(pd.DataFrame(rows), profile="full", seed=1, n_resamples=200)
     assert bent.low > 10
-    table = aead.linear_fit_table(synthetic_raw(1, PAPER_ORDER))
+    table = linearity.linear_fit_table(synthetic_raw(1, PAPER_ORDER))
     assert len(table) == 6 and (table["misfit_max_pct"] < 3).all() and (table["two_point_exponent"] < 1).all()
     assert table["fixed_us"].between(5, 15).all()   # the synthetic fixed cost is 10 us
 
 
 def test_equal_growth_compares_the_cost_per_byte_of_the_modes():
-    ev = aead.equal_growth_evidence(synthetic_raw(1, PAPER_ORDER), profile="full", seed=1, n_resamples=200)
+    ev = linearity.equal_growth_evidence(synthetic_raw(1, PAPER_ORDER), profile="full", seed=1, n_resamples=200)
     assert ev.claim_id == "003-s511-equally-affected" and ev.unit == "%"
     assert ev.estimate == pytest.approx(250.0, rel=0.05) and ev.low <= ev.estimate <= ev.high   # EAX 3.5 over GCM 1 ns/B
-    same = aead.equal_growth_evidence(synthetic_raw(1, {**PAPER_ORDER, "ccm": 1.0, "eax": 1.0}), profile="full", seed=1,
+    same = linearity.equal_growth_evidence(synthetic_raw(1, {**PAPER_ORDER, "ccm": 1.0, "eax": 1.0}), profile="full", seed=1,
                                       n_resamples=200)
     assert 0 <= same.estimate < 3 and "ns/B" in same.detail

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from cipherlab.analysis import verdicts as V
-from cipherlab.experiments import aead
+from cipherlab.experiments.aead import evidence, linearity
 
 from aead_synthetic import SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence, decide_synthetic
 
@@ -14,7 +14,7 @@ from aead_synthetic import SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence
 
 def _decide_only(evs, ids):
     frame = V.evidence_frame([e for e in evs if e.claim_id in ids]).assign(chapter="aead")
-    mine = aead.paper_claims()
+    mine = evidence.paper_claims()
     return V.decide_all(mine[mine["claim_id"].isin(ids)], frame).set_index("claim_id")
 
 
@@ -47,7 +47,7 @@ def _mixed_noise(noisy_mode: str, sizes=(1_000_000, 3_000_000, 5_000_000), n=40)
 
 def test_ccm_stability_is_judged_on_the_metric_of_gcm_most_stable_and_can_contradict_table_2():
     from cipherlab.experiments.aead import sentence_claims as E
-    claims = aead.paper_claims().set_index("claim_id")
+    claims = evidence.paper_claims().set_index("claim_id")
     assert "003-t2-gcm-most-stable" in claims.loc["003-s511-ccm-stable", "note"]   # the conflict is stated
     rows = E.ccm_stability_evidence(_mixed_noise("gcm"), profile="full", seed=1)
     assert [e.reading for e in rows] == ["operation=encrypt", "operation=decrypt"]
@@ -65,11 +65,11 @@ def test_ccm_stability_is_judged_on_the_metric_of_gcm_most_stable_and_can_contra
 def test_rejection_time_linearity_and_ccm_eax_closeness():
     from cipherlab.experiments.aead import sentence_claims as E
     fg = synthetic_raw("forgery", PAPER_ORDER)
-    ev = aead.linearity.rejection_linearity_evidence(fg, profile="full", seed=1, n_resamples=200)
+    ev = linearity.rejection_linearity_evidence(fg, profile="full", seed=1, n_resamples=200)
     assert ev.claim_id == "003-s52-reject-linear" and ev.size == ", ".join(f"{n} B" for n in SIZES)
     assert 0 <= ev.low <= ev.estimate <= ev.high < 3 and ev.control_low == -ev.control_high
     bent = fg.assign(seconds=fg["seconds"] * (fg["bytes"] / SIZES[0]) ** -0.5)
-    assert aead.linearity.rejection_linearity_evidence(bent, profile="full", seed=1, n_resamples=200).low > 10
+    assert linearity.rejection_linearity_evidence(bent, profile="full", seed=1, n_resamples=200).low > 10
     ids = {"003-s52-reject-linear", "003-s52-ccm-eax-close"}
     same = E.sentence_claims(synthetic_raw(1, PAPER_ORDER), synthetic_raw(2, PAPER_ORDER), synthetic_raw("forgery", {**PAPER_ORDER, "ccm": 3.5}),
                              profile="full", seed=1)
@@ -81,7 +81,7 @@ def test_rejection_time_linearity_and_ccm_eax_closeness():
 
 
 def test_abstract_and_conclusion_restatements_are_rows_counted_at_the_row_that_decides():
-    mine = aead.paper_claims().set_index("claim_id")
+    mine = evidence.paper_claims().set_index("claim_id")
     restated = {"003-abstract-tp-differences": "003-t1-gcm-fastest-enc", "003-abstract-eax-algorithms": "003-t4-order-enc",
                 "003-abstract-below-threshold": "003-s6-consistent-bound", "003-s6-gcm-superior": "003-t1-gcm-fastest-enc",
                 "003-f3-almost-linear": "003-t1-semilinear", "003-s511-gcm-consistent": "003-t2-gcm-most-stable",
@@ -97,7 +97,7 @@ def test_abstract_and_conclusion_restatements_are_rows_counted_at_the_row_that_d
 
 def test_rise_claims_take_their_published_gain_from_the_transcription_and_measure_the_same_gain():
     from cipherlab.experiments.aead import sentence_claims as E
-    mine = aead.paper_claims().set_index("claim_id")
+    mine = evidence.paper_claims().set_index("claim_id")
     for cid in E.RISE_CLAIMS:
         assert float(mine.loc[cid, "published"]) == pytest.approx(E.published_rise_pct(cid), abs=0.5), cid
         assert mine.loc[cid, "rule"] == "within_margin" and mine.loc[cid, "unit"] == "%"
@@ -110,7 +110,8 @@ def test_rise_claims_take_their_published_gain_from_the_transcription_and_measur
     assert rows["003-f10-aes-tp-climbs-dec"].size == f"{SIZES[2]} B vs {SIZES[0]} B"      # to the largest
 
     def gain(ns_per_byte, n1, fixed=1e-5):   # a fixed cost plus a per-byte cost, from the smallest size
-        t = lambda n: fixed + n * ns_per_byte * 1e-9
+        def t(n):
+            return fixed + n * ns_per_byte * 1e-9
         return ((n1 / t(n1)) / (SIZES[0] / t(SIZES[0])) - 1) * 100
     assert rows["003-f9-blowfish-rises-enc"].estimate == pytest.approx(gain(7.0, SIZES[1]), abs=0.5)
     assert rows["003-f10-aes-tp-climbs-dec"].estimate == pytest.approx(gain(1.0, SIZES[2]), abs=0.5)
@@ -132,7 +133,8 @@ def test_gain_claims_compare_two_gains_as_one_double_ratio_with_its_own_aa_band(
     from cipherlab.experiments.aead import sentence_claims as E
 
     def gain(ns_per_byte):   # throughput from the smallest to the largest size, 10 us fixed cost
-        t = lambda n: 1e-5 + n * ns_per_byte * 1e-9
+        def t(n):
+            return 1e-5 + n * ns_per_byte * 1e-9
         return (SIZES[2] / t(SIZES[2])) / (SIZES[0] / t(SIZES[0]))
     evs = {e.claim_id: e for e in E.gain_evidence(synthetic_raw(1, PAPER_ORDER), synthetic_raw(2, PAPER_ORDER), profile="full", seed=1)}
     assert set(evs) == set(E.GAIN_CLAIMS)

@@ -3,9 +3,10 @@ import pandas as pd
 
 from cipherlab.analysis import paper
 from cipherlab.analysis import verdicts as V
-from cipherlab.experiments import aead
+from cipherlab.experiments.aead import bitflip, chapter, forgery, measure, views
+from cipherlab.experiments.aead import tables as aead_tables
 
-from aead_synthetic import MSG, AAD, SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence, needs_readings, decide_synthetic
+from aead_synthetic import MSG, AAD, SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence, decide_synthetic
 
 
 def _header_counts(markup: str) -> list[int]:
@@ -19,31 +20,30 @@ def _header_counts(markup: str) -> list[int]:
     return out
 
 
-@needs_readings
 def test_every_view_fits_the_page_and_shows_no_nan_or_truncation(tmp_path):
-    inputs = {1000: tmp_path / aead.input_name(1000)}
+    inputs = {1000: tmp_path / chapter.input_name(1000)}
     inputs[1000].write_bytes(b"a" * 1000)
-    s1 = aead.throughput_summary(synthetic_raw(1, PAPER_ORDER), 1e6)
-    s2 = aead.throughput_summary(synthetic_raw(2, PAPER_ORDER), 1e6)
-    outcomes = aead.forgery_outcomes({n: b"a" * n for n in SIZES}, n_tags=3, aad=AAD, seed=1)
-    ftab = aead.forgery_table(synthetic_raw("forgery", PAPER_ORDER), outcomes)
+    s1 = measure.throughput_summary(synthetic_raw(1, PAPER_ORDER), 1e6)
+    s2 = measure.throughput_summary(synthetic_raw(2, PAPER_ORDER), 1e6)
+    outcomes = forgery.forgery_outcomes({n: b"a" * n for n in SIZES}, n_tags=3, aad=AAD, seed=1)
+    ftab = forgery.forgery_table(synthetic_raw("forgery", PAPER_ORDER), outcomes)
     pub_forgery = pd.concat([paper.published("003", f"Table {i}") for i in (5, 6, 7)], ignore_index=True)
-    beside = aead.forgery_beside_paper(ftab, pub_forgery, dict(zip(("Table 5", "Table 6", "Table 7"), SIZES)))
+    beside = forgery.forgery_beside_paper(ftab, pub_forgery, dict(zip(("Table 5", "Table 6", "Table 7"), SIZES)))
     prose = pd.concat([paper.published("003", f"Figure {i} (prose)") for i in (5, 7, 8, 9, 10)])
-    ranking = aead.ranking_beside_paper(
-        pd.concat([aead.ranking_table(s1, "mode"), aead.ranking_table(s2, "cipher")], ignore_index=True),
+    ranking = aead_tables.ranking_beside_paper(
+        pd.concat([aead_tables.ranking_table(s1, "mode"), aead_tables.ranking_table(s2, "cipher")], ignore_index=True),
         pd.concat([paper.published("003", f"Table {i}") for i in (1, 2, 3, 4)], ignore_index=True))
     decided = decide_synthetic(synthetic_evidence()).reset_index()
-    bound = aead.forgery_bound_table(log2_q_max=40)
-    flips = pd.concat([aead.bitflip_aead(MSG, AAD, seed=1), aead.bitflip_unauthenticated(MSG, seed=1)])
-    v = aead.views
+    bound = forgery.forgery_bound_table(log2_q_max=40)
+    flips = pd.concat([bitflip.bitflip_aead(MSG, AAD, seed=1), bitflip.bitflip_unauthenticated(MSG, seed=1)])
+    v = views
     tables = {
-        "summary": v.summary_table(s1, "mode"), "ratios": v.ratios_table(aead.throughput_ratios(s1, s2)),
-        "ranking": v.ranking_table(ranking, decided), "prose": v.prose_table(aead.prose_comparison(s1, s2, prose)),
+        "summary": v.summary_table(s1, "mode"), "ratios": v.ratios_table(aead_tables.throughput_ratios(s1, s2)),
+        "ranking": v.ranking_table(ranking, decided), "prose": v.prose_table(aead_tables.prose_comparison(s1, s2, prose)),
         "beside": v.forgery_beside_table(beside), "times": v.forgery_times_table(ftab),
-        "bound": v.bound_table(bound), "observe": v.trials_table(aead.trials_to_observe([32, 128], 450)),
-        "accept": v.acceptance_table(aead.acceptance_table(flips)),
-        "rewrite": v.rewrite_table(aead.ctr_field_rewrite(MSG, b"amount=0100", b"amount=9999", seed=1)),
+        "bound": v.bound_table(bound), "observe": v.trials_table(forgery.trials_to_observe([32, 128], 450)),
+        "accept": v.acceptance_table(bitflip.acceptance_table(flips)),
+        "rewrite": v.rewrite_table(bitflip.ctr_field_rewrite(MSG, b"amount=0100", b"amount=9999", seed=1)),
         "counts": v.counts_table(V.verdict_counts(decided)), "inputs": v.inputs_table(inputs),
     }
     for name, t in tables.items():

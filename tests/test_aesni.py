@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import tracemalloc
-import warnings
 
 import numpy as np
 import pytest

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from cipherlab import bench
+from cipherlab.analysis import sweep
 from cipherlab.pipeline import config
 from cipherlab.report import environment as env_page
 
@@ -42,7 +43,7 @@ def test_run_sweep_fresh_and_reused_beside_pycryptodome():
         assert two.empty
     assert sorted(frame.bytes.unique()) == [16, 1024] and (frame.mb_per_s > 0).all()
     np.testing.assert_allclose(frame.cycles_per_byte, frame.seconds * 3e9 / frame.bytes)
-    table = env_page.sweep_table(frame, meta=RECORD)
+    table = sweep.sweep_table(frame, meta=RECORD)
     assert list(table.message) == ["16 B", "1 KiB"] and table["openssl -evp MB/s"].isna().all()
     assert (table["fresh: cipherlab / PyCryptodome"] > 0).all()
     np.testing.assert_allclose(table["reused: fraction of the bound"], 0.16 / table["cipherlab reused cycles/B"])
@@ -58,17 +59,17 @@ def test_run_limits_times_every_key_size_and_mode_against_the_bound():
     assert list(frame.columns) == bench.SWEEP_COLUMNS and set(frame.part) == {"limit"}
     assert sorted(zip(frame.key_bits, frame["mode"])) == [(b, m) for b in (128, 192, 256) for m in ("ctr", "ecb")]
     assert (frame.threads == 1).all() and (frame.object == "reused").all() and (frame.bytes == 4096).all()
-    limits = env_page.limit_table(frame, RECORD)
-    assert list(limits.columns) == env_page.LIMIT_COLUMNS and list(limits.key.unique()) == ["AES-128", "AES-192", "AES-256"]
+    limits = sweep.limit_table(frame, RECORD)
+    assert list(limits.columns) == sweep.LIMIT_COLUMNS and list(limits.key.unique()) == ["AES-128", "AES-192", "AES-256"]
     row = limits[(limits.key == "AES-192") & (limits["mode"] == "CTR")].iloc[0]
     assert row["bound cycles/B (measured)"] == 0.19 and row["AES units alone cycles/B"] == 0.186
     assert row["fraction of the bound"] == pytest.approx(0.19 / row["cipherlab cycles/B"])
     assert row["formula cycles/B"] == pytest.approx(12 / 64)
-    assert env_page.sweep_table(frame).empty  # the limit part is not a message size of the sweep
+    assert sweep.sweep_table(frame).empty  # the limit part is not a message size of the sweep
 
 
 def test_the_probe_table_says_which_widths_were_measured():
-    table = env_page.probe_table(RECORD)
+    table = sweep.probe_table(RECORD)
     assert list(table.register) == ["xmm (AES-NI)", "zmm (VAES, AVX-512)"]
     assert table.measured.iloc[0] == "yes" and table.measured.iloc[1].startswith("not measured: the CPU lacks")
     assert table["CTR block AES-192 cycles/B"].iloc[0] == 0.37 and np.isnan(table["AES instructions / cycle"].iloc[1])
@@ -77,15 +78,15 @@ def test_the_probe_table_says_which_widths_were_measured():
 def test_run_sweep_without_a_clock_or_a_record_says_unknown():
     frame = bench.run_sweep(sizes=(64,), mode="ecb", impl="table", repeats=1)
     assert frame.cycles_per_byte.isna().all()
-    table = env_page.sweep_table(frame)
+    table = sweep.sweep_table(frame)
     assert table["bound cycles/B (measured)"].isna().all() and table["formula cycles/B"].isna().all()
-    assert env_page.limit_table(frame, {}).empty
+    assert sweep.limit_table(frame, {}).empty
 
 
 def test_an_older_sweep_without_parts_still_reads():
     frame = bench.run_sweep(sizes=(64,), mode="ctr", impl="table", repeats=1, clock_hz=3e9)
     old = frame.drop(columns=["part", "key_bits", "threads"])
-    assert list(env_page.sweep_table(old).message) == ["64 B"]
+    assert list(sweep.sweep_table(old).message) == ["64 B"]
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -141,7 +142,7 @@ def test_bench_sizes_main_prints_and_writes(monkeypatch, capsys, tmp_path):
     assert "cipherlab fresh MB/s" in text and "OpenSSL: openssl is not on PATH: not measured" in text
     assert "the measured bound" in text and "fraction of the bound" in text and "AES units alone" in text
     assert "new() alone" in text and "load average before" in text and "features" in text
-    rows, meta = env_page.sweep_results(out)
+    rows, meta = sweep.sweep_results(out)
     assert set(rows[rows.part == "sizes"].bytes) == {16, 256} and rows.run_id.nunique() == 1
     assert set(rows[rows.part == "limit"].key_bits) == {128, 192, 256}
     assert meta["clock_hz_measured"] == meta["probe"]["clock_hz"] > 0 and "load_average_before" in meta
@@ -150,7 +151,7 @@ def test_bench_sizes_main_prints_and_writes(monkeypatch, capsys, tmp_path):
     assert json.loads((tmp_path / "sweep.csv.meta.json").read_text())["openssl"].startswith("openssl is not")
     fig = env_page.sweep_figure(rows)
     assert len(fig.axes[0].lines) == 4
-    assert len(env_page.limit_table(rows, meta)) == 6
+    assert len(sweep.limit_table(rows, meta)) == 6
 
 
 def test_timing_loads_reads_the_raw_provenance(monkeypatch, tmp_path):

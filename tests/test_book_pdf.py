@@ -19,6 +19,7 @@ import subprocess
 import pytest
 
 from cipherlab.pipeline import paths
+from pipeline_tree import copy_tree
 
 pytestmark = pytest.mark.browser
 
@@ -36,13 +37,20 @@ def _need(tool: str, package: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pdfs(quick_tree):
-    """The quick book's PDFs, built by the pipeline's `pdf` target (what `make pdf QUICK=1` runs)."""
+def pdf_tree(quick_tree, tmp_path_factory):
+    """A copy of the run's quick tree (the shared one never changes) in which the pipeline's `pdf` target
+    (what `make pdf QUICK=1` runs) has built the quick book's PDFs."""
     _need("chromium", "chromium")
     _need("pdfunite", "poppler-utils")
-    quick_tree.snakemake("--cores", "1", "pdf")
-    out = quick_tree.at(paths.Profile("quick").build / "pdf")
-    return out
+    tree = copy_tree(quick_tree, tmp_path_factory.mktemp("pdf") / "tree")
+    tree.snakemake("--cores", "1", "pdf")
+    return tree
+
+
+@pytest.fixture(scope="module")
+def pdfs(pdf_tree):
+    """The folder of the quick book's PDFs."""
+    return pdf_tree.at(paths.Profile("quick").build / "pdf")
 
 
 def pdfinfo(path) -> dict[str, str]:
@@ -98,8 +106,8 @@ def test_the_book_pdf_holds_every_page(pdfs):
     assert len(images(book)) >= len(PAPERS)
 
 
-def test_the_book_links_the_pdfs(pdfs, quick_tree):
-    html = quick_tree.at(paths.Profile("quick").html)
+def test_the_book_links_the_pdfs(pdfs, pdf_tree):
+    html = pdf_tree.at(paths.Profile("quick").html)
     for name in [f"report-{p}.pdf" for p in PAPERS] + ["cipherlab-book.pdf"]:
         assert (html / "pdf" / name).is_file(), f"{name} is not beside the HTML book, where its button links"
     script = (html / "_static" / "cipherlab.js").read_text(encoding="utf-8")
@@ -108,14 +116,14 @@ def test_the_book_links_the_pdfs(pdfs, quick_tree):
 
 # --- a PDF an editor can use (issue 37) -----------------------------------------------------------
 
-def run_info(quick_tree) -> dict:
+def run_info(tree) -> dict:
     import json
-    return json.loads(quick_tree.at(paths.Profile("quick").html / "run.json").read_text(encoding="utf-8"))
+    return json.loads(tree.at(paths.Profile("quick").html / "run.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("name", [f"report-{p}" for p in PAPERS] + ["cipherlab-book"])
-def test_each_pdf_opens_on_a_title_page_naming_the_run(pdfs, quick_tree, name):
-    info = run_info(quick_tree)
+def test_each_pdf_opens_on_a_title_page_naming_the_run(pdfs, pdf_tree, name):
+    info = run_info(pdf_tree)
     first = flat(pdftext(pdfs / f"{name}.pdf", 1, 1))
     title = f"Referee.s report: paper {name[-3:]}" if name.startswith("report-") else "cipherlab: checking"
     assert re.search(title, first), f"{name}: page 1 is not its title page: {first[:300]}"
@@ -142,9 +150,9 @@ def test_every_page_names_the_profile_in_its_header(pdfs):
         assert flat(pdftext(pdf)).count("QUICK PROFILE") >= pages, f"{name}: a page without the profile's header"
 
 
-def test_folds_print_open(pdfs, quick_tree):
+def test_folds_print_open(pdfs, pdf_tree):
     """The content of the book's folds ("The full table") is in the book PDF, not only their captions."""
-    html = quick_tree.at(paths.Profile("quick").html)
+    html = pdf_tree.at(paths.Profile("quick").html)
     text = flat(pdftext(pdfs / "cipherlab-book.pdf"))
     checked = []
     for page in sorted(html.glob("*.html")):

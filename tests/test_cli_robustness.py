@@ -14,7 +14,6 @@ import warnings
 from pathlib import Path
 
 import pytest
-import yaml
 
 import cipherlab
 from cipherlab import cli

@@ -41,11 +41,13 @@ def test_notebook_parameters_are_the_profile_and_what_its_file_sets():
 
 @pytest.mark.parametrize("profile", paths.PROFILES)
 def test_loaded_sections_are_complete(profile):
-    """load_config fills every chapter's section: the defaults, then the profile's values."""
+    """load_config fills every chapter's section: the defaults, then the profile's values, then what they
+    derive (aead's generated inputs, one per size)."""
     from cipherlab.pipeline import chapters, params
     cfg, raw = config.load_config(profile), config.read_config(profile)
     for section, decl in chapters.load().sections.items():
-        assert set(cfg[section]) == {f.name for f in params.fields(decl.params)}
+        made = decl.make_params(raw.get(section))
+        assert set(cfg[section]) == {f.name for f in params.fields(decl.params)} | set(params.derived(made))
         assert all(cfg[section][k] == v for k, v in (raw.get(section) or {}).items())
 
 

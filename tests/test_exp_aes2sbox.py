@@ -9,8 +9,9 @@ import pytest
 
 from cipherlab.analysis import paper, verdicts
 from cipherlab.analysis import table_layout as L
-from cipherlab.experiments import aes2sbox as X
+from cipherlab.experiments.aes2sbox import audit, avalanche, common, evidence, measure, sboxes, tables
 from cipherlab.experiments.aes2sbox import evidence as E
+from cipherlab.experiments.aes2sbox.chapter import CHAPTER
 from cipherlab.experiments.aes2sbox import views as V
 from cipherlab.ciphers.sboxes import second_sbox
 
@@ -27,14 +28,14 @@ def naive_bits(a: bytes, b: bytes) -> int:
 
 def test_sbox_grid_layout():
     sbox = np.arange(256, dtype=np.uint8)[::-1].copy()
-    grid = X.sbox_grid(sbox)
+    grid = sboxes.sbox_grid(sbox)
     assert grid.shape == (16, 16)
     assert grid.loc["0", "0"] == "FF" and grid.loc["1", "7"] == f"{255 - 0x17:02X}" and grid.loc["F", "F"] == "00"
     with pytest.raises(ValueError, match="256"):
-        X.sbox_grid(np.zeros(10, dtype=np.uint8))
+        sboxes.sbox_grid(np.zeros(10, dtype=np.uint8))
     printed = sbox.copy()
     printed[0x17] = 0x00
-    marked = X.sbox_grid(sbox, printed)
+    marked = sboxes.sbox_grid(sbox, printed)
     assert marked.loc["1", "7"] == f"{255 - 0x17:02X} (printed 00)"
     assert (marked != grid).sum().sum() == 1
 
@@ -44,28 +45,28 @@ def test_sbox_diff_lists_exactly_the_differing_cells():
     pub, pub_inv = ours.copy(), ours_inv.copy()
     pub[0x17] = pub[0x5D]          # a duplicate, as in the papers' misprint
     pub_inv[0x00] ^= 0x10           # a second, one-bit difference in the inverse
-    d = X.sbox_diff(ours, ours_inv, pub, pub_inv)
+    d = sboxes.sbox_diff(ours, ours_inv, pub, pub_inv)
     assert list(zip(d["table"], d["index"])) == [("Table 1", "17"), ("Table 2", "00")]
     assert d.loc[0, "published"] == f"{pub[0x17]:02X}" and d.loc[0, "ours"] == f"{ours[0x17]:02X}"
     assert "misprint" in d.loc[0, "cause"] and "row 5 column D" in d.loc[0, "cause"]
     assert d.loc[1, "differing_bits"] == 1
-    assert X.sbox_diff(ours, ours_inv, ours, ours_inv).empty
+    assert sboxes.sbox_diff(ours, ours_inv, ours, ours_inv).empty
 
 
-@pytest.mark.parametrize("which", X.PAPERS)
+@pytest.mark.parametrize("which", common.PAPERS)
 def test_published_tables_differ_from_construction_in_cells_found_naively(which):
-    ours, ours_inv = second_sbox(X.published_key_byte(which))
-    pub, pub_inv = X.published_sboxes(which)
+    ours, ours_inv = second_sbox(sboxes.published_key_byte(which))
+    pub, pub_inv = sboxes.published_sboxes(which)
     expected = {("Table 1", f"{x:02X}") for x in range(256) if ours[x] != pub[x]} | \
                {("Table 2", f"{x:02X}") for x in range(256) if ours_inv[x] != pub_inv[x]}
-    d = X.sbox_diff_table(which)
+    d = sboxes.sbox_diff_table(which)
     assert set(zip(d["table"], d["index"])) == expected
     assert len(d) == len(expected)
 
 
 def test_construction_match_counts_agree_with_naive_count():
-    cm = X.construction_match_table(["000"]).set_index(["table", "construction"])
-    pub, _ = X.published_sboxes("000")
+    cm = sboxes.construction_match_table(["000"]).set_index(["table", "construction"])
+    pub, _ = sboxes.published_sboxes("000")
     lit, _ = second_sbox(0x7F, "xor-sbox")
     assert cm.loc[("Table 1", "xor-sbox"), "matching"] == sum(int(a == b) for a, b in zip(lit, pub))
     assert not cm.loc[("Table 1", "xor-index"), "printed_is_permutation"]
@@ -80,7 +81,7 @@ def test_audit_reproduces_t_computed_by_hand_from_published_numbers():
     n1, n2 = t3[("Observations", "AES-Rijndael")], t3[("Observations", "AES-2SBox")]
     t_hand = (m1 - m2) / math.sqrt(v1 / n1 + v2 / n2)
     df_hand = (v1 / n1 + v2 / n2) ** 2 / ((v1 / n1) ** 2 / (n1 - 1) + (v2 / n2) ** 2 / (n2 - 1))
-    a = X.audit_published_stats(["000"])
+    a = audit.audit_published_stats(["000"])
     sel = a[(a["table"] == "Table 3")]
     assert sel.loc[sel["quantity"] == "t Stat", "recomputed"].item() == pytest.approx(t_hand, rel=1e-12)
     dfs = sel.loc[sel["quantity"] == "df", "recomputed"].to_numpy()
@@ -88,7 +89,7 @@ def test_audit_reproduces_t_computed_by_hand_from_published_numbers():
 
 
 def test_audit_flags_what_does_not_agree():
-    a = X.audit_published_stats(["000"])
+    a = audit.audit_published_stats(["000"])
     bits = a[(a["table"] == "Table 6") & (a["quantity"] == "pair 1 changed bits")].iloc[0]
     ct = paper.published("000", "Table 6")
     ca = ct[(ct["row"] == "1") & (ct["column"] == "Ciphertext")]["value"].item()
@@ -103,7 +104,7 @@ def test_audit_flags_what_does_not_agree():
     ("not a number", 1.0, False),
 ])
 def test_agrees_as_printed(printed, value, ok):
-    assert X.agrees_as_printed(printed, value) is ok
+    assert audit.agrees_as_printed(printed, value) is ok
 
 
 # --- avalanche ----------------------------------------------------------------
@@ -111,17 +112,17 @@ def test_agrees_as_printed(printed, value, ok):
 def test_changed_bits_equals_naive_count():
     rng = np.random.default_rng(3)
     a, b = rng.integers(0, 256, (50, 16), dtype=np.uint8), rng.integers(0, 256, (50, 16), dtype=np.uint8)
-    got = X.changed_bits(a, b)
+    got = avalanche.changed_bits(a, b)
     assert list(got) == [naive_bits(x.tobytes(), y.tobytes()) for x, y in zip(a, b)]
-    assert X.changed_bits(b"\x0f", b"\xf0") == 8
+    assert avalanche.changed_bits(b"\x0f", b"\xf0") == 8
     with pytest.raises(ValueError, match="same shape"):
-        X.changed_bits(a, b[:3])
+        avalanche.changed_bits(a, b[:3])
 
 
 def test_avalanche_pair_counts_equal_naive_count_of_our_ciphertexts():
     from cipherlab.ciphers.modes import new
 
-    pairs = X.avalanche_pairs(["001"], key=FIPS_KEY, impl="reference")
+    pairs = avalanche.avalanche_pairs(["001"], key=FIPS_KEY, impl="reference")
     for r in pairs.itertuples():
         opts = {"xor_byte": 0x7F} if r.cipher == "aes-2sbox" else {}
         enc = new(bytes.fromhex(FIPS_KEY), cipher=r.cipher, mode="ecb", impl="table", padding=False, **opts)
@@ -135,7 +136,7 @@ def test_avalanche_pair_counts_equal_naive_count_of_our_ciphertexts():
 def test_avalanche_distribution_matches_per_block_loop():
     from cipherlab.ciphers.modes import new
 
-    dist = X.avalanche_distribution(n_plaintexts=3, n_keys=2, key=FIPS_KEY, seed=5, ciphers=("aes-2sbox",))
+    dist = avalanche.avalanche_distribution(n_plaintexts=3, n_keys=2, key=FIPS_KEY, seed=5, ciphers=("aes-2sbox",))
     assert len(dist) == 2 * 3 * 128
     rng = np.random.default_rng(5)
     keys = [bytes.fromhex(FIPS_KEY), rng.integers(0, 256, 16, dtype=np.uint8).tobytes()]
@@ -157,18 +158,18 @@ def test_avalanche_distribution_matches_per_block_loop():
 def test_avalanche_summary_and_histogram_are_consistent():
     dist = pd.DataFrame({"cipher": ["aes"] * 4, "changed_bits": [60, 64, 68, 64], "changed_bytes": [16] * 4,
                          "bit_position": [0, 1, 2, 3]})
-    s = X.avalanche_summary(dist).iloc[0]
+    s = avalanche.avalanche_summary(dist).iloc[0]
     assert s["mean_bits"] == 64 and s["min_bits"] == 60 and s["max_bits"] == 68 and s["share_at_least_half"] == 0.75
-    h = X.avalanche_histogram(dist)
+    h = avalanche.avalanche_histogram(dist)
     assert h["count"].sum() == 4 and h.loc[h["changed_bits"] == 64, "count"].item() == 2
     assert h["ideal_share"].sum() == pytest.approx(1.0)
 
 
 def test_avalanche_distribution_rejects_bad_counts():
     with pytest.raises(ValueError, match="n_plaintexts"):
-        X.avalanche_distribution(n_plaintexts=0)
+        avalanche.avalanche_distribution(n_plaintexts=0)
     with pytest.raises(ValueError, match="n_keys"):
-        X.avalanche_distribution(n_plaintexts=1, n_keys=0)
+        avalanche.avalanche_distribution(n_plaintexts=1, n_keys=0)
 
 
 # --- speed ----------------------------------------------------------------------
@@ -193,7 +194,7 @@ def test_welch_side_by_side_uses_the_trials_in_ms():
     from scipy import stats
 
     old, new = [10.0, 12.0, 11.0, 13.0], [5.0, 6.0, 5.5, 7.0]
-    side = X.welch_side_by_side(_fake_raw(old, new), "000", "encrypt", "table")
+    side = tables.welch_side_by_side(_fake_raw(old, new), "000", "encrypt", "table")
     assert side.loc["Mean", "ours AES-Rijndael"] == pytest.approx(np.mean(old))
     assert side.loc["Variance", "ours AES-2SBox"] == pytest.approx(np.var(new, ddof=1))
     assert side.loc["t Stat", "ours AES-Rijndael"] == pytest.approx(stats.ttest_ind(old, new, equal_var=False).statistic)
@@ -207,7 +208,7 @@ def test_speed_table_uses_the_declared_statistic_and_shows_the_control():
     old = list(10.0 + rng.random(40))
     new = list(5.0 + rng.random(40))
     ctl = list(10.0 + rng.random(40))
-    sp = X.speed_table(_fake_raw(old, new, ctl), papers=["000"], profile="quick").iloc[0]
+    sp = tables.speed_table(_fake_raw(old, new, ctl), papers=["000"], profile="quick").iloc[0]
     rules = verdicts.load_rules()
     want = stats.speedup_ci(old, new, statistic=rules["speed_statistic"], confidence=float(rules["confidence"]),
                             n_resamples=int(rules["bootstrap_resamples"]),
@@ -224,7 +225,7 @@ def test_skipped_pairs_are_listed_not_dropped():
     raw = _fake_raw([10.0, 11.0, 12.0], [5.0, 6.0, 7.0])
     skipped = pd.DataFrame([{"protocol": "000", "file": "f", "cipher": "aes-2sbox", "impl": "aesni",
                              "reason": "exists for cipher 'aes' only"}])
-    sp = X.speed_table(raw, skipped, papers=["000"], profile="quick")
+    sp = tables.speed_table(raw, skipped, papers=["000"], profile="quick")
     row = sp[sp["style"] == "aesni"]
     assert len(row) == 2 and row["status"].str.contains("not timed.*aes' only").all() and row["ours_pct"].isna().all()
 
@@ -232,11 +233,11 @@ def test_skipped_pairs_are_listed_not_dropped():
 def test_speed_cases_time_a_control_instance_and_skip_what_cannot_be_built():
     data = bytes(range(256)) * 3 + b"odd"
     skipped = []
-    cases = X.speed_cases(data, key=FIPS_KEY, impls=("reference", "aesni"), labels={"protocol": "000"},
+    cases = measure.speed_cases(data, key=FIPS_KEY, impls=("reference", "aesni"), labels={"protocol": "000"},
                           skipped=skipped)
     got = {(c["cipher"], c["instance"], c["impl"], c["operation"]) for c in cases}
     want = {(c, i, "reference", o) for c, i in (("aes", "main"), ("aes", "control"), ("aes-2sbox", "main"))
-            for o in X.OPERATIONS}
+            for o in common.OPERATIONS}
     assert want <= got
     # aesni is cipherlab's AES-NI style (every registered cipher); where the CPU lacks it,
     # AES-2SBox is listed as skipped and no control is timed
@@ -251,34 +252,35 @@ def test_speed_cases_time_a_control_instance_and_skip_what_cannot_be_built():
     main = next(c for c in cases if c["instance"] == "main" and c["cipher"] == "aes" and c["impl"] == "reference"
                 and c["operation"] == "encrypt")
     assert ctl["fn"]().tobytes() == main["fn"]().tobytes() and ctl["fn"] is not main["fn"]
-    with pytest.raises(ValueError, match="impls"):
-        X.speed_cases(data, key=FIPS_KEY, impls=("fast",))
-    with pytest.raises(ValueError, match="impls"):
-        X.speed_cases(data, key=FIPS_KEY, impls=())
+    # the styles are the chapter's parameter: a bad one stops at the door, naming the key
+    for bad in (["fast"], []):
+        with pytest.raises(ValueError, match=r"aes2sbox\.impls"):
+            CHAPTER.make_params({"impls": bad})
 
 
 def test_run_protocols_gives_tidy_batched_trials():
-    raw, first, skipped = X.run_protocols({"001": {"file": "f", "trials": 2, "warmup": 0}}, lambda name: b"a" * 100,
+    raw, first, skipped = measure.run_protocols({"001": {"file": "f", "trials": 2, "warmup": 0}}, lambda name: b"a" * 100,
                                           key=FIPS_KEY, impls=("table",), progress=False, min_trial_seconds=1e-3)
     assert len(raw) == 3 * 2 * 2 and set(raw["protocol"]) == {"001"} and (raw["seconds"] > 0).all()
     assert (raw["calls"] > 1).all()       # a 100-byte call is far shorter than 1 ms: batched
     assert set(zip(raw["cipher"], raw["instance"])) == {("aes", "main"), ("aes", "control"), ("aes-2sbox", "main")}
     assert len(first) == 6 and (first["first_call_seconds"] > 0).all() and skipped.empty
-    with pytest.raises(ValueError, match="trials"):
-        X.run_protocols({"001": {"file": "f", "warmup": 0}}, lambda name: b"", key=FIPS_KEY, impls=("table",))
+    # a protocol is the chapter's parameter: one without trials stops at the door, naming the key
+    with pytest.raises(ValueError, match=r"aes2sbox\.protocols\.001: 'trials' is a required property"):
+        CHAPTER.make_params({"protocols": {"001": {"file": "f", "warmup": 0}}})
 
 
 def test_bad_paper_is_rejected():
     with pytest.raises(ValueError, match="paper"):
-        X.published_sboxes("002")
+        sboxes.published_sboxes("002")
 
 
 # --- evidence and the engine's verdicts ----------------------------------------------
 
 def _chapter_evidence(raw):
-    dist = X.avalanche_distribution(n_plaintexts=4, key=FIPS_KEY)
-    return E.chapter_evidence(audit=X.audit_published_stats(), pairs=X.avalanche_pairs(key=FIPS_KEY), dist=dist,
-                              summary=X.avalanche_summary(dist), speed_raw=raw, construction="xor-index",
+    dist = avalanche.avalanche_distribution(n_plaintexts=4, key=FIPS_KEY)
+    return E.chapter_evidence(audit=audit.audit_published_stats(), pairs=avalanche.avalanche_pairs(key=FIPS_KEY), dist=dist,
+                              summary=avalanche.avalanche_summary(dist), speed_raw=raw, construction="xor-index",
                               profile="quick", avalanche_impl="table", key_label="FIPS key")
 
 
@@ -290,22 +292,22 @@ def _decide(rows):
 
 def _fake_protocols(old, new, ctl, impl="reference"):
     return pd.concat([_fake_raw(old, new, ctl, protocol=p, operation=o, impl=impl)
-                      for p in X.PAPERS for o in X.OPERATIONS], ignore_index=True)
+                      for p in common.PAPERS for o in common.OPERATIONS], ignore_index=True)
 
 
 def test_evidence_covers_every_claim_of_papers_000_and_001():
     raw = _fake_protocols([10.0, 11.0, 12.0], [5.0, 6.0, 7.0], [10.0, 11.0, 12.0])
     rows = _chapter_evidence(raw)
     claims = verdicts.load_claims()
-    mine = claims[claims["paper"].isin(X.PAPERS) & (claims["scope"] == "claim") & (claims["rule"] != "not_testable")]
+    mine = claims[claims["paper"].isin(common.PAPERS) & (claims["scope"] == "claim") & (claims["rule"] != "not_testable")]
     covered = {r.claim_id for r in rows}
     # the claims of 000/001 decided elsewhere: the key-free attack of the security chapter, and the MixColumns
     # premise, which the MAES chapter declares it decides (it measures MixColumns' share)
     from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS
-    assert set(mine["claim_id"]) - covered == ({f"{p}-security-slightly-weakened" for p in X.PAPERS}
-                                               | {c for c, p in OTHER_PAPER_CLAIMS.items() if p in X.PAPERS})
+    assert set(mine["claim_id"]) - covered == ({f"{p}-security-slightly-weakened" for p in common.PAPERS}
+                                               | {c for c, p in OTHER_PAPER_CLAIMS.items() if p in common.PAPERS})
     assert covered <= set(mine["claim_id"])
-    speed = [r for r in rows if r.section == X.SPEED_SECTION]
+    speed = [r for r in rows if r.section == common.SPEED_SECTION]
     assert speed and all(r.control_low is not None for r in speed)    # the A/A band beside every comparison
     assert all(r.size and r.style and r.profile for r in speed)
 
@@ -316,7 +318,7 @@ def test_avalanche_claim_has_one_verdict_in_the_whole_registry():
     claims = verdicts.load_claims()
     aval = claims[claims["claim_id"].str.contains("avalanche") & (claims["scope"] == "claim")
                   & (claims["section"] != "aes2sbox-audit")]   # the audit checks the papers' own arithmetic
-    assert set(aval["claim_id"]) == {f"{p}-avalanche-slightly-below-50" for p in X.PAPERS}
+    assert set(aval["claim_id"]) == {f"{p}-avalanche-slightly-below-50" for p in common.PAPERS}
     assert "avalanche" not in " ".join(SE.PAPER_CIPHERS)    # the security chapter adds no avalanche claim
 
 
@@ -356,13 +358,13 @@ def test_speed_verdicts_are_decided_beyond_the_aa_band():
     base = 10.0 + 0.05 * rng.random(n)
     # AES-2SBox 3 % faster, but the A/A control moves by as much: no decision beyond the noise
     noisy_ctl = 10.0 * (1 + 0.06 * rng.random(n))
-    out = _decide(X.speed_evidence_rows(_fake_protocols(list(base), list(base / 1.03), list(noisy_ctl)),
+    out = _decide(evidence.speed_evidence_rows(_fake_protocols(list(base), list(base / 1.03), list(noisy_ctl)),
                                         profile="quick"))
     assert out.loc["000-t5-enc-speedup", "verdict"] in ("contradicted", "inconclusive")
     assert out.loc["000-t3-enc-significant", "verdict"] != "reproduced"
     # twice as fast, quiet control: the decryption speedup of 000 (109.79 %) is reproduced, the significance too
     quiet = 10.0 + 0.01 * rng.random(n)
-    out = _decide(X.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet)),
+    out = _decide(evidence.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet)),
                                         profile="quick"))
     assert out.loc["000-t5-dec-speedup", "verdict"] == "reproduced"
     assert out.loc["000-t4-dec-significant", "verdict"] == "reproduced"
@@ -372,7 +374,7 @@ def test_speed_verdicts_are_decided_beyond_the_aa_band():
 def test_four_trials_never_decide_significance():
     """4 vs 4 trials: the smallest Mann-Whitney p is 0.029, but the interval and band are too wide to decide."""
     raw = _fake_protocols([10.0, 13.0, 11.0, 16.0], [9.0, 8.5, 9.5, 8.8], [12.0, 10.5, 15.0, 10.2])
-    out = _decide(X.speed_evidence_rows(raw, profile="quick"))
+    out = _decide(evidence.speed_evidence_rows(raw, profile="quick"))
     assert out.loc["000-t4-dec-significant", "verdict"] == "inconclusive"
 
 
@@ -394,7 +396,7 @@ def test_speed_view_shows_published_ours_and_control_and_folds_the_rest():
     raw = _fake_raw(list(10 + rng.random(30)), list(5 + rng.random(30)), list(10 + rng.random(30)))
     skipped = pd.DataFrame([{"protocol": "000", "file": "f", "cipher": "aes-2sbox", "impl": "aesni",
                              "reason": "exists for cipher 'aes' only"}])
-    sp = X.speed_table(raw, skipped, papers=["000"], profile="quick")
+    sp = tables.speed_table(raw, skipped, papers=["000"], profile="quick")
     html = str(V.speed_view(sp))
     short = _short_view(html)
     assert "published %" in short and "A/A band" in short and "mannwhitney p" not in short
@@ -413,24 +415,24 @@ def test_welch_tables_show_missing_cells_as_dashes_and_integers_as_integers():
 
 def test_audit_view_counts_what_is_reproduced():
 
-    audit = X.audit_published_stats()
-    html = str(V.audit_view(audit))
-    excel = audit[~audit["method"].str.contains("unrounded|ttest_ind_from_stats")]
+    stats = audit.audit_published_stats()
+    html = str(V.audit_view(stats))
+    excel = stats[~stats["method"].str.contains("unrounded|ttest_ind_from_stats")]
     t3 = excel[(excel.paper == "000") & (excel.table == "Table 3")]
     assert f"<td style=\"padding:0.25em 0.7em;border-bottom:1px solid #ddd;vertical-align:top;text-align:right;" \
            f"white-space:nowrap;\">{int(t3['consistent'].sum())}</td>" in _short_view(html)
-    assert f"{len(audit)} rows)" in html
+    assert f"{len(stats)} rows)" in html
 
 
 def test_avalanche_pairs_view_keeps_the_counts_in_view():
 
-    pairs = X.avalanche_pairs(["000"], key=bytes(16))
+    pairs = avalanche.avalanche_pairs(["000"], key=bytes(16))
     short = _short_view(str(V.avalanche_pairs_view(pairs)))
     assert "changed bits" in short and "published bits" in short and "ciphertext a" not in short
 
 
 def test_fitted_table_folds_every_column_in_groups_that_fit_the_page():
-    pairs = X.avalanche_pairs(["000"], key=bytes(16))
+    pairs = avalanche.avalanche_pairs(["000"], key=bytes(16))
     groups = L.column_groups(pairs, ["paper", "pair", "cipher"])
     assert sorted(sum(groups, [])) == sorted(c for c in pairs.columns if c not in ("paper", "pair", "cipher"))
     base = sum(L.column_px(pairs, k) for k in ("paper", "pair", "cipher"))
@@ -447,7 +449,7 @@ def test_fitted_table_folds_every_column_in_groups_that_fit_the_page():
 
 def test_construction_finding_follows_the_counts():
 
-    match = X.construction_match_table()
+    match = sboxes.construction_match_table()
     assert "affine(x XOR 7F)" in V.construction_finding_text(match)
     flipped = match.assign(matching=match["cells"] - match["matching"])
     text = V.construction_finding_text(flipped)

@@ -18,6 +18,7 @@ from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS
 from cipherlab.analysis.paper import published
 from cipherlab.analysis import verdicts as V
 from cipherlab.experiments.maes.chapter import CHAPTER
+from cipherlab.names import MODES
 from cipherlab.pipeline.paths import Profile
 
 KEY = bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c")
@@ -47,7 +48,7 @@ def test_image_loads_deterministically(image):
 def test_encrypt_image_matches_cipher_and_round_trips(image):
     small = np.ascontiguousarray(image[:32, :32])  # 3072 bytes, whole blocks
     for cipher in common.CIPHERS:
-        for mode in common.IMAGE_MODES:
+        for mode in MODES:
             enc = figure8.encrypt_image(small, cipher, mode, KEY, IV)
             assert enc.shape == small.shape and enc.dtype == np.uint8
             kw = {"iv": IV} if mode != "ecb" else {}
@@ -165,24 +166,28 @@ def test_keyspace_numbers_are_powers_of_two():
 # --- timing cases and tables --------------------------------------------------
 
 
-def test_maes_options_are_checked():
+def test_maes_options_come_from_the_checked_parameters():
     assert common.maes_options() == {"iv_source": "sha3", "sha3": "sha3_256", "sha3_chain": "iv"}
-    with pytest.raises(ValueError, match="iv_source"):
-        common.maes_options(iv_source="rand")
-    with pytest.raises(ValueError, match="sha3"):
-        common.maes_options(sha3="md5")
+    p = CHAPTER.make_params({"iv_source": "keyexp", "sha3": "sha3_512"})
+    assert common.maes_options(p) == {"iv_source": "keyexp", "sha3": "sha3_512", "sha3_chain": "iv"}
+    # a bad value stops at the door, the chapter's parameters, naming the key
+    for bad, key in (({"iv_source": "rand"}, "iv_source"), ({"sha3": "md5"}, "sha3"), ({"sha3_chain": "x"}, "sha3_chain")):
+        with pytest.raises(ValueError, match=f"maes.{key}"):
+            CHAPTER.make_params(bad)
 
 
 def test_styles_come_from_the_config_and_are_checked():
     for profile in ("full", "quick"):
         p = CHAPTER.run(profile).params
-        styles = common.check_impls(p.impls)
+        styles, _ = common.measured_impls(p.impls)
         common.check_paper_styles(p.original_style, p.optimized_style, styles)
     assert common.check_impls(["reference", "aesni"]) == ("reference", "aesni")  # a core style is accepted as is
     assert measure.stage_impls(("reference", "aesni")) == ("reference",)  # no separate MixColumns in hardware
     for bad in (["fast"], [], "table", ["table", "table"]):
         with pytest.raises(ValueError, match="impls"):
             common.check_impls(bad)
+        with pytest.raises(ValueError, match="maes.impls"):
+            CHAPTER.make_params({"impls": bad})
     with pytest.raises(ValueError, match="optimized_style"):
         common.check_paper_styles("reference", "table", ("reference",))
     with pytest.raises(ValueError, match="impls"):
@@ -278,7 +283,8 @@ def test_tables_from_a_short_measurement(short_run):
     t3b = tables.table3(short_run["maes_block"], bulk=short_run["maes_bulk"])
     assert (t3b["bulk_us_per_block"] > 0).all() and t3b["median_us"].equals(t3["median_us"])
     t3_swapped = tables.table3(short_run["maes_block"], original_style="table", optimized_style="reference")
-    aes_ref = lambda t: t[(t["cipher"] == "aes") & (t["impl"] == "reference") & (t["operation"] == "encrypt")]
+    def aes_ref(t):
+        return t[(t["cipher"] == "aes") & (t["impl"] == "reference") & (t["operation"] == "encrypt")]
     assert aes_ref(t3)["published_us"].iloc[0] != aes_ref(t3_swapped)["published_us"].iloc[0]
 
 
@@ -338,7 +344,7 @@ def small_frames(image, short_run):
 def _small_frames(image, short_run):
     small = np.ascontiguousarray(image[:64, :64])
     ims = figure8.image_ciphertexts(small, KEY, IV)
-    ctrl = {("aes", md): figure8.encrypt_image(small, "aes", md, entropy.second_key(KEY), IV) for md in common.IMAGE_MODES}
+    ctrl = {("aes", md): figure8.encrypt_image(small, "aes", md, entropy.second_key(KEY), IV) for md in MODES}
     routes = {c: dependency.byte_routes(c, KEY) for c in common.CIPHERS}
     dep = pd.concat([dependency.byte_dependency(c, KEY, n_blocks=8) for c in common.CIPHERS])
     return evidence.Frames(short_run["maes_keyexp"], short_run["maes_stage"], short_run["maes_block"],
@@ -421,11 +427,11 @@ def test_evidence_speed_decisions_on_synthetic_times(small_frames):
 def test_entropy_comparison_same_image_and_mode(image):
     small = np.ascontiguousarray(image[:128, :128])
     ims = figure8.image_ciphertexts(small, KEY, IV)
-    ctrl = {("aes", md): figure8.encrypt_image(small, "aes", md, entropy.second_key(KEY), IV) for md in common.IMAGE_MODES}
+    ctrl = {("aes", md): figure8.encrypt_image(small, "aes", md, entropy.second_key(KEY), IV) for md in MODES}
     d = entropy.entropy_comparison(ims, ctrl).set_index(["cipher", "mode"])
-    assert set(d.index) == {(c, md) for c in ("maes-1", "maes-2", "aes (second key)") for md in common.IMAGE_MODES}
+    assert set(d.index) == {(c, md) for c in ("maes-1", "maes-2", "aes (second key)") for md in MODES}
     assert entropy.second_key(KEY) != KEY and len(entropy.second_key(KEY)) == len(KEY)
-    for md in common.IMAGE_MODES:
+    for md in MODES:
         h = cipherlab.analysis.stats.byte_entropy(ims[("maes-2", md)]) - cipherlab.analysis.stats.byte_entropy(ims[("aes", md)])
         assert d.loc[("maes-2", md), "difference_bits"] == pytest.approx(h)
         assert d.loc[("maes-2", md), "low_bits"] < h < d.loc[("maes-2", md), "high_bits"]
@@ -570,7 +576,7 @@ def test_image_claims_have_one_row_per_mode(small_frames):
     rows = _evidence(small_frames)
     for cid in ("002-t4-entropy-kept", "002-t4-approach2-higher", "002-fig8-uniform"):
         got = sorted(e.reading for e in rows if e.claim_id == cid)
-        assert got == sorted(f"mode={md}" for md in common.IMAGE_MODES), cid
+        assert got == sorted(f"mode={md}" for md in MODES), cid
 
 
 def _keyexp_raw(iv_times: dict, n: int = 40) -> pd.DataFrame:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox
 from cipherlab.experiments.security.driver import attack_targets
 from cipherlab.experiments.variant import driver
+from cipherlab.experiments.variant.chapter import VARIANTS
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.experiments.variant import affinity, bytemaps, card, correctness, integral, speed, structure
 from cipherlab.pipeline import paths
@@ -375,14 +376,26 @@ def test_card_round_reduced():
     assert "769 chosen plaintexts (3 Λ-sets and one check) recover the 128-bit key" in text
 
 
-def test_save_all_is_byte_identical(batteries, monkeypatch, tmp_path):
+def _timed(results: dict) -> dict:
+    """``results`` with stand-ins for what measuring speed adds (SMALL turns it off)."""
+    raw = pd.DataFrame({"cipher": ["aes"], "impl": ["table"], "mode": ["ecb"], "operation": ["encrypt"],
+                        "bytes": [16], "trial": [0], "seconds": [1e-6], "run_id": ["r1"]})
+    return {**results, "speed_raw": raw, "speed": pd.DataFrame({"x": [1]}), "compile": pd.DataFrame({"x": [1]})}
+
+
+def test_save_is_byte_identical(batteries, monkeypatch, tmp_path):
+    """driver.save writes every declared table through outputs.save, the same bytes from the same seed."""
     monkeypatch.setattr(paths, "DATA_DIR", tmp_path)
-    saved = driver.save_all(batteries["aes"], "quick")
-    # speed off: the timing tables saved are the MILP's times, and the paper's evidence and verdicts (none here)
-    assert set(saved) == set(driver.TABLES) | {"milp_times", "evidence", "verdicts"}
-    first = {k: saved[k].read_bytes() for k in driver.TABLES}
-    again = driver.save_all(driver.run_battery("aes", seed=3, **SMALL), "quick")
-    assert first == {k: again[k].read_bytes() for k in driver.TABLES}
+    run = VARIANTS.run("quick")
+    prof = paths.Profile("quick")
+    driver.save(run, _timed(batteries["aes"]))
+    first = {t: prof.table(f"variant_aes_{t}").read_bytes() for t in driver.TABLES}
+    driver.save(run, _timed(driver.run_battery("aes", seed=3, **SMALL)))
+    assert first == {t: prof.table(f"variant_aes_{t}").read_bytes() for t in driver.TABLES}
+    assert all(prof.figure(f"variant_aes_{f}", "png").is_file() for f in VARIANTS.figures)
+    partial = {k: v for k, v in _timed(batteries["aes"]).items() if k not in ("speed", "compile")}
+    with pytest.raises(ValueError, match=r"variant 'aes': tables: missing \['speed', 'compile'\]"):
+        driver.save(run, partial)
 
 
 def test_the_raw_speed_file_records_the_seed_and_the_parameters_that_ran(batteries, monkeypatch, tmp_path):
@@ -391,13 +404,11 @@ def test_the_raw_speed_file_records_the_seed_and_the_parameters_that_ran(batteri
     assert batteries["aes"]["seed"] == 3
     assert {k: batteries["aes"]["parameters"][k] for k in SMALL} == SMALL
     monkeypatch.setattr(paths, "DATA_DIR", tmp_path)
-    raw = pd.DataFrame({"cipher": ["aes"], "impl": ["table"], "mode": ["ecb"], "operation": ["encrypt"],
-                        "bytes": [16], "trial": [0], "seconds": [1e-6], "run_id": ["r1"]})
-    results = {**{t: batteries["aes"][t] for t in driver.TABLES}, "cipher": "aes", "seed": 7,
-               "parameters": {"speed_trials": 3}, "speed_raw": raw}
-    driver.save_all(results, "quick")
+    run = VARIANTS.run("quick", {"speed_trials": 3})
+    driver.save(run, _timed(batteries["aes"]))
     meta = json.loads(paths.Profile("quick").raw_meta("variant_aes_speed").read_text())
-    assert (meta["seed"], meta["config"], meta["run_id"], meta["variant"]) == (7, {"speed_trials": 3}, "r1", "aes")
+    assert (meta["seed"], meta["config"], meta["run_id"], meta["variant"]) == (run.seed, run.config, "r1", "aes")
+    assert meta["config"]["speed_trials"] == 3
 
 
 # ---------------------------------------------------------------- bad parameters

@@ -65,7 +65,7 @@ def test_kernel_dies_with_the_notebook_runner(tmp_path):
         assert _wait_until(lambda: pidfile.exists() and pidfile.read_text(), 120), "the kernel never started"
         kernel = int(pidfile.read_text())
         cmdline = Path(f"/proc/{kernel}/cmdline").read_bytes().split(b"\0")
-        assert b"cipherlab.pipeline._kernel" in cmdline, cmdline
+        assert b"cipherlab.pipeline.parent_bound_kernel" in cmdline, cmdline
         assert os.getsid(kernel) != os.getsid(runner.pid), "the kernel shares the runner's session"
         os.killpg(runner.pid, signal.SIGKILL)  # the whole process group of the runner, as a scheduler would
         runner.wait(timeout=30)
@@ -119,7 +119,7 @@ def test_kill_9_of_snakemake_alone_stops_its_jobs_writing(tmp_path):
 def test_die_with_parent_watchdog_and_prctl(tmp_path):
     """A process under die_with_parent() ends when its parent is SIGKILLed."""
     pidfile = tmp_path / "child.pid"
-    child = (f"import os, time; from cipherlab.pipeline._kernel import die_with_parent; die_with_parent(os.getppid()); "
+    child = (f"import os, time; from cipherlab.pipeline.parent_bound_kernel import die_with_parent; die_with_parent(os.getppid()); "
              f"open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(120)")
     parent = subprocess.Popen([sys.executable, "-c",
                                f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}], "

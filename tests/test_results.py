@@ -1,15 +1,32 @@
-"""cipherlab.pipeline.results: atomic writes, raw and table files, the timing-table convention."""
+"""cipherlab.pipeline.results: atomic writes, raw and table files, the timing-table convention, and the
+one writer every command goes through.
+
+Every command that writes a file goes through the one writer (``pipeline.results.atomic_path``):
+``cipherlab encrypt/decrypt -o``, ``bench --out``, ``selfcheck --out``, ``save_raw``, ``save_table``.
+
+For each: a symlink is written through, a FIFO and a device are written in place (never replaced: a
+copy of ``/dev/full`` stays a device and the write fails with one line), a directory and a missing
+directory are refused with one line and a non-zero exit (the pipeline's own trees are created), a new
+file gets its mode (``-o``: 0600, the others the umask's) and an existing file keeps its mode.
+Devices are copies made with ``os.mknod`` in a temporary directory, never /dev itself.
+"""
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
+import stat
+import threading
 
 import pandas as pd
 import pytest
 
+from cipherlab import bench, cli, selfcheck
 from cipherlab.analysis import timing
-
 from cipherlab.pipeline import paths, results
+
+
 @pytest.fixture
 def tmp_profile(tmp_path, monkeypatch):
     """A Profile whose trees live under tmp_path (DATA_DIR and ROOT redirected)."""
@@ -202,3 +219,230 @@ def test_save_table_and_read_table(tmp_profile):
     results.save_table(df, "t", tmp_profile)
     back = results.read_table("t", tmp_profile)
     assert list(back["a"]) == ["x", "NA"]  # "NA" is a label, not a missing value
+
+
+# ============================================================================ the one writer
+
+KEY = "000102030405060708090a0b0c0d0e0f"
+CLI_COMMANDS = ("encrypt", "decrypt", "bench", "selfcheck")
+LIBRARY = ("save_raw", "save_table")
+
+
+@pytest.fixture(scope="module")
+def bench_frame():
+    """One real, tiny benchmark frame (the write is what is tested, not the timing)."""
+    return bench.run_bench(4096, ciphers=["aes"], impls=["table"], key_bytes=16, repeats=1)
+
+
+@pytest.fixture
+def fast(monkeypatch, bench_frame):
+    """bench and selfcheck with their measuring replaced by a ready frame: only the writing runs."""
+    monkeypatch.setattr(bench, "run_bench", lambda *a, **k: bench_frame)
+    frame = pd.DataFrame([{"cipher": "aes", "impl": "table", "mode": "ecb", "check": "k", "passed": True,
+                           "detail": "d"}])
+    monkeypatch.setattr(selfcheck, "run_selfcheck", lambda *a, **k: frame)
+
+
+def run_cli(command, out, tmp_path, capsys):
+    src = tmp_path / "plain.bin"
+    if not src.exists():
+        src.write_bytes(bytes(range(256)) * 8)
+    if command == "decrypt":
+        cli.main(["encrypt", "-i", str(src), "-o", str(tmp_path / "ct.bin"), "--key", KEY, "--mode", "ctr", "--iv", KEY])
+        src = tmp_path / "ct.bin"
+    argv = {"encrypt": ["encrypt", "-i", str(src), "-o", str(out), "--key", KEY, "--mode", "ctr", "--iv", KEY],
+            "decrypt": ["decrypt", "-i", str(src), "-o", str(out), "--key", KEY, "--mode", "ctr", "--iv", KEY],
+            "bench": ["bench", "--size-mib", "0.01", "--repeats", "1", "--cipher", "aes", "--impl", "table",
+                      "--out", str(out)],
+            "selfcheck": ["selfcheck", "--out", str(out)]}[command]
+    capsys.readouterr()
+    status = cli.main(argv)
+    return status, capsys.readouterr().err
+
+
+FRAME = pd.DataFrame({"cipher": ["aes"] * 3, "seconds": [0.1, 0.2, 0.3]})
+
+
+def library_target(how, prof):
+    return prof.raw_csv("exp") if how == "save_raw" else prof.table("exp")
+
+
+def run_library(how, prof):
+    if how == "save_raw":
+        return results.save_raw(FRAME, "exp", prof, meta={"run_id": "r"})
+    return results.save_table(FRAME, "exp", prof)
+
+
+def _one_line_error(err):
+    return err.count("\n") == 1 and "error" in err and "Traceback" not in err
+
+
+def _mknod_full(path):
+    if os.geteuid() != 0:
+        pytest.skip("mknod needs root")
+    os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 7))  # 1,7 = full
+    return path
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+@pytest.mark.usefixtures("fast")
+@pytest.mark.parametrize("command", CLI_COMMANDS)
+def test_cli_symlink_is_written_through(command, tmp_path, capsys):
+    real = tmp_path / "real.out"
+    real.write_bytes(b"old")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.out"
+    link.symlink_to(real)
+    status, err = run_cli(command, link, tmp_path, capsys)
+    assert status == 0, err
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_bytes() != b"old" and stat.S_IMODE(real.stat().st_mode) == 0o640
+
+
+@pytest.mark.usefixtures("fast")
+@pytest.mark.parametrize("command", CLI_COMMANDS)
+def test_cli_fifo_is_written_in_place(command, tmp_path, capsys):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    status, err = run_cli(command, fifo, tmp_path, capsys)
+    reader.join(timeout=30)
+    assert status == 0, err
+    assert got and got[0], "nothing reached the reader"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO was replaced by a regular file"
+
+
+@pytest.mark.usefixtures("fast")
+@pytest.mark.parametrize("command", CLI_COMMANDS)
+def test_cli_full_device_stays_a_device_and_fails_in_one_line(command, tmp_path, capsys):
+    dev = _mknod_full(tmp_path / "full")
+    status, err = run_cli(command, dev, tmp_path, capsys)
+    assert status == cli.EXIT_FAILURE, err
+    assert "No space left on device" in err and _one_line_error(err), err
+    assert stat.S_ISCHR(os.stat(dev).st_mode), "the device was replaced by a regular file"
+    assert not list(tmp_path.glob(".*.part"))
+
+
+@pytest.mark.usefixtures("fast")
+@pytest.mark.parametrize("command", CLI_COMMANDS)
+def test_cli_directory_is_refused_in_one_line(command, tmp_path, capsys):
+    target = tmp_path / "adir"
+    target.mkdir()
+    status, err = run_cli(command, target, tmp_path, capsys)
+    assert status == cli.EXIT_FAILURE and "is a directory" in err and _one_line_error(err), err
+    assert list(target.iterdir()) == []
+
+
+@pytest.mark.usefixtures("fast")
+@pytest.mark.parametrize("command", CLI_COMMANDS)
+def test_cli_missing_directory_is_refused_and_not_created(command, tmp_path, capsys):
+    out = tmp_path / "no" / "such" / "out.csv"
+    status, err = run_cli(command, out, tmp_path, capsys)
+    assert status == cli.EXIT_FAILURE and "does not exist" in err and _one_line_error(err), err
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.usefixtures("fast")
+@pytest.mark.parametrize("command", CLI_COMMANDS)
+def test_cli_new_file_mode_and_existing_mode(command, tmp_path, capsys):
+    new = tmp_path / "new.out"
+    old_umask = os.umask(0o022)
+    try:
+        status, err = run_cli(command, new, tmp_path, capsys)
+    finally:
+        os.umask(old_umask)
+    assert status == 0, err
+    # -o may hold plaintext: 0600 like openssl and gpg; a benchmark or check table: what open() gives
+    expected = 0o600 if command in ("encrypt", "decrypt") else 0o644
+    assert stat.S_IMODE(new.stat().st_mode) == expected
+    existing = tmp_path / "existing.out"
+    existing.write_bytes(b"old")
+    os.chmod(existing, 0o604)
+    status, err = run_cli(command, existing, tmp_path, capsys)
+    assert status == 0, err
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o604 and existing.read_bytes() != b"old"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only directory")
+@pytest.mark.usefixtures("fast")
+@pytest.mark.parametrize("command", CLI_COMMANDS)
+def test_cli_read_only_directory_fails_in_one_line(command, tmp_path, capsys):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    os.chmod(ro, 0o500)
+    try:
+        status, err = run_cli(command, ro / "out", tmp_path, capsys)
+    finally:
+        os.chmod(ro, 0o700)
+    assert status == cli.EXIT_FAILURE and "Permission denied" in err and _one_line_error(err), err
+
+
+# --- the library's pipeline writers -------------------------------------------------------------
+
+@pytest.mark.parametrize("how", LIBRARY)
+def test_library_creates_its_own_trees_and_writes_with_the_umask(how, tmp_profile):
+    old_umask = os.umask(0o022)
+    try:
+        path = run_library(how, tmp_profile)
+    finally:
+        os.umask(old_umask)
+    assert path == library_target(how, tmp_profile) and path.is_file()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("how", LIBRARY)
+def test_library_symlink_written_through_and_mode_kept(how, tmp_profile, tmp_path):
+    target = library_target(how, tmp_profile)
+    target.parent.mkdir(parents=True)
+    real = tmp_path / "elsewhere.csv"
+    real.write_text("old\n")
+    os.chmod(real, 0o640)
+    target.symlink_to(real)
+    run_library(how, tmp_profile)
+    assert target.is_symlink() and real.read_text().startswith("cipher,")
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+
+
+@pytest.mark.parametrize("how", LIBRARY)
+def test_library_fifo_written_in_place(how, tmp_profile):
+    target = library_target(how, tmp_profile)
+    target.parent.mkdir(parents=True)
+    os.mkfifo(target)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(target.read_bytes()), daemon=True)
+    reader.start()
+    run_library(how, tmp_profile)
+    reader.join(timeout=30)
+    assert got and got[0].startswith(b"cipher,") and stat.S_ISFIFO(os.stat(target).st_mode)
+
+
+@pytest.mark.parametrize("how", LIBRARY)
+def test_library_full_device_raises_and_stays_a_device(how, tmp_profile):
+    target = library_target(how, tmp_profile)
+    target.parent.mkdir(parents=True)
+    _mknod_full(target)
+    with pytest.raises(OSError) as err:
+        run_library(how, tmp_profile)
+    assert err.value.errno == errno.ENOSPC and str(target) in str(err.value)
+    assert stat.S_ISCHR(os.stat(target).st_mode)
+
+
+@pytest.mark.parametrize("how", LIBRARY)
+def test_library_directory_is_refused(how, tmp_profile):
+    target = library_target(how, tmp_profile)
+    target.mkdir(parents=True)
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        run_library(how, tmp_profile)
+    assert list(target.iterdir()) == []
+
+
+def test_the_writers_create_no_directory_unless_asked(tmp_path):
+    for write in (lambda p: results.write_text(p, "x"), lambda p: results.write_csv(FRAME, p),
+                  lambda p: results.write_json({}, p), lambda p: results.write_bytes(p, b"x")):
+        with pytest.raises(FileNotFoundError, match="does not exist"):
+            write(tmp_path / "missing" / "f")
+        assert not (tmp_path / "missing").exists()
+    assert results.write_text(tmp_path / "made" / "f", "x", parents=True).read_text() == "x"

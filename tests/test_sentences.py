@@ -1,7 +1,6 @@
 """The sentence helpers the chapters' findings paragraphs share (cipherlab.experiments._sentences)."""
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
 from cipherlab.experiments import _sentences as S

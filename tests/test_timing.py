@@ -60,11 +60,20 @@ def test_measure_rejects_empty_cases_and_missing_fn():
         timing.measure([{"fn": lambda: None}, {"cipher": "x"}], trials=1, progress=False)
 
 
-def test_time_calls_and_compile_seconds():
+def test_time_calls_runs_the_warmup_then_times_each_trial():
     n = []
     out = timing.time_calls(lambda: n.append(1), trials=4, warmup=3)
     assert out.shape == (4,) and len(n) == 7 and (out >= 0).all()
-    assert timing.compile_seconds(lambda: None) >= 0
+
+
+def test_compile_seconds_times_the_one_first_call():
+    """The first call, once, and all of it: a call that sleeps 20 ms takes at least that (a wait, not a speed)."""
+    calls = []
+
+    def first():
+        calls.append(1)
+        time.sleep(0.02)
+    assert timing.compile_seconds(first) >= 0.02 and calls == [1]
 
 
 def pid_cases(label: str = "x") -> list[dict]:

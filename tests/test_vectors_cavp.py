@@ -5,7 +5,6 @@ dependency). A missing package or file fails; it never skips.
 """
 from __future__ import annotations
 
-import warnings
 from importlib import resources
 from pathlib import Path
 

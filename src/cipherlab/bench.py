@@ -26,12 +26,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from Crypto.Cipher import AES as PyAES
 
 from cipherlab._checks import check_choices
 from cipherlab.ciphers._numba import max_threads
 from cipherlab.ciphers.cpu import aesni_status
-from cipherlab.ciphers.modes import available_impls, new
+from cipherlab.ciphers.modes import available_impls, new, pycryptodome_aes
+from cipherlab.names import OWN_STYLES
 from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.pipeline.machine_lock import machine_lock
@@ -39,7 +39,8 @@ from cipherlab.pipeline.paths import PROFILES
 from cipherlab.pipeline.results import descriptor_of, resolve_target, save_raw, write_csv, write_json, write_raw
 from cipherlab.ciphers._aesni import ZMM_MIN_GAIN
 from cipherlab.ciphers.probe import instruction_bound
-from cipherlab.report.environment import SWEEP_EXPERIMENT, SWEEP_MODE, sweep_parameters, sweep_table
+from cipherlab.analysis.sweep import (SWEEP_EXPERIMENT, SWEEP_MODE, bound_of, formula_of, limit_table, probe_table,
+                                     sweep_parameters, sweep_table)
 
 __all__ = ["run_bench", "run_sweep", "run_limits", "bound_record", "against_bound", "openssl_speed", "sweep_table",
            "instruction_bound", "main", "target_ratios", "format_table", "BENCH_IMPLS", "SWEEP_SIZES"]
@@ -47,7 +48,7 @@ __all__ = ["run_bench", "run_sweep", "run_limits", "bound_record", "against_boun
 MiB = 1 << 20
 BENCH_MODES = ("ecb", "ctr")
 #: cipherlab's styles; PyCryptodome is always measured beside them.
-BENCH_IMPLS = ("reference", "table", "aesni")
+BENCH_IMPLS = OWN_STYLES
 REFERENCE = "pycryptodome"
 COLUMNS = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s", "compile_seconds"]
 
@@ -57,11 +58,10 @@ def _pycryptodome_cases(key: bytes, iv: bytes, raw: bytes, modes) -> list:
     for mode in modes:
         for op in ("encrypt", "decrypt"):
             if mode == "ecb":
-                obj = PyAES.new(key, PyAES.MODE_ECB)
-                fn = getattr(obj, op)
+                fn = getattr(pycryptodome_aes(key, mode), op)
             else:  # a fresh object per message, as cipherlab's CTR starts at iv on every call
-                def fn(data, op=op):
-                    return getattr(PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv), op)(data)
+                def fn(data, op=op, mode=mode):
+                    return getattr(pycryptodome_aes(key, mode, iv), op)(data)
             fn(raw[:65536])
             cases.append((dict(cipher="aes", impl=REFERENCE, mode=mode, operation=op, threads=1,
                                compile_seconds=float("nan")), lambda fn=fn: fn(raw)))
@@ -182,7 +182,6 @@ def format_table(frame: pd.DataFrame) -> str:
 def against_bound(frame: pd.DataFrame, record: dict, key_bits: int) -> pd.DataFrame:
     """The bench's AES rows on one thread (encryption) in cycles per byte, each beside the bound measured
     on this CPU (:func:`bound_record`), the fraction of it (bound / measured) and the formula's figure."""
-    from cipherlab.report.environment import bound_of, formula_of
     rows = frame[(frame.cipher == "aes") & (frame.threads == 1) & (frame.operation == "encrypt")]
     cpb = rows.seconds * record["probe"]["clock_hz"] / rows.bytes
     bound = bound_of(record, key_bits)
@@ -263,12 +262,9 @@ def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, 
     a reused cipherlab object on two threads too."""
     kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False)
     ours = new(key, "aes", mode, threads=1, **kw)
-    if mode == "ecb":
-        theirs = PyAES.new(key, PyAES.MODE_ECB)
-        fresh = lambda: PyAES.new(key, PyAES.MODE_ECB).encrypt(raw)  # noqa: E731
-    else:  # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
-        theirs = PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
-        fresh = lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv).encrypt(raw)  # noqa: E731
+    # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
+    theirs = pycryptodome_aes(key, mode, kw["iv"])
+    fresh = lambda: pycryptodome_aes(key, mode, kw["iv"]).encrypt(raw)  # noqa: E731
     cases = [("cipherlab", "fresh", 1, lambda: new(key, "aes", mode, threads=1, **kw).encrypt(data)),
              ("cipherlab", "reused", 1, lambda: ours.encrypt(data)),
              ("pycryptodome", "fresh", 1, fresh),
@@ -365,8 +361,7 @@ def new_timings(mode: str = "ctr", repeats: int = 40, seed: int = 0) -> pd.DataF
     rng = np.random.default_rng(seed)
     key, iv = rng.bytes(16), rng.bytes(16)
     iv = None if mode == "ecb" else iv
-    theirs = ((lambda: PyAES.new(key, PyAES.MODE_ECB)) if mode == "ecb" else
-              (lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)))
+    theirs = lambda: pycryptodome_aes(key, mode, iv)  # noqa: E731
     styles = [i for i in BENCH_IMPLS if i in available_impls()]
     fns = [theirs] + [lambda impl=impl: new(key, "aes", mode, iv=iv, impl=impl) for impl in styles]
     for fn in fns:
@@ -427,7 +422,6 @@ def bound_record(impl: str) -> dict:
 
 
 def _print_limits(frame: pd.DataFrame, record: dict) -> None:
-    from cipherlab.report.environment import limit_table, probe_table
     print("\nthe measured bound (probe on this CPU: AES chains per register width, a CTR block's rounds, loads "
           "and stores in L1); cipherlab at one thread, a reused object; fraction = bound / measured:")
     print(limit_table(frame, record).round(3).to_string(index=False))

@@ -25,14 +25,13 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from Crypto.Cipher import AES as PyAES
 from Crypto.Util.Padding import pad
 
 from cipherlab.ciphers import vectors
 from cipherlab.ciphers.cpu import aesni_status
 from cipherlab._checks import check_choices
 from cipherlab.ciphers.described import build_from_description, load_variant
-from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new
+from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new, pycryptodome_aes
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
 from cipherlab.pipeline.results import resolve_target, write_csv
@@ -46,14 +45,6 @@ ROUND_TRIP_LENGTHS = (0, 1, 15, 16, 17, 1000, 70_001)
 def vector_file(cipher: str) -> str:
     """The frozen known answers of a research cipher: ``vectors/<name with - as _>.json``."""
     return cipher.replace("-", "_")
-
-
-def _pycryptodome(key, mode, iv):
-    if mode == "ecb":
-        return PyAES.new(key, PyAES.MODE_ECB)
-    if mode == "cbc":
-        return PyAES.new(key, PyAES.MODE_CBC, iv=iv)
-    return PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
 
 
 def _supports(cipher: str, impl: str) -> bool:
@@ -146,7 +137,7 @@ def run_selfcheck(ciphers=None, impls=None) -> pd.DataFrame:
 
                         def cross(key=key, iv=iv, data=data, mode=mode, impl=impl):
                             ivm = None if mode == "ecb" else iv
-                            expected = _pycryptodome(key, mode, ivm).encrypt(data if mode == "ctr" else pad(data, 16))
+                            expected = pycryptodome_aes(key, mode, ivm).encrypt(data if mode == "ctr" else pad(data, 16))
                             got = new(key, mode=mode, iv=ivm, impl=impl).encrypt(data)
                             return got == expected, f"AES-{8 * size}, {len(data)} bytes"
                         _check(rows, "aes", impl, mode, f"PyCryptodome cross-check AES-{8 * size}", cross)

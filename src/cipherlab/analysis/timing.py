@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm  # plain text bar: tqdm.auto warns without ipywidgets
 
-from cipherlab.pipeline._kernel import die_with_parent
+from cipherlab.pipeline.parent_bound_kernel import die_with_parent
 from cipherlab.pipeline.provenance import new_run_id
 
 #: Columns every timing frame carries, in this order (labels may add more).

@@ -27,7 +27,8 @@ from numba.core.codegen import get_host_cpu_features
 
 from cipherlab.ciphers._numba import jit as _jit
 
-__all__ = ["AESNI_FEATURES", "VAES_FEATURES", "ZMM_FEATURES", "aesni_status", "check_aesni", "has_aesni", "has_vaes",
+__all__ = ["AESNI_FEATURES", "VAES_FEATURES", "ZMM_FEATURES", "aesni_status", "check_aesni", "has_aesni",
+           "host_has_aesni", "has_vaes",
            "vaes_status", "has_zmm", "zmm_status", "jit_target", "measured_clock_hz", "feature_flags",
            "REPORTED_FEATURES"]
 
@@ -61,6 +62,14 @@ def _host_features_string() -> str:
 def _host_features() -> dict:
     """LLVM's host feature map, once per process (the CPU does not change under a running process)."""
     return dict(llvm.get_host_cpu_features())
+
+
+def host_has_aesni() -> bool:
+    """Whether the CPU itself has AES-NI (an x86 CPU whose LLVM host features include ``aes``): what
+    PyCryptodome's C code uses, recorded with every run.  cipherlab's own hardware kernels need the JIT
+    target to have it too (:func:`has_aesni`): under ``NUMBA_CPU_NAME=generic`` this stays true and that
+    is false, and the record holds both."""
+    return platform.machine().lower() in _X86 and bool(_host_features().get("aes", False))
 
 
 def jit_target() -> tuple[str, str]:

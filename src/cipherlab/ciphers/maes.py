@@ -45,15 +45,14 @@ import numpy as np
 
 from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_choice
+from cipherlab.names import MAES_APPROACHES, MAES_IV_SOURCES, SHA3_CHAINS, SHA3_VARIANTS
 from cipherlab.ciphers.aes import AES, _expand_words, _words_to_blocks, apply_step_blocks
 from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, CipherInfo, Option, check_key, register, register_variant
 
 __all__ = ["MAES", "maes_ivs", "xor_iv_blocks", "IV_SOURCES", "SHA3_VARIANTS", "SHA3_CHAINS", "APPROACHES"]
 
-IV_SOURCES = ("sha3", "keyexp")
-SHA3_VARIANTS = ("sha3_256", "sha3_224", "sha3_384", "sha3_512")
-SHA3_CHAINS = ("iv", "digest")
-APPROACHES = (1, 2)
+IV_SOURCES = MAES_IV_SOURCES
+APPROACHES = MAES_APPROACHES
 
 
 def maes_ivs(key, approach: int = 2, iv_source: str = "sha3", sha3: str = "sha3_256",

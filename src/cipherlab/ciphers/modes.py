@@ -35,17 +35,17 @@ import cipherlab.ciphers.maes  # noqa: F401
 from cipherlab.ciphers import _aesni as HW
 from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
+from cipherlab.names import AUTO, MODES
 from cipherlab.ciphers._numba import max_threads
 from cipherlab.ciphers.cpu import check_aesni, has_aesni
 from cipherlab.ciphers.registry import (AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry,
                                         registered)
 
 __all__ = ["new", "Cipher", "MODES", "IMPLS", "pkcs7_pad", "pkcs7_unpad", "resolve_impl", "available_impls",
-           "InsecureCipherWarning"]
+           "pycryptodome_aes", "InsecureCipherWarning"]
 
-MODES = ("ecb", "cbc", "ctr")
-#: Implementation styles: cipherlab's three (byte-wise, T-tables, AES-NI kernels) and
-#: PyCryptodome's AES as the outside reference (``aes`` with standard rounds only).
+#: Implementation styles (:data:`cipherlab.names.STYLES`): cipherlab's three (byte-wise, T-tables, AES-NI
+#: kernels) and PyCryptodome's AES as the outside reference (``aes`` with standard rounds only).
 #: Which cipher has which: :func:`cipherlab.ciphers.registry.lookup` ``(cipher).styles``.
 IMPLS = STYLES
 BLOCK = 16
@@ -57,6 +57,18 @@ _IMPL_SET = frozenset(IMPLS)
 # microseconds, more than the table style takes for a few kilobytes.
 _PARALLEL_MIN_BYTES = 2 * 16 * K.CHUNK_BLOCKS
 _U8 = np.dtype(np.uint8)  # a dtype object: one given by name or type is looked up on every call
+
+
+def pycryptodome_aes(key: bytes, mode: str, iv: "bytes | None" = None):
+    """PyCryptodome's AES object for ``mode`` with this module's semantics (CTR: ``iv`` is the whole 128-bit
+    initial counter block, PyCryptodome's ``nonce=b"", initial_value=iv``): what ``impl="pycryptodome"`` runs,
+    and the outside reference the self-check, the benchmark and the chapters compare with.  Trusts its
+    arguments (a key PyCryptodome takes, a mode of :data:`MODES`, a 16-byte ``iv`` for CBC and CTR)."""
+    if mode == "ecb":
+        return PyAES.new(key, PyAES.MODE_ECB)
+    if mode == "cbc":
+        return PyAES.new(key, PyAES.MODE_CBC, iv=iv)
+    return PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
 
 
 def pkcs7_pad(data: np.ndarray) -> np.ndarray:
@@ -121,8 +133,8 @@ def resolve_impl(impl: str) -> str:
     """``"auto"`` becomes the fastest style available here (``aesni``, else ``table``); others pass through."""
     if impl in _IMPL_SET:
         return impl
-    check_choice("impl", impl, IMPLS + ("auto",))
-    if impl == "auto":
+    check_choice("impl", impl, IMPLS + (AUTO,))
+    if impl == AUTO:
         return "aesni" if has_aesni() else "table"
     return impl
 
@@ -316,13 +328,7 @@ class Cipher:
             numba.set_num_threads(previous)
 
     def _pycryptodome(self, data: np.ndarray, decrypt: bool) -> np.ndarray:
-        aes = PyAES
-        if self._mode == "ecb":
-            c = aes.new(self._key, aes.MODE_ECB)
-        elif self._mode == "cbc":
-            c = aes.new(self._key, aes.MODE_CBC, iv=self._iv)
-        else:
-            c = aes.new(self._key, aes.MODE_CTR, nonce=b"", initial_value=self._iv)
+        c = pycryptodome_aes(self._key, self._mode, self._iv)
         raw = c.decrypt(memoryview(data)) if decrypt else c.encrypt(memoryview(data))
         return np.frombuffer(raw, dtype=np.uint8)
 
@@ -438,7 +444,7 @@ class Cipher:
         if arr.shape[0] != BLOCK:
             raise ValueError(f"block must be exactly 16 bytes, got {arr.shape[0]}")
         if self._impl == "pycryptodome":
-            c = PyAES.new(self._key, PyAES.MODE_ECB)
+            c = pycryptodome_aes(self._key, "ecb")
             raw = c.decrypt(arr.tobytes()) if decrypt else c.encrypt(arr.tobytes())
             return _same_kind(np.frombuffer(raw, dtype=np.uint8).copy(), kind)
         out = np.empty(BLOCK, _U8)

@@ -25,18 +25,16 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from cipherlab._checks import check_bytes, check_choice
+from cipherlab.names import AES_KEY_BYTES, OWN_STYLES, STYLES
 
 __all__ = ["Option", "CipherInfo", "InsecureCipherWarning", "register", "register_variant", "lookup",
            "cipher_names", "cipher_entry", "registered", "cipher_options", "check_key", "AES_ROUNDS", "KEY_SIZES", "STYLES"]
 
 #: AES rounds ``Nr`` per key length in bytes (FIPS-197); the variants keep them.
-AES_ROUNDS = MappingProxyType({16: 10, 24: 12, 32: 14})
-KEY_SIZES = tuple(AES_ROUNDS)
-#: Every implementation style (``impl``): cipherlab's byte-wise, T-table and AES-NI
-#: kernels, and PyCryptodome's AES as the outside reference.
-STYLES = ("reference", "table", "aesni", "pycryptodome")
-#: cipherlab's own kernels: every registered cipher has these unless it says otherwise.
-OWN_STYLES = ("reference", "table", "aesni")
+AES_ROUNDS = MappingProxyType(dict(zip(AES_KEY_BYTES, (10, 12, 14))))
+KEY_SIZES = AES_KEY_BYTES
+# STYLES (every ``impl``) and OWN_STYLES (cipherlab's kernels: every registered cipher has these unless it
+# says otherwise) come from cipherlab.names, the one list the pipeline reads too.
 
 
 class InsecureCipherWarning(UserWarning):

@@ -185,9 +185,11 @@ class Chapter:
         """The book pages: the chapter, then its measuring notebook (in the appendix)."""
         return (self.name,) + ((self.measure_name,) if self.measure else ())
 
-    def make_params(self, values: "Mapping[str, Any] | None" = None, where: "str | None" = None) -> Any:
-        """The chapter's ``Params``: defaults, replaced by ``values``; checked (``ValueError`` naming the key)."""
-        return _params.make(self.params, values, where=where or self.section)
+    def make_params(self, values: "Mapping[str, Any] | None" = None, where: "str | None" = None,
+                    schema_checked: bool = False) -> Any:
+        """The chapter's ``Params``: defaults, replaced by ``values``; checked (``ValueError`` naming the key;
+        ``schema_checked``: against the schema by the caller already, :func:`cipherlab.pipeline.params.make`)."""
+        return _params.make(self.params, values, where=where or self.section, schema_checked=schema_checked)
 
     def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None) -> _params.Run:
         """What a notebook runs with (:class:`cipherlab.pipeline.params.Run`): the profile, its seed and
@@ -242,8 +244,9 @@ class Variants:
     def table_stems(self, variant: str) -> tuple[str, ...]:
         return tuple(self.stem(variant, t) for t in self.tables + self.timing_tables)
 
-    def make_params(self, values: "Mapping[str, Any] | None" = None, where: "str | None" = None) -> Any:
-        return _params.make(self.params, values, where=where or self.section)
+    def make_params(self, values: "Mapping[str, Any] | None" = None, where: "str | None" = None,
+                    schema_checked: bool = False) -> Any:
+        return _params.make(self.params, values, where=where or self.section, schema_checked=schema_checked)
 
     def run(self, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None) -> _params.Run:
         """As :meth:`Chapter.run`, for the variant chapters' section."""

@@ -205,7 +205,8 @@ def load_config(profile: str) -> dict[str, Any]:
         raise ValueError(f"{path}: profile is {cfg['profile']!r}, expected {profile!r}")
     out = dict(cfg)
     for section, decl in chapters.load().sections.items():
-        out[section] = _params.to_config(decl.make_params(cfg.get(section), where=f"{where}: {section}"))
+        out[section] = _params.to_config(decl.make_params(cfg.get(section), where=f"{where}: {section}",
+                                                          schema_checked=True))   # validate() just did
     return out
 
 

@@ -14,7 +14,8 @@ Everything else is derived from that class:
   (the Snakefile, before any job) and for Python code: the door where a value is checked, once;
 - the validated instance a notebook runs with (:func:`make`, and :func:`run_for` for a whole
   :class:`Run`), the full profile's values overridden by the profile file's section and then by
-  the notebook's ``overrides``;
+  the notebook's ``overrides``: the job's door, where each value is checked once; the chapter's
+  code trusts ``Run.params``;
 - the provenance record of a run (:func:`to_config`, JSON-able).
 
 The quick profile (``config/quick.yaml``) names only the values it shrinks.
@@ -24,12 +25,13 @@ from __future__ import annotations
 import copy
 import dataclasses
 import typing
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import jsonschema
 import yaml
 
 from cipherlab.pipeline import overrides as _overrides
+from cipherlab import names
 from cipherlab.pipeline.paths import Profile, check_profile, config_file
 
 # --------------------------------------------------------------------------- shared schema pieces
@@ -38,12 +40,12 @@ PROCESSES = {"description": "fresh interpreters the timings are spread over, one
                             "(trials count all of them)", "minimum": 1, "maximum": 64}
 BYTE = {"minimum": 0, "maximum": 255}
 PROBABILITY = {"exclusiveMinimum": 0, "exclusiveMaximum": 1}
-KEY_HEX = {"pattern": "^([0-9a-fA-F]{32}|[0-9a-fA-F]{48}|[0-9a-fA-F]{64})$"}
+KEY_HEX = {"pattern": "^(" + "|".join(f"[0-9a-fA-F]{{{2 * n}}}" for n in names.AES_KEY_BYTES) + ")$"}
 BLOCK_HEX = {"pattern": "^[0-9a-fA-F]{32}$"}
-MODE = {"enum": ["ecb", "cbc", "ctr"]}
-MODES = {"minItems": 1, "uniqueItems": True, "items": {"enum": ["ecb", "cbc", "ctr"]}}
-IMPL = {"enum": ["reference", "table", "aesni"]}
-IMPLS = {"minItems": 1, "uniqueItems": True, "items": {"enum": ["reference", "table", "aesni"]}}
+MODE = {"enum": list(names.MODES)}
+MODES = {"minItems": 1, "uniqueItems": True, "items": MODE}
+IMPL = {"enum": list(names.OWN_STYLES)}
+IMPLS = {"minItems": 1, "uniqueItems": True, "items": IMPL}
 FILE_NAME = {"pattern": "^[A-Za-z0-9_.-]+$"}
 SIZES_MB = {"minItems": 1, "items": {"type": "number", "exclusiveMinimum": 0}}
 INPUTS = {
@@ -143,14 +145,24 @@ def _key(error: jsonschema.ValidationError) -> str:
     return ".".join(str(p) for p in error.absolute_path) or "(section)"
 
 
-def check_section(cls: type, values: Any, where: str) -> None:
-    """``ValueError`` naming every key of ``values`` the section schema refuses, one per line."""
+#: Where a bad value came from: a source's name, or a function of the key giving it.
+Where = str | Callable[[str | None], str]
+
+
+def _where(where: "Where", key: "str | None") -> str:
+    return where(key) if callable(where) else where
+
+
+def check_section(cls: type, values: Any, where: "Where") -> None:
+    """``ValueError`` naming every key of ``values`` the section schema refuses, one per line, each after
+    ``where``: the source's name, or a function of the key giving it (a section merged from a profile
+    and a notebook's overrides names the one each key came from; ``None`` for the section as a whole)."""
     schema = section_schema(cls)
     validator = jsonschema.validators.validator_for(schema)(schema)
     errors = sorted(validator.iter_errors(values), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
-        lines = [f"{where}.{_key(e)}: {e.message}" if e.absolute_path else f"{where}: {e.message}"
-                 for e in errors]
+        lines = [f"{_where(where, str(e.absolute_path[0]))}.{_key(e)}: {e.message}" if e.absolute_path
+                 else f"{_where(where, None)}: {e.message}" for e in errors]
         raise ValueError("\n".join(lines))
 
 
@@ -163,14 +175,20 @@ def _convert(hint: Any, value: Any) -> Any:
     return value
 
 
-def make(cls: type, values: "Mapping[str, Any] | None" = None, *, where: str = "params") -> Any:
+def make(cls: type, values: "Mapping[str, Any] | None" = None, *, where: "Where" = "params",
+         schema_checked: bool = False) -> Any:
     """An instance of ``cls``: its defaults, replaced by ``values`` (a config section, overrides),
     checked against :func:`section_schema` and the class's own ``check()`` (cross-field rules).
+
+    ``schema_checked``: the caller has just checked ``values`` against the schema (a whole profile,
+    :func:`cipherlab.pipeline.config.load_config`), so only ``check()`` runs here: a value passes the
+    schema once per process.
 
     Raises ``ValueError`` with one line per bad key, each naming ``<where>.<key>``.
     """
     values = dict(values or {})
-    check_section(cls, _jsonable(values), where)
+    if not schema_checked:
+        check_section(cls, _jsonable(values), where)
     hints = typing.get_type_hints(cls)
     obj = cls(**{k: _convert(hints[k], v) for k, v in values.items()})
     check = getattr(obj, "check", None)
@@ -178,14 +196,24 @@ def make(cls: type, values: "Mapping[str, Any] | None" = None, *, where: str = "
         try:
             check()
         except ValueError as exc:
-            msg = str(exc)
-            raise ValueError(msg if msg.startswith(where) else f"{where}: {msg}") from None
+            msg, whole = str(exc), _where(where, None)
+            raise ValueError(msg if msg.startswith(whole) else f"{whole}: {msg}") from None
     return obj
 
 
+def derived(params: Any) -> dict[str, Any]:
+    """What a ``Params`` derives from its parameters alone (its method ``derived()``, if it has one; e.g.
+    aead's generated ``inputs``, one per size): never set by a profile, recorded beside the parameters."""
+    method = getattr(params, "derived", None)
+    return dict(method()) if callable(method) else {}
+
+
 def to_config(params: Any) -> dict[str, Any]:
-    """The parameters as a JSON-able dict (provenance, Snakemake's params), in declaration order."""
-    return {f.name: _jsonable(getattr(params, f.name)) for f in fields(type(params))}
+    """The parameters as a JSON-able dict (provenance, Snakemake's params), in declaration order, then what
+    they derive (:func:`derived`)."""
+    out = {f.name: _jsonable(getattr(params, f.name)) for f in fields(type(params))}
+    out.update((k, _jsonable(v)) for k, v in derived(params).items())
+    return out
 
 
 def changed(params: Any) -> dict[str, Any]:
@@ -228,15 +256,20 @@ class Run:
 def run_for(cls: type, section: str, profile: str = "quick", overrides: "Mapping[str, Any] | None" = None) -> Run:
     """The run of the chapter whose parameters are ``cls`` and whose config section is ``section``: the
     defaults, replaced by the profile's section, then by ``overrides`` (a notebook's, e.g.
-    ``{"trials": 50}``); checked once, here."""
+    ``{"trials": 50}``).  The job's door: each value is checked once, here, and the chapter trusts
+    ``Run.params`` (a bad key is named with the source it came from, the profile file or ``overrides``)."""
     cfg = read_profile(profile)
     path = config_file(profile)
     where = str(path.relative_to(path.parent.parent))
-    params = make(cls, cfg.get(section), where=f"{where}: {section}")
-    if overrides:
-        if not isinstance(overrides, Mapping):
-            raise ValueError(f"overrides must be a mapping of {section} parameters, got {overrides!r}")
-        params = make(cls, {**to_config(params), **dict(overrides)}, where=f"overrides: {section}")
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ValueError(f"overrides must be a mapping of {section} parameters, got {overrides!r}")
+    given = dict(overrides or {})
+    section_values = cfg.get(section)
+    if section_values is not None and not isinstance(section_values, Mapping):
+        raise ValueError(f"{where}: {section} must be a mapping of its parameters, got {section_values!r}")
+    merged = {**(section_values or {}), **given}
+    params = make(cls, merged, where=lambda key: f"overrides: {section}" if key in given
+                  else f"{where}: {section}" + (" with overrides" if given and key is None else ""))
     seed = cfg.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"{where}: seed must be a non-negative integer, got {seed!r}")

@@ -11,8 +11,6 @@ from functools import lru_cache
 from importlib import metadata as _md
 from typing import Any
 
-import numba
-
 from cipherlab.pipeline import overrides as _overrides
 from cipherlab.pipeline.paths import ROOT
 
@@ -52,18 +50,6 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
-
-
-@lru_cache(maxsize=1)
-def cpu_has_aes() -> bool:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("flags"):
-                    return " aes " in f" {line.split(':', 1)[1]} "
-    except OSError:
-        pass
-    return False
 
 
 NOT_READABLE = "not readable"
@@ -138,6 +124,7 @@ def memory_gib() -> "float | None":
 
 
 def numba_threads() -> int:
+    import numba   # here, not at import: the Snakefile reads this layer and never compiles
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
@@ -155,10 +142,17 @@ def node() -> dict[str, str]:
 
 
 def environment_summary() -> dict[str, Any]:
-    """What machine and software this run used (no timestamps: see :func:`run_metadata`)."""
+    """What machine and software this run used (no timestamps: see :func:`run_metadata`).
+
+    AES-NI is the cipher core's one decision (:mod:`cipherlab.ciphers.cpu`): ``cpu_aes_ni``, the CPU has it
+    (PyCryptodome uses it), and ``jit_aes_ni``, cipherlab's own hardware kernels can run (the JIT target has
+    it too; not under ``NUMBA_CPU_NAME=generic``).
+    """
+    from cipherlab.ciphers import cpu   # the cipher core decides; imported here, when a record is made
     return {
         "cpu_model": cpu_model(),
-        "cpu_aes_ni": cpu_has_aes(),
+        "cpu_aes_ni": cpu.host_has_aesni(),
+        "jit_aes_ni": cpu.has_aesni(),
         "cpu_mhz_os": os_clock_mhz(),
         "cpu_boost": cpu_boost(),
         "cpu_governor": cpu_governor(),

@@ -198,7 +198,7 @@ def glossary_markdown() -> str:
         kind = (' <span class="cl-kind">a verdict</span>' if t.verdict else
                 ' <span class="cl-kind">a decision rule</span>' if t.rule else "")
         items.append(f'<dt id="{t.slug}">{html.escape(t.term)}{kind}{extra}</dt><dd>{_inline(t.definition)}</dd>')
-    return f'<dl class="cl-glossary">\n' + "\n".join(items) + "\n</dl>\n"
+    return '<dl class="cl-glossary">\n' + "\n".join(items) + "\n</dl>\n"
 
 
 # ----------------------------------------------------------------------------- marking the built pages

@@ -20,7 +20,7 @@ import nbformat
 import papermill as pm
 from jupyter_client import AsyncKernelManager
 
-from cipherlab.pipeline.config import book_parameters, chapter_sections, load_config, notebook_parameters
+from cipherlab.pipeline.config import book_parameters, chapter_sections, notebook_parameters, read_config
 from cipherlab.pipeline.machine_lock import machine_lock
 from cipherlab.pipeline.results import atomic_path
 
@@ -35,13 +35,13 @@ def error_cells(nb) -> list[int]:
 
 
 def _parent_bound_kernel_manager():
-    """An AsyncKernelManager whose kernels run under :mod:`cipherlab.pipeline._kernel` (they die with us)."""
+    """An AsyncKernelManager whose kernels run under :mod:`cipherlab.pipeline.parent_bound_kernel` (they die with us)."""
     class ParentBoundKernelManager(AsyncKernelManager):
         def format_kernel_cmd(self, extra_arguments=None):
             cmd = super().format_kernel_cmd(extra_arguments)
             if "ipykernel_launcher" in cmd:
                 i = cmd.index("ipykernel_launcher")
-                cmd[i:i + 1] = ["cipherlab.pipeline._kernel", "--parent", str(os.getpid())]
+                cmd[i:i + 1] = ["cipherlab.pipeline.parent_bound_kernel", "--parent", str(os.getpid())]
             return cmd
 
     return ParentBoundKernelManager
@@ -168,7 +168,9 @@ def parse_command(argv=None) -> "tuple[argparse.Namespace, dict[str, Any]]":
                    help="a timing job: hold the machine lock exclusively (cipherlab.pipeline.machine_lock), so that no "
                         "other pipeline job runs beside it; every other job holds it shared")
     a = p.parse_args(argv)
-    cfg = load_config(a.profile)
+    # The profile as its file states it: the Snakefile checked it before any job, and the notebook's first
+    # call (CHAPTER.run) checks what the job runs with, once; the runner only passes it on.
+    cfg = read_config(a.profile)
     if a.section == "book":
         params = book_parameters(cfg)
     else:

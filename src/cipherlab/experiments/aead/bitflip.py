@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Sequence
 
 import pandas as pd
-from Crypto.Cipher import AES
 from Crypto.Util.Padding import pad, unpad
 
 from cipherlab._checks import check_choice
@@ -77,9 +76,7 @@ def _unauth_pair(impl: str, mode: str, key: bytes, iv: bytes):
     padded = mode == "cbc-pkcs7"
     if impl == "pycryptodome":
         def mk():
-            if mode == "ctr":
-                return AES.new(key, AES.MODE_CTR, nonce=b"", initial_value=iv)
-            return AES.new(key, AES.MODE_CBC, iv=iv)
+            return _own_modes.pycryptodome_aes(key, mode[:3], iv)
         if padded:
             return (lambda m: mk().encrypt(pad(m, 16))), (lambda c: unpad(mk().decrypt(c), 16))
         return (lambda m: mk().encrypt(m)), (lambda c: mk().decrypt(c))

@@ -2,14 +2,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from cipherlab.pipeline.chapters import Chapter, Measure
-from cipherlab.pipeline.params import INPUTS, PROCESSES, SIZES_MB, param
+from cipherlab.pipeline.params import PROCESSES, SIZES_MB, param
 
-#: Bytes in a megabyte: decimal (the paper's "100kb ... 5MB") or binary.
-_MB_BYTES = (1000000, 1048576)
+#: A megabyte as the paper's sizes read ("100kb ... 5MB", "[0.1, 0.5, 1, 3, 5] MB": decimal), and the binary one
+#: a profile may take instead (``mb_bytes``).
+MB, MIB = 10**6, 2**20
 #: The sizes of the forgery trials stand for the paper's Tables 5, 6 and 7, in order.
 _FORGERY_TABLES = 3
+
+
+def mb_to_bytes(sizes_mb: Iterable[float], mb_bytes: int = MB) -> list[int]:
+    """File sizes in bytes from sizes in MB of ``mb_bytes`` bytes each: the chapter's one conversion."""
+    return [int(round(float(mb) * mb_bytes)) for mb in sizes_mb]
+
+
+def input_name(nbytes: int) -> str:
+    """File name of the generated text of ``nbytes`` bytes (under ``Profile.inputs``)."""
+    return f"aead_text_{int(nbytes)}.txt"
 
 
 @dataclass(frozen=True)
@@ -20,8 +32,8 @@ class Params:
     decimal); throughput is MB/s of plaintext.
     """
 
-    mb_bytes: int = param(1000000, "bytes per MB: 10**6, as the paper's sizes read in decimal, or 2**20",
-                          enum=list(_MB_BYTES))
+    mb_bytes: int = param(MB, "bytes per MB: 10**6, as the paper's sizes read in decimal, or 2**20",
+                          enum=[MB, MIB])
     sizes_mb: tuple[float, ...] = param((0.1, 0.5, 1, 3, 5), "file sizes of phases 1 and 2 (Figs. 3-10), MB",
                                         SIZES_MB)
     forgery_sizes_mb: tuple[float, ...] = param((0.1, 1, 5), "file sizes of the forgery trials (Tables 5-7, "
@@ -59,22 +71,26 @@ class Params:
                          "the bit-flip demo's message (48 bytes: a whole number of AES blocks)", minLength=1)
     field_old: str = param("amount=0100", "the field of `message` the CTR rewrite changes", minLength=1)
     field_new: str = param("amount=9999", "what the CTR rewrite makes of it (as long as field_old)", minLength=1)
-    inputs: dict = param({f"aead_text_{n}.txt": {"kind": "text", "bytes": n}
-                          for n in (100000, 500000, 1000000, 3000000, 5000000)},
-                         "the generated text files, one per size: aead_text_<bytes>.txt", INPUTS)
+
+    @property
+    def phase_bytes(self) -> list[int]:
+        """The sizes of phases 1 and 2 in bytes."""
+        return mb_to_bytes(self.sizes_mb, self.mb_bytes)
+
+    @property
+    def forgery_bytes(self) -> list[int]:
+        """The sizes of the forgery trials in bytes (Tables 5, 6 and 7)."""
+        return mb_to_bytes(self.forgery_sizes_mb, self.mb_bytes)
+
+    def derived(self) -> dict:
+        """What follows from the parameters alone: ``inputs``, one generated text file per size of either list
+        (``aead_text_<bytes>.txt``), so a profile names each size once."""
+        sizes = sorted(set(self.phase_bytes) | set(self.forgery_bytes))
+        return {"inputs": {input_name(n): {"kind": "text", "bytes": n} for n in sizes}}
 
     def check(self) -> None:
-        """What the schema alone cannot say: every size has its input file, three forgery sizes, a message
-        the bit-flip experiments can use."""
-        for key in ("sizes_mb", "forgery_sizes_mb"):
-            for mb in getattr(self, key):
-                n = int(round(float(mb) * self.mb_bytes))
-                name = f"aead_text_{n}.txt"
-                if self.inputs.get(name) != {"kind": "text", "bytes": n}:
-                    raise ValueError(f"aead.{key}: {mb:g} MB is {n} bytes; declare its input under aead.inputs as "
-                                     f"{name}: {{kind: text, bytes: {n}}}")
-        forgery_bytes = {int(round(float(mb) * self.mb_bytes)) for mb in self.forgery_sizes_mb}
-        if len(forgery_bytes) != _FORGERY_TABLES:
+        """What the schema alone cannot say: three forgery sizes, a message the bit-flip experiments can use."""
+        if len(set(self.forgery_bytes)) != _FORGERY_TABLES:
             raise ValueError(f"aead.forgery_sizes_mb: give {_FORGERY_TABLES} different sizes (one per Table 5, 6 "
                              f"and 7), got {list(self.forgery_sizes_mb)}")
         msg, old, new = self.message.encode(), self.field_old.encode(), self.field_new.encode()

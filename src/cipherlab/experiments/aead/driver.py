@@ -21,22 +21,17 @@ from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, protocol, tables, wycheproof
 from cipherlab.experiments.aead.sentence_claims import sentence_claims
+from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
-                                                PAPER, aead_build, aead_cases, input_name, mb_to_bytes, read_inputs,
-                                                throughput_summary)
+                                                PAPER, aead_build, aead_cases, read_inputs, throughput_summary)
 from cipherlab.pipeline.provenance import new_run_id
 from cipherlab.pipeline.results import read_raw_meta
 
 
-def sizes(params) -> tuple[list[int], list[int]]:
-    """The file sizes in bytes of phases 1 and 2 and of the forgery trials."""
-    return mb_to_bytes(params.sizes_mb, params.mb_bytes), mb_to_bytes(params.forgery_sizes_mb, params.mb_bytes)
-
-
 def input_files(run) -> dict[int, Any]:
     """The generated text file of each size the chapter reads, by size in bytes."""
-    phase, forged = sizes(run.params)
-    return {n: run.profile.input_file(input_name(n)) for n in sorted(set(phase) | set(forged))}
+    return {n: run.profile.input_file(input_name(n)) for n in sorted(set(run.params.phase_bytes)
+                                                                     | set(run.params.forgery_bytes))}
 
 
 def measure(run) -> dict[str, Any]:
@@ -54,7 +49,7 @@ def measure(run) -> dict[str, Any]:
     p, seed = run.params, run.seed
     min_trial_seconds = float(verdicts.load_rules()["min_trial_seconds"])
     overhead = timing.call_overhead(min_trial_seconds=min_trial_seconds)
-    phase_sizes, forgery_sizes = sizes(p)
+    phase_sizes, forgery_sizes = p.phase_bytes, p.forgery_bytes
     data = read_inputs(input_files(run).values())
     aad = p.aad.encode()
     phase2_min = max(min_trial_seconds, p.phase2_min_trial_seconds)
@@ -93,7 +88,7 @@ def _published(*names: str) -> pd.DataFrame:
 
 def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFrame, outcomes: pd.DataFrame,
             flips: pd.DataFrame, wyche: pd.DataFrame, rewrite: pd.DataFrame, *, profile: str,
-            seed: int = 0, cold: "pd.DataFrame | None" = None, mb_bytes: int = 10**6) -> list:
+            seed: int = 0, cold: "pd.DataFrame | None" = None, mb_bytes: int = MB) -> list:
     """Evidence for every testable claim and extension of paper 003 in ``claims.csv`` (one row each): the
     tables' and figures' claims (:mod:`.evidence`), then the sentence-by-sentence reading's (:mod:`.sentence_claims`)."""
     for name, df in (("phase1", phase1), ("phase2", phase2), ("forgery_times", forgery_times)):

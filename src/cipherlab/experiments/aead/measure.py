@@ -7,7 +7,7 @@ Every run also times an **A/A control**: an identical second instance of one
 AES case (``instance="control"``), interleaved with the rest, whose apparent
 "speedup" over the main instance is this machine's noise.
 
-Units: a megabyte is ``mb_bytes`` bytes (``10**6`` by default, the paper's
+Units: a megabyte is ``mb_bytes`` bytes (:data:`.chapter.MB` by default, the paper's
 "100kb ... 5MB" read as decimal), throughput is in MB/s of plaintext.
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ from Crypto.Random import get_random_bytes
 
 from cipherlab.analysis import timing as _timing
 from cipherlab._checks import check_choice
+from cipherlab.experiments.aead.chapter import MB
 
 PAPER = "003"
 MODES = ("gcm", "ccm", "eax")
@@ -44,30 +45,6 @@ STANDARD_TAG_BYTES = {
     "gcm": (4, 8, 12, 13, 14, 15, 16),
     "eax": tuple(range(1, 17)),
 }
-
-
-def mb_to_bytes(sizes_mb: Iterable[float], mb_bytes: int = 10**6) -> list[int]:
-    """File sizes in bytes from sizes in MB (``mb_bytes`` bytes each).
-
-    Parameters
-    ----------
-    sizes_mb : iterable of float
-        Sizes in MB, e.g. the paper's ``[0.1, 0.5, 1, 3, 5]``.
-    mb_bytes : {1000000, 1048576}
-        Bytes per MB: ``10**6`` (decimal, our default) or ``2**20``.
-    """
-    check_choice("mb_bytes", mb_bytes, (10**6, 2**20))
-    out = []
-    for s in sizes_mb:
-        if not (isinstance(s, (int, float)) and s > 0):
-            raise ValueError(f"sizes_mb must hold positive numbers, got {s!r}")
-        out.append(int(round(float(s) * mb_bytes)))
-    return out
-
-
-def input_name(nbytes: int) -> str:
-    """File name of the text input of ``nbytes`` bytes (under ``Profile.inputs``)."""
-    return f"aead_text_{int(nbytes)}.txt"
 
 
 def read_inputs(paths: Iterable[Any]) -> dict[int, bytes]:
@@ -262,16 +239,15 @@ def main_instance(timings: pd.DataFrame) -> pd.DataFrame:
     return timings[timings["instance"] == "main"]
 
 
-def add_throughput(timings: pd.DataFrame, mb_bytes: int = 10**6) -> pd.DataFrame:
+def add_throughput(timings: pd.DataFrame, mb_bytes: int = MB) -> pd.DataFrame:
     """Add ``mb`` (size in MB) and ``mb_per_s`` (plaintext MB per second) to each trial row."""
-    check_choice("mb_bytes", mb_bytes, (10**6, 2**20))
     out = timings.copy()
     out["mb"] = out["bytes"] / mb_bytes
     out["mb_per_s"] = out["mb"] / out["seconds"]
     return out
 
 
-def throughput_summary(timings: pd.DataFrame, mb_bytes: int = 10**6,
+def throughput_summary(timings: pd.DataFrame, mb_bytes: int = MB,
                        by: Sequence[str] = ("cipher", "mode", "operation", "bytes")) -> pd.DataFrame:
     """Per point: n, median, quartiles, mean and std of seconds and of MB/s (main instance only)."""
     t = add_throughput(main_instance(timings), mb_bytes)

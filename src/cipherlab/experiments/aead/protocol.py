@@ -29,6 +29,7 @@ import pandas as pd
 from Crypto.Random import get_random_bytes
 
 from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead.chapter import MB
 from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABELS, PHASE1_COMBOS, PHASE1_CONTROL,
                                                 PHASE2_COMBOS, PHASE2_CONTROL, _decrypt_fn, _encrypt_fn, new_aead,
                                                 seeded_bytes)
@@ -80,7 +81,7 @@ def cold_build(data_by_size: Mapping[int, bytes], *, aad: bytes, seed: int, key_
                 key_bytes=key_bytes, nonce_bytes=dict(nonce_bytes or {}))
 
 
-def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_bytes: int = 10**6,
+def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_bytes: int = MB,
                   sections: "Mapping[str, str] | None" = None,
                   claims: Sequence[str] = tuple(COLD_CLAIMS)) -> list[_v.Evidence]:
     """Evidence of :data:`COLD_CLAIMS` under the paper's protocol: a case's throughput gain from the smallest size
@@ -107,7 +108,7 @@ def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_byte
     return out
 
 
-def cold_table(cold: pd.DataFrame, phase1: pd.DataFrame, phase2: pd.DataFrame, mb_bytes: int = 10**6) -> pd.DataFrame:
+def cold_table(cold: pd.DataFrame, phase1: pd.DataFrame, phase2: pd.DataFrame, mb_bytes: int = MB) -> pd.DataFrame:
     """Each case under both protocols: the median of the processes' single cold calls beside the warm, batched
     median of phases 1 and 2, in seconds and MB/s, and the cold call's time over the warm one."""
     keys = ["cipher", "mode", "operation", "bytes"]

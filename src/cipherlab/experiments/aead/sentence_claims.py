@@ -27,7 +27,8 @@ from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _ma
                                                 published_cells_mean, spread, weakest)
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
 from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
-from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, mb_to_bytes
+from cipherlab.experiments.aead.chapter import mb_to_bytes
+from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL
 
 
 #: Curves the paper says level off once the file reaches about 1 MB: claim -> (operation, cipher) of phase 2 (EAX).
@@ -36,7 +37,7 @@ from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTR
 LEVEL_CLAIMS = {"003-f9-blowfish-flat-enc": ("encrypt", "blowfish"),
                 "003-f10-blowfish-flat-dec": ("decrypt", "blowfish"),
                 "003-f10-cast-flat-dec": ("decrypt", "cast")}
-#: Where those curves level off, in bytes: the paper's 1 MB in the chapter's unit (:func:`.measure.mb_to_bytes`); the
+#: Where those curves level off, in bytes: the paper's 1 MB in the chapter's unit (:func:`.chapter.mb_to_bytes`); the
 #: measured size nearest it (in ratio) is taken, so a profile's ``mb_bytes`` of 2**20 picks the same size.
 LEVEL_FROM_BYTES = mb_to_bytes([1])[0]
 
@@ -126,8 +127,10 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
         key = "mode" if phase == 1 else "cipher"
         sizes = sorted(int(b) for b in df["bytes"].unique())
         small, large = sizes[0], sizes[-1]
-        t = lambda name, nb: _times(df, **_fixed(phase, op), instance="main", **{key: name, "bytes": nb})
-        ctl = lambda inst, nb: _times(df, **{**_control(phase, op, nb), "instance": inst})
+        def t(name, nb):
+            return _times(df, **_fixed(phase, op), instance="main", **{key: name, "bytes": nb})
+        def ctl(inst, nb):
+            return _times(df, **{**_control(phase, op, nb), "instance": inst})
         c_old, c_new = ctl("main", small) * ctl("control", large), ctl("main", large) * ctl("control", small)
         section = SECTIONS["fig5" if phase == 1 else "fig10"]
         evs = [_v.speed_evidence(cid, t(k, small) * t(o, large), t(k, large) * t(o, small), c_old, c_new, seed=seed,
@@ -196,7 +199,8 @@ def widening_evidence(fg: pd.DataFrame, *, profile: str, seed: int = 0) -> list[
     pub = {t: _paper.published(PAPER, t).query("column == 'Fail Avg.'").set_index("row")["number"]
            for t in _WIDENING_TABLES}
     rnd = fg[fg["kind"] == "random_tag"]
-    t = lambda mode, nb, inst="main": _times(rnd, instance=inst, mode=mode, bytes=nb)
+    def t(mode, nb, inst="main"):
+        return _times(rnd, instance=inst, mode=mode, bytes=nb)
     m0 = FORGERY_CONTROL[0]
     c_old, c_new = t(m0, large) * t(m0, mid, "control"), t(m0, large, "control") * t(m0, mid)
     out = []

@@ -1,9 +1,12 @@
 """Paper 003: how the chapter's tables read on the page (every one through :func:`cipherlab.analysis.display.show_table`).
 
 The saved tables (``data/tables/...``) keep their machine-readable
-columns; these views only choose, join and name columns for a reader, so a
+columns; these views choose, join and name columns for a reader, so a
 table fits the page, and write the few sentences a cell prints from the run's
-metadata.  They compute nothing the saved tables do not hold.
+metadata and the decided verdicts.  The measuring page, which has no saved
+tables of its own, summarises its raw files with the chapter's own functions
+(:func:`.measure.throughput_summary`, :func:`.forgery.forgery_table`), the ones
+:func:`.driver.build` saves for the chapter page.
 
 The notebooks call one view per section with what the chapter measured
 (``measured``: raw frames by name) or built (``built``: tables and figures by

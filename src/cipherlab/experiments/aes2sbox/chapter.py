@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cipherlab.names import OWN_STYLES
 from cipherlab.pipeline.chapters import Chapter, Measure
 from cipherlab.pipeline.params import BYTE, FILE_NAME, IMPL, IMPLS, INPUTS, KEY_HEX, MODE, PROBABILITY, PROCESSES, param
 
@@ -34,7 +35,7 @@ class Params:
                               enum=["xor-index", "xor-sbox"])
     mode: str = param("ecb", "Java's default \"AES\" transformation is AES/ECB/PKCS5Padding", MODE)
     threads: int = param(1, "the papers' Java code is single-threaded", minimum=1)
-    impls: tuple[str, ...] = param(("reference", "table", "aesni"),
+    impls: tuple[str, ...] = param(OWN_STYLES,
                                    "every style is timed; a (cipher, style) pair that cannot be built is listed "
                                    "as not timed", IMPLS)
     processes: int = param(12, "fresh interpreters the trials are spread over, one after another "

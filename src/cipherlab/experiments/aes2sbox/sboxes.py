@@ -9,7 +9,7 @@ import pandas as pd
 from cipherlab.analysis import paper as _paper
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, second_sbox
 
-from cipherlab.experiments.aes2sbox.common import HEX, KEY_BYTE_ROW, PAPERS, TABLES, check_choice, check_paper
+from cipherlab.experiments.aes2sbox.common import HEX, KEY_BYTE_ROW, PAPERS, TABLES, check_paper
 
 # ---------------------------------------------------------------------------
 # Tables 1 and 2: the second S-box
@@ -57,9 +57,8 @@ def published_sboxes(paper: str) -> tuple[np.ndarray, np.ndarray]:
 def printed_comparison_grids(construction: str = "xor-index", paper: str = "001") -> tuple[int, dict]:
     """Our Tables 1-2 for the key byte the paper used, cell by cell against print (:func:`sbox_grid`).
 
-    Returns ``(key byte, {"sbox": grid, "inverse": grid})``.
+    Returns ``(key byte, {"sbox": grid, "inverse": grid})``; ``second_sbox`` checks ``construction``.
     """
-    check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
     key_byte = published_key_byte(paper)
     ours, printed = second_sbox(key_byte, construction), published_sboxes(paper)
     return key_byte, {which: sbox_grid(ours[k], printed[k]) for k, which in enumerate(("sbox", "inverse"))}
@@ -121,8 +120,8 @@ def sbox_diff(ours: np.ndarray, ours_inverse: np.ndarray, published: np.ndarray,
 
 
 def sbox_diff_table(paper: str, construction: str = "xor-index") -> pd.DataFrame:
-    """:func:`sbox_diff` of a paper's Tables 1-2 against ``second_sbox`` at the paper's key byte."""
-    check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
+    """:func:`sbox_diff` of a paper's Tables 1-2 against ``second_sbox`` (which checks ``construction``) at the
+    paper's key byte."""
     ours, ours_inv = second_sbox(published_key_byte(paper), construction)
     pub, pub_inv = published_sboxes(paper)
     out = sbox_diff(ours, ours_inv, pub, pub_inv, names=(TABLES[paper]["sbox"], TABLES[paper]["inverse"]))

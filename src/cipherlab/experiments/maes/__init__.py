@@ -12,13 +12,15 @@ approach 2) and claims large speed-ups of encryption and decryption
    cipher is sixteen independent key-dependent byte substitutions. It is
    studied here as a research object, never to protect data.
 
-The chapter is declared in :mod:`.chapter` (``CHAPTER``: parameters, raw files, tables,
-figures, findings); the notebooks ``maes_measure.ipynb`` (timings) and ``maes.ipynb`` (the
-chapter) run it and show what it returns. Modules, one role or topic each:
+Every chapter package has this form: a docstring and nothing else.  It re-exports nothing, so
+that reading the declaration (``chapter.py``, as the Snakefile does for every chapter) imports
+no more than the pipeline layer; import each module by its name.  The notebooks
+``maes_measure.ipynb`` (timings) and ``maes.ipynb`` (the chapter) call the declaration, the
+driver and the views. Modules, one role or topic each:
 
-* :mod:`.chapter`: the declaration (``Params``, ``CHAPTER``), light enough for the Snakefile;
+* :mod:`.chapter`: the declaration (``Params``, ``CHAPTER``);
 * :mod:`.driver`: ``measure(run)`` and ``build(run, raw)``, which call the modules below;
-* :mod:`.common`: constants, input checks, published-value look-ups;
+* :mod:`.common`: constants, the MAES options and styles of a run, published-value look-ups;
 * :mod:`.measure`: timing cases with their A/A controls, batched timing run;
 * :mod:`.tables`: Tables I-III, speed-ups with A/A bands, throughput;
 * :mod:`.image`: Figure 8: the encrypted images, their histograms, the repeats they keep;

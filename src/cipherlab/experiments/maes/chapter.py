@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cipherlab import names
 from cipherlab.pipeline.chapters import Chapter, Measure
 from cipherlab.pipeline.params import (BLOCK_HEX, FILE_NAME, IMPL, IMPLS, INPUTS, KEY_HEX, MODES, PROBABILITY,
                                        PROCESSES, param)
@@ -25,11 +26,11 @@ class Params:
     iv_hex: str = param("000102030405060708090a0b0c0d0e0f", "CBC IV of the image experiment and bulk CBC",
                         BLOCK_HEX)
     iv_source: str = param("sha3", "MAES IV source: sha3 | keyexp (Table I times both)",
-                           enum=["sha3", "keyexp"])
+                           enum=list(names.MAES_IV_SOURCES))
     sha3: str = param("sha3_256", "SHA-3 variant; IVs are the first 16 bytes of each digest",
-                      enum=["sha3_224", "sha3_256", "sha3_384", "sha3_512"])
-    sha3_chain: str = param("iv", "approach 2 hashes the previous 16-byte IV (Figure 7)", enum=["iv", "digest"])
-    impls: tuple[str, ...] = param(("reference", "table", "aesni"),
+                      enum=list(names.SHA3_VARIANTS))
+    sha3_chain: str = param("iv", "approach 2 hashes the previous 16-byte IV (Figure 7)", enum=list(names.SHA3_CHAINS))
+    impls: tuple[str, ...] = param(names.OWN_STYLES,
                                    "implementation styles timed (Tables II-III, bulk); a new style is added here alone",
                                    IMPLS)
     processes: int = param(12, "fresh interpreters the trials are spread over, one after another "
@@ -56,7 +57,7 @@ class Params:
                                   "those (Table III's one-block claims are decided on this per-block cost)", minimum=2)
     bulk_modes: tuple[str, ...] = param(("ecb",), "modes of the bulk throughput test", MODES)
     warmup: int = param(20, "untimed calls of each case before its trials", minimum=0)
-    image_modes: tuple[str, ...] = param(("ecb", "cbc", "ctr"), "Figure 8 / Table IV: the paper does not say "
+    image_modes: tuple[str, ...] = param(names.MODES, "Figure 8 / Table IV: the paper does not say "
                                                                 "which mode; each is a reading", MODES)
     image_impl: str = param("table", "style the image is encrypted in (reference and table agree bit for bit)",
                             IMPL)

@@ -6,31 +6,18 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from cipherlab._checks import check_choice, check_choices
-from cipherlab.ciphers.maes import SHA3_CHAINS, SHA3_VARIANTS
-from cipherlab.ciphers.cpu import aesni_status
-from cipherlab.ciphers.modes import IMPLS as CORE_IMPLS
-from cipherlab.ciphers.modes import available_impls
 from cipherlab.analysis.paper import published
+from cipherlab.ciphers.cpu import aesni_status
+from cipherlab.ciphers.modes import available_impls
 from cipherlab.ciphers.registry import cipher_names, lookup
-
-from cipherlab.experiments.maes.chapter import CHAPTER as _DECLARATION
-from cipherlab.experiments.maes.chapter import PAPER
-
-#: The chapter's name, as its declaration gives it.
-CHAPTER = _DECLARATION.name
+from cipherlab.experiments.maes.chapter import PAPER, Params
+from cipherlab.names import OWN_STYLES
 
 #: AES and the registered MAES variants (the paper's approaches 1 and 2), from the cipher
 #: registry, in the order the paper's tables list them.
 CIPHERS = ("aes",) + tuple(n for n in cipher_names() if lookup(n).family == "maes")
-#: Implementation styles a config may list (``impls``); the core decides which ciphers each one serves.
-STYLES = tuple(CORE_IMPLS)
 #: Styles used when a caller names none (the config's ``impls`` is what the chapter uses).
 DEFAULT_IMPLS = ("reference", "table")
-#: Modes the image experiment runs: the paper does not say which it used, so every plausible
-#: reading is measured and each gives its own evidence row (``reading = "mode=..."``).
-IMAGE_MODES = ("ecb", "cbc", "ctr")
-#: IV sources of MAES: SHA3-256 chain, or the AES key expansion extended.
-IV_SOURCES = ("sha3", "keyexp")
 #: Roles of a timed case: the measured cipher, the A/A control (a second, identical
 #: AES instance, or a second copy of the same stage), the one-state dispatch probe of Table II.
 ROLES = ("main", "control", "dispatch")
@@ -68,8 +55,8 @@ SECURITY_WARNING = (
 
 
 def check_impls(impls: Iterable) -> tuple:
-    """The implementation styles of the config key ``impls``, checked against the core's styles."""
-    return check_choices("impls", impls, STYLES)
+    """Implementation styles a caller gives (``impls`` of the evidence), checked against cipherlab's styles."""
+    return check_choices("impls", impls, OWN_STYLES)
 
 
 #: What the chapter says of a style this machine cannot run (the hardware style on a CPU without AES-NI).
@@ -82,26 +69,25 @@ def measured_impls(impls: Iterable) -> "tuple[tuple, dict[str, str]]":
     On a host without AES-NI (an ARM laptop, ``NUMBA_CPU_NAME=generic``) the
     hardware style ``aesni`` is *not measured* (:data:`NOT_MEASURED_NO_AESNI`,
     with the core's reason), never a crash; the other styles, and the verdicts
-    they decide, are unchanged.
+    they decide, are unchanged.  ``impls`` is the chapter's checked parameter.
     """
-    styles = check_impls(impls)
+    styles = tuple(impls)
     runnable = available_impls()
     skipped = {s: f"{NOT_MEASURED_NO_AESNI} ({aesni_status()})" for s in styles if s not in runnable}
     return tuple(s for s in styles if s in runnable), skipped
 
 
 def check_paper_styles(original_style: str, optimized_style: str, impls: Sequence[str]) -> None:
-    """The paper's "original" and "optimized" AES must be styles the chapter times."""
+    """The paper's "original" and "optimized" AES must be styles the chapter times (on this machine)."""
     for name, value in (("original_style", original_style), ("optimized_style", optimized_style)):
         check_choice(name, value, tuple(impls))
 
 
-def maes_options(iv_source: str = "sha3", sha3: str = "sha3_256", sha3_chain: str = "iv") -> dict:
-    """The MAES options every experiment passes to :func:`cipherlab.new` (checked here)."""
-    check_choice("iv_source", iv_source, IV_SOURCES)
-    check_choice("sha3", sha3, SHA3_VARIANTS)
-    check_choice("sha3_chain", sha3_chain, SHA3_CHAINS)
-    return {"iv_source": iv_source, "sha3": sha3, "sha3_chain": sha3_chain}
+def maes_options(params: "Params | None" = None) -> dict:
+    """The MAES options every experiment passes to :func:`cipherlab.new`: the chapter's ``iv_source``,
+    ``sha3`` and ``sha3_chain`` (``params``, checked at the door; by default the declaration's)."""
+    p = Params() if params is None else params
+    return {"iv_source": p.iv_source, "sha3": p.sha3, "sha3_chain": p.sha3_chain}
 
 
 def published_map(table: str) -> dict[tuple[str, str], float]:

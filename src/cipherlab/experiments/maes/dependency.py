@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab import new
-from cipherlab.experiments.maes.common import CIPHERS, check_choice
+from cipherlab.experiments.maes.common import CIPHERS
 
 
 def byte_dependency(cipher: str, key: bytes, n_blocks: int = 256, seed: int = 0,
@@ -23,7 +23,6 @@ def byte_dependency(cipher: str, key: bytes, n_blocks: int = 256, seed: int = 0,
     rounds); a cipher without MixColumns changes exactly one. Returns one row
     per block and position with ``bytes_changed``.
     """
-    check_choice("cipher", cipher, CIPHERS)
     if n_blocks < 1:
         raise ValueError(f"n_blocks must be >= 1, got {n_blocks}")
     rng = np.random.default_rng(seed)
@@ -52,7 +51,6 @@ def byte_routes(cipher: str, key: bytes, n_blocks: int = 4, seed: int = 0, impl:
     change touches exactly one output byte, the same one each time; ``None``
     when the cipher diffuses (AES).
     """
-    check_choice("cipher", cipher, CIPHERS)
     rng = np.random.default_rng(seed)
     blocks = rng.integers(0, 256, size=(n_blocks, 16), dtype=np.uint8)
     c = new(key, cipher=cipher, mode="ecb", impl=impl, padding=False, threads=1, **options)

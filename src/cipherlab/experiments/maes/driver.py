@@ -17,7 +17,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cipherlab._checks import check_hex
 from cipherlab.analysis import plotting
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.verdicts import load_rules
@@ -48,9 +47,9 @@ def setup(run: Run) -> Setup:
     """The run's key, IV, MAES options and the styles this CPU times (the paper's two AES among them)."""
     p = run.params
     styles, not_measured = measured_impls(p.impls)
-    check_paper_styles(p.original_style, p.optimized_style, styles)
-    return Setup(key=check_hex("key_hex", p.key_hex, (16, 24, 32)), iv=check_hex("iv_hex", p.iv_hex, (16,)),
-                 options=maes_options(p.iv_source, p.sha3, p.sha3_chain), styles=styles, not_measured=not_measured)
+    check_paper_styles(p.original_style, p.optimized_style, styles)   # this CPU may not run one of them
+    return Setup(key=bytes.fromhex(p.key_hex), iv=bytes.fromhex(p.iv_hex), options=maes_options(p), styles=styles,
+                 not_measured=not_measured)
 
 
 @contextlib.contextmanager

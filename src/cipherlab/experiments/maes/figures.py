@@ -9,6 +9,14 @@ from cipherlab.analysis.plotting import PALETTE
 from cipherlab.experiments.maes.image import repeat_map
 
 
+def _bare(axes) -> None:
+    """Pictures, not plots: no ticks and no grid on any of ``axes``."""
+    for ax in np.ravel(axes):
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.grid(False)
+
+
 def repeat_map_figure(images: dict[tuple[str, str], np.ndarray], lag_bytes: int = 48):
     """Figure 8, repeat maps (:func:`repeat_map`) of the plain image and each ciphertext."""
     modes = sorted({m for _, m in images if m != "none"})
@@ -23,8 +31,7 @@ def repeat_map_figure(images: dict[tuple[str, str], np.ndarray], lag_bytes: int 
             axes[i][j].imshow(repeat_map(images[(cipher, mode)], lag_bytes), cmap="gray_r",
                               interpolation="nearest", vmin=0, vmax=3)
             axes[i][j].set_title(f"{cipher.upper()}-{mode.upper()}")
-    for ax in np.ravel(axes):
-        ax.set_xticks([]); ax.set_yticks([]); ax.grid(False)
+    _bare(axes)
     fig.tight_layout()
     return fig
 
@@ -45,8 +52,7 @@ def image_figure(images: dict[tuple[str, str], np.ndarray]):
         for j, cipher in enumerate(ciphers, start=1):
             axes[i][j].imshow(images[(cipher, mode)], interpolation="nearest")
             axes[i][j].set_title(f"{cipher.upper()}-{mode.upper()}")
-    for ax in np.ravel(axes):
-        ax.set_xticks([]); ax.set_yticks([]); ax.grid(False)
+    _bare(axes)
     fig.tight_layout()
     return fig
 

@@ -14,7 +14,7 @@ from typing import Mapping
 import pandas as pd
 
 from cipherlab.experiments._sentences import attack_sentence, not_built, verdict_lines
-from cipherlab.experiments.maes.common import CHAPTER, PAPER
+from cipherlab.experiments.maes.chapter import CHAPTER, PAPER
 
 #: The MAES ciphers as the security chapter's tables name them, and how the page calls them.
 ATTACK_CIPHERS = ("maes-1", "maes-2")
@@ -31,7 +31,7 @@ def speed_sentence(verdicts: "pd.DataFrame | None") -> str:
     referee's report and the verdict page: one figure per claim)."""
     have = [] if verdicts is None else [c for c in SPEED_CLAIMS if c in set(verdicts["claim_id"])]
     if not have:
-        return not_built(CHAPTER)
+        return not_built(CHAPTER.name)
     return (f"**Speed.** Paper {PAPER} claims MAES faster than AES for one block; each claim is decided on the "
             "cipher's cost of a block (a proxy its row names, with the reason), in the style of AES the paper's row "
             "names:\n\n" + verdict_lines(verdicts, have))

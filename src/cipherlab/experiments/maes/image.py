@@ -17,7 +17,8 @@ import pandas as pd
 from cipherlab import new
 from cipherlab.analysis import stats as _stats
 from cipherlab.pipeline.inputs import test_image
-from cipherlab.experiments.maes.common import CIPHERS, IMAGE_MODES, check_choice, check_choices
+from cipherlab.experiments.maes.common import CIPHERS
+from cipherlab.names import MODES
 
 
 def load_test_image() -> np.ndarray:
@@ -46,8 +47,6 @@ def encrypt_image(image: np.ndarray, cipher: str, mode: str, key: bytes, iv: "by
     ciphertext can be shown as a picture of the same size. Otherwise the
     PKCS#7-padded ciphertext is cut back to the image size for display only.
     """
-    check_choice("cipher", cipher, CIPHERS)
-    check_choice("mode", mode, IMAGE_MODES)
     flat = np.ascontiguousarray(image, dtype=np.uint8).ravel()
     whole = flat.size % 16 == 0
     kwargs = dict(options)
@@ -61,11 +60,9 @@ def encrypt_image(image: np.ndarray, cipher: str, mode: str, key: bytes, iv: "by
 
 
 def image_ciphertexts(image: np.ndarray, key: bytes, iv: bytes, ciphers: Sequence[str] = CIPHERS,
-                      modes: Sequence[str] = IMAGE_MODES, impl: str = "table",
+                      modes: Sequence[str] = MODES, impl: str = "table",
                       maes_options: "dict | None" = None) -> dict[tuple[str, str], np.ndarray]:
     """Encrypted images keyed by ``(cipher, mode)``, plus ``("plain", "none")`` for the input."""
-    ciphers = check_choices("ciphers", ciphers, CIPHERS)
-    modes = check_choices("modes", modes, IMAGE_MODES)
     out = {("plain", "none"): np.ascontiguousarray(image, dtype=np.uint8)}
     for cipher in ciphers:
         opts = dict(maes_options or {}) if cipher.startswith("maes") else {}

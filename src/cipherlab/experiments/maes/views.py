@@ -20,7 +20,7 @@ from cipherlab.analysis.display import MISSING, Table, format_number, show_table
 from cipherlab.analysis.verdicts import Evidence
 from cipherlab.pipeline.paths import ROOT, Profile, as_profile
 
-from cipherlab.experiments.maes.common import CHAPTER, PAPER
+from cipherlab.experiments.maes.chapter import CHAPTER, PAPER
 from cipherlab.experiments.maes.evidence import evidence_frame_for_display
 
 #: Column-name fragments shortened in the book's headers (first match first).
@@ -363,7 +363,7 @@ def verdicts(run) -> None:
     """The verdicts of paper 002's claims, decided from the saved evidence under the declared rules."""
     from IPython.display import HTML
     from cipherlab.analysis import verdicts as V
-    decided = V.decide_all(V.claims_of_chapter(CHAPTER), V.load_evidence(run.profile, [CHAPTER]))
+    decided = V.decide_all(V.claims_of_chapter(CHAPTER.name), V.load_evidence(run.profile, [CHAPTER.name]))
     _display(show_table(V.verdict_counts(decided).rename_axis("paper").reset_index()))
     _display(HTML(V.verdict_html(decided)))
 

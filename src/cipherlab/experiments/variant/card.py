@@ -155,7 +155,7 @@ def trail_lines(results: dict, cipher: str) -> list[str]:
                    f"passes its difference with probability 1 and the {a4} active S-boxes in 4 rounds bound no trail"
                    + ("; the affinity attack says the same" if affine else ""))
     elif pd.isna(v["rounds_needed"]):
-        out.append(f"- **design margin: none**: the trail bounds stay above 2^-128 for every round count searched")
+        out.append("- **design margin: none**: the trail bounds stay above 2^-128 for every round count searched")
     else:
         out.append(f"- **design margin: {int(v['margin_rounds'])} round(s)**: differential and linear trail bounds "
                    f"below 2^-128 from {int(v['rounds_needed'])} rounds on, against its own {int(v['own_rounds'])}"

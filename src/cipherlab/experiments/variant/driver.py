@@ -4,10 +4,11 @@
 cryptanalysts read (:mod:`.sbox_tables`), the wide-trail bounds (branch numbers,
 active S-boxes by round, trail bounds and the design margin, :mod:`.trails`),
 diffusion, the structural attacks (affinity, codebook, square, properties by
-round), randomness and, if asked, speed against AES; :func:`save_all` and :func:`save_figures` write the
-tables and figures the chapter declares (:data:`cipherlab.experiments.variant.chapter.VARIANTS`).  The
-notebook ``notebooks/variant.ipynb`` calls :func:`battery` (the battery with the chapter's validated
-parameters) and these two, and displays the results; :mod:`cipherlab.experiments.variant.card` renders the
+round), randomness and, if asked, speed against AES; :func:`save` writes the raw file, tables and
+figures the chapter declares (:data:`cipherlab.experiments.variant.chapter.VARIANTS`) through
+:mod:`cipherlab.experiments.outputs`, as every chapter's.  The notebook ``notebooks/variant.ipynb``
+calls :func:`battery` (the battery with the chapter's validated parameters) and :func:`save`, and
+displays the results; :mod:`cipherlab.experiments.variant.card` renders the
 summary card.
 
 Every part is seeded from ``seed``: all outputs but the timings are the same
@@ -22,25 +23,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cipherlab.analysis.plotting import save_figure, style
+from cipherlab.analysis.plotting import style
 from cipherlab.ciphers.described import check_variant_name, register_variant_file
 from cipherlab.ciphers.registry import cipher_names, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security import figures as security_figures
 from cipherlab.experiments.security.driver import attack_targets
+from cipherlab.experiments import outputs
 from cipherlab.experiments.variant.chapter import VARIANTS
-from cipherlab.pipeline.paths import as_profile, variant_file
-from cipherlab.pipeline.provenance import run_metadata
-from cipherlab.pipeline.results import save_raw, save_table
+from cipherlab.pipeline.paths import variant_file
 
 from cipherlab.experiments.security import diffusion
 from cipherlab.experiments.variant import (affinity, bytemaps, card, claims, correctness, equivalence, figures,
                                            integral, keys, randomness, sbox_tables, speed, structure, trails)
 
-__all__ = ["resolve", "battery", "run_battery", "save_all", "save_figures", "with_control", "TABLES", "TIMING_TABLES",
+__all__ = ["resolve", "battery", "run_battery", "save", "figures_of", "with_control", "TABLES", "TIMING_TABLES",
            "CONTROLLED"]
 
-#: tables :func:`save_all` writes, as ``variant_<name>_<table>`` (declared in :data:`VARIANTS`)
+#: tables :func:`save` writes, as ``variant_<name>_<table>`` (declared in :data:`VARIANTS`)
 TABLES = VARIANTS.tables
 #: tables whose bytes depend on measured times (``milp_times`` always, the others with ``measure_speed``)
 TIMING_TABLES = VARIANTS.timing_tables
@@ -259,23 +259,23 @@ def table_name(cipher: str, table: str) -> str:
     return VARIANTS.stem(cipher, table)
 
 
-def save_all(results: dict, profile) -> dict:
-    """Write every table (and the raw speed trials) of :func:`run_battery`; returns ``{table: path}``."""
-    cipher = results["cipher"]
-    saved = {t: save_table(with_control(results, t), table_name(cipher, t), profile) for t in TABLES}
-    for t in TIMING_TABLES:
-        if t in results:
-            saved[t] = save_table(results[t], table_name(cipher, t), profile)
-    if "speed_raw" in results:
-        raw = results["speed_raw"]
-        meta = run_metadata(profile=as_profile(profile).name, seed=results["seed"], config=results["parameters"],
-                            run_id=str(raw["run_id"].iloc[0]), variant=cipher)
-        saved["speed_raw"] = save_raw(raw, table_name(cipher, "speed"), profile, meta=meta)
-    return saved
+def save(run, results: dict) -> dict:
+    """Write what :func:`battery` returned for ``run`` (:mod:`cipherlab.experiments.outputs`, with the
+    variant's name): the raw speed trials with their provenance, every declared table (AES's control rows
+    beside the variant's where :data:`CONTROLLED` says so) and the figures (:func:`figures_of`); returns
+    ``{figure: Figure}`` (open, for display)."""
+    cipher, raw = results["cipher"], results["speed_raw"]
+    outputs.save_raw(VARIANTS, run, {"speed": (raw, {"run_id": str(raw["run_id"].iloc[0]), "variant": cipher})},
+                     variant=cipher)
+    figs = figures_of(results)
+    tables = {t: with_control(results, t) for t in TABLES}
+    tables.update({t: results[t] for t in TIMING_TABLES if t in results})
+    outputs.save(VARIANTS, run, tables, figures=figs, variant=cipher)
+    return figs
 
 
-def save_figures(results: dict, profile) -> dict:
-    """Draw and save the battery's figures as ``variant_<name>_<figure>``; returns ``{figure: Figure}`` (open)."""
+def figures_of(results: dict) -> dict:
+    """The battery's figures, ``{figure: Figure}`` (the names :data:`VARIANTS` declares)."""
     style()
     cipher = results["cipher"]
     figs = {"dependency": figures.dependency_rounds_figure(with_control(results, "dependency")),
@@ -290,6 +290,4 @@ def save_figures(results: dict, profile) -> dict:
         target = ("ecb", "image")
         rows.append(("aes", aes["_affinity_ciphertexts"][target], aes["_affinity_recovered"][target]))
     figs["affinity_attack"] = figures.attack_figure(results["image"], rows, "the 129-query affinity attack")
-    for name, fig in figs.items():
-        save_figure(fig, table_name(cipher, name), profile)
     return figs

@@ -4,7 +4,7 @@ jupyter_client starts kernels in their own session, so a signal to the
 pipeline's process group (``kill -9 -PGID``, a scheduler killing a job) misses
 them: an orphaned kernel went on writing raw files after the run was killed.
 :mod:`cipherlab.report.notebook` therefore launches its kernels as
-``python -m cipherlab.pipeline._kernel --parent PID -f CONNECTION_FILE``, which
+``python -m cipherlab.pipeline.parent_bound_kernel --parent PID -f CONNECTION_FILE``, which
 
 * asks Linux to SIGKILL it when the parent dies (``prctl(PR_SET_PDEATHSIG)``,
   through ctypes),
@@ -105,7 +105,7 @@ def die_with_parent(parent: int) -> None:
 def main(argv: "list[str] | None" = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     if len(argv) < 2 or argv[0] != "--parent" or not argv[1].isdigit():
-        sys.exit("usage: python -m cipherlab.pipeline._kernel --parent PID -f CONNECTION_FILE")
+        sys.exit("usage: python -m cipherlab.pipeline.parent_bound_kernel --parent PID -f CONNECTION_FILE")
     die_with_parent(int(argv[1]))
     sys.argv = [sys.argv[0], *argv[2:]]
     from ipykernel import kernelapp

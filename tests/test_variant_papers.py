@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 
-import pandas as pd
 import pytest
 import yaml
 

@@ -10,7 +10,6 @@ provenance); its formula's figure is :func:`cipherlab.ciphers.probe.instruction_
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 

@@ -30,7 +30,7 @@ from Crypto.Cipher import AES as PyAES
 
 from cipherlab._checks import check_choices
 from cipherlab.ciphers._numba import max_threads
-from cipherlab.ciphers.cpu import aesni_status
+from cipherlab.ciphers.cpu import aesni_status, pycryptodome_options
 from cipherlab.ciphers.modes import available_impls, new
 from cipherlab.pipeline.provenance import run_metadata
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
@@ -53,14 +53,15 @@ COLUMNS = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds",
 
 def _pycryptodome_cases(key: bytes, iv: bytes, raw: bytes, modes) -> list:
     cases = []
+    _HW = pycryptodome_options()   # none, unless this run plays a machine without AES instructions
     for mode in modes:
         for op in ("encrypt", "decrypt"):
             if mode == "ecb":
-                obj = PyAES.new(key, PyAES.MODE_ECB)
+                obj = PyAES.new(key, PyAES.MODE_ECB, **_HW)
                 fn = getattr(obj, op)
             else:  # a fresh object per message, as cipherlab's CTR starts at iv on every call
                 def fn(data, op=op):
-                    return getattr(PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv), op)(data)
+                    return getattr(PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv, **_HW), op)(data)
             fn(raw[:65536])
             cases.append((dict(cipher="aes", impl=REFERENCE, mode=mode, operation=op, threads=1,
                                compile_seconds=float("nan")), lambda fn=fn: fn(raw)))
@@ -227,13 +228,14 @@ def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, 
     """``(library, object, callable)`` for one message: cipherlab and PyCryptodome, each with a
     fresh object per message (what a user does) and with one object reused."""
     kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False, threads=1)
+    _HW = pycryptodome_options()
     ours = new(key, "aes", mode, **kw)
     if mode == "ecb":
-        theirs = PyAES.new(key, PyAES.MODE_ECB)
-        fresh = lambda: PyAES.new(key, PyAES.MODE_ECB).encrypt(raw)  # noqa: E731
+        theirs = PyAES.new(key, PyAES.MODE_ECB, **_HW)
+        fresh = lambda: PyAES.new(key, PyAES.MODE_ECB, **_HW).encrypt(raw)  # noqa: E731
     else:  # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
-        theirs = PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
-        fresh = lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv).encrypt(raw)  # noqa: E731
+        theirs = PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv, **_HW)
+        fresh = lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv, **_HW).encrypt(raw)  # noqa: E731
     return [("cipherlab", "fresh", lambda: new(key, "aes", mode, **kw).encrypt(data)),
             ("cipherlab", "reused", lambda: ours.encrypt(data)),
             ("pycryptodome", "fresh", fresh),
@@ -289,8 +291,9 @@ def new_timings(mode: str = "ctr", repeats: int = 40, seed: int = 0) -> pd.DataF
     rng = np.random.default_rng(seed)
     key, iv = rng.bytes(16), rng.bytes(16)
     iv = None if mode == "ecb" else iv
-    theirs = ((lambda: PyAES.new(key, PyAES.MODE_ECB)) if mode == "ecb" else
-              (lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)))
+    _HW = pycryptodome_options()
+    theirs = ((lambda: PyAES.new(key, PyAES.MODE_ECB, **_HW)) if mode == "ecb" else
+              (lambda: PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv, **_HW)))
     styles = [i for i in BENCH_IMPLS if i in available_impls()]
     fns = [theirs] + [lambda impl=impl: new(key, "aes", mode, iv=iv, impl=impl) for impl in styles]
     for fn in fns:

@@ -29,6 +29,7 @@ from Crypto.Cipher import AES as PyAES
 from Crypto.Util.Padding import pad
 
 from cipherlab.ciphers import vectors
+from cipherlab.ciphers.cpu import pycryptodome_options
 from cipherlab._checks import check_choices
 from cipherlab.ciphers.described import build_from_description, load_variant
 from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new
@@ -49,10 +50,10 @@ def vector_file(cipher: str) -> str:
 
 def _pycryptodome(key, mode, iv):
     if mode == "ecb":
-        return PyAES.new(key, PyAES.MODE_ECB)
+        return PyAES.new(key, PyAES.MODE_ECB, **pycryptodome_options())
     if mode == "cbc":
-        return PyAES.new(key, PyAES.MODE_CBC, iv=iv)
-    return PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
+        return PyAES.new(key, PyAES.MODE_CBC, iv=iv, **pycryptodome_options())
+    return PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv, **pycryptodome_options())
 
 
 def _supports(cipher: str, impl: str) -> bool:

@@ -36,7 +36,7 @@ from cipherlab.ciphers import _aesni as HW
 from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
 from cipherlab.ciphers._numba import max_threads
-from cipherlab.ciphers.cpu import check_aesni, has_aesni
+from cipherlab.ciphers.cpu import check_aesni, has_aesni, pycryptodome_options
 from cipherlab.ciphers.registry import (AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry,
                                         registered)
 
@@ -288,13 +288,13 @@ class Cipher:
             numba.set_num_threads(previous)
 
     def _pycryptodome(self, data: np.ndarray, decrypt: bool) -> np.ndarray:
-        aes = PyAES
+        aes, hw = PyAES, pycryptodome_options()
         if self._mode == "ecb":
-            c = aes.new(self._key, aes.MODE_ECB)
+            c = aes.new(self._key, aes.MODE_ECB, **hw)
         elif self._mode == "cbc":
-            c = aes.new(self._key, aes.MODE_CBC, iv=self._iv)
+            c = aes.new(self._key, aes.MODE_CBC, iv=self._iv, **hw)
         else:
-            c = aes.new(self._key, aes.MODE_CTR, nonce=b"", initial_value=self._iv)
+            c = aes.new(self._key, aes.MODE_CTR, nonce=b"", initial_value=self._iv, **hw)
         raw = c.decrypt(memoryview(data)) if decrypt else c.encrypt(memoryview(data))
         return np.frombuffer(raw, dtype=np.uint8)
 
@@ -396,7 +396,7 @@ class Cipher:
         if arr.shape[0] != BLOCK:
             raise ValueError(f"block must be exactly 16 bytes, got {arr.shape[0]}")
         if self._impl == "pycryptodome":
-            c = PyAES.new(self._key, PyAES.MODE_ECB)
+            c = PyAES.new(self._key, PyAES.MODE_ECB, **pycryptodome_options())
             raw = c.decrypt(arr.tobytes()) if decrypt else c.encrypt(arr.tobytes())
             return _same_kind(np.frombuffer(raw, dtype=np.uint8).copy(), kind)
         out = np.empty(BLOCK, _U8)

@@ -9,6 +9,7 @@ from Crypto.Util.Padding import pad, unpad
 
 from cipherlab._checks import check_choice
 from cipherlab.ciphers import modes as _own_modes
+from cipherlab.ciphers.cpu import pycryptodome_options
 from cipherlab.experiments.aead.measure import MODES, DEFAULT_NONCE_BYTES, IMPL, new_aead, seeded_bytes
 
 # ---------------------------------------------------------------------------
@@ -78,8 +79,8 @@ def _unauth_pair(impl: str, mode: str, key: bytes, iv: bytes):
     if impl == "pycryptodome":
         def mk():
             if mode == "ctr":
-                return AES.new(key, AES.MODE_CTR, nonce=b"", initial_value=iv)
-            return AES.new(key, AES.MODE_CBC, iv=iv)
+                return AES.new(key, AES.MODE_CTR, nonce=b"", initial_value=iv, **pycryptodome_options())
+            return AES.new(key, AES.MODE_CBC, iv=iv, **pycryptodome_options())
         if padded:
             return (lambda m: mk().encrypt(pad(m, 16))), (lambda c: unpad(mk().decrypt(c), 16))
         return (lambda m: mk().encrypt(m)), (lambda c: mk().decrypt(c))

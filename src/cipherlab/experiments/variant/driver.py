@@ -17,6 +17,7 @@ run to run.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from pathlib import Path
 
 import numpy as np
@@ -31,12 +32,12 @@ from cipherlab.experiments.security.driver import attack_targets
 from cipherlab.experiments.variant.chapter import VARIANTS
 from cipherlab.pipeline.paths import as_profile, variant_file
 from cipherlab.pipeline.provenance import run_metadata
-from cipherlab.pipeline.results import save_raw, save_table
+from cipherlab.pipeline.results import read_raw, save_raw, save_table
 
 from cipherlab.experiments.variant import (affinity, bytemaps, card, correctness, figures, integral, randomness,
                                            sbox_tables, speed, structure, trails)
 
-__all__ = ["resolve", "battery", "run_battery", "save_all", "save_figures", "TABLES", "TIMING_TABLES"]
+__all__ = ["resolve", "battery", "battery_parameters", "run_battery", "save_all", "save_figures", "TABLES", "TIMING_TABLES"]
 
 #: tables :func:`save_all` writes, as ``variant_<name>_<table>`` (declared in :data:`VARIANTS`)
 TABLES = VARIANTS.tables
@@ -76,9 +77,27 @@ def _positive(name: str, value) -> int:
 def battery(run, variant: "str | Path") -> dict:
     """:func:`run_battery` on ``variant`` with the chapter's parameters: ``run.params`` (validated at the
     door, :class:`cipherlab.experiments.variant.chapter.Params`; ``names`` lists the variants a run builds,
-    it is not a count), the profile and its seed."""
+    it is not a count), the profile and its seed.
+
+    In the tree of a book built from a shipped run (``run.profile.shipped_run``) nothing is timed: the speed
+    trials are the run's raw file, read through the one raw reader (whole, of this variant, measured with
+    these parameters)."""
     counts = {k: v for k, v in dataclasses.asdict(run.params).items() if k != "names"}
-    return run_battery(variant, profile=run.profile.name, seed=run.seed, **counts)
+    speed_raw = None
+    if run.profile.shipped_run:
+        cipher, _ = resolve(variant)
+        speed_raw = read_raw(table_name(cipher, "speed"), run.profile,
+                             expected={"seed": run.seed, "config": battery_parameters(run), "variant": cipher})
+    return run_battery(variant, profile=run.profile.name, seed=run.seed, speed_raw=speed_raw, **counts)
+
+
+def battery_parameters(run) -> dict:
+    """The arguments :func:`battery` passes (the chapter's parameters, :func:`run_battery`'s defaults for the
+    rest): what the speed trials' provenance records as their ``config``."""
+    skip = ("variant", "profile", "seed", "speed_raw")
+    out = {n: p.default for n, p in inspect.signature(run_battery).parameters.items() if n not in skip}
+    out.update({k: v for k, v in dataclasses.asdict(run.params).items() if k != "names"})
+    return out
 
 
 def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0, correctness_messages: int = 2,
@@ -87,8 +106,11 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                 rounds_triples: int = 8, lambda_sets: int = 3, image_stride: int = 4, keystream_bytes: int = 65536,
                 n_sequences: int = 8, block_size: int = 128, apen_m: int = 8, serial_m: int = 10,
                 measure_speed: bool = True, speed_bytes: int = 65536, speed_processes: int = 2,
-                speed_trials: int = 10, trail_rounds: int = 10) -> dict:
+                speed_trials: int = 10, trail_rounds: int = 10, speed_raw: "pd.DataFrame | None" = None) -> dict:
     """Every part of the battery for ``variant`` (a registered name or a description file).
+
+    ``speed_raw``: speed trials measured before (a shipped run's, read by :func:`battery`), used instead of
+    timing; everything else is computed as always.
 
     Returns
     -------
@@ -101,7 +123,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         (``(attack, mode, target) -> uint8 array``), ``sac``, ``speed_raw``
         and ``card`` (markdown).
     """
-    parameters = {k: v for k, v in locals().items() if k not in ("variant", "profile", "seed")}   # the arguments
+    # the arguments (the speed trials' provenance); speed_raw is data, not a parameter
+    parameters = {k: v for k, v in locals().items() if k not in ("variant", "profile", "seed", "speed_raw")}
     for name, value in (("correctness_messages", correctness_messages), ("correctness_bytes", correctness_bytes),
                         ("dependency_keys", dependency_keys), ("dependency_plaintexts", dependency_plaintexts),
                         ("avalanche_keys", avalanche_keys), ("avalanche_plaintexts", avalanche_plaintexts),
@@ -151,8 +174,12 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         cipher, image, keystream_bytes=keystream_bytes, seed=seed + 600, n_sequences=n_sequences,
         block_size=block_size, apen_m=apen_m, serial_m=serial_m)
     if measure_speed:
-        raw = speed.measure_speed(cipher, path, nbytes=speed_bytes, processes=speed_processes,
-                                  trials=speed_trials, seed=seed + 700)
+        if speed_raw is None:
+            raw = speed.measure_speed(cipher, path, nbytes=speed_bytes, processes=speed_processes,
+                                      trials=speed_trials, seed=seed + 700)
+        else:   # trials measured by a shipped run (a book built without timing): read, never rewritten
+            raw = speed_raw
+            out["speed_shipped"] = True
         out["speed_raw"] = raw
         out["speed"] = speed.speed_table(raw, cipher, profile=str(profile), seed=seed + 700)
         out["compile"] = speed.compile_table(raw)
@@ -183,7 +210,7 @@ def save_all(results: dict, profile) -> dict:
     for t in TIMING_TABLES:
         if t in results:
             saved[t] = save_table(results[t], table_name(cipher, t), profile)
-    if "speed_raw" in results:
+    if "speed_raw" in results and not results.get("speed_shipped"):
         raw = results["speed_raw"]
         meta = run_metadata(profile=as_profile(profile).name, seed=results["seed"], config=results["parameters"],
                             run_id=str(raw["run_id"].iloc[0]), variant=cipher)

@@ -14,6 +14,9 @@
 # Each profile writes to its own trees (see src/cipherlab/pipeline/paths.py), so quick
 # results can never reach the full book.  Paths come from cipherlab.pipeline.paths only.
 #
+#   snakemake --cores all --config profile=full run=<name>   # the book from the shipped run data/runs/<name>/
+#   snakemake --cores all --config profile=full machine=no-aes   # a machine without AES instructions, emulated
+#
 # Every rule declares threads and mem_mb so that the same file runs on a
 # cluster through an executor plugin (README: "Running on a cluster").
 import os
@@ -34,6 +37,7 @@ if (ROOT / "src" / "cipherlab").is_dir():
 from snakemake.utils import validate
 
 from cipherlab.pipeline import chapters, paths
+from cipherlab.pipeline import runs as shipped
 from cipherlab.pipeline.config import book_parameters, input_specs, load_config, read_config, variant_list, write_schema
 from cipherlab.pipeline.results import remove_stale_parts
 
@@ -45,8 +49,23 @@ if paths.ROOT != ROOT:
 # before any job against the schema derived from those declarations (Snakemake's validate(),
 # which reads it from a file): a bad key stops the run with a message naming it.
 MANIFEST = chapters.load()
+# Two trees of their own besides the user's (cipherlab.pipeline.paths.Profile, CIPHERLAB_TREE for every job):
+#   --config run=<name>      the book built from the shipped run data/runs/<name>/ (make from-run): its raw files
+#                            are unpacked and checked, nothing is timed, everything else is computed;
+#   --config machine=no-aes  a run of an emulated machine (make reproduce NO_AES=1): its jobs run in that
+#                            machine's environment (cipherlab.pipeline.runs.MACHINES).
+# Both are taken out of the config before the profile's own keys are checked.
+RUN, MACHINE = config.pop("run", None), config.pop("machine", None)
 PROFILE = config.get("profile", "full")
-P = paths.Profile(PROFILE)
+try:
+    TREE = shipped.tree_of(run=RUN, machine=MACHINE, profile=PROFILE)
+except ValueError as exc:
+    raise SystemExit(f"cipherlab: {' '.join(str(exc).split())}")
+SHIPPED = RUN is not None
+os.environ[paths.TREE_ENV] = TREE
+if MACHINE:
+    os.environ.update(shipped.MACHINES[MACHINE].env)
+P = paths.Profile(PROFILE, tree=TREE)
 # (written beside Snakemake's own state, not among the outputs: a dry run writes no output)
 validate(read_config(PROFILE), str(write_schema(ROOT / ".snakemake" / "cipherlab" / f"config.schema.{PROFILE}.json")))
 CFG = load_config(PROFILE)
@@ -67,6 +86,7 @@ SELFCHECK = pipeline_table("selfcheck")
 
 
 include: "workflow/rules/core.smk"
+include: "workflow/rules/runs.smk"
 include: "workflow/rules/chapters.smk"
 include: "workflow/rules/book.smk"
 include: "workflow/rules/variants.smk"

@@ -104,28 +104,30 @@ def bench_files(wildcards):
 SWEEP = raw("bench_sweep")
 
 
-rule bench_sweep:
-    """The size sweep of the Environment page (cipherlab bench --sizes): AES-128 by message size, one
-    thread, a fresh and a reused object, PyCryptodome and openssl speed beside; a timing job."""
-    input:
-        SELFCHECK,
-        code=package_files("ciphers") + [rel(paths.SRC_DIR / "bench.py")],
-    output:
-        csv=SWEEP,
-        meta=raw_meta("bench_sweep"),
-    params:
-        repeats=CFG["bench_sweep_repeats"],
-    log:
-        log_path("bench_sweep"),
-    threads: TIMING_THREADS   # a timing job: the whole machine, and the machine lock, exclusively
-    resources:
-        mem_mb=2000,
-        runtime=MEASURE_RUNTIME,
-        slurm_extra="--exclusive",
-    shell:
-        # written through the one raw writer as the profile's raw file bench_sweep (its record: experiment, profile,
-        # parameters, rows and SHA-256), read back by the Environment page through the one raw reader
-        PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --profile " + PROFILE + " > {log} 2>&1"
+# A timing job; not in the book of a shipped run, whose own sweep is unpacked (workflow/rules/runs.smk).
+if not SHIPPED:
+    rule bench_sweep:
+        """The size sweep of the Environment page (cipherlab bench --sizes): AES-128 by message size, one
+        thread, a fresh and a reused object, PyCryptodome and openssl speed beside; a timing job."""
+        input:
+            SELFCHECK,
+            code=package_files("ciphers") + [rel(paths.SRC_DIR / "bench.py")],
+        output:
+            csv=SWEEP,
+            meta=raw_meta("bench_sweep"),
+        params:
+            repeats=CFG["bench_sweep_repeats"],
+        log:
+            log_path("bench_sweep"),
+        threads: TIMING_THREADS   # a timing job: the whole machine, and the machine lock, exclusively
+        resources:
+            mem_mb=2000,
+            runtime=MEASURE_RUNTIME,
+            slurm_extra="--exclusive",
+        shell:
+            # written through the one raw writer as the profile's raw file bench_sweep (its record: experiment,
+            # profile, parameters, rows and SHA-256), read back by the Environment page through the one raw reader
+            PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --profile " + PROFILE + " > {log} 2>&1"
 
 
 rule environment:

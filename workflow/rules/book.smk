@@ -4,7 +4,7 @@
 
 # Pages of the book: the findings (front page), the verdicts, the environment, each chapter,
 # and in an appendix each chapter's measuring notebook.
-BOOK_NOTEBOOKS = ["findings", "verdicts", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
+BOOK_NOTEBOOKS = ["findings", "verdicts", "machines", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
 # A referee's report per paper (notebooks/report.ipynb run once per paper), the first page of its part.
 REPORT_PAPERS = [p for ch in MANIFEST.chapters for p in ch.papers]   # the papers the chapters declare
 WRITERS = {ch.name for ch in MANIFEST.chapters if ch.papers}           # the chapters writing the findings page
@@ -16,23 +16,61 @@ def book_values(wildcards):
     return book_parameters(CFG)
 
 
+def shipped_evidence(wildcards):
+    """The card and evidence of every shipped run of this profile (but the one this book is built from): the
+    verdict page shows each one's verdicts beside this run's, so a run contributed re-renders it."""
+    out = []
+    for r in shipped.shipped_runs(PROFILE, exclude=[RUN or ""]):
+        out += [rel(r.path / shipped.CARD)] + [rel(r.evidence_file(ch)) for ch in r.evidence_chapters]
+    return out
+
+
 rule verdicts:
-    """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence."""
+    """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence,
+    and to every shipped run's evidence (the verdicts across machines, table machines)."""
     input:
         notebook="notebooks/verdicts.ipynb",
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
-        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence")]
-             + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers")],
+        code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence",
+                                                                      "machines")]
+             + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers")]
+             + [rel(paths.SRC_DIR / "pipeline" / "runs.py")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
+        shipped=shipped_evidence,
     output:
         notebook=executed("verdicts"),
         table=pipeline_table("verdicts"),
+        machines=pipeline_table("machines"),
     params:
         section="book",
         values=book_values,
     log:
         log_path("verdicts"),
+    threads: 1
+    resources:
+        mem_mb=2000,
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule machines:
+    """The Machines page: every speed claim's estimate on each machine (this run and every shipped run), the
+    ratios between them, every claim whose verdict differs between machines, and each machine's card."""
+    input:
+        notebook="notebooks/machines.ipynb",
+        verdicts=pipeline_table("verdicts"),
+        machines=pipeline_table("machines"),
+        code=[rel(paths.SRC_DIR / "report" / "machines.py"), rel(paths.SRC_DIR / "analysis" / "machines.py"),
+              rel(paths.SRC_DIR / "pipeline" / "runs.py")],
+        shipped=shipped_evidence,
+    output:
+        notebook=executed("machines"),
+    params:
+        section="book",
+        values=book_values,
+    log:
+        log_path("machines"),
     threads: 1
     resources:
         mem_mb=2000,
@@ -46,7 +84,9 @@ rule report:
         notebook="notebooks/report.ipynb",
         verdicts=pipeline_table("verdicts"),
         claims=rel(paths.CLAIMS_FILE),
-        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "forest", "tiers", "verdict_page")],
+        code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "forest", "tiers", "verdict_page",
+                                                                    "machines")]
+             + [rel(paths.SRC_DIR / "analysis" / "machines.py")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("report_{paper}"),

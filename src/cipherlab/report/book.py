@@ -30,7 +30,7 @@ from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_f
 from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id
 from cipherlab.pipeline.results import write_text
 from cipherlab.analysis.verdicts import rules_markdown
-from cipherlab.report import referee
+from cipherlab.report import machines, referee
 
 
 def _page_exists(root: Path, entry: str) -> bool:
@@ -198,6 +198,26 @@ def measurement_runs(profile: str) -> list[str]:
     return sorted(i for i in ids if i)
 
 
+def measured_on(profile: str) -> str:
+    """Which run the book's numbers come from and on what machine, in one sentence (every page's banner):
+    a shipped run's card, or this tree's raw records (:func:`cipherlab.report.machines.this_card`)."""
+    prof = Profile(profile)
+    card = machines.this_card(prof)
+    if card is None:
+        where = "the measurements of this tree (their records name no single machine)"
+    else:
+        cpu = card.get("cpu", {})
+        where = (f"{cpu.get('model')}, {cpu.get('logical_cores')} cores"
+                 + (", without AES instructions (emulated)" if card.get("emulated") else "")
+                 + f", measured {str(card.get('dates', {}).get('last', ''))[:10]} at commit "
+                 + str(card.get("commit", ""))[:12])
+    if prof.shipped_run:
+        return (f"Built without timing from the shipped run {prof.shipped_run} (data/runs/{prof.shipped_run}/): "
+                f"{where}.")
+    whose = f"the run of the emulated machine {prof.machine}" if prof.machine else "this machine's run"
+    return f"Built from {whose}: {where}."
+
+
 def run_banner(profile: str) -> str:
     """The note at the top of the front page: which profile, commit and runs built this book."""
     config_name = "config" if profile == "full" else profile
@@ -207,8 +227,9 @@ def run_banner(profile: str) -> str:
         f"This book was built by the **{profile}** profile (`config/{config_name}.yaml`) "
         f"on {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC from git commit `{git_commit()}` "
         f"(build `{new_run_id()}`).",
+        measured_on(profile),
         f"Its measurements come from the runs {shown}; each raw file's `.meta.json` in "
-        f"`data/raw/{profile}/` holds a run's machine, versions, seed and config." if runs else
+        f"`{Profile(profile).raw.relative_to(ROOT)}/` holds a run's machine, versions, seed and config." if runs else
         "No raw measurement was present when it was built.",
     ]
     if profile == "quick":
@@ -234,7 +255,22 @@ BENCH_META = ("run_id", "date_utc", "cpu_model", "cpu_aes_ni", "logical_cores", 
 
 
 def machine_table(profile: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The Environment page's two tables: this run's machine and software (name, value), and package versions."""
+    """The Environment page's two tables: this run's machine and software (name, value), and package versions.
+
+    In the book of a shipped run, the run's machine card (``data/runs/<run>/card.json``): the machine that
+    measured, not the one that built the book."""
+    prof = Profile(profile)
+    if prof.shipped_run:
+        card = machines.this_card(prof)
+        packages = dict(card.get("packages", {}))
+        facts = {"shipped run": f"data/runs/{prof.shipped_run}/ (this book was built from it, without timing)",
+                 "profile": profile, "seed": seed, "machine": card.get("machine"),
+                 **{f"cpu_{k}": v for k, v in card.get("cpu", {}).items()},
+                 **{k: card.get(k) for k in ("memory_gib", "os", "platform", "python", "openssl", "jit_target",
+                                             "numba_threads", "commit", "dates", "emulated")}}
+        machine = pd.DataFrame({"name": list(facts), "value": [str(v) for v in facts.values()]})
+        versions = pd.DataFrame({"package": list(packages), "version": [str(v) for v in packages.values()]})
+        return machine, versions
     env = environment_summary()
     packages = env.pop("packages")
     run = {"profile": profile, "seed": seed,
@@ -311,8 +347,9 @@ def stage(profile: str) -> Path:
     cfg_path = dst / "_config.yml"
     cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))
     cfg.setdefault("sphinx", {}).setdefault("config", {})["html_extra_path"] = ["_extra"]
-    if profile != "full":
-        cfg.setdefault("html", {})["announcement"] = QUICK_ANNOUNCEMENT
+    # every page says which run it was built from and on what machine (and, in the quick profile, what it is)
+    cfg.setdefault("html", {})["announcement"] = ((QUICK_ANNOUNCEMENT + " ") if profile != "full" else "") + \
+        html.escape(measured_on(profile))
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
     write_text(dst / "_run.md", run_banner(profile))
     write_text(dst / "_rules.md", rules_markdown())

@@ -20,6 +20,7 @@ from typing import Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
+from cipherlab.analysis.machines import machine_dependent
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
@@ -198,7 +199,10 @@ def easy_hard_fix_markdown(rows: pd.DataFrame, paper: str) -> str:
     mine = paper_rows(rows, paper)
     easy = mine[mine["verdict"] == "reproduced"]
     hard = mine[mine["verdict"].isin(["not testable", "inconclusive", "not at condition"])]
-    fix = mine[mine["verdict"].isin(["contradicted", "not reproduced"])]
+    # a verdict that differs between machines is the machine's, never the paper's error (analysis.machines)
+    dependent = mine[mine["claim_id"].isin(machine_dependent(mine))]
+    fix = mine[mine["verdict"].isin(["contradicted", "not reproduced"])
+               & ~mine["claim_id"].isin(dependent["claim_id"])]
     out = ["### What was easy",
            (f"{_plural(len(easy), 'claim')} reproduced as printed "
             f"({tiers.counts_phrase(easy['tier'].map(tiers.TIER_TITLES).value_counts().to_dict())}): "
@@ -206,6 +210,11 @@ def easy_hard_fix_markdown(rows: pd.DataFrame, paper: str) -> str:
            "### What was hard",
            (f"{_plural(len(hard), 'claim')} could not be decided here: " + _claim_list(hard) + ".")
            if len(hard) else "Every claim could be tested and decided in this run."]
+    if len(dependent):
+        out.append(f"Verdicts that differ between machines belong to the machine and are not counted against the "
+                   f"paper ({len(dependent)}): "
+                   + "; ".join(f"[{r.claim_id}]({VERDICT_PAGE}#{claim_anchor(r.claim_id)}) ({r.portability})"
+                               for r in dependent.itertuples()) + ".")
     out.append("### What the authors should fix")
     if len(fix):
         out.append(f"{_plural(len(fix), 'claim')} did not hold as printed: " + _claim_list(fix) + ".")
@@ -227,15 +236,18 @@ def recommendation(head: pd.DataFrame, noun: str = "headline claims") -> tuple[s
     n = len(head)
     if n == 0:
         return f"no {noun.removesuffix('s')} was decided, so this run supports no recommendation.", "none"
-    rep, contra = _count(head, "reproduced"), _count(head, "contradicted")
-    notrep = _count(head, "not reproduced")
+    # a claim whose verdict differs between machines is never counted as the paper's error (analysis.machines)
+    portable = head[~head["claim_id"].isin(machine_dependent(head))]
+    rep, contra = _count(head, "reproduced"), _count(portable, "contradicted")
+    notrep = _count(portable, "not reproduced")
     if rep == n:
         return (f"all {n} {noun} reproduced; the paper's conclusions stand on this run's evidence.",
                 "supported")
     if contra + notrep == 0:
         return (f"{rep} of {n} {noun} reproduced and none was refuted; the rest could not be decided "
                 "here, so the conclusions are supported only as far as those claims reach.", "partly supported")
-    refuted = tiers.verdict_phrase(head.loc[head["verdict"].isin(["contradicted", "not reproduced"]), "verdict"])
+    refuted = tiers.verdict_phrase(portable.loc[portable["verdict"].isin(["contradicted", "not reproduced"]),
+                                                "verdict"])
     if rep == 0:
         return (f"none of the {n} {noun} reproduced and {contra + notrep} did not hold ({refuted}); "
                 "the paper's conclusions are not supported by this run's evidence and need revision before "

@@ -62,7 +62,10 @@ def rows_html(rows: pd.DataFrame) -> str:
         evidence = f'<a href="{esc(href)}">evidence</a>' if href else "no evidence section"
         extras = "".join(f"<br><small>{label}: {esc(_s(r.get(k)))}</small>"
                          for k, label in (("reading", "reading"), ("condition", "the paper's condition"),
-                                          ("other", "other conditions")) if _s(r.get(k)))
+                                          ("other", "other conditions"),
+                                          # the shipped runs' verdicts (cipherlab.analysis.machines)
+                                          ("machines", "other machines"), ("portability", "portability"))
+                         if _s(r.get(k)))
         tier = r["tier"]
         cells = [
             f'<a class="cl-anchor" href="#{claim_anchor(r["claim_id"])}"><b>{esc(str(r["claim_id"]))}</b></a>'

@@ -1,0 +1,158 @@
+"""``python -m cipherlab.shipped`` and the book built from a shipped run (``make contribute``, ``make from-run``).
+
+The pipeline tests contribute the session's quick run (``quick_tree``) in a copy of it, build the whole quick
+book from the shipped folder with no timing job, and re-run the user's own verdict page beside it; the
+others check the command's one-line refusals and what a complete run must hold (cheap, no pipeline).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from cipherlab import shipped
+from cipherlab.pipeline import chapters, paths, runs
+from cipherlab.pipeline.config import load_config
+from pipeline_tree import copy_tree
+
+MACHINE = "test-box"
+TIMING_RULES = re.compile(r"^(\w+_measure|bench_sweep)\b", re.M)
+
+
+def test_expected_raw_names_every_raw_file_of_a_complete_run_with_its_parameters():
+    want = shipped.expected_raw("quick")
+    assert set(want) == set(runs.raw_files(load_config("quick")))
+    maes = chapters.load().chapter("maes").run("quick")
+    assert want["maes_block"] == {"seed": maes.seed, "config": maes.config}
+    assert set(want["bench_sweep"]) == {"config"}
+    variant = next(k for k in want if k.startswith("variant_"))
+    assert want[variant]["config"]["measure_speed"] is True and "names" not in want[variant]["config"]
+
+
+def test_the_command_refuses_in_one_line(capsys):
+    assert shipped.main(["check", "no-such-run", "--profile", "quick"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: data/runs/no-such-run: no such shipped run")
+    assert shipped.main(["contribute", "--machine", "Bad Name"]) == 1
+    assert "machine must be a name" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def contributed(quick_tree, tmp_path_factory):
+    """A copy of the session's quick run, contributed as data/runs/test-box-<date>/."""
+    tree = copy_tree(quick_tree, tmp_path_factory.mktemp("shipped") / "tree")
+    proc = tree.python("-m", "cipherlab.shipped", "contribute", "--profile", "quick", "--machine", MACHINE)
+    name = re.search(r"contributed data/runs/([\w.-]+)/", proc.stdout).group(1)
+    return tree, name
+
+
+@pytest.fixture(scope="module")
+def built(contributed):
+    """The whole quick book built from the shipped run (what make from-run QUICK=1 runs after its check)."""
+    tree, name = contributed
+    tree.python("-m", "cipherlab.shipped", "check", name, "--profile", "quick")
+    own = {p: p.stat().st_mtime_ns for top in ("data/raw/quick", "data/tables/quick", "build/quick")
+           for p in (tree.root / top).rglob("*") if p.is_file()}
+    proc = tree.snakemake("--cores", "2", config=(f"run={name}",))
+    after = {p: p.stat().st_mtime_ns for top in ("data/raw/quick", "data/tables/quick", "build/quick")
+             for p in (tree.root / top).rglob("*") if p.is_file()}
+    return tree, name, proc.stdout + proc.stderr, own, after
+
+
+@pytest.mark.pipeline
+def test_contribute_ships_every_raw_file_its_record_the_evidence_and_a_card(contributed):
+    tree, name = contributed
+    folder = tree.root / "data" / "runs" / name
+    card = json.loads((folder / "card.json").read_text())
+    assert card["profile"] == "quick" and card["machine"] == MACHINE and name.startswith(f"{MACHINE}-20")
+    raw = tree.root / "data" / "raw" / "quick"
+    assert set(card["files"]["raw"]) == set(shipped.expected_raw("quick"))
+    for experiment in card["files"]["raw"]:
+        assert gzip.decompress((folder / "raw" / f"{experiment}.csv.gz").read_bytes()) == \
+            (raw / f"{experiment}.csv").read_bytes()
+    assert set(card["files"]["evidence"]) == set(chapters.evidence_chapters())
+    assert set(card["files"]["notebooks"]) == {ch.measure_name for ch in chapters.load().chapters if ch.measure}
+    assert isinstance(card["cpu"]["clock_hz_measured"], float) and card["cpu"]["flags"]
+
+
+@pytest.mark.pipeline
+def test_the_book_is_built_from_the_shipped_run_with_no_timing_job(built):
+    tree, name, log, own, after = built
+    jobs = log.split("Job stats:", 1)[1].split("total", 1)[0]
+    assert not TIMING_RULES.search(jobs), jobs
+    assert "--timing" not in log and "cipherlab.bench" not in log
+    assert re.search(rf"^shipped_raw\s+{len(shipped.expected_raw('quick'))}\s*$", jobs, re.M), jobs
+    base = tree.root / "build" / "runs" / name / "quick"
+    assert (base / "book" / "_build" / "html" / "index.html").is_file()
+    assert own == after   # the user's data/*/quick and build/quick are untouched
+
+
+@pytest.mark.pipeline
+def test_the_rebuilt_tables_equal_the_runs_own(built):
+    """Everything deterministic is computed again and equals the run's; the evidence, derived from the same raw
+    files by the same code, is byte for byte the run's (its bootstrap is seeded)."""
+    tree, name, *_ = built
+    ours, theirs = tree.root / "data" / "tables" / "quick", tree.root / "build" / "runs" / name / "quick" / "tables"
+    names = sorted(p.stem for p in ours.glob("*.csv"))
+    assert names == sorted(p.stem for p in theirs.glob("*.csv"))
+    compared = [n for n in names if not chapters.is_timing_table(n) or n.startswith("evidence_")]
+    assert any(n.startswith("evidence_") for n in compared) and len(compared) > 40
+    differ = [n for n in compared if (ours / f"{n}.csv").read_bytes() != (theirs / f"{n}.csv").read_bytes()]
+    assert not differ, differ
+
+
+@pytest.mark.pipeline
+def test_every_page_says_which_run_and_machine_built_it(built):
+    tree, name, *_ = built
+    html = tree.root / "build" / "runs" / name / "quick" / "book" / "_build" / "html"
+    for page in ("index.html", "verdicts.html", "machines.html", "environment.html", "maes.html"):
+        text = (html / page).read_text()
+        assert f"Built without timing from the shipped run {name}" in text, page
+    assert "data/runs/" + name in (html / "environment.html").read_text()
+
+
+@pytest.mark.pipeline
+def test_a_failed_integrity_check_stops_the_build_in_one_line(contributed):
+    tree, name = contributed
+    gz = tree.root / "data" / "runs" / name / "raw" / "maes_block.csv.gz"
+    data = gz.read_bytes()
+    try:
+        gz.write_bytes(data[:-40])   # truncated
+        proc = tree.python("-m", "cipherlab.shipped", "check", name, "--profile", "quick", check=False)
+    finally:
+        gz.write_bytes(data)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"error: data/runs/{name}/raw/maes_block.csv.gz: not a whole gzip file")
+
+
+@pytest.mark.pipeline
+def test_the_pipeline_refuses_a_run_of_another_profile_in_one_line(contributed):
+    tree, name = contributed
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--config", "profile=full", f"run={name}"],
+                          cwd=tree.root, env=tree.env(), capture_output=True, text=True, timeout=600)
+    assert proc.returncode != 0
+    assert (f"cipherlab: data/runs/{name}/card.json: a quick-profile run, refused for the full profile "
+            "(drop QUICK=1)") in proc.stderr + proc.stdout
+
+
+@pytest.mark.pipeline
+def test_after_the_users_own_run_the_verdict_page_shows_the_shipped_runs_verdicts(contributed):
+    tree, name = contributed
+    assert {"verdicts", "machines"} <= set(tree.plan())   # the contributed run re-renders the verdict page
+    tree.snakemake("--cores", "2", "verdicts", "machines")
+    comparison = pd.read_csv(tree.root / "data" / "tables" / "quick" / "machines.csv", keep_default_na=False)
+    assert set(comparison["run"]) == {"this run", name}
+    verdicts = pd.read_csv(tree.root / "data" / "tables" / "quick" / "verdicts.csv", keep_default_na=False)
+    claims = verdicts[verdicts["verdict"] != "finding"]
+    # the same measurements, decided by the same engine: every verdict the same on both "machines"
+    assert claims["machines"].str.startswith(f"{name}: ").all()
+    assert (claims["portability"].str.startswith("portable") | claims["portability"].str.startswith("not measured")
+            ).all(), claims.loc[~claims["portability"].str.startswith("portable"), ["claim_id", "portability"]]
+    page = (tree.root / "build" / "quick" / "notebooks" / "verdicts.ipynb").read_text()
+    assert "other machines: " + name in page and "portability: portable" in page
+    assert "the verdict differs" not in (tree.root / "build" / "quick" / "notebooks" / "machines.ipynb").read_text()

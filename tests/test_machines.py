@@ -92,13 +92,30 @@ def test_portability_names_the_machines_that_differ_and_never_counts_a_claim_not
     table = M.compare(here(), others, CLAIMS)
     port = M.portability(table).set_index("claim_id")
     assert port.loc[SPEED, "portability"] == "machine-dependent: the verdict differs on box-c (contradicted)"
-    assert port.loc[SPEED, "machines"] == "box-a: reproduced; box-c: contradicted" and port.loc[SPEED, "machine_dependent"]
+    assert port.loc[SPEED, "machines"] == "box-a: reproduced; box-c: contradicted"
+    assert port.loc[SPEED, "machine_dependent"]
     assert port.loc[SBOX, "portability"].startswith("portable: the same verdict on all 3 machines")
     rows = M.with_portability(here().rows, table)
     assert M.machine_dependent(rows) == {SPEED}
     wide = M.differing(table)
     assert list(wide["claim_id"]) == [SPEED] and wide.iloc[0][M.THIS_RUN] == "reproduced"
     assert wide.iloc[0]["box-c"] == "contradicted"
+
+
+def test_a_machine_that_could_not_decide_a_claim_makes_it_neither_portable_nor_machine_dependent(tree):
+    ship("box-a", evidence(6.5, 5.0, 8.0))
+    ship("box-d", evidence(1.0, -3.0, 5.0))   # within the noise band there: inconclusive
+    others = [M.shipped_measured(r, CLAIMS) for r in runs.shipped_runs("quick")]
+    table = M.compare(here(), others, CLAIMS)
+    port = M.portability(table).set_index("claim_id")
+    assert port.loc[SPEED, "portability"] == ("undecided on box-d (inconclusive); the same verdict where decided "
+                                              "(reproduced on 2)")
+    assert not port.loc[SPEED, "machine_dependent"]   # an undecided machine never excuses a decided verdict
+    wide = M.differing(table)
+    assert list(wide["claim_id"]) == [SPEED] and not wide.iloc[0]["machine-dependent"]
+    undecided_here = M.compare(here(1.0, -3.0, 5.0), others, CLAIMS)
+    assert M.portability(undecided_here).set_index("claim_id").loc[SPEED, "portability"].startswith(
+        "undecided on this run (inconclusive), box-d (inconclusive)")
 
 
 def test_a_run_missing_a_chapter_shows_its_claims_not_measured_there(tree):

@@ -29,7 +29,7 @@ from cipherlab.pipeline import runs as _runs
 from cipherlab.pipeline.paths import Profile, as_profile
 from cipherlab.pipeline.results import save_table
 
-__all__ = ["NOT_MEASURED", "THIS_RUN", "Measured", "shipped_measured", "compare", "portability",
+__all__ = ["NOT_MEASURED", "THIS_RUN", "DECISIVE", "Measured", "shipped_measured", "compare", "portability",
            "with_portability", "machine_dependent", "differing", "speed_table", "measured_here",
            "compare_with_shipped", "save_comparison", "COMPARISON_COLUMNS"]
 
@@ -147,10 +147,20 @@ def compare(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | No
     return out[list(COMPARISON_COLUMNS)]
 
 
+#: The verdicts that decide a claim. Only a difference among them makes a claim machine-dependent: a claim
+#: inconclusive (or not testable, or not at the paper's condition) on one machine and decided on another is
+#: undecided there, which says nothing against the decided verdict, and does not excuse it.
+DECISIVE = ("reproduced", "not reproduced", "contradicted")
+
+
 def portability(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Per claim: ``machines`` (each other run's verdict, ``<run>: <verdict>``), ``portability`` in words (the
-    same verdict on every machine that measured it, or which differ) and ``machine_dependent`` (the verdict
-    differs between two machines)."""
+    """Per claim: ``machines`` (each other run's verdict, ``<run>: <verdict>``), ``portability`` in words and
+    ``machine_dependent``.
+
+    ``portable: ...`` when every machine that measured the claim gave the same verdict; ``machine-dependent:
+    ...`` when two machines decided it differently (reproduced on one, contradicted or not reproduced on
+    another: the verdict belongs to the machine); ``undecided on ...`` when the machines that decided it agree
+    and another could not decide it; ``not measured here`` / ``not measured on another machine``."""
     rows = []
     for cid, group in comparison.groupby("claim_id", sort=False):
         here = group[group["run"] == THIS_RUN].iloc[0]
@@ -159,16 +169,27 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
             rows.append((cid, "", "", False))
             continue
         measured = others[others["verdict"] != NOT_MEASURED]
-        differ = measured[measured["verdict"] != here["verdict"]] if here["verdict"] != NOT_MEASURED else measured[:0]
         shown = "; ".join(f"{r.run}: {r.verdict}" for r in others.itertuples())
+        decided = pd.concat([group[(group["run"] == THIS_RUN)], measured])
+        decided = decided[decided["verdict"].isin(DECISIVE)]
+        dependent = here["verdict"] != NOT_MEASURED and decided["verdict"].nunique() > 1
         if here["verdict"] == NOT_MEASURED or measured.empty:
-            text = ("not measured here" if here["verdict"] == NOT_MEASURED else "not measured on another machine")
-        elif differ.empty:
+            text = "not measured here" if here["verdict"] == NOT_MEASURED else "not measured on another machine"
+        elif dependent:
+            differ = (decided[(decided["run"] != THIS_RUN) & (decided["verdict"] != here["verdict"])]
+                      if here["verdict"] in DECISIVE else decided)
+            text = ("machine-dependent: the verdict differs on " if here["verdict"] in DECISIVE else
+                    "machine-dependent: undecided here, decided differently on ") + \
+                ", ".join(f"{r.run} ({r.verdict})" for r in differ.itertuples())
+        elif (measured["verdict"] == here["verdict"]).all():
             text = f"portable: the same verdict on all {len(measured) + 1} machines that measured it"
         else:
-            text = ("machine-dependent: the verdict differs on "
-                    + ", ".join(f"{r.run} ({r.verdict})" for r in differ.itertuples()))
-        rows.append((cid, shown, text, not differ.empty))
+            undecided = pd.concat([group[group["run"] == THIS_RUN], measured])
+            undecided = undecided[~undecided["verdict"].isin(DECISIVE)]
+            text = ("undecided on " + ", ".join(f"{r.run} ({r.verdict})" for r in undecided.itertuples())
+                    + (f"; the same verdict where decided ({decided['verdict'].iloc[0]} on {len(decided)})"
+                       if len(decided) else ""))
+        rows.append((cid, shown, text, bool(dependent)))
     return pd.DataFrame(rows, columns=["claim_id", "machines", "portability", "machine_dependent"])
 
 
@@ -190,14 +211,20 @@ def machine_dependent(rows: pd.DataFrame) -> set[str]:
 
 
 def differing(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Every claim whose verdict differs between two machines: one row per claim, each run's verdict a column."""
-    dep = portability(comparison)
-    ids = dep.loc[dep["machine_dependent"], "claim_id"]
+    """Every claim whose verdict differs between two machines that measured it: one row per claim, each run's
+    verdict a column, and ``machine-dependent`` (two machines decided it differently) or not (only undecided
+    on some)."""
+    port = portability(comparison).set_index("claim_id")
+    measured = comparison[comparison["verdict"] != NOT_MEASURED]
+    ids = [c for c, g in measured.groupby("claim_id", sort=False) if g["verdict"].nunique() > 1
+           and (g["run"] == THIS_RUN).any()]
     sub = comparison[comparison["claim_id"].isin(ids)]
     wide = sub.pivot_table(index=["claim_id", "paper", "tier"], columns="run", values="verdict", aggfunc="first",
                            sort=False)
     order = [THIS_RUN] + [r for r in dict.fromkeys(comparison["run"]) if r != THIS_RUN]
-    return wide.reindex(columns=[r for r in order if r in wide.columns]).reset_index()
+    wide = wide.reindex(columns=[r for r in order if r in wide.columns]).reset_index()
+    wide["machine-dependent"] = [bool(port.loc[c, "machine_dependent"]) for c in wide["claim_id"]]
+    return wide.sort_values("machine-dependent", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def speed_table(comparison: pd.DataFrame) -> pd.DataFrame:

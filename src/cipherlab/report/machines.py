@@ -15,7 +15,6 @@ from cipherlab.analysis.claims import claim_anchor
 from cipherlab.analysis.machines import NOT_MEASURED, THIS_RUN, differing, portability, speed_table
 from cipherlab.pipeline import runs as _runs
 from cipherlab.pipeline.paths import Profile, as_profile
-from cipherlab.pipeline.results import read_table
 from cipherlab.report.tiers import ALL_VERDICTS
 from cipherlab.report.verdict_page import badge, claim_link
 
@@ -25,7 +24,9 @@ __all__ = ["load_comparison", "this_card", "machines_table", "summary_markdown",
 
 def load_comparison(profile: "str | Profile") -> pd.DataFrame:
     """The run's ``machines`` table (written by the verdict rule)."""
-    df = read_table("machines", profile)
+    df = pd.read_csv(as_profile(profile).table("machines"), keep_default_na=False, na_values=[""],
+                     dtype={c: str for c in ("claim_id", "paper", "tier", "run", "machine", "emulated", "commit",
+                                             "verdict", "reason")})
     for col in ("speed", "size_differs", "verdict_differs"):
         df[col] = df[col].astype(str).str.lower().isin(["true", "1"])
     for col in ("run", "machine", "emulated", "commit", "verdict", "reason"):
@@ -90,14 +91,16 @@ def summary_markdown(comparison: pd.DataFrame) -> str:
     measured = port[here.reindex(port["claim_id"]).to_numpy() != NOT_MEASURED]
     dep = int(measured["machine_dependent"].sum())
     alone = int(measured["portability"].str.startswith("not measured on another").sum())
-    same = len(measured) - dep - alone
+    undecided = int(measured["portability"].str.startswith("undecided").sum())
+    same = len(measured) - dep - alone - undecided
     speed = comparison.loc[comparison["speed"], "claim_id"].nunique()
     sized = comparison.loc[comparison["size_differs"], "claim_id"].nunique()
     return (f"This run is compared with {len(others)} shipped run{'s' if len(others) != 1 else ''} "
             f"({', '.join(f'`{r}`' for r in others)}). Of the {len(measured)} claims this run decided, "
-            f"**{same}** have the same verdict on every machine that measured them, **{dep}** have a verdict that "
-            f"differs between machines (machine-dependent: never counted as the paper's error), and {alone} were "
-            f"measured by no other run. Of the {speed} speed claims, {sized} have an effect whose interval on "
+            f"**{same}** have the same verdict on every machine that measured them, **{dep}** were decided "
+            f"differently on two machines (machine-dependent: never counted as the paper's error), {undecided} were "
+            f"left undecided on some machine while the others agree, and {alone} were measured by no other run. "
+            f"Of the {speed} speed claims, {sized} have an effect whose interval on "
             "another machine lies wholly apart from this run's: a size that belongs to the machine, by evidence.")
 
 
@@ -107,11 +110,12 @@ def differing_html(comparison: pd.DataFrame) -> str:
     table = differing(comparison)
     if table.empty:
         return "<p>No claim's verdict differs between the machines compared.</p>"
-    runs = [c for c in table.columns if c not in ("claim_id", "paper", "tier")]
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in ["claim", "paper", "tier", *runs])
+    runs = [c for c in table.columns if c not in ("claim_id", "paper", "tier", "machine-dependent")]
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in ["claim", "paper", "tier", "machine-dependent", *runs])
     body = []
     for _, r in table.iterrows():
-        cells = [claim_link(r["claim_id"]), html.escape(str(r["paper"])), html.escape(str(r["tier"]))]
+        cells = [claim_link(r["claim_id"]), html.escape(str(r["paper"])), html.escape(str(r["tier"])),
+                 "yes: decided differently" if r["machine-dependent"] else "no: undecided on some"]
         cells += [badge({"verdict": r[c], "covered_by": ""}) if r[c] in ALL_VERDICTS else html.escape(str(r[c]))
                   for c in runs]
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")

@@ -206,7 +206,7 @@ def test_an_integrity_failure_is_one_line_naming_the_file(shipped, corrupt, matc
 
 
 def test_a_run_of_another_profile_is_refused(shipped):
-    with pytest.raises(runs.RunError, match="a quick-profile run, refused for the full profile \\(add QUICK=1\\)") as exc:
+    with pytest.raises(runs.RunError, match=r"a quick-profile run, refused for the full profile \(add QUICK=1\)") as exc:
         runs.check_run(shipped.name, "full", EXPECTED, EVIDENCE)
     one_line(exc)
     with pytest.raises(ValueError, match="quick-profile run"):
@@ -325,3 +325,11 @@ def test_a_missing_or_stale_measuring_notebook_is_refused(tree):
     os.utime(path, (old, old))
     with pytest.raises(runs.RunError, match="a mixed run: .*toy_measure.ipynb older than the raw files"):
         runs.contribute("quick", EXPECTED, EVIDENCE, {"toy_measure": ("toy_a",)})
+
+
+def test_a_run_measured_with_another_configuration_names_the_parameter_and_its_commit(shipped):
+    other = {**EXPECTED, "toy_b": {"seed": 7, "config": {**CONFIG, "sizes": [16]}}}
+    with pytest.raises(runs.RunError, match=r"toy_b.csv.gz: measured with other parameters .*config.sizes.*build it "
+                                            r"with its commit") as exc:
+        runs.check_run(shipped.name, "quick", other, EVIDENCE)
+    assert "fetch the run again" not in one_line(exc)

@@ -2,12 +2,12 @@
 
 ``python -m cipherlab.shipped`` (what ``make contribute`` and ``make from-run`` call)::
 
-    contribute [--profile P] [--machine NAME] [--emulated no-aes]   data/runs/<machine>-<date>/ from the last run
-    check RUN [--profile P]                                          every file of data/runs/RUN whole, of this code
-    unpack RUN NAME --profile P                                     one raw file (or measuring notebook) into the
-                                                                     book's own tree (the rules shipped_raw, shipped_notebook)
-    latest [--profile P]                                             the newest shipped run of the profile
-    list [--profile P]                                               the shipped runs and their machines
+    contribute [--profile P] [--machine NAME] [--emulated no-aes]  data/runs/<machine>-<date>/ from the last run
+    check RUN [--profile P]                    every file of data/runs/RUN checked: whole, of this code's parameters
+    unpack RUN NAME --profile P                one raw file or measuring notebook into the book's own tree (the
+                                               rules shipped_raw and shipped_notebook)
+    latest [--profile P]                       the newest shipped run of the profile
+    list [--profile P]                         the shipped runs and their machines
 
 Every refusal is one line on standard error and exit status 1 (2 for a bad argument).
 

@@ -276,7 +276,13 @@ def _check_copy(run: ShippedRun, experiment: str, expected: "Mapping[str, Any] |
     except RawDataError as exc:
         text = str(exc).replace(str(copy), _rel(run.raw_gz(experiment)))
         fix = getattr(_results, "_RAW_FIX", "")
-        raise RunError(_one_line(text.replace(fix, "fetch the run again") if fix else text)) from None
+        # a shipped file is never measured anew: fetched again if damaged, built by its own commit if older
+        instead = (f"the run was measured with another configuration than this checkout's: build it with its "
+                   f"commit {str(run.card.get('commit'))[:12]}" if "other parameters" in text else
+                   "fetch the run again")
+        if fix and fix in text:
+            text = text.replace(fix, instead).replace(", or run with the parameters it was measured with", "")
+        raise RunError(_one_line(text)) from None
 
 
 def verify_raw(run: ShippedRun, experiment: str, expected: "Mapping[str, Any] | None") -> None:

@@ -24,8 +24,9 @@ from pathlib import Path
 from cipherlab.pipeline import paths
 CHECKOUT = paths.ROOT
 #: What a tree copies from the checkout (besides ``src``).
+#: (Not ``data/runs``: a tree holds the shipped runs its test makes, so no test depends on what is shipped.)
 SOURCES = ("Snakefile", "pyproject.toml", "Makefile", "workflow", "config", "notebooks", "book", "data/paper",
-           "data/runs", "profiles", "cluster")
+           "profiles", "cluster")
 #: Outputs and Snakemake's state, copied by copy_tree with mtimes kept.
 OUTPUTS = ("data/inputs", "data/raw", "data/tables", "data/figures", "build", "logs", ".snakemake/metadata")
 CORES = "2"

@@ -4,8 +4,8 @@ CI runs the chapters that time the hardware style, MAES and AES-2SBox (``snakema
 inputs, the selfcheck, the measuring and chapter notebooks), once as the emulated machine without AES
 instructions (``--config machine=no-aes``, what ``make reproduce NO_AES=1`` runs: every job gets
 ``NUMBA_CPU_NAME=generic``, so the JIT target has no ``aes`` feature, see ``cipherlab.ciphers.cpu``, and
-PyCryptodome's AES runs without it too), in that machine's own tree (``build/machines/no-aes/quick/``). The other chapters never ask for ``aesni`` unless their config lists it,
-and the selfcheck and ``impl="auto"`` already skip it (``available_impls``). The run's evidence is
+PyCryptodome's AES runs without it too), in that machine's own tree (``build/machines/no-aes/quick/``).
+The other chapters never ask for ``aesni`` unless their config lists it, and the selfcheck and ``impl="auto"`` already skip it (``available_impls``). The run's evidence is
 compared with the session's quick run (``quick_tree``): every condition decided by another style is
 there, the verdicts are decided, and nothing claims a hardware-style measurement.
 

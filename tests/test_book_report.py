@@ -171,3 +171,16 @@ def test_parameterised_pages_get_their_own_titles(tmp_path):
     nbformat.write(nb, path)
     assert retitle(path, "Refereeing a variant: aes-4-rounds")
     assert nbformat.read(path, as_version=4).cells[0].source == "# Refereeing a variant: aes-4-rounds\n\nText."
+
+
+def test_a_machine_dependent_verdict_is_listed_apart_and_never_counted_as_the_papers_error():
+    mixed = MIXED.assign(machines="box-b: reproduced", portability="portable: the same verdict on all 2 machines")
+    mixed.loc[mixed["claim_id"] == "000-t5-enc", "portability"] = "machine-dependent: the verdict differs on box-b " \
+                                                                   "(reproduced)"
+    fix = referee.easy_hard_fix_markdown(mixed, "000")
+    should_fix = fix.split("### What the authors should fix", 1)[1]
+    assert "000-t5-enc" not in should_fix and "Verdicts that differ between machines belong to the machine" in fix
+    text, grade = referee.recommendation(mixed[mixed["tier"] == "headline"])
+    assert grade == "partly supported" and "none was refuted" in text   # the contradicted one is the machine's
+    text, grade = referee.recommendation(MIXED[MIXED["tier"] == "headline"])   # compared with no machine: counted
+    assert "did not hold" in text

@@ -167,7 +167,8 @@ if not SHIPPED:
         shell:
             # written through the one raw writer as the profile's raw file bench_sweep (its record: experiment,
             # profile, parameters, rows and SHA-256), read back by the Environment page through the one raw reader
-            PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --profile " + PROFILE + " > {log} 2>&1"
+            PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --profile " + PROFILE
+            + " > {log} 2>&1"
 
 
 rule environment:

@@ -26,7 +26,7 @@ def comparison() -> pd.DataFrame:
 
 def test_the_summary_counts_portable_machine_dependent_and_sizes_apart():
     text = machines.summary_markdown(comparison())
-    assert "2 shipped runs (`box-b`, `box-c`)" in text and "Of the 2 claims this run decided" in text
+    assert "2 shipped runs (`box-b`, `box-c`)" in text and "Of the 2 claims this run measured" in text
     assert "**1** have the same verdict" in text and "**1** were decided differently on two machines" in text
     assert "0 were left undecided on some machine" in text
     assert "Of the 1 speed claims, 1 have an effect whose interval" in text

@@ -109,7 +109,7 @@ def test_a_machine_that_could_not_decide_a_claim_makes_it_neither_portable_nor_m
     table = M.compare(here(), others, CLAIMS)
     port = M.portability(table).set_index("claim_id")
     assert port.loc[SPEED, "portability"] == ("undecided on box-d (inconclusive); the same verdict where decided "
-                                              "(reproduced on 2)")
+                                              "(reproduced on 2 machines)")
     assert not port.loc[SPEED, "machine_dependent"]   # an undecided machine never excuses a decided verdict
     wide = M.differing(table)
     assert list(wide["claim_id"]) == [SPEED] and not wide.iloc[0]["machine-dependent"]

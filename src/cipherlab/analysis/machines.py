@@ -187,8 +187,8 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
             undecided = pd.concat([group[group["run"] == THIS_RUN], measured])
             undecided = undecided[~undecided["verdict"].isin(DECISIVE)]
             text = ("undecided on " + ", ".join(f"{r.run} ({r.verdict})" for r in undecided.itertuples())
-                    + (f"; the same verdict where decided ({decided['verdict'].iloc[0]} on {len(decided)})"
-                       if len(decided) else ""))
+                    + (f"; the same verdict where decided ({decided['verdict'].iloc[0]} on {len(decided)} "
+                       f"machine{'s' if len(decided) != 1 else ''})" if len(decided) else ""))
         rows.append((cid, shown, text, bool(dependent)))
     return pd.DataFrame(rows, columns=["claim_id", "machines", "portability", "machine_dependent"])
 

@@ -96,7 +96,7 @@ def summary_markdown(comparison: pd.DataFrame) -> str:
     speed = comparison.loc[comparison["speed"], "claim_id"].nunique()
     sized = comparison.loc[comparison["size_differs"], "claim_id"].nunique()
     return (f"This run is compared with {len(others)} shipped run{'s' if len(others) != 1 else ''} "
-            f"({', '.join(f'`{r}`' for r in others)}). Of the {len(measured)} claims this run decided, "
+            f"({', '.join(f'`{r}`' for r in others)}). Of the {len(measured)} claims this run measured, "
             f"**{same}** have the same verdict on every machine that measured them, **{dep}** were decided "
             f"differently on two machines (machine-dependent: never counted as the paper's error), {undecided} were "
             f"left undecided on some machine while the others agree, and {alone} were measured by no other run. "

@@ -83,19 +83,18 @@ def battery(run, variant: "str | Path") -> dict:
     trials are the run's raw file, read through the one raw reader (whole, of this variant, measured with
     these parameters)."""
     counts = {k: v for k, v in dataclasses.asdict(run.params).items() if k != "names"}
-    speed_raw = None
     if run.profile.shipped_run:
         cipher, _ = resolve(variant)
-        speed_raw = read_raw(table_name(cipher, "speed"), run.profile,
-                             expected={"seed": run.seed, "config": battery_parameters(run), "variant": cipher})
-    return run_battery(variant, profile=run.profile.name, seed=run.seed, speed_raw=speed_raw, **counts)
+        counts["speed_raw"] = read_raw(table_name(cipher, "speed"), run.profile,
+                                       expected={"seed": run.seed, "config": battery_parameters(run), "variant": cipher})
+    return run_battery(variant, profile=run.profile.name, seed=run.seed, **counts)
 
 
 def battery_parameters(run) -> dict:
     """The arguments :func:`battery` passes (the chapter's parameters, :func:`run_battery`'s defaults for the
     rest): what the speed trials' provenance records as their ``config``."""
     skip = ("variant", "profile", "seed", "speed_raw")
-    out = {n: p.default for n, p in inspect.signature(run_battery).parameters.items() if n not in skip}
+    out = {n: p.default for n, p in _BATTERY_SIGNATURE.parameters.items() if n not in skip}
     out.update({k: v for k, v in dataclasses.asdict(run.params).items() if k != "names"})
     return out
 
@@ -185,6 +184,10 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         out["compile"] = speed.compile_table(raw)
     out["card"] = card.card_markdown(out, cipher)
     return out
+
+
+#: The battery's arguments and defaults, as defined here (:func:`battery_parameters`).
+_BATTERY_SIGNATURE = inspect.signature(run_battery)
 
 
 def _trail_tables(cipher: str, maps: dict, trail_rounds: int) -> dict:

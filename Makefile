@@ -62,12 +62,16 @@ reproduce: venv
 	@echo
 	@echo "Book: file://$(CURDIR)/$(BOOK_ROOT)/book/_build/html/index.html"
 
+# python -m cipherlab.shipped on this checkout (CIPHERLAB_ROOT, as the Snakefile sets it for its jobs), whichever
+# checkout the venv's cipherlab was installed from.
+SHIPPED := CIPHERLAB_ROOT=$(CURDIR) $(BIN)/python -m cipherlab.shipped
+
 # The book from a shipped run (data/runs/<RUN>/, default: the newest of the profile): every raw file is checked
 # first (whole, of this code's parameters: one line naming the file otherwise), then the pipeline runs in the
 # run's own trees (build/runs/<RUN>/<profile>/) with no timing job; data/*/<profile> and build/<profile> stay.
 from-run: venv
-	@run="$(RUN)"; if [ -z "$$run" ]; then run=$$($(BIN)/python -m cipherlab.shipped latest --profile $(PROFILE)) || exit 1; fi; \
-	$(BIN)/python -m cipherlab.shipped check "$$run" --profile $(PROFILE) || exit 1; \
+	@run="$(RUN)"; if [ -z "$$run" ]; then run=$$($(SHIPPED) latest --profile $(PROFILE)) || exit 1; fi; \
+	$(SHIPPED) check "$$run" --profile $(PROFILE) || exit 1; \
 	echo "$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) run=$$run --rerun-incomplete --printshellcmds"; \
 	$(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) run=$$run --rerun-incomplete --printshellcmds \
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }; \
@@ -76,7 +80,7 @@ from-run: venv
 # Your last run (NO_AES=1: the emulated machine's) as data/runs/<machine>-<date>/, refused in one line when it is
 # incomplete or mixed; commit the folder to share it.
 contribute: venv
-	@$(BIN)/python -m cipherlab.shipped contribute --profile $(PROFILE) $(if $(NO_AES),--emulated no-aes) \
+	@$(SHIPPED) contribute --profile $(PROFILE) $(if $(NO_AES),--emulated no-aes) \
 	  $(if $(MACHINE),--machine "$(MACHINE)")
 
 variant: venv

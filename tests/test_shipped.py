@@ -19,7 +19,7 @@ import pytest
 from cipherlab import shipped
 from cipherlab.pipeline import chapters, paths, runs
 from cipherlab.pipeline.config import load_config
-from pipeline_tree import copy_tree
+from pipeline_tree import SNAKEMAKE_TIMEOUT, copy_tree
 
 MACHINE = "test-box"
 TIMING_RULES = re.compile(r"^(\w+_measure|bench_sweep)\b", re.M)
@@ -43,12 +43,25 @@ def test_the_command_refuses_in_one_line(capsys):
     assert "machine must be a name" in capsys.readouterr().err
 
 
+def make(tree, *args: str) -> subprocess.CompletedProcess:
+    """``make ARGS`` in ``tree`` with the checkout's venv (linked as the tree's ``.venv``: what make calls)."""
+    venv = tree.root / ".venv"
+    if not venv.exists():
+        venv.symlink_to(paths.ROOT / ".venv", target_is_directory=True)
+    proc = subprocess.run(["make", *args], cwd=tree.root, env=tree.env(), capture_output=True, text=True,
+                          timeout=SNAKEMAKE_TIMEOUT)
+    assert proc.returncode == 0, f"make {' '.join(args)}: {proc.returncode}\n{(proc.stdout + proc.stderr)[-3000:]}"
+    return proc
+
+
 @pytest.fixture(scope="module")
 def contributed(quick_tree, tmp_path_factory):
-    """A copy of the session's quick run, contributed as data/runs/test-box-<date>/, and beside it a synthetic
-    run of "another machine" (see :func:`other_machine`)."""
+    """A copy of the session's quick run, contributed by ``make contribute QUICK=1`` as data/runs/test-box-<date>/,
+    and beside it a synthetic run of "another machine" (see :func:`other_machine`)."""
+    if not (paths.ROOT / ".venv" / "bin" / "python").exists():
+        pytest.skip("make's targets run the checkout's .venv, which this checkout has not")
     tree = copy_tree(quick_tree, tmp_path_factory.mktemp("shipped") / "tree")
-    proc = tree.python("-m", "cipherlab.shipped", "contribute", "--profile", "quick", "--machine", MACHINE)
+    proc = make(tree, "contribute", "QUICK=1", f"MACHINE={MACHINE}")
     name = re.search(r"contributed data/runs/([\w.-]+)/", proc.stdout).group(1)
     other_machine(tree.root / "data" / "runs", name)
     return tree, name
@@ -92,14 +105,15 @@ def other_machine(runs_dir, name) -> dict:
 
 @pytest.fixture(scope="module")
 def built(contributed):
-    """The whole quick book built from the shipped run (what make from-run QUICK=1 runs after its check)."""
+    """The whole quick book built from the shipped run: ``make from-run QUICK=1 RUN=<name>`` (its check, then
+    Snakemake in the run's own tree)."""
     tree, name = contributed
-    tree.python("-m", "cipherlab.shipped", "check", name, "--profile", "quick")
     own = {p: p.stat().st_mtime_ns for top in ("data/raw/quick", "data/tables/quick", "build/quick")
            for p in (tree.root / top).rglob("*") if p.is_file()}
-    proc = tree.snakemake("--cores", "2", config=(f"run={name}",))
+    proc = make(tree, "from-run", "QUICK=1", f"RUN={name}", "CORES=2")
     after = {p: p.stat().st_mtime_ns for top in ("data/raw/quick", "data/tables/quick", "build/quick")
              for p in (tree.root / top).rglob("*") if p.is_file()}
+    assert proc.stdout.startswith(f"ok: data/runs/{name}: ")
     return tree, name, proc.stdout + proc.stderr, own, after
 
 
@@ -162,11 +176,14 @@ def test_a_failed_integrity_check_stops_the_build_in_one_line(contributed):
     data = gz.read_bytes()
     try:
         gz.write_bytes(data[:-40])   # truncated
-        proc = tree.python("-m", "cipherlab.shipped", "check", name, "--profile", "quick", check=False)
+        proc = subprocess.run(["make", "from-run", "QUICK=1", f"RUN={name}"], cwd=tree.root, env=tree.env(),
+                              capture_output=True, text=True, timeout=600)
     finally:
         gz.write_bytes(data)
-    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
-    assert proc.stderr.startswith(f"error: data/runs/{name}/raw/maes_block.csv.gz: not a whole gzip file")
+    assert proc.returncode != 0 and "snakemake" not in proc.stdout + proc.stderr   # stopped before any job
+    line, *rest = proc.stderr.splitlines()
+    assert line.startswith(f"error: data/runs/{name}/raw/maes_block.csv.gz: not a whole gzip file"), proc.stderr
+    assert all(r.startswith("make: ***") for r in rest), rest   # make's own exit line only
 
 
 @pytest.mark.pipeline

@@ -3,7 +3,10 @@
 #   make test        same set-up, then the test suite (incl. a quick end-to-end run)
 #   make variant VARIANT=<name>   the chapter of config/variants/<name>.yaml, then the book with it
 #   make pdf      the book (built first if needed) as PDFs: build/<profile>/pdf/report-<paper>.pdf, cipherlab-book.pdf
-# Options: QUICK=1 (tiny trials, separate outputs), CORES=N (default: all cores).
+#   make from-run [RUN=<name>]   the whole book from a shipped run (data/runs/<name>/, default the newest), no timing
+#   make contribute [MACHINE=<name>]   data/runs/<machine>-<date>/ from your last run, to share it
+# Options: QUICK=1 (tiny trials, separate outputs), CORES=N (default: all cores), NO_AES=1 (reproduce, contribute:
+# a machine without AES instructions, emulated, in its own trees build/machines/no-aes/).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -11,17 +14,20 @@ BIN    := $(CURDIR)/$(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE := $(if $(QUICK),quick,full)
 CORES  ?= all
+# The tree a run writes: the user's own, an emulated machine's (NO_AES=1), or a shipped run's book (RUN=<name>).
+TREE_CONFIG := $(if $(NO_AES),machine=no-aes) $(if $(RUN),run=$(RUN))
+BOOK_ROOT := $(if $(NO_AES),build/machines/no-aes/$(PROFILE),$(if $(RUN),build/runs/$(RUN)/$(PROFILE),build/$(PROFILE)))
 # reproduce, variant and pdf show one line per job (and progress bars on a terminal); Snakemake's whole
 # output (every job's inputs, reasons and shell command) goes to $(LOGS)/make-<target>.log, each job's own
-# output to its log beside it (cipherlab.pipeline.console).
-LOGS    := logs/$(PROFILE)
+# output to its log beside it (cipherlab.pipeline.console); a tree of its own keeps its logs in it.
+LOGS    := $(if $(NO_AES)$(RUN),$(BOOK_ROOT)/logs,logs/$(PROFILE))
 CONSOLE := $(BIN)/python -m cipherlab.pipeline.console
 
 # The rules call the interpreter running Snakemake; the venv first on PATH also serves
 # anything a user runs through make (jupyter-book, the cipherlab command).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: reproduce test test-unit lint venv variant plan unlock clean-quick help lab pdf
+.PHONY: reproduce test test-unit lint venv variant plan unlock clean-quick help lab pdf from-run contribute
 
 help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
@@ -29,6 +35,9 @@ help:
 	@echo "make test-unit                      lint, then the fast lane: every test but the pipeline runs and the browser"
 	@echo "make variant VARIANT=<name> [QUICK=1]  referee config/variants/<name>.yaml: its chapter, then the book"
 	@echo "make pdf [QUICK=1]                  the referee's reports and the whole book as PDF (headless Chromium)"
+	@echo "make from-run [RUN=<name>] [QUICK=1]  the whole book from a shipped run in data/runs/ (default: the newest), no timing"
+	@echo "make contribute [QUICK=1] [NO_AES=1] [MACHINE=<name>]  data/runs/<machine>-<date>/ from your last run"
+	@echo "make reproduce NO_AES=1             the run of a machine without AES instructions (emulated, its own trees)"
 	@echo "make plan [QUICK=1]                 show what the pipeline would run"
 	@echo "make unlock [QUICK=1]               remove the lock a killed run left behind"
 	@echo "make clean-quick                    delete every output of the quick profile"
@@ -52,10 +61,31 @@ LOCK_HINT := echo; \
 	echo "then run make reproduce$(if $(QUICK), QUICK=1) again (it re-runs incomplete jobs)."
 
 reproduce: venv
-	@$(CONSOLE) $(LOGS)/make-reproduce.log -- $(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) --rerun-incomplete --printshellcmds \
+	@test -z "$(RUN)" || { echo "make reproduce measures; a shipped run's book is make from-run RUN=$(RUN)" >&2; exit 2; }
+	@$(CONSOLE) $(LOGS)/make-reproduce.log -- $(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) $(TREE_CONFIG) --rerun-incomplete --printshellcmds \
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
-	@echo "Book: file://$(CURDIR)/build/$(PROFILE)/book/_build/html/index.html"
+	@echo "Book: file://$(CURDIR)/$(BOOK_ROOT)/book/_build/html/index.html"
+
+# python -m cipherlab.shipped on this checkout (CIPHERLAB_ROOT, as the Snakefile sets it for its jobs), whichever
+# checkout the venv's cipherlab was installed from.
+SHIPPED := CIPHERLAB_ROOT=$(CURDIR) $(BIN)/python -m cipherlab.shipped
+
+# The book from a shipped run (data/runs/<RUN>/, default: the newest of the profile): every raw file is checked
+# first (whole, of this code's parameters: one line naming the file otherwise), then the pipeline runs in the
+# run's own trees (build/runs/<RUN>/<profile>/) with no timing job; data/*/<profile> and build/<profile> stay.
+from-run: venv
+	@run="$(RUN)"; if [ -z "$$run" ]; then run=$$($(SHIPPED) latest --profile $(PROFILE)) || exit 1; fi; \
+	$(SHIPPED) check "$$run" --profile $(PROFILE) || exit 1; \
+	$(CONSOLE) build/runs/$$run/$(PROFILE)/logs/make-from-run.log -- $(BIN)/snakemake --cores $(CORES) --config profile=$(PROFILE) run=$$run --rerun-incomplete --printshellcmds \
+	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }; \
+	echo; echo "Book: file://$(CURDIR)/build/runs/$$run/$(PROFILE)/book/_build/html/index.html"
+
+# Your last run (NO_AES=1: the emulated machine's) as data/runs/<machine>-<date>/, refused in one line when it is
+# incomplete or mixed; commit the folder to share it.
+contribute: venv
+	@$(SHIPPED) contribute --profile $(PROFILE) $(if $(NO_AES),--emulated no-aes) \
+	  $(if $(MACHINE),--machine "$(MACHINE)")
 
 variant: venv
 	@test -n "$(VARIANT)" || { echo "usage: make variant VARIANT=<name> [QUICK=1]; described variants:" \
@@ -68,16 +98,16 @@ variant: venv
 
 # The PDFs: Snakemake's `pdf` target builds the book first when it is missing or stale.
 pdf: venv
-	@$(CONSOLE) $(LOGS)/make-pdf.log -- $(BIN)/snakemake --cores $(CORES) pdf --config profile=$(PROFILE) --rerun-incomplete --printshellcmds \
+	@$(CONSOLE) $(LOGS)/make-pdf.log -- $(BIN)/snakemake --cores $(CORES) pdf --config profile=$(PROFILE) $(TREE_CONFIG) --rerun-incomplete --printshellcmds \
 	  || { status=$$?; if ls .snakemake/locks/*.lock >/dev/null 2>&1; then { $(LOCK_HINT); } >&2; fi; exit $$status; }
 	@echo
-	@echo "PDFs: $(CURDIR)/build/$(PROFILE)/pdf/"
+	@echo "PDFs: $(CURDIR)/$(BOOK_ROOT)/pdf/"
 
 plan: venv
-	$(BIN)/snakemake -n --config profile=$(PROFILE)
+	$(BIN)/snakemake -n --config profile=$(PROFILE) $(TREE_CONFIG)
 
 unlock: venv
-	$(BIN)/snakemake --unlock --config profile=$(PROFILE)
+	$(BIN)/snakemake --unlock --config profile=$(PROFILE) $(TREE_CONFIG)
 
 # The suite runs on TEST_WORKERS pytest-xdist workers, each test file on one of them (the machine has
 # two cores; the end-to-end runs use both anyway, the unit tests fill the gaps).  The quick pipeline

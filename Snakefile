@@ -14,6 +14,9 @@
 # Each profile writes to its own trees (see src/cipherlab/pipeline/paths.py), so quick
 # results can never reach the full book.  Paths come from cipherlab.pipeline.paths only.
 #
+#   snakemake --cores all --config profile=full run=<name>   # the book from the shipped run data/runs/<name>/
+#   snakemake --cores all --config profile=full machine=no-aes   # a machine without AES instructions, emulated
+#
 # Every rule declares threads and mem_mb so that the same file runs on a
 # cluster through an executor plugin (README: "Running on a cluster").
 import os
@@ -32,7 +35,8 @@ if (ROOT / "src" / "cipherlab").is_dir():
         [str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
 
 from cipherlab.pipeline import chapters, paths
-from cipherlab.pipeline.config import book_parameters, input_specs, one_line, resolve_overrides, variant_list
+from cipherlab.pipeline import runs as shipped
+from cipherlab.pipeline.config import book_parameters, built_variants, input_specs, one_line, resolve_overrides
 from cipherlab.pipeline.results import remove_stale_parts
 
 if paths.ROOT != ROOT:
@@ -49,11 +53,23 @@ if paths.ROOT != ROOT:
 # Each job's notebook checks what it runs with once more, at its own door (CHAPTER.run), for a
 # notebook is also run by hand.
 MANIFEST = chapters.load()
+# Two trees of their own besides the user's (cipherlab.pipeline.paths.Profile, CIPHERLAB_TREE for every job):
+#   --config run=<name>      the book built from the shipped run data/runs/<name>/ (make from-run): its raw files
+#                            are unpacked and checked, nothing is timed, everything else is computed;
+#   --config machine=no-aes  a run of an emulated machine (make reproduce NO_AES=1): its jobs run in that
+#                            machine's environment (cipherlab.pipeline.runs.MACHINES).
+# Both are taken out of the config before the profile and its overrides are checked.
+RUN, MACHINE = config.pop("run", None), config.pop("machine", None)
 try:
     PROFILE, OVERRIDES, CFG = resolve_overrides(config)
+    TREE = shipped.tree_of(run=RUN, machine=MACHINE, profile=PROFILE)
 except ValueError as exc:
     raise SystemExit(f"cipherlab: {one_line(exc)}")
-P = paths.Profile(PROFILE)
+SHIPPED = RUN is not None
+os.environ[paths.TREE_ENV] = TREE
+if MACHINE:
+    os.environ.update(shipped.MACHINES[MACHINE].env)
+P = paths.Profile(PROFILE, tree=TREE)
 INPUTS = input_specs(CFG)
 CHAPTERS = list(MANIFEST.names)   # in reading order
 
@@ -71,6 +87,7 @@ SELFCHECK = pipeline_table("selfcheck")
 
 
 include: "workflow/rules/core.smk"
+include: "workflow/rules/runs.smk"
 include: "workflow/rules/chapters.smk"
 include: "workflow/rules/book.smk"
 include: "workflow/rules/variants.smk"

@@ -28,6 +28,7 @@ from pathlib import Path
 from cipherlab.pipeline import paths
 CHECKOUT = paths.ROOT
 #: What a tree copies from the checkout (besides ``src``).
+#: (Not ``data/runs``: a tree holds the shipped runs its test makes, so no test depends on what is shipped.)
 SOURCES = ("Snakefile", "pyproject.toml", "Makefile", "workflow", "config", "notebooks", "book", "data/paper",
            "profiles", "cluster")
 #: Outputs and Snakemake's state, copied by copy_tree with mtimes kept.
@@ -59,9 +60,10 @@ class Tree:
         return env
 
     def snakemake(self, *args: str, check: bool = True, env: "dict | None" = None,
-                  timeout: int = SNAKEMAKE_TIMEOUT) -> subprocess.CompletedProcess:
-        """``python -m snakemake ARGS --config profile=quick`` in this tree (the quick profile)."""
-        cmd = [sys.executable, "-m", "snakemake", *args, "--config", "profile=quick"]
+                  timeout: int = SNAKEMAKE_TIMEOUT, config: "tuple[str, ...]" = ()) -> subprocess.CompletedProcess:
+        """``python -m snakemake ARGS --config profile=quick CONFIG`` in this tree (the quick profile; ``config``:
+        more ``key=value``, e.g. ``run=<name>`` for the book of a shipped run)."""
+        cmd = [sys.executable, "-m", "snakemake", *args, "--config", "profile=quick", *config]
         proc = subprocess.run(cmd, cwd=self.root, env=env or self.env(), capture_output=True, text=True,
                               timeout=timeout)
         if check and proc.returncode != 0:
@@ -69,11 +71,20 @@ class Tree:
             raise AssertionError(f"snakemake {' '.join(args)} in {self.root} exited {proc.returncode}:\n{tail}")
         return proc
 
-    def plan(self, *args: str) -> dict[str, int]:
+    def python(self, *args: str, check: bool = True, env: "dict | None" = None) -> subprocess.CompletedProcess:
+        """``python ARGS`` with this tree as the root (``CIPHERLAB_ROOT``), as its jobs run."""
+        proc = subprocess.run([sys.executable, *args], cwd=self.root, capture_output=True, text=True,
+                              env=env or self.env(CIPHERLAB_ROOT=str(self.root)), timeout=SNAKEMAKE_TIMEOUT)
+        if check and proc.returncode != 0:
+            raise AssertionError(f"python {' '.join(args)} in {self.root} exited {proc.returncode}:\n"
+                                 f"{proc.stderr[-3000:]}")
+        return proc
+
+    def plan(self, *args: str, config: "tuple[str, ...]" = ()) -> dict[str, int]:
         """``snakemake -n``: {rule: job count}; {} when there is nothing to do."""
         import re
 
-        proc = self.snakemake("-n", *args)
+        proc = self.snakemake("-n", *args, config=config)
         out = proc.stdout + proc.stderr
         if "Nothing to be done" in out:
             return {}

@@ -64,3 +64,41 @@ def test_the_findings_page_is_the_front_page():
     text = "\n".join(c.source for c in nb.cells)
     assert "{include} _run.md" in text and "make reproduce" in text and "not secure" in text
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")   # committed without outputs
+
+
+def _shipped_card(tmp_path, monkeypatch, emulated=None):
+    from cipherlab.pipeline import runs
+    monkeypatch.setattr(paths, "RUNS_DIR", tmp_path / "runs")
+    folder = tmp_path / "runs" / "lab-box-2026-11-27"
+    folder.mkdir(parents=True)
+    card = {"format": runs.FORMAT, "profile": "quick", "machine": "lab-box", "commit": "a" * 40,
+            "emulated": emulated, "dates": {"first": "2026-11-27T09:00:00+00:00", "last": "2026-11-27T10:00:00+00:00"},
+            "cpu": {"model": "Lab <b>CPU</b>", "logical_cores": 8, "aes_instructions": emulated is None},
+            "packages": {"numba": "0.68.1", "pycryptodome": "4.4.0"}, "python": "3.11.7", "files": {}}
+    (folder / "card.json").write_text(json.dumps(card))
+    return paths.Profile("quick", tree="runs/lab-box-2026-11-27")
+
+
+def test_a_shipped_runs_book_shows_the_runs_machine_not_the_builders(tmp_path, monkeypatch):
+    prof = _shipped_card(tmp_path, monkeypatch)
+    monkeypatch.setenv(paths.TREE_ENV, prof.tree)
+    machine, versions = book.machine_table("quick", 7)
+    names = dict(zip(machine["name"], machine["value"]))
+    assert names["shipped run"].startswith("data/runs/lab-box-2026-11-27/") and names["cpu_model"] == "Lab <b>CPU</b>"
+    assert names["commit"] == "a" * 40 and dict(zip(versions["package"], versions["version"]))["numba"] == "0.68.1"
+    line = book.measured_on("quick")
+    assert line == ("Built without timing from the shipped run lab-box-2026-11-27 (data/runs/lab-box-2026-11-27/): "
+                    "Lab <b>CPU</b>, 8 cores, measured 2026-11-27 at commit aaaaaaaaaaaa.")
+
+
+def test_an_emulated_machines_book_says_so_on_every_page(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "TREES_DIR", tmp_path / "build")
+    monkeypatch.setenv(paths.TREE_ENV, "machines/no-aes")
+    raw = paths.Profile("quick").raw
+    raw.mkdir(parents=True)
+    from cipherlab.pipeline.provenance import run_metadata
+    meta = run_metadata(profile="quick", jit_target={"cpu_name": "generic", "cpu_features": "host"})
+    (raw / "x.meta.json").write_text(json.dumps(meta))
+    line = book.measured_on("quick")
+    assert line.startswith("Built from the run of the emulated machine no-aes: ")
+    assert "without AES instructions (emulated)" in line

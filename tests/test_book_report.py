@@ -228,3 +228,30 @@ def test_the_report_notebook_shows_every_section_of_the_template_under_its_title
              if c["cell_type"] == "code" and 'report["' in text(c)]
     assert shown == list(template.SECTION_KEYS)
     assert not any("display(Markdown(f\"## " in text(c) for c in cells if c["cell_type"] == "code")
+
+
+def test_a_machine_dependent_verdict_is_listed_apart_and_never_counted_as_the_papers_error():
+    """A verdict two machines decided differently (portability ``machine-dependent``) is the machine's: it meets
+    no condition of the paper's error (the recommendation), is the last concern and is named in the section
+    across machines; compared with no machine, the same row counts."""
+    from cipherlab.report.referee import Paper
+    spec = [("t5", "contradicted", "headline", ""), ("t6", "reproduced", "headline", ""),
+            ("own", "reproduced", "supporting", "")]
+    paper = Paper("000", "AES-2SBox", "aes2sbox", "cite")
+    alone = _template_rows(spec)
+    assert template.recommendation(alone)[0] == "major revision"   # compared with no machine: counted
+    mixed = alone.assign(machines="box-b: reproduced", portability="portable: the same verdict on all 2 machines")
+    mixed.loc[mixed["claim_id"] == "000-t5", "portability"] = "machine-dependent: the verdict differs on box-b " \
+                                                              "(reproduced)"
+    grade, _, why = template.recommendation(mixed)
+    assert grade == "accept" and why.empty
+    assert [k for k, _ in template.concern_rows(mixed)] == ["machine-dependent"]
+    body = {s.key: s.body for s in template.report_sections(paper, mixed)}
+    assert body["concerns"].startswith("1. **The verdict differs between machines.**")
+    assert "Across machines, machine-dependent: the verdict differs on box-b (reproduced)." in body["concerns"]
+    assert ("2 of the paper's claims have the same verdict on every machine that measured them; 1 differ between "
+            "machines and are counted apart, never as the paper's error: [000-t5](verdicts.html#claim-000-t5) "
+            "(the verdict differs on box-b (reproduced))") in body["machines"]
+    assert "cannot say" in {s.key: s.body for s in template.report_sections(
+        paper, mixed.assign(portability=""))}["machines"]
+    assert "not compared" in {s.key: s.body for s in template.report_sections(paper, alone)}["machines"]

@@ -503,3 +503,27 @@ def test_the_chapter_heading_shows_the_variant_files_text_as_text(tmp_path, monk
     text = heading_markdown("xss")
     assert text.startswith("## `xss`\n\n&#60;script&#62;document.title=31337&#60;/script&#62; &#60;a href=")
     assert "<" not in text.split("\n\n", 1)[1] and "&#91;md&#93;(javascript:alert(5)) &#42;&#42;b&#42;&#42;" in text
+
+
+def test_a_shipped_runs_book_reads_the_speed_trials_instead_of_timing(monkeypatch, tmp_path):
+    """In the tree of a shipped run's book, battery() takes the run's speed trials (through the one raw reader:
+    measured with these parameters and seed, of this variant) and never times; another configuration is refused."""
+    from cipherlab.experiments.variant.chapter import VARIANTS
+    from cipherlab.pipeline import paths
+    from cipherlab.pipeline.provenance import run_metadata
+    from cipherlab.pipeline.results import RawDataError, save_raw
+
+    monkeypatch.setattr(paths, "TREES_DIR", tmp_path)
+    monkeypatch.setenv(paths.TREE_ENV, "runs/some-box-2026-11-27")
+    run = VARIANTS.run("quick")
+    trials = pd.DataFrame({"case": ["aes"], "seconds": [0.1]})
+    meta = run_metadata(profile="quick", seed=run.seed, config=run.config, variant="aes-4-rounds")
+    save_raw(trials, "variant_aes-4-rounds_speed", run.profile, meta=meta)
+    seen = {}
+    monkeypatch.setattr(driver, "run_battery", lambda variant, **kw: seen.update(kw) or {})
+    monkeypatch.setattr(driver.speed, "measure_speed", lambda *a, **k: pytest.fail("a shipped run's book timed"))
+    driver.battery(run, "aes-4-rounds")
+    assert seen["speed_raw"].equals(trials)
+    other = VARIANTS.run("quick", {"speed_trials": run.params.speed_trials + 1})
+    with pytest.raises(RawDataError, match="other parameters.*speed_trials"):
+        driver.battery(other, "aes-4-rounds")

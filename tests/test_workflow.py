@@ -200,7 +200,8 @@ def test_venv_snakemake_plans_in_a_fresh_clone_without_activation(tmp_path):
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
     planned = set(re.findall(r"^(?:local)?rule (\w+):", out, flags=re.M))
-    expected = {"all", "book", "verdicts", "report", "findings", "environment", "bench_sweep", "selfcheck", "input_file"}
+    expected = {"all", "book", "verdicts", "machines", "report", "findings", "environment", "bench_sweep", "selfcheck",
+                "input_file"}
     expected |= {n for c in chapters.load().chapters for n in (c.name, c.measure_name) if n}
     expected |= {"variant_chapter"} if config.variant_list(config.load_config("quick")) else set()
     assert planned == expected, f"planned {sorted(planned)}, expected {sorted(expected)}"

@@ -4,7 +4,7 @@
 
 # Pages of the book: the findings (front page), the verdicts, the environment, each chapter,
 # and in an appendix each chapter's measuring notebook.
-BOOK_NOTEBOOKS = ["findings", "verdicts", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
+BOOK_NOTEBOOKS = ["findings", "verdicts", "machines", "environment"] + [p for ch in MANIFEST.chapters for p in ch.pages]
 # A referee's report per paper (notebooks/report.ipynb run once per paper), the first page of its part.
 REPORT_PAPERS = [p for ch in MANIFEST.chapters for p in ch.papers]   # the papers the chapters declare
 WRITERS = {ch.name for ch in MANIFEST.chapters if ch.papers}           # the chapters writing the findings page
@@ -21,27 +21,64 @@ def environment_values(wildcards):
     return {**book_parameters(CFG), "overrides": OVERRIDES}
 
 
+def shipped_evidence(wildcards):
+    """The card and evidence of every shipped run of this profile (but the one this book is built from): the
+    verdict page shows each one's verdicts beside this run's, so a run contributed re-renders it."""
+    out = []
+    for r in shipped.shipped_runs(PROFILE, exclude=[RUN or ""]):
+        out += [rel(r.path / shipped.CARD)] + [rel(r.evidence_file(ch)) for ch in r.evidence_chapters]
+    return out
+
+
 rule verdicts:
-    """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence."""
+    """The book's verdict page: the decision engine applies the declared rules to every claim and its evidence,
+    and to every shipped run's evidence (the verdicts across machines, table machines)."""
     input:
         notebook="notebooks/verdicts.ipynb",
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
         code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence",
-                                                                     "reasons", "methods_text")]
+                                                                     "reasons", "methods_text", "machines")]
              + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers", "glossary")]
              + [rel(paths.BOOK_DIR / "glossary.yml")]   # the page's key and the rules in words
-             + [rel(paths.SRC_DIR / "experiments" / "variant" / "claims.py")],   # the variant papers' rows
+             + [rel(paths.SRC_DIR / "experiments" / "variant" / "claims.py")]   # the variant papers' rows
+             + [rel(paths.SRC_DIR / "pipeline" / "runs.py")],   # the shipped runs' evidence, read and checked
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
         variant_papers=lambda w: paper_verdict_tables(),   # decided in their chapters (variants.smk)
+        shipped=shipped_evidence,
     output:
         notebook=executed("verdicts"),
         table=pipeline_table("verdicts"),
+        machines=pipeline_table("machines"),
     params:
         section="book",
         values=book_values,
     log:
         log_path("verdicts"),
+    threads: 1
+    resources:
+        mem_mb=2000,
+    shell:
+        NOTEBOOK_SHELL
+
+
+rule machines:
+    """The Machines page: every speed claim's estimate on each machine (this run and every shipped run), the
+    ratios between them, every claim whose verdict differs between machines, and each machine's card."""
+    input:
+        notebook="notebooks/machines.ipynb",
+        verdicts=pipeline_table("verdicts"),
+        machines=pipeline_table("machines"),
+        code=[rel(paths.SRC_DIR / "report" / "machines.py"), rel(paths.SRC_DIR / "analysis" / "machines.py"),
+              rel(paths.SRC_DIR / "pipeline" / "runs.py")],
+        shipped=shipped_evidence,
+    output:
+        notebook=executed("machines"),
+    params:
+        section="book",
+        values=book_values,
+    log:
+        log_path("machines"),
     threads: 1
     resources:
         mem_mb=2000,
@@ -58,6 +95,7 @@ rule report:
         protocols=rel(paths.PAPER_DATA_DIR / "protocols.csv"),   # the Methodology section's protocol table
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "template", "forest", "tiers",
                                                                    "verdict_page", "glossary", "markup")]
+             + [rel(paths.SRC_DIR / "analysis" / "machines.py")]   # the report's section across machines
              + [rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
@@ -118,28 +156,31 @@ def bench_files(wildcards):
 SWEEP = raw("bench_sweep")
 
 
-rule bench_sweep:
-    """The size sweep of the Environment page (cipherlab bench --sizes): AES-128 by message size, one
-    thread, a fresh and a reused object, PyCryptodome and openssl speed beside; a timing job."""
-    input:
-        SELFCHECK,
-        code=package_files("ciphers") + [rel(paths.SRC_DIR / "bench.py")],
-    output:
-        csv=SWEEP,
-        meta=raw_meta("bench_sweep"),
-    params:
-        repeats=CFG["bench_sweep_repeats"],
-    log:
-        log_path("bench_sweep"),
-    threads: TIMING_THREADS   # a timing job: the whole machine, and the machine lock, exclusively
-    resources:
-        mem_mb=2000,
-        runtime=MEASURE_RUNTIME,
-        slurm_extra="--exclusive",
-    shell:
-        # written through the one raw writer as the profile's raw file bench_sweep (its record: experiment, profile,
-        # parameters, rows and SHA-256), read back by the Environment page through the one raw reader
-        PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --profile " + PROFILE + " > {log} 2>&1"
+# A timing job; not in the book of a shipped run, whose own sweep is unpacked (workflow/rules/runs.smk).
+if not SHIPPED:
+    rule bench_sweep:
+        """The size sweep of the Environment page (cipherlab bench --sizes): AES-128 by message size, one
+        thread, a fresh and a reused object, PyCryptodome and openssl speed beside; a timing job."""
+        input:
+            SELFCHECK,
+            code=package_files("ciphers") + [rel(paths.SRC_DIR / "bench.py")],
+        output:
+            csv=SWEEP,
+            meta=raw_meta("bench_sweep"),
+        params:
+            repeats=CFG["bench_sweep_repeats"],
+        log:
+            log_path("bench_sweep"),
+        threads: TIMING_THREADS   # a timing job: the whole machine, and the machine lock, exclusively
+        resources:
+            mem_mb=2000,
+            runtime=MEASURE_RUNTIME,
+            slurm_extra="--exclusive",
+        shell:
+            # written through the one raw writer as the profile's raw file bench_sweep (its record: experiment,
+            # profile, parameters, rows and SHA-256), read back by the Environment page through the one raw reader
+            PYTHON + " -m cipherlab.bench --sizes --repeats {params.repeats} --machine-lock --profile " + PROFILE
+            + " > {log} 2>&1"
 
 
 rule environment:

@@ -6,14 +6,16 @@
 #   <name>          runs notebooks/<name>.ipynb on the raw files, the paper's values and the
 #                   claims, and writes the chapter's tables, timing tables and figures.
 #
-# Measuring and drawing are separate jobs, so re-drawing a figure never re-times.  Every
+# Measuring and drawing are separate jobs, so re-drawing a figure never re-times.  In the book of a
+# shipped run (--config run=<name>) there is no measuring rule: the raw files are the run's
+# (workflow/rules/runs.smk).  Every
 # rule also reads the chapter's library code (chapter_code) and its config section
 # (params.values) and the profile's seed (params.seed), so editing either re-runs it; the files under config/ an entry lists
 # (`config:`, e.g. the security chapter's cipher descriptions) are inputs too.
 
 
 def _chapter_rules(ch):
-    if ch.measure:
+    if ch.measure and not SHIPPED:   # a book built from a shipped run times nothing: shipped_raw unpacks its trials
         rule:
             name: ch.measure_name
             input:

@@ -19,7 +19,7 @@ if MANIFEST.variants:
     # the variants that come with their paper's claims (config/variants/<name>.claims.csv) are papers of the
     # book: every run builds them, beside those variant.names lists
     PAPER_VARIANTS = list(chapters.variant_papers())
-    LISTED_VARIANTS = list(dict.fromkeys(list(variant_list(CFG)) + PAPER_VARIANTS))
+    LISTED_VARIANTS = list(built_variants(CFG))
 
     def paper_files(wildcards):
         """A variant's paper, where it has one: its claims and the passages read (editing them re-runs it)."""
@@ -40,6 +40,11 @@ if MANIFEST.variants:
                 + [table(stem(x)) for x in VARIANTS.tables + VARIANTS.timing_tables]
                 + figures(*(stem(x) for x in VARIANTS.figures)))
 
+    # In the book of a shipped run the speed trials are the run's (an input, unpacked by shipped_raw) and
+    # nothing is timed; otherwise the rule measures them (an output) holding the machine lock.
+    _VARIANT_RAW = [raw(VARIANTS.stem("{variant}", x)) for x in VARIANTS.raw]
+    _VARIANT_META = [raw_meta(VARIANTS.stem("{variant}", x)) for x in VARIANTS.raw]
+
     rule variant_chapter:
         input:
             notebook=rel(VARIANTS.notebook),
@@ -49,10 +54,11 @@ if MANIFEST.variants:
             code=chapter_code(VARIANTS.section, VARIANTS.code) + package_files("ciphers"),
             selfcheck=SELFCHECK,
             inputs=chapter_inputs(VARIANTS.section),
+            shipped=(_VARIANT_RAW + _VARIANT_META) if SHIPPED else [],
         output:
             notebook=executed(VARIANTS.page("{variant}")),
-            raw=[raw(VARIANTS.stem("{variant}", x)) for x in VARIANTS.raw],
-            meta=[raw_meta(VARIANTS.stem("{variant}", x)) for x in VARIANTS.raw],
+            raw=[] if SHIPPED else _VARIANT_RAW,
+            meta=[] if SHIPPED else _VARIANT_META,
             tables=[table(VARIANTS.stem("{variant}", x)) for x in VARIANTS.tables],
             timing_tables=[table(VARIANTS.stem("{variant}", x)) for x in VARIANTS.timing_tables],
             figures=figures(*(VARIANTS.stem("{variant}", x) for x in VARIANTS.figures)),
@@ -64,15 +70,17 @@ if MANIFEST.variants:
             seed=CFG["seed"],
         log:
             log_path(VARIANTS.page("{variant}")),
-        threads: TIMING_THREADS   # it times AES against the variant: the whole machine, and the lock
+        # it times AES against the variant: the whole machine, and the lock (not in the book of a shipped run)
+        threads: VARIANTS.threads if SHIPPED else TIMING_THREADS
         resources:
             mem_mb=VARIANTS.mem_mb,
             runtime=MEASURE_RUNTIME,
-            slurm_extra="--exclusive",
+            slurm_extra="" if SHIPPED else "--exclusive",
         shell:
             # the description is checked before the notebook takes the machine lock (its reason in the log)
             PYTHON + " -m cipherlab._variant_check {wildcards.variant} > {log} 2>&1 && "
-            + TIMING_NOTEBOOK_SHELL.replace(" > {log}", " --set variant='\"{wildcards.variant}\"' > {log}")
+            + (NOTEBOOK_SHELL if SHIPPED else TIMING_NOTEBOOK_SHELL).replace(
+                " > {log}", " --set variant='\"{wildcards.variant}\"' > {log}")
     workflow.get_rule("variant_chapter").docstring = VARIANTS.about
 
     def _variant_target(name):

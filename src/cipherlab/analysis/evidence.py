@@ -9,6 +9,7 @@ back with :func:`load_evidence`.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
@@ -19,7 +20,8 @@ from cipherlab.analysis.claims import load_claims, load_rules
 from cipherlab.pipeline.paths import Profile, as_profile
 from cipherlab.pipeline.results import save_table
 
-__all__ = ["Evidence", "EVIDENCE_COLUMNS", "evidence_frame", "evidence_table", "save_evidence", "load_evidence", "speed_evidence"]
+__all__ = ["Evidence", "EVIDENCE_COLUMNS", "evidence_frame", "evidence_table", "save_evidence", "load_evidence",
+           "read_evidence_file", "speed_evidence"]
 
 
 # ----------------------------------------------------------------------------- evidence
@@ -153,6 +155,21 @@ def save_evidence(rows, chapter: str, profile: "str | Profile"):
     return save_table(evidence_table(rows), f"evidence_{chapter}", profile)
 
 
+def read_evidence_file(path: "str | os.PathLike[str]", chapter: str) -> pd.DataFrame:
+    """One chapter's evidence table (``evidence_<chapter>.csv``) with a ``chapter`` column first; a column an
+    older cipherlab did not write is added empty (a shipped run's evidence, :mod:`cipherlab.analysis.machines`)."""
+    df = pd.read_csv(path, keep_default_na=False, na_values=[""],
+                     dtype={"claim_id": str, **{c: str for c in _TEXT_COLUMNS}})
+    for col in EVIDENCE_COLUMNS:
+        if col not in df.columns:       # a table written before the column existed
+            df[col] = "" if col in _TEXT_COLUMNS else np.nan
+    df = df[list(EVIDENCE_COLUMNS)]
+    df.insert(0, "chapter", chapter)
+    for col in _TEXT_COLUMNS:
+        df[col] = df[col].fillna("")
+    return df
+
+
 def load_evidence(profile: "str | Profile", chapters) -> pd.DataFrame:
     """Every chapter's evidence for a profile (a missing file is an error: the book would be incomplete)."""
     prof = as_profile(profile)
@@ -161,20 +178,10 @@ def load_evidence(profile: "str | Profile", chapters) -> pd.DataFrame:
         path = prof.table(f"evidence_{ch}")
         if not path.exists():
             raise FileNotFoundError(f"{path} is missing: run the {ch} chapter first")
-        df = pd.read_csv(path, keep_default_na=False, na_values=[""],
-                         dtype={"claim_id": str, **{c: str for c in _TEXT_COLUMNS}})
-        df.insert(0, "chapter", ch)
-        frames.append(df)
+        frames.append(read_evidence_file(path, ch))
     if not frames:
         return pd.DataFrame(columns=["chapter", *EVIDENCE_COLUMNS])
-    out = pd.concat(frames, ignore_index=True)
-    for col in _TEXT_COLUMNS:
-        if col not in out.columns:      # a table written before the column existed
-            out[col] = ""
-        out[col] = out[col].fillna("")
-    if "stated" not in out.columns:
-        out["stated"] = np.nan
-    return out
+    return pd.concat(frames, ignore_index=True)
 
 
 def speed_evidence(claim_id: str, old, new, control_old, control_new, *, rules: "dict | None" = None,

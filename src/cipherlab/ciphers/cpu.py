@@ -30,7 +30,7 @@ from cipherlab.ciphers._numba import jit as _jit
 __all__ = ["AESNI_FEATURES", "VAES_FEATURES", "ZMM_FEATURES", "aesni_status", "check_aesni", "has_aesni",
            "host_has_aesni", "has_vaes",
            "vaes_status", "has_zmm", "zmm_status", "jit_target", "measured_clock_hz", "feature_flags",
-           "REPORTED_FEATURES"]
+           "REPORTED_FEATURES", "emulated_without_aes", "pycryptodome_options"]
 
 #: LLVM features the hardware kernels use: AES-NI and SSSE3 (``pshufb``).
 AESNI_FEATURES = ("aes", "ssse3")
@@ -213,6 +213,30 @@ def check_aesni() -> None:
     reason = aesni_status()
     if reason:
         raise ValueError(f"impl 'aesni' is not available: {reason}. Use impl 'table', 'reference' or 'auto'.")
+
+
+def emulated_without_aes() -> bool:
+    """True when the JIT target is overridden (``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES``) to one without
+    AES instructions on a host that has them: this process plays a machine without AES instructions
+    (``make reproduce NO_AES=1`` sets ``NUMBA_CPU_NAME=generic``)."""
+    overridden = numba.config.CPU_NAME is not None or numba.config.CPU_FEATURES is not None
+    return overridden and not has_aesni() and platform.machine().lower() in _X86 and all(
+        _host_features().get(f, False) for f in AESNI_FEATURES)
+
+
+def pycryptodome_options(cipher: str = "aes", mode: "str | None" = None) -> dict:
+    """Keyword arguments for PyCryptodome's ``new`` so that it runs as cipherlab's kernels do here.
+
+    Where this process plays a machine without AES instructions (:func:`emulated_without_aes`),
+    PyCryptodome's AES is told to do without them too: ``use_aesni=False`` (its software AES) and,
+    for GCM, ``use_clmul=False`` (GHASH without carry-less multiplication), as on a CPU that has
+    neither. No paper's protocol names the instruction set (paper 003 used PyCryptodome on an Intel
+    i7, its features not stated), so every one allows it. Otherwise ``{}``: PyCryptodome uses what
+    the CPU has. Blowfish and CAST-128 have no hardware path: always ``{}``.
+    """
+    if cipher != "aes" or not emulated_without_aes():
+        return {}
+    return {"use_aesni": False, **({"use_clmul": False} if mode == "gcm" else {})}
 
 
 # -- the clock, measured -----------------------------------------------------------------------

@@ -37,7 +37,7 @@ from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
 from cipherlab.names import AUTO, MODES
 from cipherlab.ciphers._numba import max_threads
-from cipherlab.ciphers.cpu import check_aesni, has_aesni
+from cipherlab.ciphers.cpu import check_aesni, has_aesni, pycryptodome_options
 from cipherlab.ciphers.registry import (AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry,
                                         registered)
 
@@ -63,12 +63,15 @@ def pycryptodome_aes(key: bytes, mode: str, iv: "bytes | None" = None):
     """PyCryptodome's AES object for ``mode`` with this module's semantics (CTR: ``iv`` is the whole 128-bit
     initial counter block, PyCryptodome's ``nonce=b"", initial_value=iv``): what ``impl="pycryptodome"`` runs,
     and the outside reference the self-check, the benchmark and the chapters compare with.  Trusts its
-    arguments (a key PyCryptodome takes, a mode of :data:`MODES`, a 16-byte ``iv`` for CBC and CTR)."""
+    arguments (a key PyCryptodome takes, a mode of :data:`MODES`, a 16-byte ``iv`` for CBC and CTR).
+    Where this process plays a machine without AES instructions, PyCryptodome does without them too
+    (:func:`cipherlab.ciphers.cpu.pycryptodome_options`)."""
+    hw = pycryptodome_options()
     if mode == "ecb":
-        return PyAES.new(key, PyAES.MODE_ECB)
+        return PyAES.new(key, PyAES.MODE_ECB, **hw)
     if mode == "cbc":
-        return PyAES.new(key, PyAES.MODE_CBC, iv=iv)
-    return PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv)
+        return PyAES.new(key, PyAES.MODE_CBC, iv=iv, **hw)
+    return PyAES.new(key, PyAES.MODE_CTR, nonce=b"", initial_value=iv, **hw)
 
 
 def pkcs7_pad(data: np.ndarray) -> np.ndarray:

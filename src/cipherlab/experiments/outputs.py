@@ -17,7 +17,7 @@ import pandas as pd
 from cipherlab.analysis import plotting
 from cipherlab.analysis.display import Table, show_table
 from cipherlab.pipeline import params as _params
-from cipherlab.pipeline.chapters import Chapter, Variants
+from cipherlab.pipeline.chapters import Variants
 from cipherlab.pipeline.params import Run
 from cipherlab.pipeline.provenance import new_run_id, run_metadata
 from cipherlab.pipeline.results import read_raw as _read_raw, save_raw as _save_raw, save_table
@@ -50,17 +50,19 @@ def _check_names(kind: str, chapter: Declaration, given: Mapping[str, Any], decl
                          f"(declared in cipherlab.experiments.{module}.chapter: {list(declared)})")
 
 
-def read_raw(chapter: Chapter, run: Run) -> dict[str, pd.DataFrame]:
+def read_raw(chapter: Declaration, run: Run, variant: "str | None" = None) -> dict[str, pd.DataFrame]:
     """Every raw file the chapter declares, checked against its provenance record: whole, of this
     chapter's experiment and profile, and measured with this run's seed and parameters (a raw file
-    measured with others stops the chapter, in one line naming each parameter that differs)."""
-    return {name: _read_raw(name, run.profile, expected=raw_expected(run)) for name in chapter.raw}
+    measured with others stops the chapter, in one line naming each parameter that differs).
+    ``variant``: the variant chapter's name (its files' stems; the record must name it too)."""
+    return {name: _read_raw(_stem(chapter, variant, name), run.profile, expected=raw_expected(run, variant))
+            for name in chapter.raw}
 
 
-def raw_expected(run: Run) -> dict[str, Any]:
+def raw_expected(run: Run, variant: "str | None" = None) -> dict[str, Any]:
     """What a raw file of ``run`` must have recorded (:func:`save_raw` writes it): the seed and the
-    chapter's resolved parameters."""
-    return {"seed": run.seed, "config": run.config}
+    chapter's resolved parameters, and a variant chapter's file the variant it measured."""
+    return {"seed": run.seed, "config": run.config, **({"variant": variant} if variant else {})}
 
 
 def save_raw(chapter: Declaration, run: Run, measured: Mapping[str, Any],

@@ -31,15 +31,18 @@ from cipherlab.pipeline import params as _params
 
 #: Tables of the pipeline's own rules (workflow/rules/core.smk, workflow/rules/book.smk).
 PIPELINE_TABLES: tuple[str, ...] = ("selfcheck",)
-#: ... of which these follow the timings (the verdicts on speed).
-PIPELINE_TIMING_TABLES: tuple[str, ...] = ("verdicts",)
+#: ... of which these follow the timings (the verdicts on speed; the comparison with the shipped runs' machines).
+PIPELINE_TIMING_TABLES: tuple[str, ...] = ("verdicts", "machines")
+#: Raw files of the pipeline's own rules (the size sweep of the Environment page, rule ``bench_sweep``).
+PIPELINE_RAW: tuple[str, ...] = ("bench_sweep",)
 #: Default resources of the generated rules (a chapter may set ``threads`` and ``mem_mb``).
 CHAPTER_MEM_MB = 4000
 #: The package whose subpackages are chapters (those with a ``chapter`` module).
 PACKAGE = "cipherlab.experiments"
 #: Names a chapter cannot take: the pipeline's own rules and pages.
 RESERVED = frozenset({"all", "book", "verdicts", "findings", "environment", "selfcheck", "input_file",
-                      "intro", "methods", "references", "report", "pdf", "bench_sweep", "variant"})
+                      "intro", "methods", "references", "report", "pdf", "bench_sweep", "variant", "machines",
+                      "shipped_raw"})
 
 
 class Lazy:

@@ -75,6 +75,14 @@ def variant_list(cfg: dict[str, Any]) -> tuple[str, ...]:
                                         where=f"config ({cfg.get('profile')}): variant.names")
 
 
+def built_variants(cfg: dict[str, Any]) -> tuple[str, ...]:
+    """Every variant a run of this profile builds: those ``variant.names`` lists, and every variant that comes
+    with its paper's claims (a paper of the book, :func:`cipherlab.pipeline.chapters.variant_papers`)."""
+    if not chapters.load().variants:
+        return ()
+    return tuple(dict.fromkeys([*variant_list(cfg), *chapters.variant_papers()]))
+
+
 def read_config(profile: str) -> dict[str, Any]:
     """The parsed YAML of a profile with the run's overrides applied (:mod:`cipherlab.pipeline.overrides`),
     not yet validated: the values the profile sets."""

@@ -6,6 +6,7 @@ import os
 import platform
 import secrets
 import socket
+import ssl
 import subprocess
 from functools import lru_cache
 from importlib import metadata as _md
@@ -50,6 +51,61 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
+
+
+@lru_cache(maxsize=1)
+def _cpuinfo_first() -> dict[str, str]:
+    """The first processor's fields of /proc/cpuinfo (``{}`` where there is none)."""
+    out: dict[str, str] = {}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if not line.strip():
+                    if out:
+                        break
+                    continue
+                key, _, value = line.partition(":")
+                out.setdefault(key.strip(), value.strip())
+    except OSError:
+        pass
+    return out
+
+
+@lru_cache(maxsize=1)
+def cpu_flags() -> tuple[str, ...]:
+    """The CPU's feature flags as the OS lists them (``flags`` on x86, ``Features`` on ARM), sorted: all of
+    them, for the machine card (``cpu_os_flags``); the size sweep's record keeps the few its kernels care
+    about as LLVM names them (``cpu_flags``, :func:`cipherlab.ciphers.cpu.feature_flags`)."""
+    info = _cpuinfo_first()
+    return tuple(sorted(set((info.get("flags") or info.get("Features") or "").split())))
+
+
+def cpu_id() -> str:
+    """Vendor, family, model and stepping as the OS reports them (``AuthenticAMD family 25 model 17 stepping 1``),
+    or ``not readable``."""
+    info = _cpuinfo_first()
+    parts = [info.get("vendor_id", "")] + [f"{k.split()[-1]} {info[k]}" for k in ("cpu family", "model", "stepping")
+                                          if k in info]
+    text = " ".join(p for p in parts if p)
+    return text or NOT_READABLE
+
+
+@lru_cache(maxsize=1)
+def openssl_version() -> str:
+    """``openssl version`` (the command the size sweep times, ``openssl speed``), or ``not installed``;
+    the Python's own OpenSSL is :data:`ssl.OPENSSL_VERSION`."""
+    try:
+        run = subprocess.run(["openssl", "version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return "not installed"
+    return run.stdout.strip() or "not installed"
+
+
+def jit_target() -> dict[str, str]:
+    """What Numba compiles for: ``NUMBA_CPU_NAME`` and ``NUMBA_CPU_FEATURES`` (``host``: the CPU's own)."""
+    import numba   # here, not at import: the Snakefile reads this layer and never compiles
+    return {"cpu_name": str(numba.config.CPU_NAME or "host"),
+            "cpu_features": "host" if numba.config.CPU_FEATURES is None else str(numba.config.CPU_FEATURES)}
 
 
 NOT_READABLE = "not readable"
@@ -151,6 +207,8 @@ def environment_summary() -> dict[str, Any]:
     from cipherlab.ciphers import cpu   # the cipher core decides; imported here, when a record is made
     return {
         "cpu_model": cpu_model(),
+        "cpu_id": cpu_id(),
+        "cpu_os_flags": " ".join(cpu_flags()),
         "cpu_aes_ni": cpu.host_has_aesni(),
         "jit_aes_ni": cpu.has_aesni(),
         "cpu_mhz_os": os_clock_mhz(),
@@ -159,10 +217,13 @@ def environment_summary() -> dict[str, Any]:
         "logical_cores": os.cpu_count(),
         "memory_gib": memory_gib(),
         "numba_threads": numba_threads(),
+        "jit_target": jit_target(),
         "os": f"{platform.system()} {platform.release()}",
         "platform": platform.platform(),
         "python": platform.python_version(),
         "packages": package_versions(),
+        "openssl_version": openssl_version(),
+        "openssl_python": ssl.OPENSSL_VERSION,
         "git_commit": git_commit(),
     }
 

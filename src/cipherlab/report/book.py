@@ -33,6 +33,7 @@ from cipherlab.pipeline.provenance import environment_summary, git_commit, new_r
 from cipherlab.pipeline.results import write_text
 from cipherlab.analysis.verdicts import rules_markdown
 from cipherlab.report import glossary, referee
+from cipherlab.report import machines as machine_cards
 from cipherlab.report.template import recommendation_rule_markdown
 
 
@@ -228,6 +229,27 @@ def machines(profile: str) -> list[str]:
     return seen
 
 
+def measured_on(profile: str) -> str:
+    """Which run the book's numbers come from and on what machine, in one sentence (every page's banner):
+    a shipped run's card, or this tree's raw records (:func:`cipherlab.report.machines.this_card`, else
+    :func:`machines`)."""
+    prof = Profile(profile)
+    card = machine_cards.this_card(prof)
+    if card is None:   # records of more than one machine, or none: each one as the raw records name it
+        where = "; ".join(machines(profile)) or "no recorded machine"
+    else:
+        cpu = card.get("cpu", {})
+        where = (f"{cpu.get('model')}, {cpu.get('logical_cores')} cores"
+                 + (", without AES instructions (emulated)" if card.get("emulated") else "")
+                 + f", measured {str(card.get('dates', {}).get('last', ''))[:10]} at commit "
+                 + str(card.get("commit", ""))[:12])
+    if prof.shipped_run:
+        return (f"Built without timing from the shipped run {prof.shipped_run} (data/runs/{prof.shipped_run}/): "
+                f"{where}.")
+    whose = f"the run of the emulated machine {prof.machine}" if prof.machine else "this machine's run"
+    return f"Built from {whose}: {where}."
+
+
 #: The run's identity, written beside the built book as ``run.json``: the front page's banner and the
 #: PDFs' title pages read it, so both name the same build.
 RUN_INFO_NAME = "run.json"
@@ -235,7 +257,7 @@ RUN_INFO_NAME = "run.json"
 
 def run_info(profile: str) -> dict:
     """Who built this book from what: profile, cipherlab version, commit, build id and date, the measurement
-    runs and the machines they ran on."""
+    runs and the machines they ran on, and the one sentence every page says about them (:func:`measured_on`)."""
     return {
         "profile": profile,
         "config": f"config/{'config' if profile == 'full' else profile}.yaml",
@@ -245,6 +267,7 @@ def run_info(profile: str) -> dict:
         "built_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "measurement_runs": measurement_runs(profile),
         "machines": machines(profile),
+        "measured_on": measured_on(profile),
     }
 
 
@@ -257,12 +280,11 @@ def run_banner(profile: str, info: "dict | None" = None) -> str:
         f"This book was built by the **{profile}** profile (`{info['config']}`) "
         f"on {info['built_utc']} from git commit `{info['git_commit']}` "
         f"(cipherlab {info['cipherlab_version']}, build `{info['build_id']}`).",
+        info.get("measured_on") or measured_on(profile),
         f"Its measurements come from the runs {shown}; each raw file's `.meta.json` in "
-        f"`data/raw/{profile}/` holds a run's machine, versions, seed and config." if runs else
+        f"`{Profile(profile).raw.relative_to(ROOT)}/` holds a run's machine, versions, seed and config." if runs else
         "No raw measurement was present when it was built.",
     ]
-    if info["machines"]:
-        lines.append("Measured on: " + "; ".join(info["machines"]) + ".")
     if profile == "quick":
         lines.append("**Quick profile:** its numbers come from tiny trials and sizes meant for testing; "
                      "run `make reproduce` for the full results.")
@@ -286,7 +308,22 @@ BENCH_META = ("run_id", "date_utc", "cpu_model", "cpu_aes_ni", "logical_cores", 
 
 
 def machine_table(profile: str, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The Environment page's two tables: this run's machine and software (name, value), and package versions."""
+    """The Environment page's two tables: this run's machine and software (name, value), and package versions.
+
+    In the book of a shipped run, the run's machine card (``data/runs/<run>/card.json``): the machine that
+    measured, not the one that built the book."""
+    prof = Profile(profile)
+    if prof.shipped_run:
+        card = machine_cards.this_card(prof)
+        packages = dict(card.get("packages", {}))
+        facts = {"shipped run": f"data/runs/{prof.shipped_run}/ (this book was built from it, without timing)",
+                 "profile": profile, "seed": seed, "machine": card.get("machine"),
+                 **{f"cpu_{k}": v for k, v in card.get("cpu", {}).items()},
+                 **{k: card.get(k) for k in ("memory_gib", "os", "platform", "python", "openssl", "jit_target",
+                                             "numba_threads", "commit", "dates", "emulated")}}
+        machine = pd.DataFrame({"name": list(facts), "value": [str(v) for v in facts.values()]})
+        versions = pd.DataFrame({"package": list(packages), "version": [str(v) for v in packages.values()]})
+        return machine, versions
     env = environment_summary()
     packages = env.pop("packages")
     run = {"profile": profile, "seed": seed,
@@ -367,10 +404,11 @@ def stage(profile: str) -> Path:
     cfg_path = dst / "_config.yml"
     cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8"))
     cfg.setdefault("sphinx", {}).setdefault("config", {})["html_extra_path"] = ["_extra"]
-    if profile != "full":
-        cfg.setdefault("html", {})["announcement"] = QUICK_ANNOUNCEMENT
-    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
     info = run_info(profile)
+    # every page says which run it was built from and on what machine (and, in the quick profile, what it is)
+    cfg.setdefault("html", {})["announcement"] = ((QUICK_ANNOUNCEMENT + " ") if profile != "full" else "") + \
+        html.escape(info["measured_on"])
+    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
     write_text(extra / RUN_INFO_NAME, json.dumps(info, indent=1) + "\n")
     write_text(dst / "_run.md", run_banner(profile, info))
     write_text(dst / "_rules.md", rules_markdown())

@@ -23,7 +23,11 @@ report, in order:
 7. ``supporting``: the supporting checks, counted, the ones that failed named;
 8. ``findings``: our own findings about the paper's subject (attacks with their
    attacker model, stand-ins' results);
-9. ``recommendation``: the grade, by the rule written once in
+9. ``machines``: which claims keep their verdict on every machine a shipped run
+   measured and which differ (the rows' ``portability``,
+   :mod:`cipherlab.analysis.machines`): a verdict that differs between machines
+   belongs to the machine and never counts as the paper's error, in any section;
+10. ``recommendation``: the grade, by the rule written once in
    ``config/verdicts.yaml`` (``report.recommendation``, shown on the Methods page).
 
 The four seed papers are its first users; a paper refereed from a variant file
@@ -39,6 +43,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
+from cipherlab.analysis.machines import machine_dependent
 from cipherlab.report import tiers
 from cipherlab.analysis.page_text import page_text
 
@@ -47,10 +52,11 @@ __all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "reco
 
 #: The sections of every report, in order.
 SECTION_KEYS = ("summary", "concerns", "headline", "methodology", "defects", "overclaims", "supporting", "findings",
-                "recommendation")
+                "machines", "recommendation")
 TITLES = {"summary": "Summary", "concerns": "Main concerns", "headline": "The headline claims",
           "methodology": "Methodology", "defects": "The paper's own defects", "overclaims": "Overclaims",
-          "supporting": "Supporting checks", "findings": "Our own findings", "recommendation": "Recommendation"}
+          "supporting": "Supporting checks", "findings": "Our own findings", "machines": "Across machines",
+          "recommendation": "Recommendation"}
 #: Columns of a protocol table: the aspect, the paper's protocol (with its place), ours.
 PROTOCOL_COLUMNS = ("aspect", "paper", "ours")
 REFUTED = ("contradicted", "not reproduced")
@@ -98,8 +104,13 @@ def _holds(row) -> bool:
 
 # ----------------------------------------------------------------------------- the conditions of the rule
 def conditions(rows: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The rows behind each condition the recommendation rule and the concerns name."""
-    claims = _claims(rows)
+    """The rows behind each condition the recommendation rule and the concerns name.
+
+    A claim whose verdict two machines decided differently (``machine-dependent``, from the rows'
+    ``portability``) meets no condition of the paper's error: it is the machine's, listed apart."""
+    every = _claims(rows)
+    dependent = every["claim_id"].isin(machine_dependent(every))
+    claims = every[~dependent]
     head = claims[claims["tier"] == "headline"]
     sup = claims[claims["tier"] != "headline"]
     concern = claims["concern"].fillna("") if "concern" in claims else pd.Series("", index=claims.index)
@@ -111,12 +122,13 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataF
         "contradicted": head[head["verdict"] == "contradicted"],
         "not reproduced": head[head["verdict"] == "not reproduced"],
         "headline_refuted": head[head["verdict"].isin(REFUTED)],
-        "headline_undecided": head[head["verdict"].isin(UNDECIDED)],
+        "headline_undecided": every[(every["tier"] == "headline") & every["verdict"].isin(UNDECIDED)],
         "overclaim": claims[(concern == "overclaim") & (claims["verdict"] != "reproduced")],
         "defect": claims[(concern == "defect") & claims["verdict"].isin(REFUTED)],
         "supporting_refuted": sup[sup["verdict"].isin(REFUTED) & (concern.reindex(sup.index) != "defect")],
         "machine-bound": claims[(claims["verdict"] == "machine-bound")
                                 & (claims.get("outcome", pd.Series("", index=claims.index)) == "differs_here")],
+        "machine-dependent": every[dependent],
     }
 
 
@@ -178,8 +190,10 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     lead = {"break": "**The cipher is broken.**", "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
             "defect": "**The paper disagrees with itself.**",
-            "machine-bound": "**A size differs on this machine.**"}.get(kind, f"**{names.get(kind, kind)}.**")
+            "machine-bound": "**A size differs on this machine.**",
+            "machine-dependent": "**The verdict differs between machines.**"}.get(kind, f"**{names.get(kind, kind)}.**")
     said = f" The paper: \u201c{quote}\u201d ({_t(r.get('where'))})." if quote and kind != "break" else ""
+    ref += f" Across machines, {_t(r.get('portability'))}." if kind == "machine-dependent" else ""
     return f"{lead}{said} {_reason(r)}{ref} [{_s(r['claim_id'])}]({VERDICT_PAGE}#{claim_anchor(r['claim_id'])})"
 
 
@@ -254,9 +268,7 @@ def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False) -> str
 
 
 def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | None") -> str:
-    concern = claims["concern"].fillna("") if "concern" in claims else pd.Series("", index=claims.index)
-    part = claims[(concern == "defect") & claims["verdict"].isin(REFUTED)]
-    text = _listed(part, "No disagreement of the paper with itself was found in this run.")
+    text = _listed(conditions(claims, None)["defect"], "No disagreement of the paper with itself was found in this run.")
     if misprints is not None and len(misprints):
         cells = "\n".join(f"- {_t(_s(r['table']).replace(' (misprints)', ''))}, {_t(r['row'])}, {_t(r['column'])}: "
                           f"read as {_t(r['value'])} {_t(r.get('unit'))}".rstrip() + f" ({_t(r['note'])})"
@@ -271,7 +283,7 @@ def _supporting(claims: pd.DataFrame) -> str:
     if sup.empty:
         return "No supporting check."
     text = f"{_plural(len(sup), 'supporting check')}: {tiers.verdict_phrase(sup['verdict'])}."
-    failed = sup[sup["verdict"].isin(REFUTED)]
+    failed = sup[sup["verdict"].isin(REFUTED) & ~sup["claim_id"].isin(machine_dependent(sup))]
     if len(failed):
         text += "\n\n" + _listed(failed, "")
     return text
@@ -286,6 +298,27 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame) -> str:
     for _, r in stand.iterrows():
         parts.append(f"- Our stand-in: {_reason(r)} {_link(_s(r['claim_id']))}")
     return "\n".join(parts) if parts else "None bearing on this paper in this run."
+
+
+def _machines(claims: pd.DataFrame) -> str:
+    """Which of the paper's claims keep their verdict on every machine that measured them, which differ (named,
+    linked: never counted as the paper's error); from the rows' ``portability``."""
+    if "portability" not in claims.columns:
+        return "This run was not compared with another machine."
+    mine = claims[claims["portability"].fillna("").astype(str) != ""]
+    if mine.empty:
+        return ("No shipped run of this profile was compared with this one, so it cannot say which verdicts hold "
+                "on other machines (the [Machines](machines.html) page says how to add one).")
+    dep = mine[mine["claim_id"].isin(machine_dependent(mine))]
+    same = mine[mine["portability"].str.startswith("portable")]
+    text = (f"Across machines (the [Machines](machines.html) page): {len(same)} of the paper's claims have the same "
+            f"verdict on every machine that measured them")
+    if dep.empty:
+        return text + ", and none differs between machines."
+    links = "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"
+                      for _, r in dep.iterrows())
+    return (text + f"; {len(dep)} differ between machines and are counted apart, never as the paper's error: "
+            + links + ".")
 
 
 def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
@@ -320,6 +353,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "overclaims": _listed(conditions(claims, findings)["overclaim"], "None recorded.", with_reference=True),
         "supporting": _supporting(claims),
         "findings": _findings(findings, claims),
+        "machines": _machines(claims),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
                               if len(why) else "")

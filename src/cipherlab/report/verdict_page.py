@@ -65,7 +65,9 @@ def rows_html(rows: pd.DataFrame) -> str:
         extras = "".join(f"<br><small>{label}: {esc(_s(r.get(k)))}</small>"
                          for k, label in (("reading", "reading"), ("condition", "the paper's condition"),
                                           ("other", "other conditions"), ("detail", "what was measured"),
-                                          ("basis", "how the rule decided"), ("reference", "reference"))
+                                          ("basis", "how the rule decided"), ("reference", "reference"),
+                                          # the shipped runs' verdicts (cipherlab.analysis.machines)
+                                          ("machines", "other machines"), ("portability", "portability"))
                          if _s(r.get(k)) and not (k == "basis" and _s(r.get(k)) == _s(r.get("reason"))))
         tier = r["tier"]
         cells = [

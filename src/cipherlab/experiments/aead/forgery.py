@@ -12,6 +12,7 @@ from scipy.stats import beta
 
 from cipherlab._checks import check_choice
 from cipherlab.analysis import timing as _timing
+from cipherlab.ciphers.cpu import pycryptodome_options
 from cipherlab.experiments.aead.measure import DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, STANDARD_TAG_BYTES, _MODE_CONST, \
     library_tag_bytes, main_instance, new_aead, seeded_bytes
 
@@ -57,9 +58,12 @@ def _forgery_setup(data_by_size: Mapping[int, bytes], modes: Sequence[str], aad:
     return out
 
 
-def _verify(key: bytes, mode: str, nonce: bytes, aad: bytes, ct: bytes, tag: bytes) -> bool:
-    """``decrypt_and_verify`` as the paper calls it: True when the tag is rejected."""
-    c = AES.new(key, getattr(AES, _MODE_CONST[mode]), nonce=nonce)
+def _verify(key: bytes, mode: str, nonce: bytes, aad: bytes, ct: bytes, tag: bytes,
+            options: "Mapping[str, Any] | None" = None) -> bool:
+    """``decrypt_and_verify`` as the paper calls it: True when the tag is rejected. ``options``: PyCryptodome's
+    (:func:`cipherlab.ciphers.cpu.pycryptodome_options`, asked here when not given)."""
+    options = pycryptodome_options("aes", mode) if options is None else options
+    c = AES.new(key, getattr(AES, _MODE_CONST[mode]), nonce=nonce, **options)
     c.update(aad)
     try:
         c.decrypt_and_verify(ct, tag)
@@ -96,10 +100,11 @@ def forgery_cases(data_by_size: Mapping[int, bytes], *, modes: Sequence[str] = M
             tags = forged_tags(tag, kind, n_tags, seed, mode, nbytes)
             state, log = [0], {}
 
-            def fn(key=key, mode=mode, nonce=nonce, ct=ct, tags=tags, state=state, log=log):
+            def fn(key=key, mode=mode, nonce=nonce, ct=ct, tags=tags, state=state, log=log,
+                   options=pycryptodome_options("aes", mode)):
                 i = state[0] % len(tags)
                 state[0] += 1
-                log[i] = _verify(key, mode, nonce, aad, ct, tags[i])
+                log[i] = _verify(key, mode, nonce, aad, ct, tags[i], options)
             cases.append({"cipher": "aes", "impl": IMPL, "mode": mode, "operation": f"verify_{kind}",
                           "bytes": int(nbytes), "instance": instance, "kind": kind, "fn": fn})
             logs.append(log)

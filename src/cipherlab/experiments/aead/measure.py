@@ -22,6 +22,7 @@ from Crypto.Random import get_random_bytes
 
 from cipherlab.analysis import timing as _timing
 from cipherlab._checks import check_choice
+from cipherlab.ciphers.cpu import pycryptodome_options
 from cipherlab.experiments.aead.chapter import MB
 
 PAPER = "003"
@@ -81,7 +82,7 @@ def new_aead(cipher: str, mode: str, key: bytes, nonce: bytes, mac_len: "int | N
     check_choice("cipher", cipher, CIPHERS)
     check_choice("mode", mode, _CIPHER_MODES[cipher])
     module = _MODULES[cipher]
-    kwargs = {"nonce": nonce}
+    kwargs = {"nonce": nonce, **pycryptodome_options(cipher, mode)}
     if mac_len is not None:
         kwargs["mac_len"] = mac_len
     return module.new(key, getattr(module, _MODE_CONST[mode]), **kwargs)
@@ -108,9 +109,11 @@ def _encrypt_fn(cipher: str, mode: str, key: bytes, data: bytes, aad: bytes, non
     module = _MODULES[cipher]
     const = getattr(module, _MODE_CONST[mode])
 
+    options = pycryptodome_options(cipher, mode)   # none, unless this run plays a machine without AES instructions
+
     def fn():
         # A fresh random nonce per encryption, as AES.new(key, mode) draws one.
-        c = module.new(key, const, nonce=get_random_bytes(nonce_bytes))
+        c = module.new(key, const, nonce=get_random_bytes(nonce_bytes), **options)
         c.update(aad)
         return c.encrypt_and_digest(data)
     return fn
@@ -120,8 +123,10 @@ def _decrypt_fn(cipher: str, mode: str, key: bytes, nonce: bytes, ct: bytes, tag
     module = _MODULES[cipher]
     const = getattr(module, _MODE_CONST[mode])
 
+    options = pycryptodome_options(cipher, mode)
+
     def fn():
-        c = module.new(key, const, nonce=nonce)
+        c = module.new(key, const, nonce=nonce, **options)
         c.update(aad)
         return c.decrypt_and_verify(ct, tag)
     return fn

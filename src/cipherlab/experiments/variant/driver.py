@@ -80,8 +80,15 @@ def _positive(name: str, value) -> int:
 def battery(run, variant: "str | Path") -> dict:
     """:func:`run_battery` on ``variant`` with the chapter's parameters: ``run.params`` (validated at the
     door, :class:`cipherlab.experiments.variant.chapter.Params`; ``names`` lists the variants a run builds,
-    it is not a count), the profile and its seed."""
+    it is not a count), the profile and its seed.
+
+    In the tree of a book built from a shipped run (``run.profile.shipped_run``) nothing is timed: the speed
+    trials are the run's raw file, read through the one raw reader (whole, of this variant, measured with
+    these parameters)."""
     counts = {k: v for k, v in dataclasses.asdict(run.params).items() if k != "names"}
+    if run.profile.shipped_run:
+        cipher, _ = resolve(variant)
+        counts["speed_raw"] = outputs.read_raw(VARIANTS, run, variant=cipher)["speed"]
     return run_battery(variant, profile=run.profile.name, seed=run.seed, **counts)
 
 
@@ -92,8 +99,11 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
                 n_sequences: int = 8, block_size: int = 128, apen_m: int = 8, serial_m: int = 10,
                 measure_speed: bool = True, speed_bytes: int = 65536, speed_processes: int = 2,
                 speed_trials: int = 10, trail_rounds: int = 10, sbox_keys: int = 8, equivalence_keys: int = 4,
-                equivalence_blocks: int = 64, trail_keys: int = 2) -> dict:
+                equivalence_blocks: int = 64, trail_keys: int = 2, speed_raw: "pd.DataFrame | None" = None) -> dict:
     """Every part of the battery for ``variant`` (a registered name or a description file).
+
+    ``speed_raw``: speed trials measured before (a shipped run's, read by :func:`battery`), used instead of
+    timing; everything else is computed as always.
 
     Returns
     -------
@@ -109,7 +119,8 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         variant's), ``aes_repeat`` a second AES avalanche measurement (its A/A band) and ``key_avalanche``
         the key-bit histograms (``{cipher: uint8[129]}``).
     """
-    parameters = {k: v for k, v in locals().items() if k not in ("variant", "profile", "seed")}   # the arguments
+    # the arguments (the speed trials' provenance); speed_raw is data, not a parameter
+    parameters = {k: v for k, v in locals().items() if k not in ("variant", "profile", "seed", "speed_raw")}
     for name, value in (("correctness_messages", correctness_messages), ("correctness_bytes", correctness_bytes),
                         ("dependency_keys", dependency_keys), ("dependency_plaintexts", dependency_plaintexts),
                         ("avalanche_keys", avalanche_keys), ("avalanche_plaintexts", avalanche_plaintexts),
@@ -178,8 +189,12 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         block_size=block_size, apen_m=apen_m, serial_m=serial_m)
     out["image_entropy"] = randomness.image_entropy_table(cipher, image, seed=seed + 650)
     if measure_speed:
-        raw = speed.measure_speed(cipher, path, nbytes=speed_bytes, processes=speed_processes,
-                                  trials=speed_trials, seed=seed + 700)
+        if speed_raw is None:
+            raw = speed.measure_speed(cipher, path, nbytes=speed_bytes, processes=speed_processes,
+                                      trials=speed_trials, seed=seed + 700)
+        else:   # trials measured by a shipped run (a book built without timing): read, never rewritten
+            raw = speed_raw
+            out["speed_shipped"] = True
         out["speed_raw"] = raw
         out["speed"] = speed.speed_table(raw, cipher, profile=str(profile), seed=seed + 700)
         out["compile"] = speed.compile_table(raw)
@@ -263,10 +278,12 @@ def save(run, results: dict) -> dict:
     """Write what :func:`battery` returned for ``run`` (:mod:`cipherlab.experiments.outputs`, with the
     variant's name): the raw speed trials with their provenance, every declared table (AES's control rows
     beside the variant's where :data:`CONTROLLED` says so) and the figures (:func:`figures_of`); returns
-    ``{figure: Figure}`` (open, for display)."""
+    ``{figure: Figure}`` (open, for display). Speed trials a shipped run measured (``speed_shipped``) are
+    already this tree's raw file: read, never rewritten."""
     cipher, raw = results["cipher"], results["speed_raw"]
-    outputs.save_raw(VARIANTS, run, {"speed": (raw, {"run_id": str(raw["run_id"].iloc[0]), "variant": cipher})},
-                     variant=cipher)
+    if not results.get("speed_shipped"):
+        outputs.save_raw(VARIANTS, run, {"speed": (raw, {"run_id": str(raw["run_id"].iloc[0]), "variant": cipher})},
+                         variant=cipher)
     figs = figures_of(results)
     tables = {t: with_control(results, t) for t in TABLES}
     tables.update({t: results[t] for t in TIMING_TABLES if t in results})

@@ -1,0 +1,256 @@
+"""Verdicts across machines: this run's beside every shipped run's, decided by one engine.
+
+Each shipped run of the profile (:mod:`cipherlab.pipeline.runs`, ``data/runs/<run>/``) keeps the evidence its
+chapters derived from its raw files. Here that evidence is decided again, claim by claim, by this engine and
+these rules (:func:`cipherlab.analysis.verdicts.decide_all`), so two verdicts that differ differ because of what
+was measured, never because of the engine. A claim a run has no evidence for (a chapter it lacks, a claim
+added to the registry after it) is :data:`NOT_MEASURED` there; evidence for a claim the registry no longer
+holds is left out and counted (``retired``).
+
+:func:`compare` gives one row per claim and run (this run first): the verdict, and for a speed claim (evidence
+with an A/A control) the estimate and interval as a speed ratio, the ratio between this machine and that one,
+and whether the two intervals are disjoint (``size_differs``: the size belongs to the machine, by evidence).
+:func:`portability` says per claim whether the verdict is the same on every machine that measured it or which
+differ; :func:`with_portability` puts that on the verdict rows (columns ``machines`` and ``portability``), and
+:func:`machine_dependent` names the claims whose verdict differs, which a report never counts as the paper's
+error. The table is the pipeline's ``machines`` (a timing table), written by the verdict rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.analysis.claims import load_claims, load_rules
+from cipherlab.analysis.evidence import EVIDENCE_COLUMNS, read_evidence_file
+from cipherlab.analysis.verdicts import FINDING, decide_all
+from cipherlab.pipeline import runs as _runs
+from cipherlab.pipeline.paths import Profile, as_profile
+from cipherlab.pipeline.results import save_table
+
+__all__ = ["NOT_MEASURED", "THIS_RUN", "DECISIVE", "Measured", "shipped_measured", "compare", "portability",
+           "with_portability", "machine_dependent", "differing", "speed_table", "measured_here",
+           "compare_with_shipped", "save_comparison", "COMPARISON_COLUMNS"]
+
+#: The verdict shown for a claim a run has no evidence for.
+NOT_MEASURED = "not measured"
+#: The name of the run the book is built from, in the comparison.
+THIS_RUN = "this run"
+COMPARISON_COLUMNS = ("claim_id", "paper", "tier", "run", "machine", "emulated", "commit", "verdict", "reason",
+                      "speed", "estimate", "low", "high", "ratio_to_this", "size_differs", "verdict_differs")
+
+
+@dataclass
+class Measured:
+    """One run's verdict rows and evidence (this run's, or a shipped run's decided again here)."""
+
+    run: str
+    machine: str
+    emulated: str
+    commit: str
+    rows: pd.DataFrame
+    evidence: pd.DataFrame
+    retired: list[str] = field(default_factory=list)
+
+
+def _decide_each(claims: pd.DataFrame, evidence: pd.DataFrame, rules: dict) -> pd.DataFrame:
+    """The engine on every claim ``evidence`` bears on (and the not-testable ones), one claim at a time, so that
+    evidence an older cipherlab wrote which the engine cannot read makes that claim, not the run, undecided."""
+    rows = []
+    for _, claim in claims.iterrows():
+        evs = evidence[evidence["claim_id"] == claim["claim_id"]]
+        if evs.empty and claim["rule"] != "not_testable":
+            rows.append({"claim_id": claim["claim_id"], "verdict": NOT_MEASURED,
+                         "reason": "the run has no evidence for this claim (a chapter it lacks, or a claim "
+                                   "registered after it)"})
+            continue
+        try:
+            rows.append(decide_all(claims[claims["claim_id"] == claim["claim_id"]], evs, rules).iloc[0].to_dict())
+        except (ValueError, KeyError, TypeError) as exc:
+            rows.append({"claim_id": claim["claim_id"], "verdict": NOT_MEASURED,
+                         "reason": f"its evidence could not be decided by this engine ({exc})"})
+    return pd.DataFrame(rows)
+
+
+def shipped_measured(run: "_runs.ShippedRun", claims: "pd.DataFrame | None" = None,
+                     rules: "dict | None" = None) -> Measured:
+    """A shipped run's evidence (each file checked against its card) decided by this engine."""
+    claims = load_claims() if claims is None else claims
+    frames = [read_evidence_file(path, ch) for ch in run.evidence_chapters
+              if (path := _runs.evidence_path(run, ch)) is not None]
+    evidence = (pd.concat(frames, ignore_index=True) if frames
+                else pd.DataFrame(columns=["chapter", *EVIDENCE_COLUMNS]))
+    known = set(claims["claim_id"])
+    retired = sorted(set(evidence["claim_id"]) - known)
+    evidence = evidence[evidence["claim_id"].isin(known)]
+    rows = _decide_each(claims, evidence, rules or load_rules())
+    return Measured(run.name, run.label, run.emulated or "", str(run.card.get("commit", "")), rows, evidence, retired)
+
+
+def _deciding(claim_id: str, row: pd.Series, evidence: pd.DataFrame) -> "pd.Series | None":
+    """The evidence row that decided a verdict row: its claim at the condition and reading the row names."""
+    evs = evidence[evidence["claim_id"] == claim_id]
+    for key in ("size", "style", "mode", "reading"):
+        value = "" if pd.isna(row.get(key, "")) else str(row.get(key, ""))
+        if key in evs.columns and value:
+            match = evs[evs[key].astype(str) == value]
+            evs = match if len(match) else evs
+    return None if evs.empty else evs.iloc[0]
+
+
+def _speed_ratio(ev: "pd.Series | None") -> "tuple[float, float, float] | None":
+    """A speed claim's estimate and interval as a speed ratio (1 + %/100); None for any other evidence."""
+    if ev is None or str(ev.get("unit", "")) != "%" or pd.isna(ev.get("control_low")) or pd.isna(ev.get("estimate")):
+        return None
+    vals = [1 + float(ev[k]) / 100 if not pd.isna(ev.get(k)) else np.nan for k in ("estimate", "low", "high")]
+    return vals[0], vals[1], vals[2]
+
+
+def _long(measured: Measured, claims: pd.DataFrame) -> pd.DataFrame:
+    rows = measured.rows.set_index("claim_id")
+    out = []
+    for _, claim in claims.iterrows():
+        cid = claim["claim_id"]
+        r = rows.loc[cid] if cid in rows.index else pd.Series({"verdict": NOT_MEASURED, "reason": ""})
+        ev = None if r["verdict"] == NOT_MEASURED else _deciding(cid, r, measured.evidence)
+        speed = _speed_ratio(ev)
+        out.append({"claim_id": cid, "paper": claim["paper"], "tier": claim["tier"], "run": measured.run,
+                    "machine": measured.machine, "emulated": measured.emulated, "commit": measured.commit,
+                    "verdict": r["verdict"], "reason": r.get("reason", ""), "speed": speed is not None,
+                    "estimate": speed[0] if speed else np.nan, "low": speed[1] if speed else np.nan,
+                    "high": speed[2] if speed else np.nan})
+    return pd.DataFrame(out)
+
+
+def compare(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
+    """One row per claim and run, this run's first (:data:`COMPARISON_COLUMNS`): the verdict; for a speed claim
+    the estimate and interval as speed ratios, ``ratio_to_this`` (this run's estimate over that run's) and
+    ``size_differs`` (the two intervals disjoint); ``verdict_differs`` from this run's (both measured)."""
+    claims = load_claims() if claims is None else claims
+    claims = claims[claims["scope"] != "extension"]
+    here = _long(this, claims)
+    frames = [here]
+    for other in others:
+        there = _long(other, claims)
+        h = here.set_index("claim_id").loc[there["claim_id"]]
+        there["ratio_to_this"] = np.where(there["speed"].to_numpy() & h["speed"].to_numpy(),
+                                          h["estimate"].to_numpy() / there["estimate"].to_numpy(), np.nan)
+        there["size_differs"] = (there["speed"].to_numpy() & h["speed"].to_numpy()
+                                 & ((h["high"].to_numpy() < there["low"].to_numpy())
+                                    | (h["low"].to_numpy() > there["high"].to_numpy())))
+        both = (there["verdict"].to_numpy() != NOT_MEASURED) & (h["verdict"].to_numpy() != NOT_MEASURED)
+        there["verdict_differs"] = both & (there["verdict"].to_numpy() != h["verdict"].to_numpy())
+        frames.append(there)
+    here["ratio_to_this"], here["size_differs"], here["verdict_differs"] = np.nan, False, False
+    out = pd.concat(frames, ignore_index=True)
+    return out[list(COMPARISON_COLUMNS)]
+
+
+#: The verdicts that decide a claim. Only a difference among them makes a claim machine-dependent: a claim
+#: inconclusive (or not testable, or not at the paper's condition) on one machine and decided on another is
+#: undecided there, which says nothing against the decided verdict, and does not excuse it.
+DECISIVE = ("reproduced", "not reproduced", "contradicted")
+
+
+def portability(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Per claim: ``machines`` (each other run's verdict, ``<run>: <verdict>``), ``portability`` in words and
+    ``machine_dependent``.
+
+    ``portable: ...`` when every machine that measured the claim gave the same verdict; ``machine-dependent:
+    ...`` when two machines decided it differently (reproduced on one, contradicted or not reproduced on
+    another: the verdict belongs to the machine); ``undecided on ...`` when the machines that decided it agree
+    and another could not decide it; ``not measured here`` / ``not measured on another machine``."""
+    rows = []
+    for cid, group in comparison.groupby("claim_id", sort=False):
+        here = group[group["run"] == THIS_RUN].iloc[0]
+        others = group[group["run"] != THIS_RUN]
+        if others.empty:
+            rows.append((cid, "", "", False))
+            continue
+        measured = others[others["verdict"] != NOT_MEASURED]
+        shown = "; ".join(f"{r.run}: {r.verdict}" for r in others.itertuples())
+        decided = pd.concat([group[(group["run"] == THIS_RUN)], measured])
+        decided = decided[decided["verdict"].isin(DECISIVE)]
+        dependent = here["verdict"] != NOT_MEASURED and decided["verdict"].nunique() > 1
+        if here["verdict"] == NOT_MEASURED or measured.empty:
+            text = "not measured here" if here["verdict"] == NOT_MEASURED else "not measured on another machine"
+        elif dependent:
+            differ = (decided[(decided["run"] != THIS_RUN) & (decided["verdict"] != here["verdict"])]
+                      if here["verdict"] in DECISIVE else decided)
+            text = ("machine-dependent: the verdict differs on " if here["verdict"] in DECISIVE else
+                    "machine-dependent: undecided here, decided differently on ") + \
+                ", ".join(f"{r.run} ({r.verdict})" for r in differ.itertuples())
+        elif (measured["verdict"] == here["verdict"]).all():
+            text = f"portable: the same verdict on all {len(measured) + 1} machines that measured it"
+        else:
+            undecided = pd.concat([group[group["run"] == THIS_RUN], measured])
+            undecided = undecided[~undecided["verdict"].isin(DECISIVE)]
+            text = ("undecided on " + ", ".join(f"{r.run} ({r.verdict})" for r in undecided.itertuples())
+                    + (f"; the same verdict where decided ({decided['verdict'].iloc[0]} on {len(decided)} "
+                       f"machine{'s' if len(decided) != 1 else ''})" if len(decided) else ""))
+        rows.append((cid, shown, text, bool(dependent)))
+    return pd.DataFrame(rows, columns=["claim_id", "machines", "portability", "machine_dependent"])
+
+
+def with_portability(rows: pd.DataFrame, comparison: pd.DataFrame) -> pd.DataFrame:
+    """The verdict rows with ``machines`` and ``portability`` (empty for our own findings, and when no shipped
+    run was compared)."""
+    port = portability(comparison).drop(columns="machine_dependent").set_index("claim_id")
+    out = rows.copy()
+    for col in ("machines", "portability"):
+        out[col] = [("" if v == FINDING else port[col].get(c, "")) for c, v in zip(out["claim_id"], out["verdict"])]
+    return out
+
+
+def machine_dependent(rows: pd.DataFrame) -> set[str]:
+    """The claims of verdict rows (:func:`with_portability`) whose verdict differs between machines."""
+    if "portability" not in rows.columns:
+        return set()
+    return set(rows.loc[rows["portability"].astype(str).str.startswith("machine-dependent"), "claim_id"])
+
+
+def differing(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Every claim whose verdict differs between two machines that measured it: one row per claim, each run's
+    verdict a column, and ``machine-dependent`` (two machines decided it differently) or not (only undecided
+    on some)."""
+    port = portability(comparison).set_index("claim_id")
+    measured = comparison[comparison["verdict"] != NOT_MEASURED]
+    ids = [c for c, g in measured.groupby("claim_id", sort=False) if g["verdict"].nunique() > 1
+           and (g["run"] == THIS_RUN).any()]
+    sub = comparison[comparison["claim_id"].isin(ids)]
+    wide = sub.pivot_table(index=["claim_id", "paper", "tier"], columns="run", values="verdict", aggfunc="first",
+                           sort=False)
+    order = [THIS_RUN] + [r for r in dict.fromkeys(comparison["run"]) if r != THIS_RUN]
+    wide = wide.reindex(columns=[r for r in order if r in wide.columns]).reset_index()
+    wide["machine-dependent"] = [bool(port.loc[c, "machine_dependent"]) for c in wide["claim_id"]]
+    return wide.sort_values("machine-dependent", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def speed_table(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Every speed claim with the estimate and interval on each machine (speed ratios) and the ratio between
+    this machine and each other one: one row per claim and run."""
+    speed_ids = comparison.loc[comparison["speed"].astype(bool), "claim_id"].unique()
+    sub = comparison[comparison["claim_id"].isin(speed_ids)].copy()
+    return sub[["claim_id", "paper", "tier", "run", "verdict", "estimate", "low", "high", "ratio_to_this",
+                "size_differs"]]
+
+
+def measured_here(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> Measured:
+    """This run (the book's): its verdict rows and evidence, named by the run the tree holds."""
+    prof = as_profile(profile)
+    return Measured(THIS_RUN, prof.shipped_run or (prof.machine and f"this machine, emulated {prof.machine}")
+                    or "this machine", prof.machine or "", "", rows, evidence)
+
+
+def compare_with_shipped(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFrame:
+    """:func:`compare` of this run with every shipped run of its profile (but the one this book is built from)."""
+    prof = as_profile(profile)
+    claims = load_claims()
+    others = [shipped_measured(r, claims) for r in _runs.shipped_runs(prof.name, exclude=[prof.shipped_run or ""])]
+    return compare(measured_here(prof, rows, evidence), others, claims)
+
+
+def save_comparison(comparison: pd.DataFrame, profile: "str | Profile"):
+    """The comparison as the pipeline's table ``machines`` (``data/tables/<profile>/machines.csv``)."""
+    return save_table(comparison, "machines", profile)

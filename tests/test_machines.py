@@ -1,0 +1,163 @@
+"""cipherlab.analysis.machines: verdicts across machines, on synthetic runs decided by the real engine.
+
+Two claims of the registry carry the synthetic evidence: a speed ordering (``002-t1-aes-keyexp-faster``, an
+A/A-controlled speedup in %) and a structural statement (``000-t1-second-sbox``); every other claim has none,
+so it is "not measured" on a shipped run. The shipped runs are real folders (:mod:`cipherlab.pipeline.runs`)
+in a temporary tree, their evidence decided again by :func:`cipherlab.analysis.machines.shipped_measured`.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cipherlab.analysis import machines as M
+from cipherlab.analysis.claims import load_claims
+from cipherlab.analysis.evidence import Evidence, evidence_frame, read_evidence_file
+from cipherlab.analysis.verdicts import decide_all
+from cipherlab.pipeline import paths, runs
+
+SPEED, SBOX = "002-t1-aes-keyexp-faster", "000-t1-second-sbox"
+CLAIMS = load_claims()
+TWO = CLAIMS[CLAIMS["claim_id"].isin([SPEED, SBOX])]
+
+
+def evidence(estimate, low, high, holds=True) -> pd.DataFrame:
+    rows = [Evidence(SPEED, estimate=estimate, low=low, high=high, n=400, processes=12, control_low=-1.0,
+                     control_high=1.0, unit="%", profile="quick", section="maes-table1"),
+            Evidence(SBOX, holds=holds, profile="quick", section="aes2sbox-sboxes")]
+    return evidence_frame(rows)
+
+
+def here(estimate=6.7, low=5.2, high=8.8) -> M.Measured:
+    ev = evidence(estimate, low, high)
+    ev.insert(0, "chapter", "maes")
+    ev = ev.fillna({c: "" for c in ("size", "style", "mode", "profile", "unit", "detail", "section", "reading")})
+    return M.Measured(M.THIS_RUN, "this machine", "", "", decide_all(TWO, ev), ev)
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    monkeypatch.setattr(paths, "RUNS_DIR", tmp_path / "data" / "runs")
+    return tmp_path
+
+
+def ship(name: str, frame: pd.DataFrame, *, chapter: str = "maes", profile: str = "quick", emulated=None) -> None:
+    """A shipped run folder holding only a card and one chapter's evidence."""
+    folder = paths.RUNS_DIR / name
+    (folder / "evidence").mkdir(parents=True)
+    data = frame.to_csv(index=False, lineterminator="\n").encode()
+    (folder / "evidence" / f"evidence_{chapter}.csv").write_bytes(data)
+    import hashlib
+    card = {"format": runs.FORMAT, "profile": profile, "machine": name, "commit": "c" * 40,
+            "emulated": {"name": emulated} if emulated else None, "cpu": {"model": "Test CPU"},
+            "dates": {"last": "2026-11-27T10:00:00+00:00"},
+            "files": {"raw": {}, "evidence": {chapter: {"sha256": hashlib.sha256(data).hexdigest()}}}}
+    (folder / "card.json").write_text(json.dumps(card))
+
+
+def test_a_shipped_runs_evidence_is_decided_by_this_engine_claim_by_claim(tree):
+    ship("box-a", evidence(-20, -25, -15))
+    measured = M.shipped_measured(runs.load_run("box-a"), CLAIMS)
+    verdicts = measured.rows.set_index("claim_id")["verdict"]
+    assert verdicts[SPEED] == "contradicted" and verdicts[SBOX] == "reproduced"
+    others = verdicts.drop([SPEED, SBOX])
+    testable = CLAIMS.set_index("claim_id").loc[others.index, "rule"] != "not_testable"
+    assert (others[testable.to_numpy()] == M.NOT_MEASURED).all()   # no evidence there: not measured, not an error
+
+
+def test_compare_gives_each_runs_verdict_speed_ratio_and_whether_the_sizes_differ(tree):
+    ship("box-a", evidence(6.5, 5.0, 8.0))        # the same verdict, overlapping intervals
+    ship("box-b", evidence(40.0, 35.0, 45.0))     # the same verdict, a size apart
+    ship("box-c", evidence(-20.0, -25.0, -15.0))  # the opposite verdict
+    others = [M.shipped_measured(r, CLAIMS) for r in runs.shipped_runs("quick")]
+    table = M.compare(here(), others, CLAIMS)
+    speed = table[table["claim_id"] == SPEED].set_index("run")
+    assert list(speed.index) == [M.THIS_RUN, "box-a", "box-b", "box-c"]
+    assert speed["speed"].all() and not table.loc[table["claim_id"] == SBOX, "speed"].any()
+    assert speed.loc[M.THIS_RUN, "estimate"] == pytest.approx(1.067)
+    assert speed.loc["box-b", "ratio_to_this"] == pytest.approx(1.067 / 1.40)
+    assert list(speed["size_differs"]) == [False, False, True, True]
+    assert list(speed["verdict_differs"]) == [False, False, False, True]
+    assert np.isnan(speed.loc[M.THIS_RUN, "ratio_to_this"])
+
+
+def test_portability_names_the_machines_that_differ_and_never_counts_a_claim_not_measured(tree):
+    ship("box-a", evidence(6.5, 5.0, 8.0))
+    ship("box-c", evidence(-20.0, -25.0, -15.0))
+    others = [M.shipped_measured(r, CLAIMS) for r in runs.shipped_runs("quick")]
+    table = M.compare(here(), others, CLAIMS)
+    port = M.portability(table).set_index("claim_id")
+    assert port.loc[SPEED, "portability"] == "machine-dependent: the verdict differs on box-c (contradicted)"
+    assert port.loc[SPEED, "machines"] == "box-a: reproduced; box-c: contradicted"
+    assert port.loc[SPEED, "machine_dependent"]
+    assert port.loc[SBOX, "portability"].startswith("portable: the same verdict on all 3 machines")
+    rows = M.with_portability(here().rows, table)
+    assert M.machine_dependent(rows) == {SPEED}
+    wide = M.differing(table)
+    assert list(wide["claim_id"]) == [SPEED] and wide.iloc[0][M.THIS_RUN] == "reproduced"
+    assert wide.iloc[0]["box-c"] == "contradicted"
+
+
+def test_a_machine_that_could_not_decide_a_claim_makes_it_neither_portable_nor_machine_dependent(tree):
+    ship("box-a", evidence(6.5, 5.0, 8.0))
+    ship("box-d", evidence(1.0, -3.0, 5.0))   # within the noise band there: inconclusive
+    others = [M.shipped_measured(r, CLAIMS) for r in runs.shipped_runs("quick")]
+    table = M.compare(here(), others, CLAIMS)
+    port = M.portability(table).set_index("claim_id")
+    assert port.loc[SPEED, "portability"] == ("undecided on box-d (inconclusive); the same verdict where decided "
+                                              "(reproduced on 2 machines)")
+    assert not port.loc[SPEED, "machine_dependent"]   # an undecided machine never excuses a decided verdict
+    wide = M.differing(table)
+    assert list(wide["claim_id"]) == [SPEED] and not wide.iloc[0]["machine-dependent"]
+    undecided_here = M.compare(here(1.0, -3.0, 5.0), others, CLAIMS)
+    assert M.portability(undecided_here).set_index("claim_id").loc[SPEED, "portability"].startswith(
+        "undecided on this run (inconclusive), box-d (inconclusive)")
+
+
+def test_a_run_missing_a_chapter_shows_its_claims_not_measured_there(tree):
+    ship("box-a", evidence(6.5, 5.0, 8.0).iloc[[1]], chapter="aes2sbox")   # the sbox claim only
+    others = [M.shipped_measured(r, CLAIMS) for r in runs.shipped_runs("quick")]
+    port = M.portability(M.compare(here(), others, CLAIMS)).set_index("claim_id")
+    assert port.loc[SPEED, "machines"] == f"box-a: {M.NOT_MEASURED}"
+    assert port.loc[SPEED, "portability"] == "not measured on another machine"
+    assert not port.loc[SPEED, "machine_dependent"]
+
+
+def test_a_run_of_an_older_registry_keeps_what_it_measured_and_drops_retired_claims(tree):
+    frame = evidence(6.5, 5.0, 8.0)
+    old = frame.iloc[[0]].assign(claim_id="002-a-claim-since-removed")
+    ship("old-run", pd.concat([frame, old], ignore_index=True).drop(columns=["reading"]))  # an older layout too
+    measured = M.shipped_measured(runs.load_run("old-run"), CLAIMS)
+    assert measured.retired == ["002-a-claim-since-removed"]
+    assert measured.rows.set_index("claim_id").loc[SPEED, "verdict"] == "reproduced"
+
+
+def test_runs_of_another_profile_are_not_compared(tree):
+    ship("full-run", evidence(-20.0, -25.0, -15.0), profile="full")
+    assert runs.shipped_runs("quick") == []
+
+
+def test_with_no_shipped_run_the_rows_carry_empty_machine_columns():
+    table = M.compare(here(), [], CLAIMS)
+    rows = M.with_portability(here().rows, table)
+    assert set(rows["machines"]) == {""} and set(rows["portability"]) == {""}
+    assert M.machine_dependent(rows) == set()
+
+
+def test_an_edited_shipped_evidence_file_is_refused(tree):
+    ship("box-a", evidence(6.5, 5.0, 8.0))
+    path = paths.RUNS_DIR / "box-a" / "evidence" / "evidence_maes.csv"
+    path.write_text(path.read_text().replace("6.5", "60.5"))
+    with pytest.raises(runs.RunError, match="evidence_maes.csv: SHA-256"):
+        M.shipped_measured(runs.load_run("box-a"), CLAIMS)
+
+
+def test_read_evidence_file_fills_the_columns_an_older_cipherlab_did_not_write(tmp_path):
+    path = tmp_path / "evidence_x.csv"
+    evidence(1, 0, 2).drop(columns=["reading", "detail"]).to_csv(path, index=False)
+    frame = read_evidence_file(path, "x")
+    assert list(frame.columns)[:2] == ["chapter", "claim_id"] and set(frame["reading"]) == {""}

@@ -94,7 +94,7 @@ rule report:
         claims=rel(paths.CLAIMS_FILE),
         protocols=rel(paths.PAPER_DATA_DIR / "protocols.csv"),   # the Methodology section's protocol table
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "template", "forest", "tiers",
-                                                                   "verdict_page", "glossary", "markup")]
+                                                                   "verdict_page", "glossary")]
              + [rel(paths.SRC_DIR / "analysis" / "machines.py")]   # the report's section across machines
              + [rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],

@@ -187,10 +187,11 @@ def test_the_pipeline_sweep_goes_through_the_one_raw_writer_and_reader(monkeypat
     assert bench.main(["--sizes", "--impl", "table", "--repeats", str(repeats), "--profile", "quick"]) == 0
     csv, meta_path = paths.Profile("quick").raw_csv("bench_sweep"), paths.Profile("quick").raw_meta("bench_sweep")
     meta = json.loads(meta_path.read_text())
-    assert meta["experiment"] == "bench_sweep" and meta["profile"] == "quick" and meta["raw_rows"] == 8
+    # the sweep's two parts in one file: 2 sizes x 4 cases, and the limit part (3 key sizes x ECB and CTR)
+    assert meta["experiment"] == "bench_sweep" and meta["profile"] == "quick" and meta["raw_rows"] == 8 + 6
     assert meta["config"] == {"mode": "ctr", "repeats": repeats} and meta["sizes"] == [16, 256]
     rows, _ = env_page.read_sweep("quick")
-    assert len(rows) == 8
+    assert len(rows) == 8 + 6 and rows["part"].value_counts().to_dict() == {"sizes": 8, "limit": 6}
     good = csv.read_bytes()
     lines = good.splitlines(keepends=True)
     edited = [lines[0]] + lines[1:]

@@ -18,7 +18,7 @@ import pytest
 
 from cipherlab import shipped
 from cipherlab.pipeline import chapters, paths, runs
-from cipherlab.pipeline.config import load_config
+from cipherlab.pipeline.config import built_variants, load_config
 from pipeline_tree import SNAKEMAKE_TIMEOUT, copy_tree
 
 MACHINE = "test-box"
@@ -31,8 +31,15 @@ def test_expected_raw_names_every_raw_file_of_a_complete_run_with_its_parameters
     maes = chapters.load().chapter("maes").run("quick")
     assert want["maes_block"] == {"seed": maes.seed, "config": maes.config}
     assert set(want["bench_sweep"]) == {"config"}
-    variant = next(k for k in want if k.startswith("variant_"))
-    assert want[variant]["config"]["measure_speed"] is True and "names" not in want[variant]["config"]
+    # every variant the run builds (variant.names and the variant papers), measured with the variant chapters'
+    # resolved parameters and naming its variant, as the chapter records them (outputs.save_raw)
+    variants = chapters.load().variants
+    built = built_variants(load_config("quick"))
+    assert {variants.stem(v, "speed") for v in built} == {k for k in want if k.startswith("variant_")}
+    assert set(chapters.variant_papers()) <= set(built)
+    run = variants.run("quick")
+    for v in built:
+        assert want[variants.stem(v, "speed")] == {"seed": run.seed, "config": run.config, "variant": v}
 
 
 def test_the_command_refuses_in_one_line(capsys):

@@ -57,8 +57,8 @@ rule report:
         claims=rel(paths.CLAIMS_FILE),
         protocols=rel(paths.PAPER_DATA_DIR / "protocols.csv"),   # the Methodology section's protocol table
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "template", "forest", "tiers",
-                                                                   "verdict_page", "glossary", "markup")]
-             + [rel(paths.BOOK_DIR / "glossary.yml")],
+                                                                   "verdict_page", "glossary")]
+             + [rel(paths.SRC_DIR / "analysis" / "page_text.py"), rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("report_{paper}"),

@@ -170,6 +170,7 @@ def test_timing_loads_reads_the_raw_provenance(monkeypatch, tmp_path):
 
 def _fake_sweep(monkeypatch):
     monkeypatch.setattr(bench, "SWEEP_SIZES", (16, 256))
+    monkeypatch.setattr(bench, "LIMIT_BYTES", 256)   # the limit part: 3 key sizes x 2 modes, on 256 B here
     monkeypatch.setattr(bench, "openssl_speed", lambda mode, sizes: "openssl is not on PATH: not measured")
     monkeypatch.setattr(bench, "new_timings", lambda mode: pd.DataFrame(
         [dict(impl="table", us=5.0, pycryptodome_us=6.0, ratio=5 / 6)]))
@@ -187,10 +188,10 @@ def test_the_pipeline_sweep_goes_through_the_one_raw_writer_and_reader(monkeypat
     assert bench.main(["--sizes", "--impl", "table", "--repeats", str(repeats), "--profile", "quick"]) == 0
     csv, meta_path = paths.Profile("quick").raw_csv("bench_sweep"), paths.Profile("quick").raw_meta("bench_sweep")
     meta = json.loads(meta_path.read_text())
-    assert meta["experiment"] == "bench_sweep" and meta["profile"] == "quick" and meta["raw_rows"] == 8
+    assert meta["experiment"] == "bench_sweep" and meta["profile"] == "quick" and meta["raw_rows"] == 8 + 6
     assert meta["config"] == {"mode": "ctr", "repeats": repeats} and meta["sizes"] == [16, 256]
     rows, _ = env_page.read_sweep("quick")
-    assert len(rows) == 8
+    assert len(rows) == 8 + 6 and (rows["part"] == "limit").sum() == 6
     good = csv.read_bytes()
     lines = good.splitlines(keepends=True)
     edited = [lines[0]] + lines[1:]

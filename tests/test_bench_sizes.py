@@ -170,6 +170,7 @@ def test_timing_loads_reads_the_raw_provenance(monkeypatch, tmp_path):
 
 def _fake_sweep(monkeypatch):
     monkeypatch.setattr(bench, "SWEEP_SIZES", (16, 256))
+    monkeypatch.setattr(bench, "LIMIT_BYTES", 256)   # the limit part: 3 key sizes x 2 modes, on 256 B here
     monkeypatch.setattr(bench, "openssl_speed", lambda mode, sizes: "openssl is not on PATH: not measured")
     monkeypatch.setattr(bench, "new_timings", lambda mode: pd.DataFrame(
         [dict(impl="table", us=5.0, pycryptodome_us=6.0, ratio=5 / 6)]))

@@ -615,3 +615,16 @@ def test_a_custom_callable_with_the_wrong_signature_is_refused_at_load(tmp_path)
                                          r"\(key: bytes, rounds: int \| None\), its signature is "
                                          r"wrong_signature\(key"):
         load_variant(_write(tmp_path, doc), allow_custom=True)
+
+
+@pytest.mark.parametrize("name", ["aes-2sbox", "maes-1", "maes"])
+def test_a_variant_named_like_a_built_in_cipher_is_refused_in_a_fresh_process(tmp_path, name):
+    """The built-in ciphers register on import; a fresh process that imports only the loader must still know
+    all of them (a probe registered ``aes-2sbox.yaml`` there, and ``cipherlab.new`` then crashed)."""
+    doc = {**_base(), "name": name}
+    path = _write(tmp_path, doc)
+    code = ("import sys\nfrom cipherlab.ciphers.described import register_variant_file\n"
+            "try:\n    register_variant_file(sys.argv[1])\nexcept ValueError as e:\n    print(e); sys.exit(2)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "is the name of a cipher built into cipherlab" in proc.stdout

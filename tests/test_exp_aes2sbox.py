@@ -366,7 +366,10 @@ def test_speed_verdicts_are_decided_beyond_the_aa_band():
     quiet = 10.0 + 0.01 * rng.random(n)
     out = _decide(evidence.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet)),
                                         profile="quick"))
-    assert out.loc["000-t5-dec-speedup", "verdict"] == "reproduced"
+    # the size of a speed-up between two ciphers whose code the paper does not publish belongs to the machine:
+    # its direction holds, its size is said to agree here, never counted as the paper's
+    assert out.loc["000-t5-dec-speedup", "verdict"] == "machine-bound"
+    assert out.loc["000-t5-dec-speedup", "outcome"] == "agrees_here"
     assert out.loc["000-t4-dec-significant", "verdict"] == "reproduced"
     assert out.loc["000-t5-enc-speedup", "style"] == "reference"
 

@@ -486,25 +486,6 @@ def test_the_variant_section_refuses_what_the_battery_cannot_run(overrides, key)
         VARIANTS.run("quick", overrides)
 
 
-def test_the_chapter_heading_shows_the_variant_files_text_as_text(tmp_path, monkeypatch):
-    """Issue 33, item 8: a variant's summary reached the page as raw HTML (a script ran)."""
-    import yaml
-
-    from cipherlab.ciphers import registry
-    from cipherlab.ciphers.described import register_variant_file
-    from cipherlab.experiments.variant.card import heading_markdown
-
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    doc = {"name": "xss", "summary": "<script>document.title=31337</script> <a href=javascript:alert(4)>a4</a>",
-           "about": "[md](javascript:alert(5)) **b** $x$", "key_bytes": 16,
-           "sbox": {"kind": "rijndael"}, "linear": {"kind": "mixcolumns"}}
-    (tmp_path / "xss.yaml").write_text(yaml.safe_dump(doc))
-    register_variant_file(tmp_path / "xss.yaml")
-    text = heading_markdown("xss")
-    assert text.startswith("## `xss`\n\n&#60;script&#62;document.title=31337&#60;/script&#62; &#60;a href=")
-    assert "<" not in text.split("\n\n", 1)[1] and "&#91;md&#93;(javascript:alert(5)) &#42;&#42;b&#42;&#42;" in text
-
-
 def test_a_shipped_runs_book_reads_the_speed_trials_instead_of_timing(monkeypatch, tmp_path):
     """In the tree of a shipped run's book, battery() takes the run's speed trials (through the one raw reader:
     measured with these parameters and seed, of this variant) and never times; another configuration is refused."""

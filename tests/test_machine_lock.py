@@ -11,7 +11,7 @@ def _hold(path, exclusive, events, name, hold_s=0.0):
     with machine_lock(exclusive, path=path, announce=lambda msg: None):
         events.append((name, "in", time.monotonic()))
         time.sleep(hold_s)
-    events.append((name, "out", time.monotonic()))
+        events.append((name, "out", time.monotonic()))   # said while still held: a waiter cannot come in first
 
 
 def test_shared_holders_run_together(tmp_path):

@@ -108,6 +108,17 @@ def test_a_raw_file_without_its_record_is_refused(tmp_profile):
     assert path.is_file()
 
 
+@pytest.mark.parametrize("which", ["record", "raw file"])
+def test_a_raw_file_or_record_that_is_a_fifo_is_refused_at_once_not_read(tmp_profile, which):
+    """A FIFO in place of the CSV or its record would block the reader forever (a probe waited 10 s)."""
+    _saved_trials(tmp_profile)
+    target = tmp_profile.raw_meta("maes_block") if which == "record" else tmp_profile.raw_csv("maes_block")
+    target.unlink()
+    os.mkfifo(target)
+    with pytest.raises(results.RawDataError, match="must be a regular file, got a FIFO"):
+        results.read_raw("maes_block", tmp_profile)
+
+
 # -- raw data proves where it came from (issue 33, item 4) ----------------------------------------------
 
 

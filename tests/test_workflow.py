@@ -346,8 +346,8 @@ def test_a_toy_chapter_is_built_into_the_book(quick_tree, tmp_path):
     kept = quick_cfg.read_text(encoding="utf-8")
     quick_cfg.write_text(kept + "\ntoy:\n  n: 0\n", encoding="utf-8")
     proc = tree.snakemake("-n", check=False)
-    out = proc.stdout + proc.stderr   # Snakemake's validate() with the schema derived from the declaration
-    assert proc.returncode != 0 and "0 is less than the minimum of 1" in out and "['toy']['n']" in out, out[-2000:]
+    out = proc.stdout + proc.stderr   # the profile checked once, against the schema derived from the declaration
+    assert proc.returncode != 0 and "toy.n: 0 is less than the minimum of 1" in out, out[-2000:]
     quick_cfg.write_text(kept, encoding="utf-8")
 
     tree.snakemake("--cores", "2")

@@ -96,7 +96,7 @@ rule report:
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "template", "forest", "tiers",
                                                                    "verdict_page", "glossary")]
              + [rel(paths.SRC_DIR / "analysis" / "machines.py")]   # the report's section across machines
-             + [rel(paths.BOOK_DIR / "glossary.yml")],
+             + [rel(paths.SRC_DIR / "analysis" / "page_text.py"), rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("report_{paper}"),

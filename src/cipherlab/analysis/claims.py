@@ -28,7 +28,8 @@ CLAIM_COLUMNS = ("claim_id", "paper", "where", "quote", "kind", "scope", "source
 #: ``carries``: which part of a claim carries over from the paper's machine to another one. ``size``: the
 #: claim as stated (a structural fact, a count, a probability, a ratio of like code paths, an ordering);
 #: ``direction``: only its direction, the size it states belongs to the paper's machine (hardware AES against
-#: software Blowfish, CLMUL GHASH against CBC-MAC, a protocol's fixed costs): decided on its direction, its
+#: software Blowfish, CLMUL GHASH against CBC-MAC, a protocol's fixed costs, two ciphers or steps whose code the
+#: paper does not publish, e.g. a lookup against xtime arithmetic): decided on its direction, its
 #: size said to agree or differ *on this machine*; ``nothing``: an absolute time or speed of the paper's
 #: machine, not testable (and counted as such, never covered by a ratio row). Empty for an extension.
 CARRIES = ("size", "direction", "nothing")

@@ -468,6 +468,8 @@ def check_variant_name(name: str, where: str) -> str:
     """``name`` unless it is a cipher registered by cipherlab itself (``aes``, ``maes-1``, ...): a variant file
     of that name would be shadowed by the built-in cipher, so that its chapter measured the built-in one.
     ``ValueError`` in one line naming the file; a variant registered from a file keeps its name."""
+    import cipherlab.ciphers.aes_2sbox  # noqa: F401 - the built-in ciphers register on import: all of them
+    import cipherlab.ciphers.maes  # noqa: F401       are known before a name is checked against them
     if name in cipher_names(families=True) and name not in _REGISTERED:
         raise ValueError(f"{where}: key 'name': {name!r} is the name of a cipher built into cipherlab; a variant "
                          f"needs a name (and file) of its own, e.g. {name}-variant")

@@ -14,6 +14,7 @@ import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.display import format_number, table_html
+from cipherlab.analysis.page_text import page_text
 
 
 def num(x, digits: int = 3) -> str:
@@ -113,5 +114,6 @@ def verdict_lines(verdicts: pd.DataFrame, ids: Sequence[str]) -> str:
             raise ValueError(f"findings: the verdicts have no row {cid!r}")
         r = rows.loc[cid]
         shown = str(r.get("shown", "") or r["verdict"])
-        out.append(f"- *{shown}*: {str(r['reason']).rstrip('.')}. ([{cid}]({VERDICT_PAGE}#{claim_anchor(cid)}))")
+        reason = page_text(str(r["reason"]).rstrip("."))   # a reason may quote a claim's note: text, not markup
+        out.append(f"- *{page_text(shown)}*: {reason}. ([{page_text(cid)}]({VERDICT_PAGE}#{claim_anchor(cid)}))")
     return "\n".join(out)

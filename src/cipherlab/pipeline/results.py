@@ -54,6 +54,7 @@ from typing import Any, Iterator, Mapping
 
 import pandas as pd
 
+from cipherlab._files import file_kind
 from cipherlab.pipeline.paths import Profile, as_profile
 from cipherlab.pipeline.provenance import run_metadata
 
@@ -360,7 +361,18 @@ def _differences(expected: Mapping[str, Any], recorded: Mapping[str, Any], prefi
     return out
 
 
+def _regular(path: Path, what: str) -> None:
+    """``RawDataError`` unless ``path`` is a regular file (a FIFO or a device would block or never end)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return   # missing or unreadable: the read below says so
+    if not stat.S_ISREG(mode):
+        raise RawDataError(f"{path}: {what} must be a regular file, got {file_kind(mode)}; {_RAW_FIX}")
+
+
 def _load_record(meta_path: Path, csv_path: Path) -> dict:
+    _regular(meta_path, "a provenance record")
     try:
         text = meta_path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -407,6 +419,7 @@ def check_raw_file(csv_path: "str | os.PathLike[str]", meta_path: "str | os.Path
         raise RawDataError(f"{path}: its {meta_path.name} records {RAW_ROWS} {rows!r} and {RAW_SHA256} "
                            f"{_show(digest)}: a whole number and a hex digest were written (the record was edited); "
                            f"{_RAW_FIX}")
+    _regular(path, "a raw file")
     try:
         data = path.read_bytes()
     except FileNotFoundError:

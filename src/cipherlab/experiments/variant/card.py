@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.analysis.page_text import page_text
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
@@ -225,11 +224,3 @@ def randomness_lines(randomness: pd.DataFrame, cipher: str) -> list[str]:
                      f"{len(ours)} with {p ** len(ours):.0%}")
         out.append(text)
     return out
-
-
-def heading_markdown(cipher: str) -> str:
-    """The chapter's heading: the cipher's name, its summary and, for a described variant, what it is about
-    (``about``); the variant file's text shown as text (:func:`cipherlab.analysis.page_text.page_text`)."""
-    info = lookup(cipher)
-    about = getattr(getattr(info, "description", None), "about", "")
-    return "\n\n".join([f"## `{cipher}`", page_text(info.summary)] + ([page_text(about)] if about else []))

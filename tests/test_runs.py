@@ -73,7 +73,9 @@ def test_contribute_makes_one_folder_named_by_machine_and_date_with_card_raw_and
     assert gzip.decompress(run.raw_gz("toy_a").read_bytes()) == src.raw_csv("toy_a").read_bytes()
     assert run.raw_meta("toy_b").read_bytes() == src.raw_meta("toy_b").read_bytes()
     assert card["files"]["raw"]["toy_b"]["rows"] == 6
-    assert "lab-box" in (folder / "README.md").read_text() and not list(paths.RUNS_DIR.glob(".*"))
+    readme = (folder / "README.md").read_text()
+    assert f"# Shipped run `{folder.name}`" in readme and f"make from-run RUN={folder.name} QUICK=1" in readme
+    assert not list(paths.RUNS_DIR.glob(".*"))
 
 
 def test_the_same_run_is_refused_twice_and_a_second_run_that_day_gets_its_own_folder(tree):

@@ -536,10 +536,10 @@ def contribute(profile: str, expected: Mapping[str, Mapping[str, Any]], evidence
             data = src.table(f"evidence_{chapter}").read_bytes()
             write_bytes(part / EVIDENCE_DIR / f"evidence_{chapter}.csv", data, parents=True)
             files["evidence"][chapter] = {"sha256": _digest(data)}
-        for name in sorted(notebooks):
-            data = src.executed_notebook(name).read_bytes()
-            write_bytes(part / NOTEBOOK_DIR / f"{name}.ipynb.gz", gzip.compress(data, 9, mtime=0), parents=True)
-            files["notebooks"][name] = {"sha256": _digest(data)}
+        for notebook in sorted(notebooks):   # not `name`: that is the run's folder, named in its README below
+            data = src.executed_notebook(notebook).read_bytes()
+            write_bytes(part / NOTEBOOK_DIR / f"{notebook}.ipynb.gz", gzip.compress(data, 9, mtime=0), parents=True)
+            files["notebooks"][notebook] = {"sha256": _digest(data)}
         card["files"] = files
         write_json(card, part / CARD)
         write_text(part / README, card_markdown(card, name))

@@ -335,3 +335,11 @@ def test_a_run_measured_with_another_configuration_names_the_parameter_and_its_c
                                             r"with its commit") as exc:
         runs.check_run(shipped.name, "quick", other, EVIDENCE)
     assert "fetch the run again" not in one_line(exc)
+
+
+def test_a_shipped_notebook_names_no_directory_of_the_contributors_machine():
+    root = str(paths.ROOT)
+    data = json.dumps({"metadata": {"papermill": {"input_path": f"{root}/notebooks/x.ipynb",
+                                                  "output_path": f"{root}/build/full/notebooks/x.ipynb"}}}).encode()
+    out = json.loads(runs._without_checkout(data))["metadata"]["papermill"]
+    assert out == {"input_path": "notebooks/x.ipynb", "output_path": "build/full/notebooks/x.ipynb"}

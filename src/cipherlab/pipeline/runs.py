@@ -425,6 +425,13 @@ def machine_card(metas: Mapping[str, dict], *, machine: str, profile: str, emula
     }
 
 
+def _without_checkout(data: bytes) -> bytes:
+    """An executed notebook as it is shipped: the paths of the contributor's checkout (papermill records where it
+    read and wrote the notebook) relative to it, so the folder names no directory of anyone's machine."""
+    root = os.fspath(paths.ROOT).rstrip("/") + "/"
+    return data.replace(json.dumps(root)[1:-1].encode(), b"")
+
+
 def card_markdown(card: Mapping[str, Any], name: str) -> str:
     """The card in words, for the folder's README (every value from the card)."""
     cpu = card.get("cpu", {})
@@ -537,7 +544,7 @@ def contribute(profile: str, expected: Mapping[str, Mapping[str, Any]], evidence
             write_bytes(part / EVIDENCE_DIR / f"evidence_{chapter}.csv", data, parents=True)
             files["evidence"][chapter] = {"sha256": _digest(data)}
         for notebook in sorted(notebooks):   # not `name`: that is the run's folder, named in its README below
-            data = src.executed_notebook(notebook).read_bytes()
+            data = _without_checkout(src.executed_notebook(notebook).read_bytes())
             write_bytes(part / NOTEBOOK_DIR / f"{notebook}.ipynb.gz", gzip.compress(data, 9, mtime=0), parents=True)
             files["notebooks"][notebook] = {"sha256": _digest(data)}
         card["files"] = files

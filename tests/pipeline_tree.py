@@ -55,7 +55,9 @@ class Tree:
         return self.root / (path.relative_to(CHECKOUT) if path.is_absolute() else path)
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in ("CIPHERLAB_ROOT", "PYTHONPATH")}
+        # a user's shell, not the make that runs the suite (``make test``): no make[1] lines, no inherited flags
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("CIPHERLAB_ROOT", "PYTHONPATH", "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
         env.update(extra)
         return env
 

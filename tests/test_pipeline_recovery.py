@@ -26,7 +26,7 @@ def _variants_built() -> list[str]:
 
 # Whatever the chapters add, these jobs always follow a changed chapter output
 # (the findings page and the referee's report per paper read the verdicts).
-DOWNSTREAM = {"verdicts", "report", "findings", "book", "all"}
+DOWNSTREAM = {"verdicts", "machines", "report", "findings", "book", "all"}
 #: The papers with a referee's report (rule report, one job per paper: workflow/rules/book.smk).
 REPORT_PAPERS = ("000", "001", "002", "003")
 

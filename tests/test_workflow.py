@@ -441,8 +441,8 @@ def test_a_new_paper_is_a_variant_file_and_a_claims_file(quick_tree, tmp_path):
     (tree.root / "config" / "variants" / "toy-paper.yaml").write_text(TOY_PAPER, encoding="utf-8")
     (tree.root / "config" / "variants" / "toy-paper.claims.csv").write_text(TOY_CLAIMS, encoding="utf-8")
     plan = tree.plan("variant_toy-paper")
-    assert plan["variant_chapter"] == 1 and set(plan) <= {"variant_chapter", "verdicts", "findings", "report",
-                                                          "variant_toy-paper"}, plan
+    assert plan["variant_chapter"] == 1 and set(plan) <= {"variant_chapter", "verdicts", "machines", "findings",
+                                                          "report", "variant_toy-paper"}, plan
     tree.snakemake("--cores", "2", "variant_toy-paper")
     q = paths.Profile("quick")
     verdicts = pd.read_csv(tree.at(q.table("variant_toy-paper_verdicts")), dtype=str, keep_default_na=False)

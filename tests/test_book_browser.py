@@ -50,6 +50,15 @@ def book(quick_tree):
 
 
 @pytest.fixture(scope="module")
+def writable_book(book, tmp_path_factory):
+    """A private copy of the built book, for the tests that write probe pages beside its pages: the session's
+    quick tree is shared by the workers and never changes (another worker may be copying it)."""
+    html = tmp_path_factory.mktemp("book") / "build" / "quick" / "book" / "_build" / "html"
+    shutil.copytree(book, html, symlinks=True)
+    return html
+
+
+@pytest.fixture(scope="module")
 def chromium():
     exe = chromium_path()
     if exe is None:
@@ -275,9 +284,10 @@ def test_no_page_loads_anything_from_outside_the_book(book):
     assert not outside, "\n".join(outside[:30])
 
 
-def test_every_page_fits_a_1400_px_window_and_is_photographed(book, chromium):
+def test_every_page_fits_a_1400_px_window_and_is_photographed(writable_book, chromium):
     """Each page in Chromium at 1400 px: no table runs past the text column; a screenshot for review
-    (in the session tree's build/quick/screenshots/)."""
+    (in the book's copy, build/quick/screenshots/ beside it)."""
+    book = writable_book
     shots = book.parents[2] / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     overflowing = []
@@ -421,8 +431,9 @@ def phone_width(chromium: str, page: Path) -> dict:
     return json.loads(m.group(1).replace("&quot;", '"'))
 
 
-def test_no_page_scrolls_sideways_at_390_px(book, chromium):
+def test_no_page_scrolls_sideways_at_390_px(writable_book, chromium):
     """Every page at a phone's 390 px: the page itself never scrolls sideways (wide tables scroll in their box)."""
+    book = writable_book
     wide = []
     for page in book_pages(book):
         html = page.read_text(encoding="utf-8")

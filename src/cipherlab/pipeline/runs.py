@@ -325,26 +325,28 @@ def notebook_bytes(run: ShippedRun, name: str) -> bytes:
     return data
 
 
-def unpack_notebook(name: str, notebook: str, profile: "str | Profile") -> Path:
-    """Write the measuring notebook ``notebook`` of the shipped run ``name`` (checked) into ``profile``'s tree."""
+def _own_tree(name: str, profile: "str | Profile", what: str) -> "tuple[Profile, Any]":
+    """``(profile, run)`` when ``profile`` is the tree of the shipped run ``name`` and of its profile; else
+    :class:`RunError` in one line: a run's ``what`` are unpacked only into its own tree."""
     prof = as_profile(profile)
     if prof.shipped_run != name:
-        raise RunError(f"the notebooks of run {name} are unpacked into its own tree (runs/{name}), not into "
+        raise RunError(f"the {what} of run {name} are unpacked into its own tree (runs/{name}), not into "
                        f"{prof.tree or 'the user tree'}")
     run = load_run(name)
     _check_profile(run, prof.name)
+    return prof, run
+
+
+def unpack_notebook(name: str, notebook: str, profile: "str | Profile") -> Path:
+    """Write the measuring notebook ``notebook`` of the shipped run ``name`` (checked) into ``profile``'s tree."""
+    prof, run = _own_tree(name, profile, "notebooks")
     return write_bytes(prof.executed_notebook(notebook), notebook_bytes(run, notebook), parents=True)
 
 
 def unpack(name: str, experiment: str, profile: "str | Profile", expected: "Mapping[str, Any] | None") -> Path:
     """Write the raw file ``experiment`` of the shipped run ``name`` (checked, :func:`verify_raw`) and its record
     into ``profile``'s raw tree (the book's own tree, ``build/runs/<name>/<profile>/raw/``). Returns the CSV."""
-    prof = as_profile(profile)
-    if prof.shipped_run != name:
-        raise RunError(f"the raw files of run {name} are unpacked into its own tree (runs/{name}), not into "
-                       f"{prof.tree or 'the user tree'}")
-    run = load_run(name)
-    _check_profile(run, prof.name)
+    prof, run = _own_tree(name, profile, "raw files")
     _listed(run, experiment)
     data = _gunzip(run.raw_gz(experiment))
     with atomic_path(prof.raw_csv(experiment), parents=True) as tmp:

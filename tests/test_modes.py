@@ -119,3 +119,50 @@ def test_a_reused_object_gives_each_message_alone_in_every_input_kind(impl, mode
     if padding:
         with pytest.raises(ValueError, match="bad PKCS#7 padding"):
             ours.decrypt(bytes(32))
+
+
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview, np.ndarray])
+@pytest.mark.parametrize("mode, padding", [("ctr", False), ("ecb", False), ("ecb", True), ("cbc", True)])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_long_messages_of_every_kind_match_pycryptodome_and_never_share_memory(mode, padding, threads, kind):
+    """Messages at and around the sizes that go through the thread's scratch output (bytes, bytearray,
+    memoryview from SCRATCH_MIN_BYTES up), on one and two threads, each the answer of PyCryptodome in the
+    kind given; a result stays what it was after later calls (no result lives in the scratch), and a
+    decryption that fails on bad padding leaves the next call right."""
+    from cipherlab.ciphers.modes import SCRATCH_MIN_BYTES
+    rng = np.random.default_rng(threads + len(mode) + padding)
+    key, iv = rng.bytes(16), rng.bytes(16)
+    iv = None if mode == "ecb" else iv
+    ours = cipherlab.new(key, "aes", mode, iv=iv, impl="aesni" if "aesni" in STYLES else "table",
+                         padding=padding, threads=min(threads, cipherlab.ciphers.modes.max_threads()))
+    convert = {bytes: bytes, bytearray: bytearray, memoryview: lambda b: memoryview(bytes(b)),
+               np.ndarray: lambda b: np.frombuffer(b, np.uint8).copy()}[kind]
+    kept = []
+    for n in (SCRATCH_MIN_BYTES - 16, SCRATCH_MIN_BYTES, SCRATCH_MIN_BYTES + 1, 300_017, 1 << 18):
+        n -= 0 if padding or mode == "ctr" else n % 16
+        data = rng.bytes(n)
+        expected = pycryptodome(key, mode, iv).encrypt(data if mode == "ctr" or not padding else pad(data, 16))
+        ct = ours.encrypt(convert(data))
+        assert type(ct) is kind and bytes(ct) == expected, n
+        pt = ours.decrypt(convert(expected))
+        assert type(pt) is kind and bytes(pt) == data, n
+        kept.append((ct, expected, pt, data))
+        if padding:
+            with pytest.raises(ValueError, match="bad PKCS#7 padding"):
+                ours.decrypt(convert(bytes(n - n % 16 + 16)))
+    for ct, expected, pt, data in kept:
+        assert bytes(ct) == expected and bytes(pt) == data
+
+
+def test_a_call_made_while_the_scratch_is_out_gets_its_own_array():
+    """The scratch array is out of the thread's keeping between the kernel and the copy: a second
+    _output meanwhile (a signal handler's call, say) gets a different array."""
+    from cipherlab.ciphers.modes import SCRATCH_MIN_BYTES, _output, _same_kind
+    first = _output(SCRATCH_MIN_BYTES, bytes)
+    second = _output(SCRATCH_MIN_BYTES, bytes)
+    assert not np.shares_memory(first, second)
+    first[:] = 1
+    second[:] = 2
+    assert _same_kind(second, bytes) == bytes([2]) * SCRATCH_MIN_BYTES
+    assert _same_kind(first, bytes) == bytes([1]) * SCRATCH_MIN_BYTES
+    assert _output(16, np.ndarray).base is None and _output(16, bytes).base is None

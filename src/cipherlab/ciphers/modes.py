@@ -12,9 +12,14 @@ Semantics (differences from PyCryptodome are deliberate and simple):
   wrapping modulo 2^128.
 * ECB, CTR and CBC decryption run in parallel over blocks (``threads``); CBC
   encryption is sequential.
-* The input is never copied (PKCS#7 pads the last block in the output array),
-  so a call on ``bytes`` peaks at about twice the message: the output array
-  and the returned ``bytes``.
+* The input is never copied (PKCS#7 pads the last block in the output array).
+  A uint8 array comes back as the array the kernels wrote. For ``bytes``,
+  ``bytearray`` and ``memoryview`` the kernels write into a scratch array
+  this thread keeps (up to :data:`SCRATCH_MAX_BYTES`; larger messages get a
+  fresh one) and the result is one copy of it: a fresh output array per call
+  would cost a page fault per 4 KiB page (the allocator returns two freed
+  buffers of a large message to the OS), several times the cipher's own time.
+  A call on ``bytes`` peaks at about twice the message.
 * Styles (``impl``): ``reference``, ``table`` and ``aesni`` are cipherlab's
   own kernels for every cipher; ``pycryptodome`` is the outside reference
   (AES only); ``auto`` resolves to ``aesni`` where available, else ``table``.
@@ -22,6 +27,7 @@ Semantics (differences from PyCryptodome are deliberate and simple):
 from __future__ import annotations
 
 import sys
+import threading
 import warnings
 
 import numba
@@ -108,17 +114,46 @@ def _as_array(data, name="data") -> tuple[np.ndarray, type]:
     raise ValueError(f"{name} must be bytes, bytearray, memoryview or a contiguous 1-D uint8 array; got {type(data).__name__}")
 
 
+#: Messages from SCRATCH_MIN_BYTES to SCRATCH_MAX_BYTES in ``bytes``, ``bytearray`` or ``memoryview`` are
+#: written into a scratch array the calling thread keeps (its size is the largest such message it has had,
+#: at most this); shorter ones into a fresh array (the allocator keeps those warm: no page faults).
+SCRATCH_MIN_BYTES = 1 << 16
+SCRATCH_MAX_BYTES = 32 << 20
+_SCRATCH = threading.local()
+
+
+def _output(n: int, kind: type) -> np.ndarray:
+    """An ``n``-byte array for the kernels to write a result of ``kind`` into: a fresh array for a uint8
+    array (the caller gets it), else this thread's scratch array, taken out of the thread's keeping until
+    :func:`_same_kind` has copied the result and gives it back (a call made meanwhile on this thread, from
+    a signal handler say, gets a fresh one: no call ever writes where another's result still is)."""
+    if kind is np.ndarray or n < SCRATCH_MIN_BYTES or n > SCRATCH_MAX_BYTES:
+        return np.empty(n, _U8)
+    scratch = _SCRATCH.__dict__.pop("array", None)
+    if scratch is None or scratch.shape[0] < n:
+        scratch = np.empty(max(n, 4096), _U8)
+    return scratch[:n]
+
+
 def _same_kind(out: np.ndarray, kind: type):
-    # one copy at most: the caller's output array is the only other buffer
-    if kind is bytes:  # the common case first
-        return out.tobytes()
+    """The result ``out`` as ``kind``: ``out`` itself for a uint8 array, else one copy of it, after
+    which the scratch array under ``out`` (if it is one) goes back to this thread's keeping."""
     if kind is np.ndarray:
         return out
+    base = out.base
+    if base is None:  # a fresh array (a short message): nothing to give back
+        return out.tobytes() if kind is bytes else bytearray(out) if kind is bytearray else memoryview(out.tobytes())
     if kind is bytearray:
-        return bytearray(out)
-    if kind is memoryview:
-        return memoryview(out.tobytes())
-    return out.tobytes()
+        result = bytearray(out)
+    elif kind is memoryview:
+        result = memoryview(out.tobytes())
+    else:  # bytes (and a subclass of bytes or bytearray given: plain bytes, as before)
+        result = out.tobytes()
+    if type(base) is np.ndarray and base.base is None and base.shape[0] <= SCRATCH_MAX_BYTES:
+        scratch = _SCRATCH.__dict__.get("array")
+        if scratch is None or scratch.shape[0] < base.shape[0]:
+            _SCRATCH.array = base
+    return result
 
 
 def _check_threads(threads) -> int:
@@ -277,11 +312,12 @@ class Cipher:
         object.__setattr__(self, "_wide", tuple(wide))
         return hot
 
-    def _one_call(self, arr: np.ndarray, hot: tuple) -> np.ndarray:
+    def _one_call(self, arr: np.ndarray, hot: tuple, kind: type) -> np.ndarray:
         """``arr`` through the object's VAES entry point ``hot`` in one kernel call: CTR, or ECB on whole
-        blocks without padding (the caller checked the length); on the calling thread."""
+        blocks without padding (the caller checked the length); on the calling thread, into
+        :func:`_output` of ``kind``."""
         n = arr.shape[0]
-        out = np.empty(n, _U8)
+        out = _output(n, kind)
         if n:
             if self._mode == "ctr":
                 hot[0](arr, out, self._iv_array, 0, (n + 15) >> 4, hot[1])
@@ -387,17 +423,17 @@ class Cipher:
         if hot is None:
             hot = self._wide_path(False)
         if hot and (n < HW.PARALLEL_MIN_BYTES or self._threads == 1) and (self._mode == "ctr" or not self._padding):
-            out = self._one_call(arr, hot)  # a short message (or one thread): one kernel call, nothing else
-            return out.tobytes() if kind is bytes else _same_kind(out, kind)
+            out = self._one_call(arr, hot, kind)  # a short message (or one thread): one kernel call, nothing else
+            return _same_kind(out, kind)
         if self._impl == "pycryptodome":
             raw = arr if self._mode == "ctr" or not self._padding else pkcs7_pad(arr)
             return _same_kind(self._pycryptodome(raw, decrypt=False), kind)
         if self._mode == "ctr":
-            out = np.empty(n, _U8)
+            out = _output(n, kind)
             self._ctr(arr, out)
             return _same_kind(out, kind)
         full = n - n % BLOCK
-        out = np.empty(full + BLOCK if self._padding else full, _U8)
+        out = _output(full + BLOCK if self._padding else full, kind)
         # the whole blocks straight from the input, then the padded last block in place:
         # no padded copy of the input
         if full == n and not self._padding:  # block-exact: no views to make
@@ -426,14 +462,14 @@ class Cipher:
         if hot is None:
             hot = self._wide_path(self._mode != "ctr")
         if hot and (arr.shape[0] < HW.PARALLEL_MIN_BYTES or self._threads == 1):
-            out = self._one_call(arr, hot)
+            out = self._one_call(arr, hot, kind)
             if self._mode != "ctr" and self._padding:
                 out = pkcs7_unpad(out)
-            return out.tobytes() if kind is bytes else _same_kind(out, kind)
+            return _same_kind(out, kind)
         if self._impl == "pycryptodome":
             out = self._pycryptodome(arr, decrypt=True)
         else:
-            out = np.empty(arr.shape[0], _U8)
+            out = _output(arr.shape[0], kind)
             if self._mode == "ctr":
                 self._ctr(arr, out)
             else:

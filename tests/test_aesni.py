@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import tracemalloc
 
 import numpy as np
@@ -12,6 +13,7 @@ from Crypto.Cipher import AES as PyAES
 from hypothesis import given, settings, strategies as st
 
 import cipherlab
+from cipherlab.ciphers import _aesni as HW
 from cipherlab.ciphers.cpu import has_aesni
 from cipherlab.ciphers.modes import Cipher
 
@@ -87,11 +89,20 @@ def test_maes_iv_options_match_reference(cipher, sha3, chain):
     assert hw.encrypt(data) == cipherlab.new(bytes(32), cipher, "cbc", iv=bytes(16), impl="reference", **kw).encrypt(data)
 
 
+@pytest.fixture(params=("measured", "always shared"))
+def sharing(request, monkeypatch):
+    """The threads share a message where the measured speed and hand-off say so, or always (the pieces'
+    split is then exercised whatever the machine's load)."""
+    if request.param == "always shared":
+        monkeypatch.setattr(HW, "shares", lambda kernel, n_bytes: True)
+    return request.param
+
+
 @needs_aesni
 @pytest.mark.parametrize("threads", (1, 2))
 @pytest.mark.parametrize("mode", cipherlab.MODES)
-def test_threaded_ranges_match_pycryptodome(mode, threads):
-    # 300001 bytes: several ranges with a partial last block (CTR)
+def test_threaded_ranges_match_pycryptodome(mode, threads, sharing):
+    # 300001 bytes: several pieces with a partial last block (CTR)
     rng = np.random.default_rng(11)
     key, iv, data = rng.bytes(16), rng.bytes(16), rng.bytes(300_001)
     n = len(data) if mode == "ctr" else len(data) // 16 * 16
@@ -213,3 +224,46 @@ def test_cipher_parts_are_shared_between_objects():
     b = cipherlab.new(bytes(range(16)), impl="table")._enc
     assert a.tables is b.tables and a.sboxes is b.sboxes and a.params is b.params
     assert not np.array_equal(a.rk32, b.rk32)
+
+
+def test_shared_pieces_cover_every_block_once_and_a_helpers_error_reaches_the_caller(monkeypatch):
+    """The guided pieces of a shared message cover each block exactly once, on two threads, in whole
+    groups but the last; an exception in any piece is raised on the caller's thread."""
+    monkeypatch.setattr(HW, "shares", lambda kernel, n_bytes: True)
+    n_blocks = 100_003
+    seen = np.zeros(n_blocks, np.int64)
+    pieces = []
+
+    def kernel(start, stop):
+        seen[start:stop] += 1
+        pieces.append((start, stop))
+
+    HW._ranges(kernel, 16 * n_blocks, 2, lambda a, b: (a, b), group=8)
+    assert (seen == 1).all()
+    assert all(a % 8 == 0 for a, _ in pieces) and len(pieces) > 2
+
+    def failing(start, stop):
+        if start:
+            raise RuntimeError("piece failed")
+
+    with pytest.raises(RuntimeError, match="piece failed"):
+        HW._ranges(failing, 16 * n_blocks, 2, lambda a, b: (a, b))
+
+
+def test_threads_share_only_a_message_long_against_the_measured_hand_off(monkeypatch):
+    """A kernel's first long message runs serially (its speed measured), later ones are shared only where
+    their serial time is at least SHARE_FACTOR times the hand-off's latency."""
+    calls = []
+
+    def kernel(start, stop):
+        calls.append((start, stop))
+
+    monkeypatch.setattr(HW, "_RATE", {})
+    monkeypatch.setattr(HW, "_HANDOFF", [1e-4, time.perf_counter() + 1e6])  # 100 us, never measured again
+    n = 1 << 20
+    assert not HW.shares(kernel, n)
+    HW._ranges(kernel, n, 2, lambda a, b: (a, b))
+    assert calls == [(0, n // 16)] and kernel in HW._RATE  # serial, timed
+    HW._RATE[kernel] = HW.SHARE_FACTOR * 1e-4 / n  # exactly at the crossover
+    assert HW.shares(kernel, n) and not HW.shares(kernel, n - 16)
+    assert HW.handoff_seconds() == 1e-4

@@ -18,6 +18,8 @@ A second S-box of any other shape raises ``ValueError`` (none exists today).
 from __future__ import annotations
 
 import os
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import NamedTuple
@@ -34,7 +36,8 @@ from cipherlab.ciphers.cpu import has_vaes, has_zmm
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
-           "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES"]
+           "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES", "handoff_seconds", "shares",
+           "SHARE_FACTOR", "PIECE_MIN_BYTES"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -171,32 +174,131 @@ def _pool() -> ThreadPoolExecutor:
 
 def _forget_pool_in_child() -> None:
     """A forked child inherits the executor but not its worker threads (work submitted to it would
-    never run): the child starts without a pool and makes its own on first use."""
+    never run): the child starts without a pool and makes its own on first use (and measures its
+    hand-off again)."""
     _POOL.clear()
+    _HANDOFF[1] = -1e9
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
-def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
-    """Run ``kernel(*args_for(start, stop))`` over ``threads`` block ranges; this thread takes the first.
+#: The least a thread claims at a time (bytes) where threads share a message: a claim costs a kernel call
+#: (about a microsecond), this much work about 6 us at 20 GB/s.
+PIECE_MIN_BYTES = 1 << 17
 
-    The kernels release the GIL (``nogil``), so the ranges run in parallel. Each range but the last
-    is a whole number of the kernel's groups of ``group`` blocks in flight.
-    Small inputs and ``threads == 1`` run serially here.
+
+class _Shared:
+    """One message's blocks shared by the threads that run it: each claims a piece at a time, the next
+    ``max(least, left // (2 * threads))`` blocks (guided scheduling: large pieces first, small at the end),
+    so a thread that starts late (a worker must be woken: tens of microseconds on an idle vCPU) takes
+    fewer, and no thread waits for one that has not started."""
+    __slots__ = ("kernel", "args_for", "n_blocks", "threads", "least", "group", "next", "left", "lock", "done",
+                 "error", "started")
+
+    def __init__(self, kernel, args_for, n_blocks: int, threads: int, group: int):
+        self.kernel, self.args_for, self.n_blocks, self.threads, self.group = kernel, args_for, n_blocks, threads, group
+        self.least = max(group, (PIECE_MIN_BYTES // 16) // group * group)
+        self.next = 0
+        self.left = n_blocks  # blocks not yet done
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.error = None
+        self.started = None  # when the first helper thread began (perf_counter)
+
+    def help(self) -> None:
+        """A helper thread's part: note when it began (the hand-off's latency), then :meth:`work`."""
+        if self.started is None:
+            self.started = time.perf_counter()
+        self.work()
+
+    def work(self) -> None:
+        """Claim and run pieces until none is left (on any thread; the caller's included)."""
+        lock, n = self.lock, self.n_blocks
+        try:
+            while True:
+                with lock:
+                    start = self.next
+                    if start >= n:
+                        return
+                    size = max(self.least, (n - start) // (2 * self.threads))
+                    size += -size % self.group
+                    stop = self.next = min(n, start + size)
+                self.kernel(*self.args_for(start, stop))
+                with lock:
+                    self.left -= stop - start
+                    if not self.left:
+                        self.done.set()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, raised there
+            self.error = exc
+            self.done.set()
+
+
+#: Threads share a message only where its serial time (the kernel's last measured speed here) is at
+#: least this many times the hand-off's measured latency: a late helper then still does a third of it.
+SHARE_FACTOR = 4
+#: Seconds per byte of each kernel's last serial run of a message of PARALLEL_MIN_BYTES or more.
+_RATE: dict = {}
+#: The hand-off's latency (seconds from handing a piece of work to a pool thread to its start), measured
+#: when first needed and then followed (a moving average) from every shared message.
+_HANDOFF: list = [None, -1e9]  # [seconds, when measured (perf_counter)]
+#: The hand-off is measured again when its last measurement is older than this (seconds): the load on
+#: the machine, and with it the latency, changes.
+HANDOFF_TTL = 1.0
+
+
+def handoff_seconds() -> float:
+    """The hand-off's latency in this process (seconds): measured (the median of a few hand-offs of no
+    work to the pool) on first use and again when older than :data:`HANDOFF_TTL`, and updated from every
+    message the threads share (a helper that starts after the message is done counts the message's
+    whole time, a lower bound)."""
+    now = time.perf_counter()
+    if now - _HANDOFF[1] > HANDOFF_TTL:
+        pool, lags = _pool(), []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            lags.append(pool.submit(time.perf_counter).result() - t0)
+        _HANDOFF[:] = [sorted(lags)[len(lags) // 2], time.perf_counter()]
+    return _HANDOFF[0]
+
+
+def shares(kernel, n_bytes: int) -> bool:
+    """Whether ``kernel`` runs a message of ``n_bytes`` on more than one thread: only once its speed has
+    been measured here (its first such message runs serially) and the message's serial time is at least
+    :data:`SHARE_FACTOR` times the hand-off's latency (:func:`handoff_seconds`)."""
+    rate = _RATE.get(kernel)
+    return rate is not None and n_bytes * rate >= SHARE_FACTOR * handoff_seconds()
+
+
+def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
+    """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads, this one
+    included (:class:`_Shared`); the kernels release the GIL (``nogil``), so the pieces run in parallel.
+    Each piece but the last is a whole number of the kernel's groups of ``group`` blocks in flight.
+    ``threads == 1``, small inputs and messages whose serial time is short against the hand-off
+    (:func:`shares`) run serially here, in one call, timed (the kernel's speed, for :func:`shares`).
     """
     n_blocks = (n_bytes + 15) // 16
     if threads == 1 or n_bytes < PARALLEL_MIN_BYTES:
         kernel(*args_for(0, n_blocks))
         return
-    step = -(-n_blocks // threads)
-    step += -step % group
-    bounds = [(s, min(n_blocks, s + step)) for s in range(0, n_blocks, step)]
-    futures = [_pool().submit(kernel, *args_for(a, b)) for a, b in bounds[1:]]
-    kernel(*args_for(*bounds[0]))
-    for f in futures:
-        f.result()
+    if not shares(kernel, n_bytes):
+        t0 = time.perf_counter()
+        kernel(*args_for(0, n_blocks))
+        _RATE[kernel] = (time.perf_counter() - t0) / n_bytes
+        return
+    job = _Shared(kernel, args_for, n_blocks, threads, group)
+    pool = _pool()
+    t0 = time.perf_counter()
+    for _ in range(threads - 1):
+        pool.submit(job.help)
+    job.work()
+    if job.left and job.error is None:
+        job.done.wait()
+    lag = (job.started or time.perf_counter()) - t0
+    _HANDOFF[:] = [0.75 * _HANDOFF[0] + 0.25 * lag, time.perf_counter()]
+    if job.error is not None:
+        raise job.error
 
 
 def _readonly(inp: np.ndarray) -> np.ndarray:

@@ -33,14 +33,18 @@ RECORD = {"probe": {"clock_hz": 3e9, "bound_cycles_per_byte": {"128": 0.16, "192
 def test_run_sweep_fresh_and_reused_beside_pycryptodome():
     frame = bench.run_sweep(sizes=(16, 1024), mode="ctr", impl="table", repeats=1, clock_hz=3e9, two_threads=(1024,))
     assert list(frame.columns) == bench.SWEEP_COLUMNS and set(frame.part) == {"sizes"} and set(frame.key_bits) == {128}
-    one = frame[frame.threads == 1]
-    assert set(zip(one.library, one.object)) == {("cipherlab", "fresh"), ("cipherlab", "reused"),
-                                                 ("pycryptodome", "fresh"), ("pycryptodome", "reused")}
+    one = frame[(frame.threads == 1) & (frame.library != "copy")]
+    assert set(zip(one.library, one.object, one["data"])) == {
+        ("cipherlab", "fresh", "array"), ("cipherlab", "reused", "array"), ("cipherlab", "fresh", "bytes"),
+        ("cipherlab", "reused", "bytes"), ("pycryptodome", "fresh", "bytes"), ("pycryptodome", "reused", "bytes")}
     two = frame[frame.threads == 2]
-    if bench.max_threads() >= 2:  # a reused cipherlab object on two threads, at the sizes asked only
-        assert list(two.bytes) == [1024] and set(zip(two.library, two.object)) == {("cipherlab", "reused")}
+    copies = frame[frame.library == "copy"]
+    if bench.max_threads() >= 2:  # a reused cipherlab object on two threads, and the copy's ceiling, at the sizes asked only
+        assert set(two.bytes) == {1024} and set(zip(two.library, two["data"])) == {
+            ("cipherlab", "array"), ("cipherlab", "bytes"), ("copy", "array")}
+        assert sorted(copies.threads) == [1, 2] and set(copies.bytes) == {1024}
     else:
-        assert two.empty
+        assert two.empty and copies.empty
     assert sorted(frame.bytes.unique()) == [16, 1024] and (frame.mb_per_s > 0).all()
     np.testing.assert_allclose(frame.cycles_per_byte, frame.seconds * 3e9 / frame.bytes)
     table = sweep.sweep_table(frame, meta=RECORD)
@@ -52,6 +56,15 @@ def test_run_sweep_fresh_and_reused_beside_pycryptodome():
     if bench.max_threads() >= 2:
         assert table["2 threads / 1 thread"].iloc[1] == pytest.approx(
             table["cipherlab reused 2 threads MB/s"].iloc[1] / table["cipherlab reused MB/s"].iloc[1])
+        assert np.isnan(table["plain copy: 2 threads / 1 thread"].iloc[0])
+        copy = copies.set_index("threads").mb_per_s
+        assert table["plain copy: 2 threads / 1 thread"].iloc[1] == pytest.approx(copy[2] / copy[1])
+    on_bytes = frame[(frame.library == "cipherlab") & (frame["data"] == "bytes") & (frame.threads == 1)]
+    for obj in ("fresh", "reused"):  # bytes in, bytes out against PyCryptodome's (bytes) figure
+        mbps = on_bytes[on_bytes.object == obj].set_index("bytes").mb_per_s
+        np.testing.assert_allclose(table[f"cipherlab {obj} bytes MB/s"], mbps.loc[[16, 1024]])
+        np.testing.assert_allclose(table[f"bytes {obj}: cipherlab / PyCryptodome"],
+                                   table[f"cipherlab {obj} bytes MB/s"] / table[f"pycryptodome {obj} MB/s"])
 
 
 def test_run_limits_times_every_key_size_and_mode_against_the_bound():
@@ -188,11 +201,12 @@ def test_the_pipeline_sweep_goes_through_the_one_raw_writer_and_reader(monkeypat
     assert bench.main(["--sizes", "--impl", "table", "--repeats", str(repeats), "--profile", "quick"]) == 0
     csv, meta_path = paths.Profile("quick").raw_csv("bench_sweep"), paths.Profile("quick").raw_meta("bench_sweep")
     meta = json.loads(meta_path.read_text())
-    # the sweep's two parts in one file: 2 sizes x 4 cases, and the limit part (3 key sizes x ECB and CTR)
-    assert meta["experiment"] == "bench_sweep" and meta["profile"] == "quick" and meta["raw_rows"] == 8 + 6
+    # the sweep's two parts in one file: 2 sizes x 6 cases (cipherlab on arrays and on bytes, fresh and reused,
+    # PyCryptodome fresh and reused), and the limit part (3 key sizes x ECB and CTR)
+    assert meta["experiment"] == "bench_sweep" and meta["profile"] == "quick" and meta["raw_rows"] == 12 + 6
     assert meta["config"] == {"mode": "ctr", "repeats": repeats} and meta["sizes"] == [16, 256]
     rows, _ = env_page.read_sweep("quick")
-    assert len(rows) == 8 + 6 and rows["part"].value_counts().to_dict() == {"sizes": 8, "limit": 6}
+    assert len(rows) == 12 + 6 and rows["part"].value_counts().to_dict() == {"sizes": 12, "limit": 6}
     good = csv.read_bytes()
     lines = good.splitlines(keepends=True)
     edited = [lines[0]] + lines[1:]

@@ -243,7 +243,7 @@ LIMIT_BYTES = 8 * MiB
 #: ``part`` is ``sizes`` (AES-128 by message size) or ``limit`` (every key size and mode at
 #: :data:`LIMIT_BYTES`, against the measured bound).
 SWEEP_COLUMNS = ["part", "library", "object", "mode", "key_bits", "threads", "bytes", "seconds", "mb_per_s",
-                 "cycles_per_byte", "calls"]
+                 "cycles_per_byte", "calls", "data"]
 #: Seconds each batch of calls should last: long enough for perf_counter, short enough to fit in one
 #: time slice of a shared machine (the fastest batch is kept).
 BATCH_SECONDS = 5e-4
@@ -256,22 +256,36 @@ def _batch_time(fn, calls: int) -> float:
     return (time.perf_counter_ns() - t0) / 1e9 / calls
 
 
+def _copy(inp: np.ndarray, out: np.ndarray, start: int, stop: int) -> None:
+    np.copyto(out[16 * start:16 * stop], inp[16 * start:16 * stop])  # numpy releases the GIL for a copy
+
+
 def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes, two_threads: bool) -> list:
-    """``(library, object, threads, callable)`` for one message: cipherlab and PyCryptodome, each with
-    a fresh object per message (what a user does) and with one object reused; with ``two_threads``,
-    a reused cipherlab object on two threads too."""
+    """``(library, object, threads, data, callable)`` for one message: cipherlab and PyCryptodome, each
+    with a fresh object per message (what a user does) and with one object reused, cipherlab on a uint8
+    array and on ``bytes`` (bytes in, bytes out, as a user calls it; PyCryptodome returns bytes always);
+    with ``two_threads``, a reused cipherlab object on two threads too, and beside it the ceiling of two
+    threads on this machine: a plain copy of the same bytes (``library`` ``copy``) on one thread and
+    shared by two, as the cipher's pieces are."""
     kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False)
     ours = new(key, "aes", mode, threads=1, **kw)
     # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
     theirs = pycryptodome_aes(key, mode, kw["iv"])
     fresh = lambda: pycryptodome_aes(key, mode, kw["iv"]).encrypt(raw)  # noqa: E731
-    cases = [("cipherlab", "fresh", 1, lambda: new(key, "aes", mode, threads=1, **kw).encrypt(data)),
-             ("cipherlab", "reused", 1, lambda: ours.encrypt(data)),
-             ("pycryptodome", "fresh", 1, fresh),
-             ("pycryptodome", "reused", 1, lambda: theirs.encrypt(raw))]
+    cases = [("cipherlab", "fresh", 1, "array", lambda: new(key, "aes", mode, threads=1, **kw).encrypt(data)),
+             ("cipherlab", "reused", 1, "array", lambda: ours.encrypt(data)),
+             ("cipherlab", "fresh", 1, "bytes", lambda: new(key, "aes", mode, threads=1, **kw).encrypt(raw)),
+             ("cipherlab", "reused", 1, "bytes", lambda: ours.encrypt(raw)),
+             ("pycryptodome", "fresh", 1, "bytes", fresh),
+             ("pycryptodome", "reused", 1, "bytes", lambda: theirs.encrypt(raw))]
     if two_threads:
+        from cipherlab.ciphers._aesni import share
         both = new(key, "aes", mode, threads=2, **kw)
-        cases.append(("cipherlab", "reused", 2, lambda: both.encrypt(data)))
+        out = np.empty_like(data)
+        cases += [("cipherlab", "reused", 2, "array", lambda: both.encrypt(data)),
+                  ("cipherlab", "reused", 2, "bytes", lambda: both.encrypt(raw)),
+                  ("copy", "reused", 1, "array", lambda: np.copyto(out, data)),
+                  ("copy", "reused", 2, "array", lambda: share(_copy, data.shape[0], 2, lambda a, b: (data, out, a, b)))]
     return cases
 
 
@@ -304,19 +318,20 @@ def _check_sweep_args(mode, impl, repeats):
     return impl
 
 
-def _row(part, library, obj, mode, key_bits, threads, n, seconds, calls, clock_hz) -> dict:
+def _row(part, library, obj, mode, key_bits, threads, n, seconds, calls, clock_hz, data="array") -> dict:
     return dict(part=part, library=library, object=obj, mode=mode, key_bits=key_bits, threads=threads, bytes=n,
                 seconds=seconds, mb_per_s=n / seconds / 1e6,
-                cycles_per_byte=seconds * clock_hz / n if clock_hz else float("nan"), calls=calls)
+                cycles_per_byte=seconds * clock_hz / n if clock_hz else float("nan"), calls=calls, data=data)
 
 
 def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats: int = 5, seed: int = 0,
               clock_hz: "float | None" = None, two_threads=TWO_THREAD_SIZES) -> pd.DataFrame:
     """Throughput of AES-128 by message size, one thread: cipherlab and PyCryptodome side by side.
 
-    Each size runs four cases (cipherlab / PyCryptodome, a fresh object per message / one object
-    reused), and at the sizes of ``two_threads`` a reused cipherlab object on two threads as well
-    (where Numba may run two), interleaved, ``repeats`` batches each (a batch lasts about
+    Each size runs the cases of :func:`_sweep_cases` (cipherlab / PyCryptodome, a fresh object per
+    message / one object reused, cipherlab on arrays and on bytes), and at the sizes of ``two_threads``
+    a reused cipherlab object on two threads and the plain copy's ceiling as well (where Numba may run
+    two), interleaved, ``repeats`` batches each (a batch lasts about
     :data:`BATCH_SECONDS`); the fastest batch is reported, as seconds per call. ``cycles_per_byte``
     uses ``clock_hz`` (None: NaN, the clock unknown).
     """
@@ -331,8 +346,8 @@ def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats:
     for n in sizes:
         data = rng.integers(0, 256, n, dtype=np.uint8)
         cases = _sweep_cases(mode, impl, key, iv, data, data.tobytes(), n in two_threads and max_threads() >= 2)
-        for (library, obj, threads, _), (s, c) in zip(cases, _time_cases([fn for *_, fn in cases], repeats)):
-            rows.append(_row("sizes", library, obj, mode, 128, threads, n, s, c, clock_hz))
+        for (library, obj, threads, kind, _), (s, c) in zip(cases, _time_cases([fn for *_, fn in cases], repeats)):
+            rows.append(_row("sizes", library, obj, mode, 128, threads, n, s, c, clock_hz, kind))
     return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
 
 

@@ -35,8 +35,9 @@ def sweep_parameters(repeats: int, mode: str = SWEEP_MODE) -> dict:
 MiB = 1 << 20
 #: The sweep table's short view on the page (the full table folds out).
 SWEEP_SHORT = ["message", "cipherlab fresh MB/s", "fresh: cipherlab / PyCryptodome",
-               "reused: cipherlab / PyCryptodome", "cipherlab reused cycles/B", "reused: fraction of the bound",
-               "2 threads / 1 thread"]
+               "reused: cipherlab / PyCryptodome", "bytes fresh: cipherlab / PyCryptodome",
+               "bytes reused: cipherlab / PyCryptodome", "cipherlab reused cycles/B", "reused: fraction of the bound",
+               "2 threads / 1 thread", "plain copy: 2 threads / 1 thread"]
 CASES = (("cipherlab", "fresh"), ("cipherlab", "reused"), ("pycryptodome", "fresh"), ("pycryptodome", "reused"))
 
 
@@ -46,6 +47,8 @@ def size_label(n: int) -> str:
 
 def part(frame: pd.DataFrame, part: str) -> pd.DataFrame:
     """The rows of one part of the sweep (a sweep written before the parts existed is all ``sizes``)."""
+    if "data" not in frame:  # a sweep written before bytes were timed timed cipherlab on arrays
+        frame = frame.assign(data="array")
     if "part" not in frame:
         return frame.assign(threads=1, key_bits=128) if part == "sizes" else frame.iloc[0:0]
     return frame[frame.part == part]
@@ -68,14 +71,19 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
     """One row per message size (AES-128, the ``sizes`` part): MB/s of cipherlab and PyCryptodome (a fresh
     object per message, one object reused), ``openssl speed -evp`` where measured, cipherlab's cycles
     per byte beside the measured bound and the formula's figure (from ``meta``, the run's record) and
-    the fraction of the bound (bound / measured), the ratios to PyCryptodome, and at the sizes timed on
-    two threads, a reused object's MB/s there and its scaling factor (two threads / one).
+    the fraction of the bound (bound / measured), the ratios to PyCryptodome (cipherlab on arrays, and
+    on bytes in and out as a user calls it), and at the sizes timed on two threads, a reused object's
+    MB/s there, its scaling factor (two threads / one) and the ceiling beside it: the same factor of a
+    plain copy of the message's bytes, shared by two threads the same way.
 
     ``frame``: the rows of :func:`cipherlab.bench.run_sweep`; ``openssl``: its rows (``bytes, mb_per_s``)
     or None to take the ``openssl_mb_per_s`` column.
     """
     meta = meta or {}
     frame = part(frame, "sizes")
+    on_bytes = frame[(frame.library == "cipherlab") & (frame["data"] == "bytes") & (frame.threads == 1)]
+    copies = frame[frame.library == "copy"].pivot_table(index="bytes", columns="threads", values="mb_per_s")
+    frame = frame[(frame["data"] == "array") | (frame.library == "pycryptodome")]
     one = frame[frame.threads == 1]
     wide = one.pivot_table(index="bytes", columns=["library", "object"], values="mb_per_s")
     out = pd.DataFrame(index=wide.index)
@@ -98,9 +106,16 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
         out[f"{obj}: fraction of the bound"] = bound / out[f"cipherlab {obj} cycles/B"]
     out["fresh: cipherlab / PyCryptodome"] = out["cipherlab fresh MB/s"] / out["pycryptodome fresh MB/s"]
     out["reused: cipherlab / PyCryptodome"] = out["cipherlab reused MB/s"] / out["pycryptodome reused MB/s"]
+    by_bytes = on_bytes.pivot_table(index="bytes", columns="object", values="mb_per_s")
+    for obj in ("fresh", "reused"):
+        out[f"cipherlab {obj} bytes MB/s"] = by_bytes[obj].reindex(out.index) if obj in by_bytes else float("nan")
+        out[f"bytes {obj}: cipherlab / PyCryptodome"] = (out[f"cipherlab {obj} bytes MB/s"]
+                                                        / out[f"pycryptodome {obj} MB/s"])
     two = frame[(frame.threads == 2) & (frame.library == "cipherlab")].set_index("bytes").mb_per_s
     out["cipherlab reused 2 threads MB/s"] = two.reindex(out.index)
     out["2 threads / 1 thread"] = out["cipherlab reused 2 threads MB/s"] / out["cipherlab reused MB/s"]
+    out["plain copy: 2 threads / 1 thread"] = ((copies[2] / copies[1]).reindex(out.index)
+                                               if 1 in copies and 2 in copies else float("nan"))
     out.index = [size_label(int(n)) for n in out.index]
     out.index.name = "message"
     return out.reset_index()

@@ -37,7 +37,7 @@ from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
            "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES", "handoff_seconds", "shares",
-           "SHARE_FACTOR", "PIECE_MIN_BYTES"]
+           "SHARE_FACTOR", "PIECE_MIN_BYTES", "share"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -287,7 +287,15 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> Non
         kernel(*args_for(0, n_blocks))
         _RATE[kernel] = (time.perf_counter() - t0) / n_bytes
         return
-    job = _Shared(kernel, args_for, n_blocks, threads, group)
+    share(kernel, n_bytes, threads, args_for, group)
+
+
+def share(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
+    """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads sharing
+    its pieces (:class:`_Shared`), whatever its length; the hand-off's latency seen updates
+    :func:`handoff_seconds`. :func:`_ranges` decides when to; the sweep's plain-copy ceiling calls it."""
+    job = _Shared(kernel, args_for, (n_bytes + 15) // 16, threads, group)
+    handoff_seconds()
     pool = _pool()
     t0 = time.perf_counter()
     for _ in range(threads - 1):

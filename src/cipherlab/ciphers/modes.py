@@ -424,7 +424,7 @@ class Cipher:
             hot = self._wide_path(False)
         if hot and (n < HW.PARALLEL_MIN_BYTES or self._threads == 1) and (self._mode == "ctr" or not self._padding):
             out = self._one_call(arr, hot, kind)  # a short message (or one thread): one kernel call, nothing else
-            return _same_kind(out, kind)
+            return out.tobytes() if kind is bytes and out.base is None else _same_kind(out, kind)
         if self._impl == "pycryptodome":
             raw = arr if self._mode == "ctr" or not self._padding else pkcs7_pad(arr)
             return _same_kind(self._pycryptodome(raw, decrypt=False), kind)

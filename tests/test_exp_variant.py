@@ -394,6 +394,12 @@ def test_design_concerns_name_every_measure_weaker_than_aes():
             "sbox_key_summary": summary.assign(min=[4.0, 112.0, 7.0], max=[4.0, 112.0, 7.0]),
             "randomness": rnd.assign(passed=True)}
     assert card.design_concerns(same) == [] and card.design_concerns(results, "aes") == []
+    # fewer SP 800-22 passes than AES count only where a random source would rarely fail as many
+    noisy = card.design_concerns({**results, "randomness": rnd.assign(expected_pass_probability=0.5)})
+    rare = card.design_concerns({**results, "randomness": rnd.assign(expected_pass_probability=0.99)})
+    assert not any("SP 800-22" in x for x in noisy)
+    assert rare[-1].startswith("SP 800-22 on the CTR keystream: 1 of 3 tests passed (AES 3 of 3; a random source "
+                               "fails 2 or more with probability 0.0003")
 
 
 def test_card_aes(batteries):

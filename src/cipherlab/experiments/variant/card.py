@@ -21,10 +21,12 @@ below.
 from __future__ import annotations
 
 import pandas as pd
+from scipy import stats
 
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.measures import confirmed_equivalence
 from cipherlab.experiments.variant.trails import TRAIL_KEYS
 
 #: the tests the card lists when it finds nothing
@@ -37,6 +39,8 @@ TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures an
 NO_WEAKNESS = "no structural weakness found by this battery"
 #: the card's first line when no attack read the cipher but its design is weaker than AES's somewhere
 NO_BREAK = "no attack of this battery recovered a plaintext"
+#: SP 800-22 counts as a weakness only when a random source fails that many tests less often than this
+CHANCE = 0.01
 
 
 def _exact(table: pd.DataFrame) -> bool:
@@ -77,8 +81,10 @@ def weaknesses(results: dict) -> list[dict]:
 def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
     """Where the variant's design is weaker than AES's in this run (same settings): a smaller design margin, fewer
     active S-boxes in 4 rounds, an S-box of larger differential uniformity or smaller nonlinearity (the worst over
-    every sampled key and round), fewer SP 800-22 tests passed. Each item says the variant's value and AES's; empty
-    for AES itself or a variant at least as strong as AES in each of these."""
+    every sampled key and round), fewer SP 800-22 tests passed than AES where a random source would fail that many
+    with probability below :data:`CHANCE` (never for a cipher that is AES up to its round keys, whose statistics are
+    AES's). Each item says the variant's value and AES's; empty for AES itself or a variant at least as strong as
+    AES in each of these."""
     cipher = cipher or results["cipher"]
     if cipher == "aes":
         return []
@@ -103,12 +109,20 @@ def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
             if bad:
                 span = f"{r['min']:g}" if r["min"] == r["max"] else f"{r['min']:g} to {r['max']:g}"
                 out.append(f"{label} {span} (AES {r['aes']:g})")
+    if results.get("equivalence") is not None and confirmed_equivalence(results) is not None:
+        return out   # AES up to its round keys: every statistic has AES's distribution, a lower count is chance
     rnd = results["randomness"]
     for (mode, inp), d in rnd[rnd["cipher"] != "plaintext"].groupby(["mode", "input"], sort=False):
         ours, ref = d[d["cipher"] == cipher], d[d["cipher"] == "aes"]
-        if len(ours) and len(ref) and int(ours["passed"].sum()) < int(ref["passed"].sum()):
+        failed = int((~ours["passed"].astype(bool)).sum())
+        p = float(ours["expected_pass_probability"].iloc[0]) if "expected_pass_probability" in ours else None
+        chance = None if p is None else float(stats.binom.sf(failed - 1, len(ours), 1 - p))
+        if (len(ours) and len(ref) and int(ours["passed"].sum()) < int(ref["passed"].sum())
+                and (chance is None or chance < CHANCE)):
             out.append(f"SP 800-22 on the {mode.upper()} {inp}: {int(ours['passed'].sum())} of {len(ours)} tests "
-                       f"passed (AES {int(ref['passed'].sum())} of {len(ref)})")
+                       f"passed (AES {int(ref['passed'].sum())} of {len(ref)}"
+                       + (f"; a random source fails {failed} or more with probability {chance:.2g})"
+                          if chance is not None else ")"))
     return out
 
 

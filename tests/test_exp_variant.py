@@ -287,7 +287,7 @@ def test_correctness_all_styles_agree():
     assert set(t["style"]) == set(correctness.styles_here("aes-2sbox"))
 
 
-# ---------------------------------------------------------------- speed, decided by the engine
+# ---------------------------------------------------------------- speed: what was measured, no verdict
 
 def _raw(variant_factor: float, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
@@ -301,11 +301,19 @@ def _raw(variant_factor: float, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@pytest.mark.parametrize("factor, words", [(0.5, "faster"), (2.0, "slower"),
-                                           (1.0, "no difference beyond the A/A band")])
+@pytest.mark.parametrize("factor, words", [(0.5, "faster than AES"), (2.0, "slower than AES"),
+                                           (1.0, "no difference from AES beyond the A/A band")])
 def test_speed_verdict_words(factor, words):
     t = speed.speed_table(_raw(factor), "toy")
     assert t["finding"].iloc[0] == words
+
+
+def test_the_speed_table_states_no_claim_and_no_verdict():
+    """A variant's speed table says what was measured; a claim the paper never made ("faster") gets no verdict and
+    a measured slowdown is never called "the opposite of the claim"."""
+    t = speed.speed_table(_raw(2.0), "toy")
+    assert "verdict" not in t.columns and "reason" not in t.columns
+    assert not t.astype(str).apply(lambda c: c.str.contains("claim|contradicted")).any().any()
 
 
 def test_claim_row_is_ordering():
@@ -349,7 +357,11 @@ def test_the_trail_tables_put_aes_beside_the_variant(batteries):
 def test_card_non_mds_example_states_branch_number_bound_and_margin():
     r = driver.run_battery("aes-circulant-matrix", seed=3, **SMALL)
     text = r["card"]
-    assert card.NO_WEAKNESS in text  # the attacks still fail ...
+    # the attacks still fail, but the card never says "no structural weakness" beside a weaker design than AES's
+    assert card.NO_WEAKNESS not in text
+    assert text.startswith(f"**aes-circulant-matrix**: **{card.NO_BREAK}**, but its design is weaker than AES's: "
+                           "a design margin of 3 round(s) against trails (AES 6); at least 16 active S-boxes in 4 "
+                           "rounds (AES 25)")
     # ... but the bound is weaker than AES's: B = 4, 16 = 4^2 active S-boxes in 4 rounds, 7 rounds needed
     assert "linear layer `matrix`: branch number 4 (linear 4, not MDS); at least 16 active S-boxes in 4 rounds (AES 25)" \
         in text
@@ -363,9 +375,36 @@ def test_card_byte_local(batteries):
     assert "weakest point: **byte-local" in text and "257 chosen plaintexts" in text
 
 
+def test_design_concerns_name_every_measure_weaker_than_aes():
+    """Synthetic tables: each measure weaker than AES's is named with AES's value; equal or better ones are not."""
+    from cipherlab.experiments.variant import card
+
+    margin = pd.DataFrame({"cipher": ["v", "aes"], "margin_rounds": [0, 6], "bound_meaningful": [True, True],
+                           "active_sboxes_4_rounds": [10, 25]})
+    summary = pd.DataFrame({"measure": ["differential_uniformity", "nonlinearity", "algebraic_degree"],
+                            "min": [10.0, 112.0, 7.0], "max": [16.0, 112.0, 7.0], "aes": [4.0, 112.0, 7.0]})
+    rnd = pd.DataFrame({"cipher": ["v"] * 3 + ["aes"] * 3 + ["plaintext"], "mode": ["ctr"] * 7,
+                        "input": ["keystream"] * 7, "passed": [True, False, False, True, True, True, False]})
+    results = {"cipher": "v", "margin": margin, "sbox_key_summary": summary, "randomness": rnd}
+    assert card.design_concerns(results) == [
+        "a design margin of 0 round(s) against trails (AES 6)", "at least 10 active S-boxes in 4 rounds (AES 25)",
+        "S-box differential uniformity 10 to 16 (AES 4)", "SP 800-22 on the CTR keystream: 1 of 3 tests passed "
+        "(AES 3 of 3)"]
+    same = {**results, "margin": margin.assign(margin_rounds=6, active_sboxes_4_rounds=25),
+            "sbox_key_summary": summary.assign(min=[4.0, 112.0, 7.0], max=[4.0, 112.0, 7.0]),
+            "randomness": rnd.assign(passed=True)}
+    assert card.design_concerns(same) == [] and card.design_concerns(results, "aes") == []
+    # fewer SP 800-22 passes than AES count only where a random source would rarely fail as many
+    noisy = card.design_concerns({**results, "randomness": rnd.assign(expected_pass_probability=0.5)})
+    rare = card.design_concerns({**results, "randomness": rnd.assign(expected_pass_probability=0.99)})
+    assert not any("SP 800-22" in x for x in noisy)
+    assert rare[-1].startswith("SP 800-22 on the CTR keystream: 1 of 3 tests passed (AES 3 of 3; a random source "
+                               "fails 2 or more with probability 0.0003")
+
+
 def test_card_aes(batteries):
     text = batteries["aes"]["card"]
-    assert card.NO_WEAKNESS in text and "tests run:" in text
+    assert card.NO_WEAKNESS in text and "tests run:" in text and card.design_concerns(batteries["aes"]) == []
     assert "**design margin: 6 round(s)**" in text and "branch number 5 (linear 5, MDS)" in text
     assert "balanced over Λ-sets (the integral property) up to 3 round(s), no longer from 4" in text
 

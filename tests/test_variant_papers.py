@@ -48,6 +48,16 @@ TOY_CLAIMS = [
            kind="structural", scope="claim", rule="holds", tier="supporting", measure="equivalent-to-aes"),
     _claim(claim_id="toy-paper-fast", paper="toy-paper", where="Section 5", quote="fast", kind="qualitative",
            scope="claim", rule="not_testable", tier="supporting", note="no condition named"),
+    _claim(claim_id="toy-paper-sac2", paper="toy-paper", where="Abstract", quote="SAC increased", kind="ordering",
+           scope="claim", null="0", rule="ordering", tier="headline", measure="sac-vs-aes",
+           note="the S-box's or the cipher's SAC"),
+    _claim(claim_id="toy-paper-more", paper="toy-paper", where="Title", quote="a more secure AES", kind="structural",
+           scope="claim", rule="holds", tier="headline", measure="beyond-aes-key", concern="overclaim"),
+    *[_claim(claim_id=f"toy-paper-t{n}", paper="toy-paper", where="Table 2", quote=f"{t} ms", kind="value",
+             scope="claim", published=t, unit="ms", rule="not_testable", tier="supporting", condition=f"size={n} B",
+             note="the paper's machine", carries="nothing") for n, t in ((16, "0.18"), (32, "0.31"), (64, "0.46"))],
+    _claim(claim_id="toy-paper-series", paper="toy-paper", where="Table 2", quote="the times", kind="structural",
+           scope="claim", rule="holds", tier="supporting", measure="published-times-linear", concern="defect"),
 ]
 
 
@@ -76,7 +86,7 @@ def test_a_toy_paper_is_decided_by_the_engine(toy):
     assert v.loc["toy-paper-fast", "verdict"] == "not testable"
     assert "no condition named" in v.loc["toy-paper-fast", "reason"]
     assert set(toy["evidence"]["chapter"]) == {"variant_toy-paper"}
-    assert set(toy["evidence"]["claim_id"]) == set(v.index) - {"toy-paper-fast"}
+    assert set(toy["evidence"]["claim_id"]) == set(v[v["rule"] != "not_testable"].index)
     assert (v["chapter"].isin(["variant_toy-paper", ""])).all()
 
 
@@ -84,7 +94,7 @@ def test_the_page_header_escapes_every_text_from_the_files(toy):
     text = report.header_html(toy)
     assert "<script>" not in text and "&lt;script&gt;" in text and "<code>code</code>" in text
     assert "&lt;b&gt;XOR&lt;/b&gt;" in text and 'href="https://example.org/toy"' in text
-    assert "5 claims</b> are decided below" in text
+    assert f"{len(TOY_CLAIMS)} claims</b> are decided below" in text
 
 
 def test_the_report_parts_say_what_the_equivalence_means(toy):
@@ -99,6 +109,53 @@ def test_the_report_parts_say_what_the_equivalence_means(toy):
     found = report.findings_markdown(toy)
     assert "**The cipher is AES with transformed round keys**" in found and "key space" in found
     assert "config/variants/toy-paper.claims.csv" in report.methodology_markdown(toy)
+
+
+def test_a_reading_an_exact_identity_settles_is_decided_as_a_statement(toy):
+    """The S-box's SAC of a cipher whose S-boxes are Rijndael's up to XOR constants is AES's by an identity: that
+    reading is decided as a statement (not as a measured size 'the paper states'), the cipher's reading by its
+    measurement, and the least favourable decides, the row saying under which reading and what each gave."""
+    row = toy["verdicts"].set_index("claim_id").loc["toy-paper-sac2"]
+    assert row["verdict"] == "contradicted" and row["reading"] == "the S-box's SAC"
+    assert row["outcome"] == "statement_false" and "states a clear effect" not in row["reason"]
+    assert "it does not hold (every S-box is Rijndael's up to an XOR on its input and output" in row["reason"]
+    assert "no such XOR changes an S-box's SAC" in row["reason"]
+    assert "under the S-box's SAC, the least favourable of 2 readings: the S-box's SAC: contradicted, the cipher's " \
+           "SAC: " in row["reason"]
+    assert row["rule"] == "holds (the S-box's SAC), ordering (the cipher's SAC)" and "the cipher's SAC: " in row["other"]
+    ev = toy["evidence"].set_index("reading").loc["the S-box's SAC"]
+    assert ev["claim_id"] == "toy-paper-sac2" and ev["holds"] == False  # noqa: E712 (a numpy bool)
+
+
+def test_a_claim_beyond_the_key_fails_on_a_cipher_equivalent_to_aes(toy):
+    row = toy["verdicts"].set_index("claim_id").loc["toy-paper-more"]
+    assert row["verdict"] == "contradicted" and row["concern"] == "overclaim"
+    assert "the cipher is AES with transformed round keys" in row["reason"] and "confirmed by encrypting" in row["reason"]
+
+
+def test_the_papers_own_times_are_checked_for_growing_with_the_length(toy):
+    """Three printed times (0.18, 0.31, 0.46 ms at 1, 2, 4 blocks) miss every straight line by more than their
+    rounding: a defect of the paper's own numbers; a series on a line within its rounding holds."""
+    row = toy["verdicts"].set_index("claim_id").loc["toy-paper-series"]
+    assert row["verdict"] == "contradicted" and row["concern"] == "defect"
+    assert "against a rounding of ±0.005 ms" in row["reason"] and "0.13, 0.075 ms" in row["reason"]
+    lined = toy["paper_claims"].copy()
+    lined.loc[lined["claim_id"] == "toy-paper-t64", "published"] = "0.57"   # 0.18 + 0.13 per block: a line
+    assert measures._published_times({"paper_claims": lined})["holds"]
+    with pytest.raises(ValueError, match="needs at least 3 claims of the paper with a published time"):
+        measures._published_times({"paper_claims": lined.iloc[:4]})
+
+
+def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy):
+    found = report.own_findings(toy)
+    assert list(found["concern"]) == [""] and found["outcome"].eq("established").all()
+    assert found["reason"].iloc[0].startswith("The cipher is AES with transformed round keys")
+    assert "the only gain is the key space (128-bit keys: 2^128 keys (AES 2^128))" in found["reason"].iloc[0]
+    weaker = {**toy, "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
+    assert "design is weaker than AES's, measured by the same battery: a design margin of 0 round(s) against " \
+           "trails (AES 6); at least 10 active S-boxes in 4 rounds (AES 25)" in report.own_findings(weaker)["reason"].iloc[1]
+    assert "**Its design is weaker than AES's**" in report.findings_markdown(weaker)
+    assert report.paper(toy).subject == "S(x) ^ 0x5A, a toy paper"   # the file's summary, not the registry label
 
 
 def test_the_card_puts_the_equivalence_first(toy):

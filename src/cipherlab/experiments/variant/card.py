@@ -21,10 +21,12 @@ below.
 from __future__ import annotations
 
 import pandas as pd
+from scipy import stats
 
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.measures import confirmed_equivalence
 from cipherlab.experiments.variant.trails import TRAIL_KEYS
 
 #: the tests the card lists when it finds nothing
@@ -35,6 +37,10 @@ TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures an
              "structural properties by round",
              "SP 800-22 on a CTR keystream and an ECB image")
 NO_WEAKNESS = "no structural weakness found by this battery"
+#: the card's first line when no attack read the cipher but its design is weaker than AES's somewhere
+NO_BREAK = "no attack of this battery recovered a plaintext"
+#: SP 800-22 counts as a weakness only when a random source fails that many tests less often than this
+CHANCE = 0.01
 
 
 def _exact(table: pd.DataFrame) -> bool:
@@ -72,6 +78,54 @@ def weaknesses(results: dict) -> list[dict]:
     return out
 
 
+def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
+    """Where the variant's design is weaker than AES's in this run (same settings): a smaller design margin, fewer
+    active S-boxes in 4 rounds, an S-box of larger differential uniformity or smaller nonlinearity (the worst over
+    every sampled key and round), fewer SP 800-22 tests passed than AES where a random source would fail that many
+    with probability below :data:`CHANCE` (never for a cipher that is AES up to its round keys, whose statistics are
+    AES's). Each item says the variant's value and AES's; empty for AES itself or a variant at least as strong as
+    AES in each of these."""
+    cipher = cipher or results["cipher"]
+    if cipher == "aes":
+        return []
+    out = []
+    margin = results["margin"].set_index("cipher")
+    v, aes = margin.loc[cipher], margin.loc["aes"]
+    if bool(v["bound_meaningful"]) and pd.notna(aes["margin_rounds"]) and (
+            pd.isna(v["margin_rounds"]) or v["margin_rounds"] < aes["margin_rounds"]):
+        own = "none" if pd.isna(v["margin_rounds"]) else f"{int(v['margin_rounds'])} round(s)"
+        out.append(f"a design margin of {own} against trails (AES {int(aes['margin_rounds'])})")
+    if int(v["active_sboxes_4_rounds"]) < int(aes["active_sboxes_4_rounds"]):
+        out.append(f"at least {int(v['active_sboxes_4_rounds'])} active S-boxes in 4 rounds "
+                   f"(AES {int(aes['active_sboxes_4_rounds'])})")
+    if "sbox_key_summary" in results:
+        summary = results["sbox_key_summary"].set_index("measure")
+        for measure, worse, label in (("differential_uniformity", "max", "S-box differential uniformity"),
+                                      ("nonlinearity", "min", "S-box nonlinearity")):
+            if measure not in summary.index:
+                continue
+            r = summary.loc[measure]
+            bad = r["max"] > r["aes"] if worse == "max" else r["min"] < r["aes"]
+            if bad:
+                span = f"{r['min']:g}" if r["min"] == r["max"] else f"{r['min']:g} to {r['max']:g}"
+                out.append(f"{label} {span} (AES {r['aes']:g})")
+    if results.get("equivalence") is not None and confirmed_equivalence(results) is not None:
+        return out   # AES up to its round keys: every statistic has AES's distribution, a lower count is chance
+    rnd = results["randomness"]
+    for (mode, inp), d in rnd[rnd["cipher"] != "plaintext"].groupby(["mode", "input"], sort=False):
+        ours, ref = d[d["cipher"] == cipher], d[d["cipher"] == "aes"]
+        failed = int((~ours["passed"].astype(bool)).sum())
+        p = float(ours["expected_pass_probability"].iloc[0]) if "expected_pass_probability" in ours else None
+        chance = None if p is None else float(stats.binom.sf(failed - 1, len(ours), 1 - p))
+        if (len(ours) and len(ref) and int(ours["passed"].sum()) < int(ref["passed"].sum())
+                and (chance is None or chance < CHANCE)):
+            out.append(f"SP 800-22 on the {mode.upper()} {inp}: {int(ours['passed'].sum())} of {len(ours)} tests "
+                       f"passed (AES {int(ref['passed'].sum())} of {len(ref)}"
+                       + (f"; a random source fails {failed} or more with probability {chance:.2g})"
+                          if chance is not None else ")"))
+    return out
+
+
 def equivalence_line(results: dict) -> "str | None":
     """The structural equivalence to AES, where the battery recognised one (decided and confirmed), else None."""
     eq = results.get("equivalence")
@@ -91,8 +145,11 @@ def card_markdown(results: dict, cipher: str) -> str:
     """The card as markdown, from the results of :func:`cipherlab.experiments.variant.driver.run_battery`."""
     found = weaknesses(results)
     same = equivalence_line(results) if cipher != "aes" else None   # AES is trivially itself
+    weaker = design_concerns(results, cipher)
     lines = [f"**{cipher}**: " + (f"weakest point: **{found[0]['what']}**; {found[0]['cost']}." if found
-                                  else same + "." if same else f"**{NO_WEAKNESS}**.")]
+                                  else same + "." if same else
+                                  f"**{NO_BREAK}**, but its design is weaker than AES's: " + "; ".join(weaker) + "."
+                                  if weaker else f"**{NO_WEAKNESS}**.")]
     for w in found[1:]:
         lines.append(f"- also **{w['what']}**: {w['cost']}.")
     if found and same:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from cipherlab.analysis.claims import CLAIM_COLUMNS, load_claims
 from cipherlab.analysis.evidence import EVIDENCE_COLUMNS, evidence_frame
-from cipherlab.analysis.verdicts import VERDICT_COLUMNS, decide_all
+from cipherlab.analysis.verdicts import VERDICT_COLUMNS, combine_verdicts, decide_all, load_rules, readings_rule
 from cipherlab.ciphers.described import load_variant
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.experiments.variant.measures import check_measure, evidence_for
@@ -35,7 +35,7 @@ from cipherlab.pipeline.chapters import VARIANT_CLAIMS_SUFFIX
 from cipherlab.pipeline.paths import Profile, as_profile, variant_file
 
 __all__ = ["CLAIMS_SUFFIX", "claims_path", "has_claims", "load_paper_claims", "paper_verdicts", "empty_evidence",
-           "empty_verdicts", "load_variant_verdicts", "paper_facts"]
+           "empty_verdicts", "load_variant_verdicts", "paper_facts", "decide_readings"]
 
 #: the claims file beside ``config/variants/<name>.yaml``
 CLAIMS_SUFFIX = VARIANT_CLAIMS_SUFFIX
@@ -105,7 +105,59 @@ def paper_verdicts(results: dict, claims: "pd.DataFrame | None", *, profile: str
     evidence.insert(0, "chapter", page)
     for col in ("size", "style", "mode", "profile", "unit", "detail", "section", "reading"):
         evidence[col] = evidence[col].fillna("")
-    return evidence, decide_all(claims, evidence)
+    return evidence, decide_readings(claims, evidence)
+
+
+def _statement_rows(claims: pd.DataFrame, evidence: pd.DataFrame) -> pd.Series:
+    """Which evidence rows decide a reading as a statement (``holds`` set) for a claim whose rule compares an
+    interval: an exact identity of the battery settles that reading whatever the interval would say."""
+    rule = evidence["claim_id"].map(claims.set_index("claim_id")["rule"])
+    return evidence["holds"].notna() & ~rule.isin(("holds", "not_testable"))
+
+
+def decide_readings(claims: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFrame:
+    """The engine's verdicts (:func:`~cipherlab.analysis.verdicts.decide_all`), where a claim's readings may be
+    decided differently: a reading the battery settles by an exact identity (evidence with ``holds``, e.g. the
+    S-box's SAC of a cipher whose S-boxes are Rijndael's up to XOR constants) as a statement (rule ``holds``),
+    the others by the claim's own rule on their measurement.  The readings then combine as the engine combines
+    them (``readings`` of the claim or the rules file: the least favourable decides), and the row says under
+    which reading, and what each reading gave."""
+    mixed = _statement_rows(claims, evidence) if len(evidence) else pd.Series(False, index=evidence.index)
+    ids = list(dict.fromkeys(evidence.loc[mixed, "claim_id"]))
+    if not ids:
+        return decide_all(claims, evidence)
+    rest = claims[~claims["claim_id"].isin(ids)]
+    rows = [decide_all(rest, evidence[~evidence["claim_id"].isin(ids)])]
+    rules = load_rules()
+    for cid in ids:
+        claim = claims[claims["claim_id"] == cid]
+        evs = evidence[evidence["claim_id"] == cid]
+        parts = [decide_all(claim.assign(rule="holds"), evs[mixed.loc[evs.index]])]
+        if (~mixed.loc[evs.index]).any():
+            parts.append(decide_all(claim, evs[~mixed.loc[evs.index]]))
+        rows.append(_combined(claim.iloc[0], [p.iloc[0] for p in parts], rules))
+    order = {c: i for i, c in enumerate(claims["claim_id"])}
+    every = pd.concat(rows, ignore_index=True)
+    return every.sort_values("claim_id", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
+
+
+def _combined(claim: pd.Series, parts: list, rules: dict) -> pd.DataFrame:
+    """One verdict row from the rows of one claim decided reading by reading (each part's ``reading``)."""
+    how = readings_rule(claim, rules)
+    order = list(rules["combine_order"])
+    verdicts = [p["verdict"] if p["verdict"] in order else "reproduced" for p in parts]
+    pick = parts[combine_verdicts(verdicts, how, order)].copy()
+    labels = [p["reading"] or "its one reading" for p in parts]
+    each = ", ".join(f"{lab}: {p['verdict']}" for lab, p in zip(labels, parts))
+    rule_of = ", ".join(f"{p['rule']} ({lab})" for lab, p in zip(labels, parts))
+    which = "the least favourable" if how == "every" else "the median"
+    others = [f"{lab}: {p['ours']} → {p['verdict']}" for lab, p in zip(labels, parts) if lab != pick["reading"]]
+    if len({p["verdict"] for p in parts}) > 1:
+        pick["reason"] = f"{str(pick['reason']).rstrip('.')} (under {pick['reading']}, {which} of {len(parts)} readings: {each})."
+    pick["basis"] = f"under {pick['reading']}, {which} of {len(parts)} readings ({each}): {pick['basis']}"
+    pick["rule"] = rule_of
+    pick["other"] = "; ".join(o for o in [*others, pick["other"]] if o)
+    return pd.DataFrame([pick], columns=list(VERDICT_COLUMNS))
 
 
 def load_variant_verdicts(profile: "str | Profile", names) -> pd.DataFrame:

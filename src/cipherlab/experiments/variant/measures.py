@@ -26,7 +26,7 @@ from cipherlab.experiments.variant import structure
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.experiments.variant.keys import CONTROL as SBOX_CONTROL, MEASURES as SBOX_MEASURES
 
-__all__ = ["MEASURES", "SECTIONS", "evidence_for", "check_measure"]
+__all__ = ["MEASURES", "SECTIONS", "evidence_for", "check_measure", "confirmed_equivalence"]
 
 #: AES, the control of every comparison (its rows in the battery's tables)
 CONTROL = "aes"
@@ -44,7 +44,9 @@ MEASURES = {
     "key-avalanche-aes": ("%", "the same for AES"),
     "key-avalanche-vs-aes": ("pp", "the variant's key avalanche minus AES's"),
     "sac-vs-aes": ("", "SAC (mean probability that an output bit flips) minus AES's, two readings: the S-box's "
-                       "8 x 8 matrix over every sampled key (exact), the cipher's 128 x 128 matrix (A/A control)"),
+                       "8 x 8 matrix over every sampled key (exact; where every S-box is Rijndael's up to an XOR on "
+                       "its input and output, decided as a statement: no such XOR changes the SAC), the cipher's "
+                       "128 x 128 matrix (A/A control)"),
     **{f"sbox-{m.replace('_', '-')}": ("", f"the S-box's {m.replace('_', ' ')} over every sampled key and round "
                                            "(median, interval min..max)") for m in SBOX_MEASURES},
     **{f"sbox-{m.replace('_', '-')}-vs-aes": ("", f"the S-box's {m.replace('_', ' ')} minus AES's over every sampled "
@@ -60,7 +62,15 @@ MEASURES = {
     "unbroken": ("", "holds when no attack of the battery recovered a plaintext"),
     "equivalent-to-aes": ("", "holds when the variant is AES, or AES with transformed round keys (decided from the "
                               "structure and confirmed by encrypting)"),
+    "beyond-aes-key": ("", "a claim that the modification changes more than AES's key: does not hold when the variant "
+                           "is AES with transformed round keys (decided and confirmed), so that every property but the "
+                           "key space is AES's; holds otherwise, which shows only that the cipher differs from AES, "
+                           "never that it is stronger"),
     "speed": ("%", "speedup over AES in each style (ECB, the battery's size), with its A/A control"),
+    "published-times-linear": ("", "the paper's own numbers: holds when its execution times (its claims in ms or s "
+                                   "at a condition size=... B) lie on one straight line in the message length within "
+                                   "half their last printed digit, as encrypting does (a fixed cost plus a cost per "
+                                   "block)"),
 }
 
 #: measure prefix -> the section of the variant's page that shows it (the heading's id)
@@ -68,6 +78,7 @@ SECTIONS = {"avalanche": "diffusion", "key-avalanche": "diffusion", "sac": "diff
             "sp800": "randomness", "image": "randomness", "key-bits": "structural-equivalence-to-aes-and-the-key",
             "design": "trail-bounds-and-the-design-margin", "broken": "structural-attacks",
             "unbroken": "structural-attacks", "equivalent": "structural-equivalence-to-aes-and-the-key",
+            "beyond": "structural-equivalence-to-aes-and-the-key", "published": "claims-of-the-paper",
             "speed": "speed-against-aes"}
 
 
@@ -112,6 +123,15 @@ def _single_draw_p(hist: np.ndarray, published: float) -> float:
     return float(hist[far].sum() / hist.sum())
 
 
+def confirmed_equivalence(results: dict) -> "pd.Series | None":
+    """The variant's structural equivalence to AES (``results["equivalence"]``'s row), decided and confirmed by
+    encrypting; None when the battery found none or did not confirm it."""
+    eq = results.get("equivalence")
+    if eq is None or eq.iloc[0]["equivalent_to"] == NONE_FOUND or not bool(eq.iloc[0]["confirmed"]):
+        return None
+    return eq.iloc[0]
+
+
 def _sbox(results: dict, measure: str, vs_aes: bool) -> list[dict]:
     samples = results["sbox_samples"]
     ours = samples[samples["cipher"] != SBOX_CONTROL][measure].astype(float)
@@ -120,6 +140,38 @@ def _sbox(results: dict, measure: str, vs_aes: bool) -> list[dict]:
     keys = int(samples[samples["cipher"] != SBOX_CONTROL]["sample"].nunique())
     return [{"estimate": float(values.median()), "low": float(values.min()), "high": float(values.max()),
              "n": int(len(values)), "detail": f"{len(values)} S-boxes of {keys} sampled key(s); AES {aes:g}"}]
+
+
+TIME_UNITS = {"ms": 1e-3, "s": 1.0, "us": 1e-6}
+
+
+def _published_times(results: dict) -> dict:
+    """Whether the paper's printed execution times grow linearly with the message length (its rows in a unit of
+    :data:`TIME_UNITS` at a condition ``size=N B``): a least-squares line in the length, its largest residual
+    against half the last printed digit (the rounding of the printed values)."""
+    claims = results.get("paper_claims")
+    rows = [] if claims is None else [
+        (r["condition"], r["published"], r["unit"]) for _, r in claims.iterrows()
+        if r["unit"] in TIME_UNITS and str(r["condition"]).startswith("size=") and str(r["published"]).strip()]
+    units = {u for _, _, u in rows}
+    if len(rows) < 3 or len(units) != 1:
+        raise ValueError("measure 'published-times-linear' needs at least 3 claims of the paper with a published time "
+                         f"in one unit of {tuple(TIME_UNITS)} and a condition size=<n> B; found {len(rows)}")
+    unit = units.pop()
+    size = np.array([float(c.split("=", 1)[1].split()[0]) for c, _, _ in rows])
+    t = np.array([float(p) for _, p, _ in rows])
+    order = np.argsort(size)
+    size, t, printed = size[order], t[order], [rows[i][1] for i in order]
+    digits = max(len(p.split(".")[1]) if "." in p else 0 for p in printed)
+    tol = 0.5 * 10.0 ** -digits
+    slope, intercept = np.polyfit(size, t, 1)
+    worst = float(np.max(np.abs(t - (intercept + slope * size))))
+    per_block = [f"{(t[i + 1] - t[i]) / (size[i + 1] - size[i]) * 16:.3g}" for i in range(len(t) - 1)]
+    sizes = ", ".join(f"{s:g}" for s in size)
+    return {"holds": bool(worst <= tol * (1 + 1e-9)), "n": int(len(t)),
+            "detail": f"the paper's {len(t)} times at {sizes} B; the best straight line in the length misses by up to "
+                      f"{worst:.3g} {unit}, against a rounding of ±{tol:g} {unit}; the cost of one more 16-byte block "
+                      f"between consecutive sizes: {', '.join(per_block)} {unit}"}
 
 
 def _speed(results: dict) -> list[dict]:
@@ -160,6 +212,13 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
                            f"bits) against {int(_hist(results, who).sum())} measured flips of {who}"}]
     if name == "sac-vs-aes":
         sbox = _sbox(results, "sac_mean", True)[0]
+        eq = confirmed_equivalence(results)
+        if eq is not None:   # an exact identity decides this reading: SAC(S(x ^ a) ^ c) = SAC(S) for all a, c
+            sbox = {"holds": bool(sbox["low"] > 0), "n": sbox["n"],
+                    "detail": f"every S-box is Rijndael's up to an XOR on its input and output ({eq['equivalent_to']}, "
+                              "decided from the structure and confirmed by encrypting), and no such XOR changes an "
+                              "S-box's SAC (S(x ^ a) ^ c flips an output bit exactly when S flips it, over the same "
+                              f"inputs): {sbox['detail']}, every one exactly AES's"}
         d, lo, hi = _difference(_hist(results, cipher), _hist(results, CONTROL))
         _, clo, chi = _difference(_hist(results, CONTROL), results["aes_repeat"])
         return [{**sbox, "reading": "the S-box's SAC", "section": SECTIONS["sbox"]},
@@ -204,8 +263,21 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
         e = results["equivalence"].iloc[0]
         return [{"holds": bool(e["equivalent_to"] != NONE_FOUND and e["confirmed"]),
                  "detail": f"{e['equivalent_to']}: {e['decided_from']}"}]
+    if name == "beyond-aes-key":
+        e = confirmed_equivalence(results)
+        if e is None:
+            first = results["equivalence"].iloc[0]
+            return [{"holds": True, "detail": f"not AES with transformed round keys: {first['decided_from']}"}]
+        return [{"holds": False,
+                 "detail": f"the cipher is {e['equivalent_to']} ({e['transformation'] or 'no transformation'}), "
+                           "decided from its structure and confirmed by encrypting "
+                           f"({int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks equal under "
+                           f"{int(e['keys_confirmed'])} keys): every S-box property, trail bound and statistic is "
+                           "AES's, and only the key material the transformation adds can grow"}]
     if name == "speed":
         return _speed(results)
+    if name == "published-times-linear":
+        return [_published_times(results)]
     raise ValueError(f"measure must be one of {tuple(MEASURES)}, got {name!r}")
 
 

@@ -24,11 +24,11 @@ import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
 from cipherlab.ciphers.registry import lookup
-from cipherlab.experiments.variant.card import weaknesses
-from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.card import design_concerns, weaknesses
+from cipherlab.experiments.variant.measures import confirmed_equivalence as _equivalent
 
 __all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html",
-           "methodology_markdown", "findings_markdown", "tested_claims", "break_findings"]
+           "methodology_markdown", "findings_markdown", "tested_claims", "break_findings", "own_findings"]
 
 
 def _text(value: str) -> str:
@@ -48,10 +48,14 @@ class VariantPaper:
 
 
 def paper(results: dict) -> VariantPaper:
-    """The facts of the paper a variant describes (``paper:`` of its file; the name stands in for a citation)."""
+    """The facts of the paper a variant describes (``paper:`` of its file; the name stands in for a citation); its
+    subject is the file's own ``summary`` (the registry's, which adds the research-cipher warning of every described
+    variant, where the file has none): the report describes the paper's cipher, it never judges it by that label."""
     cipher = results["cipher"]
     facts = paper_of(results)
-    return VariantPaper(cipher, lookup(cipher).summary, f"variant_{cipher}", facts.get("citation", cipher))
+    desc = getattr(lookup(cipher), "description", None)
+    subject = desc.summary if desc is not None and desc.summary else lookup(cipher).summary
+    return VariantPaper(cipher, subject, f"variant_{cipher}", facts.get("citation", cipher))
 
 
 def paper_of(results: dict) -> dict:
@@ -117,13 +121,6 @@ def passages_html(results: dict, folder: "Path | None" = None) -> str:
             f'<pre style="white-space:pre-wrap">{html.escape(text)}</pre></details>')
 
 
-def _equivalent(results: dict) -> "pd.Series | None":
-    eq = results.get("equivalence")
-    if eq is None or eq.iloc[0]["equivalent_to"] == NONE_FOUND or not bool(eq.iloc[0]["confirmed"]):
-        return None
-    return eq.iloc[0]
-
-
 def methodology_markdown(results: dict) -> str:
     """How the claims were tested: the claims file, the battery, the engine, and what the text read leaves open."""
     cipher = results["cipher"]
@@ -154,10 +151,44 @@ def findings_markdown(results: dict) -> str:
     found = weaknesses(results)
     if found:
         out.append("**Broken by the battery**: " + "; ".join(f"{w['what']} ({w['cost']})" for w in found) + ".")
+    weaker = design_concerns(results)
+    if weaker:
+        out.append(f"**{_whose(results)} design is weaker than AES's** (the same battery and settings): "
+                   + "; ".join(weaker) + ".")
     if not out:
         out.append("The battery recognised no structure that decides the claims by itself: neither an equivalence "
                    "to AES nor an attack that recovers plaintexts.")
     return "\n\n".join(out)
+
+
+def _whose(results: dict) -> str:
+    """Whose structure the battery measured: the paper's cipher, or the chapter's stand-in for it."""
+    return ("The chapter's stand-in for the paper's construction (a finding about the stand-in, not about the "
+            "paper's cipher): its" if paper_of(results).get("stand_in") and _equivalent(results) is None else "Its")
+
+
+def own_findings(results: dict) -> pd.DataFrame:
+    """Every decisive finding of the battery, as the template's findings (its section *Our own findings*): the
+    attacks that read the cipher (:func:`break_findings`, ``concern = "break"``), the structural equivalence to
+    AES with what it leaves to gain, and where the design is weaker than AES's (design margin, active S-boxes,
+    S-box, SP 800-22), each said of the stand-in where the construction is one."""
+    rows = break_findings(results).to_dict("records")
+    cid = f"variant_{results['cipher']}"
+    eq = _equivalent(results)
+    if eq is not None:
+        bits = "; ".join(f"{8 * size}-bit keys: 2^{b} keys (AES 2^{8 * size})"
+                         for size, b in sorted(results["key_bits"].items()))
+        rows.append({"claim_id": cid, "concern": "", "outcome": "established", "ours": "holds",
+                     "reason": f"The cipher is {eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "
+                               f"decided from its structure and confirmed by encrypting ({int(eq['blocks_equal'])} of "
+                               f"{int(eq['blocks_confirmed'])} blocks equal): every S-box property, trail bound and "
+                               f"statistical measure is AES's, and the only gain is the key space ({bits})"})
+    weaker = design_concerns(results)
+    if weaker:
+        rows.append({"claim_id": cid, "concern": "", "outcome": "established", "ours": "holds",
+                     "reason": f"{_whose(results)} design is weaker than AES's, measured by the same battery: "
+                               + "; ".join(weaker)})
+    return pd.DataFrame(rows, columns=["claim_id", "concern", "outcome", "ours", "reason"])
 
 
 def break_findings(results: dict) -> pd.DataFrame:

@@ -5,10 +5,13 @@ One interleaved measurement in fresh processes
 three cases on the same data (ECB encryption of ``nbytes`` bytes, one thread):
 AES, a second identical AES instance (the A/A control) and the variant.  The
 fresh process registers the variant itself from its description file, so any
-variant works.  The engine (:func:`cipherlab.analysis.verdicts.speed_evidence`,
-:func:`~cipherlab.analysis.verdicts.decide`) decides an ``ordering`` claim
-made here, "the variant is faster than AES": these are findings about the
-variant, never rows of ``data/paper/claims.csv``.
+variant works.  The table states what was measured, in words: faster, slower
+or no difference from AES beyond the A/A band (the engine's ordering
+comparison, :func:`cipherlab.analysis.verdicts.speed_evidence` and
+:func:`~cipherlab.analysis.verdicts.decide`, classifies the direction).  It
+carries no verdict: a paper's speed claim, if it makes one, is a row of its
+claims file, decided on the same evidence (the measure ``speed``) as the paper
+states it.
 """
 
 from __future__ import annotations
@@ -25,11 +28,12 @@ from cipherlab.ciphers.modes import new
 
 from cipherlab.experiments.variant.correctness import styles_here
 
-#: the words each outcome of the ordering claim "the variant is faster than AES" becomes (the engine's
-#: comparison outcomes, :mod:`cipherlab.analysis.compare`; "faster" states no size, so a tie is below resolution)
-WORDS = {"established": "faster", "reversed": "slower", "no_effect": "no difference beyond the A/A band",
-         "below_resolution": "no difference beyond the A/A band", "undecided": "inconclusive",
-         "too_noisy": "inconclusive"}
+#: the measured direction in words, by the outcome of the engine's ordering comparison of the variant's speedup
+#: against 0 (:mod:`cipherlab.analysis.compare`): a description of the measurement, never a verdict on a claim
+WORDS = {"established": "faster than AES", "reversed": "slower than AES",
+         "no_effect": "no difference from AES beyond the A/A band",
+         "below_resolution": "no difference from AES beyond the A/A band", "undecided": "not told apart from AES",
+         "too_noisy": "not told apart from AES (the machine was too noisy)"}
 CASES = ("aes", "aes (A/A control)", "variant")
 
 
@@ -61,7 +65,8 @@ def build_speed_cases(cipher: str, variant_file: "str | None", styles, nbytes: i
 
 
 def claim_row(cipher: str, style: str) -> dict:
-    """The ``ordering`` claim "``cipher`` is faster than AES in ``style``", made in code (not in claims.csv)."""
+    """The comparison that classifies the measured direction (the variant's speedup against 0, ``ordering``):
+    internal to :func:`speed_table`, whose rows show only its outcome in words (:data:`WORDS`), never a verdict."""
     return {"claim_id": f"variant-{cipher}-faster-{style}", "rule": "ordering", "kind": "ordering",
             "scope": "extension", "null": "0", "null_value": 0.0, "unit": "%", "note": "",
             "quote": f"{cipher} encrypts faster than AES ({style})", "decided_by": f"style={style}"}
@@ -82,7 +87,8 @@ def measure_speed(cipher: str, variant_file: "str | None" = None, *, nbytes: int
 
 
 def speed_table(raw: pd.DataFrame, cipher: str, *, profile: str = "", seed: int = 0) -> pd.DataFrame:
-    """Per style: the variant's speedup over AES (%), its interval, the A/A band and the verdict in words."""
+    """Per style: the variant's speedup over AES (%), its interval, the A/A band and the measured direction in
+    words (no verdict: the table states no claim)."""
     rows = []
     for style, d in raw.groupby("impl", sort=False):
         t = {case: timing.trials_by_process(d[d["case"] == case]) for case in CASES}
@@ -96,8 +102,7 @@ def speed_table(raw: pd.DataFrame, cipher: str, *, profile: str = "", seed: int 
                      "variant_mb_s": d["bytes"].iloc[0] / med["variant"] / 1e6,
                      "speedup_pct": ev.estimate, "low": ev.low, "high": ev.high,
                      "control_low": ev.control_low, "control_high": ev.control_high,
-                     "processes": ev.processes, "trials": ev.n, "verdict": decision.verdict,
-                     "finding": WORDS[decision.outcome], "reason": decision.reason})
+                     "processes": ev.processes, "trials": ev.n, "finding": WORDS[decision.outcome]})
     return pd.DataFrame(rows)
 
 

@@ -170,12 +170,18 @@ def rules_markdown(rules: "dict | None" = None) -> str:
 
 
 def _processes_text() -> str:
-    """How many fresh processes each profile's timing sections use, from the profile configs."""
+    """How many fresh processes each profile's timing sections use, from the profile configs (the chapters'
+    ``processes``, and the variant chapters' ``speed_processes`` named apart)."""
     parts = []
     for profile in PROFILES:
         cfg = load_config(profile)
-        counts = sorted({int(sec["processes"]) for sec in cfg.values() if isinstance(sec, dict) and "processes" in sec})
-        if counts:
-            parts.append(f"{profile} profile: {' or '.join(map(str, counts))}")
-    return "; ".join(parts) + ", set by `processes` in each timing section of the profile's config" if parts else \
-        "set by `processes` in each timing section of the profile's config"
+        sections = [sec for sec in cfg.values() if isinstance(sec, dict)]
+        counts = sorted({int(sec["processes"]) for sec in sections if "processes" in sec})
+        speed = sorted({int(sec["speed_processes"]) for sec in sections if "speed_processes" in sec})
+        if counts or speed:
+            text = " or ".join(map(str, counts)) if counts else ""
+            if speed:
+                text += (", " if text else "") + f"the variant chapters' speed trials {' or '.join(map(str, speed))}"
+            parts.append(f"{profile} profile: {text}")
+    where = "set by `processes` in each timing section of the profile's config (`speed_processes` for the variants)"
+    return "; ".join(parts) + ", " + where if parts else where

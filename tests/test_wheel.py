@@ -59,6 +59,7 @@ def test_an_installed_wheel_loads_a_variant_file_and_encrypts_with_it(tmp_path):
     (wheel,) = (tmp_path / "dist").glob("cipherlab-*.whl")
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as zf:
+        assert "cipherlab/py.typed" in zf.namelist()   # PEP 561: type checkers read the package's annotations
         zf.extractall(site)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -190,7 +190,7 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
             continue
         measured = others[others["verdict"] != NOT_MEASURED]
         shown = "; ".join(f"{r.run}: {r.verdict}" for r in others.itertuples())
-        apart = others[others["bound_by_evidence"].astype(bool)] if "bound_by_evidence" in others else others[:0]
+        apart = others[others["bound_by_evidence"].eq(True)] if "bound_by_evidence" in others else others[:0]
         if len(apart):
             rows.append((cid, shown, "machine-bound by evidence: the size differs between this run ("
                          + _ratio_text(here) + ") and " + ", ".join(f"{r.run} ({_ratio_text(r)})"
@@ -254,12 +254,14 @@ def differing(comparison: pd.DataFrame) -> pd.DataFrame:
 
 
 def speed_table(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Every speed claim with the estimate and interval on each machine (speed ratios) and the ratio between
-    this machine and each other one: one row per claim and run."""
+    """Every speed claim with the estimate and interval on each machine (speed ratios), the ratio between
+    this machine and each other one, and whether the size is machine-bound by evidence: one row per claim and
+    run."""
     speed_ids = comparison.loc[comparison["speed"].astype(bool), "claim_id"].unique()
     sub = comparison[comparison["claim_id"].isin(speed_ids)].copy()
+    sub["bound_by_evidence"] = sub["bound_by_evidence"].eq(True) if "bound_by_evidence" in sub else False
     return sub[["claim_id", "paper", "tier", "run", "verdict", "estimate", "low", "high", "ratio_to_this",
-                "size_differs"]]
+                "size_differs", "bound_by_evidence"]]
 
 
 def _ratio_text(row) -> str:

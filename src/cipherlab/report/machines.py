@@ -64,7 +64,7 @@ def _card_row(run: str, card: "dict | None") -> dict:
             "AES instructions": "used" if cpu.get("aes_instructions") else
             ("not used (emulated)" if card.get("emulated") else "not used"),
             "cores": cpu.get("logical_cores"),
-            "clock (measured)": f"{clock / 1e9:.2f} GHz" if isinstance(clock, (int, float)) else "not measured",
+            "clock (measured)": f"{clock / 1e9:.2f} GHz" if isinstance(clock, (int, float)) else "not recorded",
             "memory": f"{card.get('memory_gib')} GiB", "OS": card.get("os"), "Python": card.get("python"),
             "Numba": packages.get("numba"), "llvmlite": packages.get("llvmlite"),
             "PyCryptodome": packages.get("pycryptodome"), "OpenSSL": card.get("openssl"),

@@ -186,7 +186,7 @@ def sized_here(estimate=100.0, low=95.0, high=105.0, emulated="") -> M.Measured:
 
 def sized_there(name, estimate, low, high, emulated="", control=1.0) -> M.Measured:
     ev = sized(estimate, low, high, control)
-    return M.Measured(name, f"{name} CPU", emulated, "", decide_all(SIZED_CLAIMS, ev), ev)
+    return M.Measured(name, f"{name} (Test CPU)", emulated, "", decide_all(SIZED_CLAIMS, ev), ev)   # as a label
 
 
 def test_a_size_declared_to_carry_over_that_differs_between_two_real_machines_is_machine_bound_by_evidence():
@@ -198,7 +198,7 @@ def test_a_size_declared_to_carry_over_that_differs_between_two_real_machines_is
     row = bound.here[SIZED]
     assert (row["verdict"], row["outcome"], row["carries"]) == ("machine-bound", "agrees_here", "size")
     assert row["shown"] == "machine-bound: agrees on this machine"
-    assert "100 % [95, 105] here and 160 % [155, 165] on box-b (box-b CPU)" in row["reason"]
+    assert "100 % [95, 105] here and 160 % [155, 165] on box-b (Test CPU)" in row["reason"]
     assert "±3 %, ±3 %" in row["reason"]                                            # both runs' noise, the floor
     assert bound.there[("box-b", SIZED)]["outcome"] == "differs_here"               # on that machine: differs
 

@@ -365,7 +365,7 @@ def bound_by_evidence(this: Measured, others: "list[Measured]", claims: "pd.Data
             cid = one["claim_id"]
             out.there[(other.run, cid)] = there[0]
             out.pairs.setdefault(cid, {})[other.run] = (
-                f"{_pct(here[1])} here and {_pct(there[1])} on {other.run} ({other.machine}), "
+                f"{_pct(here[1])} here and {_pct(there[1])} on {other.machine or other.run}, "
                 f"{fmt(gap[0])} % apart beyond both runs' noise (±{fmt(gap[1])} %, ±{fmt(gap[2])} %)")
             out.here[cid] = here[0]
     for cid, row in out.here.items():

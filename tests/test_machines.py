@@ -263,3 +263,12 @@ def test_with_no_second_real_machine_decide_across_keeps_the_declarations_verdic
     rows, table = M.decide_across("quick", here.rows, here.evidence)
     pd.testing.assert_frame_equal(rows[cols], here.rows)                       # the emulated run: ignored
     assert not table["bound_by_evidence"].any()
+
+
+def test_the_methods_page_states_the_rule_with_the_factor_of_the_rules_file():
+    from cipherlab.analysis.claims import load_rules
+    from cipherlab.analysis.methods_text import rules_markdown
+    rules = load_rules()
+    assert "apart by more than 1 times the sum of the two runs' noise half-widths" in rules_markdown(rules)
+    changed = {**rules, "across_machines": {"size_apart": 2.5}}
+    assert "apart by more than 2.5 times the sum" in rules_markdown(changed)

@@ -272,3 +272,15 @@ def test_the_methods_page_states_the_rule_with_the_factor_of_the_rules_file():
     assert "apart by more than 1 times the sum of the two runs' noise half-widths" in rules_markdown(rules)
     changed = {**rules, "across_machines": {"size_apart": 2.5}}
     assert "apart by more than 2.5 times the sum" in rules_markdown(changed)
+
+
+def test_a_book_built_from_an_emulated_shipped_run_is_no_second_real_machine(tree):
+    ship("box-b", sized(160.0, 155.0, 165.0).drop(columns="chapter"))
+    ship("box-e", sized(100.0, 95.0, 105.0).drop(columns="chapter"), emulated="no-aes")
+    here = sized_here()
+    emulated = paths.Profile("quick", tree="runs/box-e")            # make from-run RUN=box-e QUICK=1
+    assert M.measured_here(emulated, here.rows, here.evidence).emulated == "no-aes"
+    rows, table = M.decide_across(emulated, here.rows, here.evidence)
+    assert rows.set_index("claim_id").loc[SIZED, "verdict"] == "reproduced" and not table["bound_by_evidence"].any()
+    real = paths.Profile("quick", tree="runs/box-b")                 # a real run's book, the other real run absent
+    assert M.measured_here(real, here.rows, here.evidence).emulated == ""

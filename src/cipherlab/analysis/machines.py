@@ -403,10 +403,12 @@ def decide_across(profile: "str | Profile", rows: pd.DataFrame,
 
 
 def measured_here(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> Measured:
-    """This run (the book's): its verdict rows and evidence, named by the run the tree holds."""
+    """This run (the book's): its verdict rows and evidence, named by the run the tree holds; emulated when
+    the tree is an emulated machine's, or the shipped run it is built from was one."""
     prof = as_profile(profile)
+    emulated = (_runs.load_run(prof.shipped_run).emulated if prof.shipped_run else prof.machine) or ""
     return Measured(THIS_RUN, prof.shipped_run or (prof.machine and f"this machine, emulated {prof.machine}")
-                    or "this machine", prof.machine or "", "", rows, evidence)
+                    or "this machine", emulated, "", rows, evidence)
 
 
 def compare_with_shipped(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFrame:

@@ -28,8 +28,20 @@ def test_the_summary_counts_portable_machine_dependent_and_sizes_apart():
     text = machines.summary_markdown(comparison())
     assert "2 shipped runs (`box-b`, `box-c`)" in text and "Of the 2 claims this run measured" in text
     assert "**1** have the same verdict" in text and "**1** were decided differently on two machines" in text
-    assert "0 were left undecided on some machine" in text
+    assert "0 were left undecided on some machine" in text and "**0** state a size that differs" in text
     assert "Of the 1 speed claims, 1 have an effect whose interval" in text
+
+
+def test_a_size_machine_bound_by_evidence_is_counted_apart_and_marked_in_the_speed_view():
+    table = comparison()
+    table["bound_by_evidence"] = (table["claim_id"] == "002-speed") & table["run"].isin([THIS_RUN, "box-b"])
+    table.loc[table["claim_id"] == "002-speed", "verdict"] = ["machine-bound", "machine-bound", "contradicted"]
+    text = machines.summary_markdown(table)
+    assert "**1** have the same verdict" in text and "**1** state a size that differs between two real" in text
+    assert "**0** were decided differently" in text
+    view = machines.speed_view(table).set_index("run")
+    assert view.loc["box-b", "intervals apart"] == "yes: machine-bound by evidence"
+    assert view.loc["box-c", "intervals apart"] == "yes"
 
 
 def test_no_shipped_run_is_said():

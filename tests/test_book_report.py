@@ -255,3 +255,20 @@ def test_a_machine_dependent_verdict_is_listed_apart_and_never_counted_as_the_pa
     assert "cannot say" in {s.key: s.body for s in template.report_sections(
         paper, mixed.assign(portability=""))}["machines"]
     assert "not compared" in {s.key: s.body for s in template.report_sections(paper, alone)}["machines"]
+
+
+def test_a_size_machine_bound_by_evidence_is_named_in_the_section_across_machines_and_counted_apart():
+    """A claim machine-bound by evidence (its size differs between two real machines: the verdict row is
+    *machine-bound*, its portability says so) is named in the section across machines, and its row meets no
+    condition of the paper's error."""
+    from cipherlab.report.referee import Paper
+    spec = [("t5", "machine-bound", "headline", ""), ("t6", "reproduced", "headline", "")]
+    paper = Paper("000", "AES-2SBox", "aes2sbox", "cite")
+    rows = _template_rows(spec).assign(machines="box-b: reproduced", portability="portable: the same verdict on "
+                                                                                "all 2 machines")
+    rows.loc[rows["claim_id"] == "000-t5", "portability"] = ("machine-bound by evidence: the size differs between "
+                                                             "this run (2× [1.95, 2.05]) and box-b (2.6× [2.55, 2.65])")
+    assert template.recommendation(rows)[0] == "accept"
+    body = {s.key: s.body for s in template.report_sections(paper, rows)}["machines"]
+    assert ("1 state a size that differs between two real machines beyond both runs' noise (machine-bound by "
+            "evidence, counted apart, never as the paper's error: [000-t5](verdicts.html#claim-000-t5))") in body

@@ -125,3 +125,33 @@ def test_every_rule_must_have_an_entry(tmp_path):
     bad.write_text(yaml.safe_dump({"terms": [e for e in good["terms"] if e.get("rule") != "holds"]}), encoding="utf-8")
     with pytest.raises(ValueError, match="holds"):
         glossary.terms(bad)
+
+
+def test_every_status_the_verdict_and_machines_pages_show_across_machines_has_an_entry():
+    """The words of a claim's portability (the verdict page's column, the Machines page) and the Machines
+    page's own marks, each as the code writes it, are found by the glossary as the entry that defines them."""
+    import numpy as np
+    import pandas as pd
+
+    from cipherlab.analysis import machines as M
+    from cipherlab.report import machines as page
+
+    def runs(cid, *verdicts, bound=False):
+        return [{"claim_id": cid, "paper": "002", "tier": "headline", "run": run, "machine": run, "emulated": "",
+                 "commit": "", "verdict": v, "reason": "", "speed": True, "estimate": 1.5, "low": 1.4, "high": 1.6,
+                 "ratio_to_this": np.nan, "size_differs": bound, "verdict_differs": False, "bound_by_evidence": bound}
+                for run, v in zip((M.THIS_RUN, "box-b"), verdicts)]
+    expected = {"a": "portable", "b": "machine-dependent", "c": "undecided on a machine", "d": "not measured",
+                "e": "not measured", "f": "machine-bound by evidence"}
+    table = pd.DataFrame(runs("a", "reproduced", "reproduced") + runs("b", "reproduced", "contradicted")
+                         + runs("c", "reproduced", "inconclusive") + runs("d", M.NOT_MEASURED, "reproduced")
+                         + runs("e", "reproduced", M.NOT_MEASURED)
+                         + runs("f", "machine-bound", "machine-bound", bound=True), columns=list(M.COMPARISON_COLUMNS))
+    port = M.portability(table).set_index("claim_id")["portability"]
+    for cid, term in expected.items():
+        assert glossary.find_terms(port[cid])[0].term == term, port[cid]
+    shown = {t.term for t in glossary.find_terms(page.differing_html(table))}   # "yes: decided differently", ...
+    assert {"machine-dependent", "undecided on a machine"} <= shown
+    assert glossary.lookup(M.NOT_MEASURED).term == "not measured"
+    assert glossary.lookup("emulated").term == "emulated machine" and glossary.lookup("shipped runs")
+    assert "1 times the sum" in glossary.lookup("machine-bound by evidence").definition   # from the rules file

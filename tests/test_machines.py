@@ -161,3 +161,126 @@ def test_read_evidence_file_fills_the_columns_an_older_cipherlab_did_not_write(t
     evidence(1, 0, 2).drop(columns=["reading", "detail"]).to_csv(path, index=False)
     frame = read_evidence_file(path, "x")
     assert list(frame.columns)[:2] == ["chapter", "claim_id"] and set(frame["reading"]) == {""}
+
+
+# --- machine-bound by evidence: a size declared to carry over that differs between two real machines ----------
+
+SIZED, DECLARED = "002-t2-mixcol-half", "002-t1-sha3-1-twice"   # within_margin 100 % +-25 %: carries size, direction
+SIZED_CLAIMS = CLAIMS[CLAIMS["claim_id"].isin([SIZED, DECLARED])]
+
+
+def sized(estimate, low, high, control=1.0) -> pd.DataFrame:
+    """Evidence of the two sized claims: one speed ratio each (%, an A/A band of +-control, the floor 3 %)."""
+    rows = [Evidence(cid, estimate=estimate, low=low, high=high, n=400, processes=12, control_low=-control,
+                     control_high=control, unit="%", profile="quick", style=style, section=section)
+            for cid, style, section in ((SIZED, "table", "maes-table2"), (DECLARED, "", "maes-table1"))]
+    ev = evidence_frame(rows)
+    ev.insert(0, "chapter", "maes")
+    return ev.fillna({c: "" for c in ("size", "style", "mode", "profile", "unit", "detail", "section", "reading")})
+
+
+def sized_here(estimate=100.0, low=95.0, high=105.0, emulated="") -> M.Measured:
+    ev = sized(estimate, low, high)
+    return M.Measured(M.THIS_RUN, "this machine", emulated, "", decide_all(SIZED_CLAIMS, ev), ev)
+
+
+def sized_there(name, estimate, low, high, emulated="", control=1.0) -> M.Measured:
+    ev = sized(estimate, low, high, control)
+    return M.Measured(name, f"{name} (Test CPU)", emulated, "", decide_all(SIZED_CLAIMS, ev), ev)   # as a label
+
+
+def test_a_size_declared_to_carry_over_that_differs_between_two_real_machines_is_machine_bound_by_evidence():
+    here, there = sized_here(), sized_there("box-b", 160.0, 155.0, 165.0)
+    assert here.rows.set_index("claim_id").loc[SIZED, "verdict"] == "reproduced"      # the declaration alone
+    assert there.rows.set_index("claim_id").loc[SIZED, "verdict"] == "not reproduced"
+    bound = M.bound_by_evidence(here, [there], SIZED_CLAIMS)
+    assert set(bound.here) == {SIZED} and set(bound.pairs[SIZED]) == {"box-b"}    # DECLARED: declared, not evidence
+    row = bound.here[SIZED]
+    assert (row["verdict"], row["outcome"], row["carries"]) == ("machine-bound", "agrees_here", "size")
+    assert row["shown"] == "machine-bound: agrees on this machine"
+    assert "100 % [95, 105] here and 160 % [155, 165] on box-b (Test CPU)" in row["reason"]
+    assert "±3 %, ±3 %" in row["reason"]                                            # both runs' noise, the floor
+    assert bound.there[("box-b", SIZED)]["outcome"] == "differs_here"               # on that machine: differs
+
+
+@pytest.mark.parametrize("there, why", [
+    ((103.0, 98.0, 108.0), "overlapping intervals"),
+    ((112.0, 110.0, 114.0), "apart, but by less than both runs' noise (2.4 % < 3 % + 3 %)"),
+    ((-20.0, -25.0, -15.0), "the direction flips"),
+    ((1.0, -2.0, 2.5), "no direction beyond the noise there"),
+])
+def test_a_size_is_not_machine_bound_by_evidence_unless_apart_beyond_both_runs_noise_with_the_direction_held(
+        there, why):
+    bound = M.bound_by_evidence(sized_here(), [sized_there("box-x", *there)], SIZED_CLAIMS)
+    assert bound.here == {} and bound.pairs == {}, why
+
+
+def test_the_gap_is_weighed_against_the_sum_of_both_runs_noise_and_the_factor_of_the_rules_file():
+    from cipherlab.analysis.claims import load_rules
+    rules = load_rules()
+    # ratio scale: here [1.95, 2.05], there [2.20, 2.30]: the nearer edges 2.20 / 2.05 - 1 = 7.32 % apart
+    assert M.bound_by_evidence(sized_here(), [sized_there("box-b", 125.0, 120.0, 130.0)], SIZED_CLAIMS, rules).pairs
+    wide = sized_there("box-b", 125.0, 120.0, 130.0, control=5.0)         # that run's noise +-5 %: 3 + 5 > 7.32
+    assert not M.bound_by_evidence(sized_here(), [wide], SIZED_CLAIMS, rules).pairs
+    gap = 2.20 / 2.05 * 100 - 100
+    for factor, bound in ((gap / 6 * 0.99, True), (gap / 6 * 1.01, False)):
+        changed = {**rules, "across_machines": {"size_apart": factor}}
+        there = sized_there("box-b", 125.0, 120.0, 130.0)
+        assert bool(M.bound_by_evidence(sized_here(), [there], SIZED_CLAIMS, changed).pairs) is bound, factor
+    with pytest.raises(ValueError, match="across_machines: size_apart must be a number >= 0"):
+        M.bound_by_evidence(sized_here(), [there], SIZED_CLAIMS, {**rules, "across_machines": {"size_apart": "x"}})
+
+
+def test_an_emulated_run_never_makes_a_size_machine_bound_by_evidence():
+    no_aes = sized_there("no-aes", 160.0, 155.0, 165.0, emulated="no-aes")
+    assert M.bound_by_evidence(sized_here(), [no_aes], SIZED_CLAIMS).pairs == {}
+    real = sized_there("box-b", 160.0, 155.0, 165.0)
+    assert M.bound_by_evidence(sized_here(emulated="no-aes"), [real], SIZED_CLAIMS).pairs == {}   # this run emulated
+    assert set(M.bound_by_evidence(sized_here(), [no_aes, real], SIZED_CLAIMS).pairs[SIZED]) == {"box-b"}
+
+
+def test_decide_across_puts_the_machine_bound_status_on_this_runs_row_that_runs_and_the_comparison(tree):
+    ship("box-b", sized(160.0, 155.0, 165.0).drop(columns="chapter"))
+    here = sized_here()
+    rows, table = M.decide_across("quick", here.rows, here.evidence)
+    mine = rows.set_index("claim_id")
+    assert mine.loc[SIZED, "verdict"] == "machine-bound" and "box-b" in mine.loc[SIZED, "reason"]
+    assert mine.loc[DECLARED, "verdict"] == here.rows.set_index("claim_id").loc[DECLARED, "verdict"]
+    assert mine.loc[SIZED, "portability"] == ("machine-bound by evidence: the size differs between this run "
+                                              "(2× [1.95, 2.05]) and box-b (2.6× [2.55, 2.65])")
+    sub = table[table["claim_id"] == SIZED].set_index("run")
+    assert list(sub["verdict"]) == ["machine-bound", "machine-bound"] and sub["bound_by_evidence"].all()
+    assert not table.loc[table["claim_id"] == DECLARED, "bound_by_evidence"].any()
+    assert M.machine_dependent(rows) == set()          # a status of the machine, never a verdict that differs
+
+
+def test_with_no_second_real_machine_decide_across_keeps_the_declarations_verdicts(tree):
+    here = sized_here()
+    rows, _ = M.decide_across("quick", here.rows, here.evidence)
+    cols = [c for c in here.rows.columns]
+    pd.testing.assert_frame_equal(rows[cols], here.rows)                       # a book from one run alone
+    ship("no-aes", sized(160.0, 155.0, 165.0).drop(columns="chapter"), emulated="no-aes")
+    rows, table = M.decide_across("quick", here.rows, here.evidence)
+    pd.testing.assert_frame_equal(rows[cols], here.rows)                       # the emulated run: ignored
+    assert not table["bound_by_evidence"].any()
+
+
+def test_the_methods_page_states_the_rule_with_the_factor_of_the_rules_file():
+    from cipherlab.analysis.claims import load_rules
+    from cipherlab.analysis.methods_text import rules_markdown
+    rules = load_rules()
+    assert "apart by more than 1 times the sum of the two runs' noise half-widths" in rules_markdown(rules)
+    changed = {**rules, "across_machines": {"size_apart": 2.5}}
+    assert "apart by more than 2.5 times the sum" in rules_markdown(changed)
+
+
+def test_a_book_built_from_an_emulated_shipped_run_is_no_second_real_machine(tree):
+    ship("box-b", sized(160.0, 155.0, 165.0).drop(columns="chapter"))
+    ship("box-e", sized(100.0, 95.0, 105.0).drop(columns="chapter"), emulated="no-aes")
+    here = sized_here()
+    emulated = paths.Profile("quick", tree="runs/box-e")            # make from-run RUN=box-e QUICK=1
+    assert M.measured_here(emulated, here.rows, here.evidence).emulated == "no-aes"
+    rows, table = M.decide_across(emulated, here.rows, here.evidence)
+    assert rows.set_index("claim_id").loc[SIZED, "verdict"] == "reproduced" and not table["bound_by_evidence"].any()
+    real = paths.Profile("quick", tree="runs/box-b")                 # a real run's book, the other real run absent
+    assert M.measured_here(real, here.rows, here.evidence).emulated == ""

@@ -9,7 +9,13 @@ holds is left out and counted (``retired``).
 
 :func:`compare` gives one row per claim and run (this run first): the verdict, and for a speed claim (evidence
 with an A/A control) the estimate and interval as a speed ratio, the ratio between this machine and that one,
-and whether the two intervals are disjoint (``size_differs``: the size belongs to the machine, by evidence).
+and whether the two intervals are disjoint (``size_differs``).
+:func:`bound_by_evidence` reads that comparison into the rules of machine-bound quantities (``across_machines``
+in ``config/verdicts.yaml``): a claim whose size is declared to carry over (``carries: size``) is machine-bound
+*by evidence* when two real machines (this run and a shipped run, never an emulated one) both hold its direction
+beyond the noise and its size differs between them beyond both runs' noise; :func:`decide_across` gives such a
+claim, on this run's row and on that run's, the machine-bound status (agrees or differs on each machine) with a
+reason naming both machines' figures. With no second real machine the declaration alone decides.
 :func:`portability` says per claim whether the verdict is the same on every machine that measured it or which
 differ; :func:`with_portability` puts that on the verdict rows (columns ``machines`` and ``portability``), and
 :func:`machine_dependent` names the claims whose verdict differs, which a report never counts as the paper's
@@ -24,21 +30,27 @@ import pandas as pd
 
 from cipherlab.analysis.claims import load_claims, load_rules
 from cipherlab.analysis.evidence import EVIDENCE_COLUMNS, read_evidence_file
-from cipherlab.analysis.verdicts import FINDING, decide_all
+from cipherlab.analysis.compare import fmt
+from cipherlab.analysis.verdicts import FINDING, decide_all, noise_half_width
 from cipherlab.pipeline import runs as _runs
 from cipherlab.pipeline.paths import Profile, as_profile
 from cipherlab.pipeline.results import save_table
 
 __all__ = ["NOT_MEASURED", "THIS_RUN", "DECISIVE", "Measured", "shipped_measured", "compare", "portability",
            "with_portability", "machine_dependent", "differing", "speed_table", "measured_here",
-           "compare_with_shipped", "save_comparison", "COMPARISON_COLUMNS"]
+           "compare_with_shipped", "save_comparison", "COMPARISON_COLUMNS", "MACHINE_OUTCOMES", "BoundByEvidence",
+           "bound_by_evidence", "decide_across", "size_apart"]
 
 #: The verdict shown for a claim a run has no evidence for.
 NOT_MEASURED = "not measured"
 #: The name of the run the book is built from, in the comparison.
 THIS_RUN = "this run"
 COMPARISON_COLUMNS = ("claim_id", "paper", "tier", "run", "machine", "emulated", "commit", "verdict", "reason",
-                      "speed", "estimate", "low", "high", "ratio_to_this", "size_differs", "verdict_differs")
+                      "speed", "estimate", "low", "high", "ratio_to_this", "size_differs", "verdict_differs",
+                      "bound_by_evidence")
+#: The outcomes of a machine-bound size: the direction held beyond the noise, the size said to agree, differ or
+#: neither on that machine (:func:`cipherlab.analysis.compare.machine_size`).
+MACHINE_OUTCOMES = ("agrees_here", "differs_here", "unclear_here")
 
 
 @dataclass
@@ -123,10 +135,14 @@ def _long(measured: Measured, claims: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def compare(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
+def compare(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | None" = None,
+            bound: "dict[str, dict[str, str]] | None" = None) -> pd.DataFrame:
     """One row per claim and run, this run's first (:data:`COMPARISON_COLUMNS`): the verdict; for a speed claim
     the estimate and interval as speed ratios, ``ratio_to_this`` (this run's estimate over that run's) and
-    ``size_differs`` (the two intervals disjoint); ``verdict_differs`` from this run's (both measured)."""
+    ``size_differs`` (the two intervals disjoint); ``verdict_differs`` from this run's (both measured);
+    ``bound_by_evidence`` on this run's row and each run's whose size lies apart from it (``bound``, claim to
+    runs, :attr:`BoundByEvidence.pairs`)."""
+    bound = bound or {}
     claims = load_claims() if claims is None else claims
     claims = claims[claims["scope"] != "extension"]
     here = _long(this, claims)
@@ -141,8 +157,10 @@ def compare(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | No
                                     | (h["low"].to_numpy() > there["high"].to_numpy())))
         both = (there["verdict"].to_numpy() != NOT_MEASURED) & (h["verdict"].to_numpy() != NOT_MEASURED)
         there["verdict_differs"] = both & (there["verdict"].to_numpy() != h["verdict"].to_numpy())
+        there["bound_by_evidence"] = [other.run in bound.get(c, {}) for c in there["claim_id"]]
         frames.append(there)
     here["ratio_to_this"], here["size_differs"], here["verdict_differs"] = np.nan, False, False
+    here["bound_by_evidence"] = here["claim_id"].isin(list(bound))
     out = pd.concat(frames, ignore_index=True)
     return out[list(COMPARISON_COLUMNS)]
 
@@ -157,6 +175,8 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
     """Per claim: ``machines`` (each other run's verdict, ``<run>: <verdict>``), ``portability`` in words and
     ``machine_dependent``.
 
+    ``machine-bound by evidence: ...`` when the size differed between this run and a real machine's beyond both
+    runs' noise (:func:`bound_by_evidence`: a status, not a verdict that differs);
     ``portable: ...`` when every machine that measured the claim gave the same verdict; ``machine-dependent:
     ...`` when two machines decided it differently (reproduced on one, contradicted or not reproduced on
     another: the verdict belongs to the machine); ``undecided on ...`` when the machines that decided it agree
@@ -170,6 +190,12 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
             continue
         measured = others[others["verdict"] != NOT_MEASURED]
         shown = "; ".join(f"{r.run}: {r.verdict}" for r in others.itertuples())
+        apart = others[others["bound_by_evidence"].eq(True)] if "bound_by_evidence" in others else others[:0]
+        if len(apart):
+            rows.append((cid, shown, "machine-bound by evidence: the size differs between this run ("
+                         + _ratio_text(here) + ") and " + ", ".join(f"{r.run} ({_ratio_text(r)})"
+                                                                    for _, r in apart.iterrows()), False))
+            continue
         decided = pd.concat([group[(group["run"] == THIS_RUN)], measured])
         decided = decided[decided["verdict"].isin(DECISIVE)]
         dependent = here["verdict"] != NOT_MEASURED and decided["verdict"].nunique() > 1
@@ -228,27 +254,167 @@ def differing(comparison: pd.DataFrame) -> pd.DataFrame:
 
 
 def speed_table(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Every speed claim with the estimate and interval on each machine (speed ratios) and the ratio between
-    this machine and each other one: one row per claim and run."""
+    """Every speed claim with the estimate and interval on each machine (speed ratios), the ratio between
+    this machine and each other one, and whether the size is machine-bound by evidence: one row per claim and
+    run."""
     speed_ids = comparison.loc[comparison["speed"].astype(bool), "claim_id"].unique()
     sub = comparison[comparison["claim_id"].isin(speed_ids)].copy()
+    sub["bound_by_evidence"] = sub["bound_by_evidence"].eq(True) if "bound_by_evidence" in sub else False
     return sub[["claim_id", "paper", "tier", "run", "verdict", "estimate", "low", "high", "ratio_to_this",
-                "size_differs"]]
+                "size_differs", "bound_by_evidence"]]
 
 
-def measured_here(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> Measured:
-    """This run (the book's): its verdict rows and evidence, named by the run the tree holds."""
-    prof = as_profile(profile)
-    return Measured(THIS_RUN, prof.shipped_run or (prof.machine and f"this machine, emulated {prof.machine}")
-                    or "this machine", prof.machine or "", "", rows, evidence)
+def _ratio_text(row) -> str:
+    """A comparison row's speed ratio with its interval: ``1.40× [1.38, 1.42]``."""
+    if pd.isna(row["estimate"]):
+        return "not a speed ratio"
+    if pd.isna(row["low"]) or pd.isna(row["high"]):
+        return f"{fmt(row['estimate'])}×"
+    return f"{fmt(row['estimate'])}× [{fmt(row['low'])}, {fmt(row['high'])}]"
 
 
-def compare_with_shipped(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFrame:
-    """:func:`compare` of this run with every shipped run of its profile (but the one this book is built from)."""
+@dataclass
+class BoundByEvidence:
+    """The claims machine-bound by evidence (:func:`bound_by_evidence`): this run's verdict rows decided again
+    as machine-bound, each other run's likewise, and which runs' sizes lie apart from this run's."""
+
+    here: dict = field(default_factory=dict)      # claim -> this run's verdict row (a dict)
+    there: dict = field(default_factory=dict)     # (run, claim) -> that run's verdict row
+    pairs: dict = field(default_factory=dict)     # claim -> {run: the sentence naming both machines' figures}
+
+
+def _sized(claims: pd.DataFrame) -> pd.DataFrame:
+    """The claims whose stated size is declared to carry over to another machine (``carries: size``, the
+    default) and which a rule decides with a size: a margin, or a stated bound."""
+    carries = claims["carries"].fillna("").astype(str) if "carries" in claims else pd.Series("", index=claims.index)
+    return claims[carries.isin(["", "size"]) & claims["rule"].isin(["within_margin", "ordering"])
+                  & (claims["scope"] != "extension") & (claims["covered_by"].fillna("").astype(str) == "")]
+
+
+def _as_machine_bound(claim: pd.DataFrame, measured: Measured, rules: dict) -> "tuple[dict, pd.Series] | None":
+    """The claim decided on ``measured``'s evidence with its size machine-bound (``carries: direction``): its
+    verdict row and deciding evidence when the direction holds there beyond the noise, else None."""
+    cid = claim["claim_id"].iloc[0]
+    evs = measured.evidence[measured.evidence["claim_id"] == cid]
+    if evs.empty:
+        return None
+    try:
+        row = decide_all(claim.assign(carries="direction"), evs, rules).iloc[0]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if row["outcome"] not in MACHINE_OUTCOMES:
+        return None
+    row["carries"] = claim["carries"].iloc[0] if "carries" in claim else ""   # the declaration, as it stands
+    ev = _deciding(cid, row, measured.evidence)
+    return (row.to_dict(), ev) if _speed_ratio(ev) is not None else None
+
+
+def _apart(ev_a: pd.Series, ev_b: pd.Series, rules: dict) -> "tuple[float, float, float] | None":
+    """How far apart two machines' intervals of one speed ratio lie (in %, the nearer edges' ratio), with each
+    run's noise half-width; None unless that gap exceeds ``size_apart`` times the sum of the two half-widths."""
+    (_, lo_a, hi_a), (_, lo_b, hi_b) = _speed_ratio(ev_a), _speed_ratio(ev_b)
+    if np.isnan([lo_a, hi_a, lo_b, hi_b]).any():
+        return None
+    gap = (lo_b / hi_a - 1) * 100 if lo_b > hi_a else (lo_a / hi_b - 1) * 100 if lo_a > hi_b else 0.0
+    floor = float(rules["noise_floor_pct"])
+    h_a, h_b = noise_half_width(ev_a, floor), noise_half_width(ev_b, floor)
+    factor = size_apart(rules)
+    return (gap, h_a, h_b) if gap > factor * (h_a + h_b) else None
+
+
+def size_apart(rules: dict) -> float:
+    """``across_machines: size_apart`` of the rules file: how many times the sum of two runs' noise half-widths
+    their intervals must lie apart for a size to be machine-bound by evidence."""
+    value = (rules.get("across_machines") or {}).get("size_apart", 1.0)
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"config/verdicts.yaml: across_machines: size_apart must be a number >= 0, got {value!r}")
+    return value
+
+
+def _pct(ev: pd.Series) -> str:
+    return f"{fmt(float(ev['estimate']))} % [{fmt(float(ev['low']))}, {fmt(float(ev['high']))}]"
+
+
+def bound_by_evidence(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | None" = None,
+                      rules: "dict | None" = None) -> BoundByEvidence:
+    """The claims whose size, declared to carry over, differs between two real machines (the rule
+    ``across_machines`` of ``config/verdicts.yaml``): decided with the size machine-bound on this run and on a
+    shipped run, the direction holds beyond the noise on both, and the two intervals of the speed ratio lie
+    apart by more than ``size_apart`` times the sum of both runs' noise half-widths. An emulated run (this one
+    or a shipped one, ``emulated``) never counts: its machine is this one with features switched off."""
+    claims = load_claims() if claims is None else claims
+    rules = rules or load_rules()
+    out = BoundByEvidence()
+    real = [o for o in others if not o.emulated]
+    if this.emulated or not real:
+        return out
+    for _, one in _sized(claims).iterrows():
+        claim = claims[claims["claim_id"] == one["claim_id"]]
+        here = _as_machine_bound(claim, this, rules)
+        if here is None:
+            continue
+        for other in real:
+            there = _as_machine_bound(claim, other, rules)
+            gap = there and _apart(here[1], there[1], rules)
+            if not gap:
+                continue
+            cid = one["claim_id"]
+            out.there[(other.run, cid)] = there[0]
+            out.pairs.setdefault(cid, {})[other.run] = (
+                f"{_pct(here[1])} here and {_pct(there[1])} on {other.machine or other.run}, "
+                f"{fmt(gap[0])} % apart beyond both runs' noise (±{fmt(gap[1])} %, ±{fmt(gap[2])} %)")
+            out.here[cid] = here[0]
+    for cid, row in out.here.items():
+        row["reason"] = (f"{str(row['reason']).rstrip('.')}. Machine-bound by evidence, though the claim row "
+                         "declares its size to carry over: the size is " + "; ".join(out.pairs[cid].values()) + ".")
+    return out
+
+
+def _with(measured: Measured, rows: "dict[str, dict]") -> Measured:
+    """``measured`` with the verdict rows of ``rows`` (claim -> row) in place of its own."""
+    if not rows:
+        return measured
+    frame = measured.rows.copy()
+    for cid, row in rows.items():
+        keep = [c for c in frame.columns if c in row]
+        frame.loc[frame["claim_id"] == cid, keep] = [row[c] for c in keep]
+    return Measured(measured.run, measured.machine, measured.emulated, measured.commit, frame, measured.evidence,
+                    measured.retired)
+
+
+def decide_across(profile: "str | Profile", rows: pd.DataFrame,
+                  evidence: pd.DataFrame) -> "tuple[pd.DataFrame, pd.DataFrame]":
+    """This run's verdict rows beside every shipped run of its profile (but the one this book is built from):
+    the claims machine-bound by evidence (:func:`bound_by_evidence`) decided so, here and on the run that shows
+    it, then :func:`compare` and :func:`with_portability`. Returns the verdict rows and the comparison."""
     prof = as_profile(profile)
     claims = load_claims()
     others = [shipped_measured(r, claims) for r in _runs.shipped_runs(prof.name, exclude=[prof.shipped_run or ""])]
-    return compare(measured_here(prof, rows, evidence), others, claims)
+    this = measured_here(prof, rows, evidence)
+    bound = bound_by_evidence(this, others, claims)
+    this = _with(this, bound.here)
+    others = [_with(o, {c: r for (run, c), r in bound.there.items() if run == o.run}) for o in others]
+    comparison = compare(this, others, claims, bound.pairs)
+    return with_portability(this.rows, comparison), comparison
+
+
+def measured_here(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> Measured:
+    """This run (the book's): its verdict rows and evidence, named by the run the tree holds; emulated when
+    the tree is an emulated machine's, or the shipped run it is built from was one."""
+    prof = as_profile(profile)
+    emulated = (_runs.load_run(prof.shipped_run).emulated if prof.shipped_run else prof.machine) or ""
+    return Measured(THIS_RUN, prof.shipped_run or (prof.machine and f"this machine, emulated {prof.machine}")
+                    or "this machine", emulated, "", rows, evidence)
+
+
+def compare_with_shipped(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFrame:
+    """:func:`compare` of this run with every shipped run of its profile (but the one this book is built from),
+    the claims machine-bound by evidence decided so (:func:`decide_across`, which also gives the rows)."""
+    return decide_across(profile, rows, evidence)[1]
 
 
 def save_comparison(comparison: pd.DataFrame, profile: "str | Profile"):

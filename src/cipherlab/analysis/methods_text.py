@@ -141,8 +141,15 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "carries over (`direction`: a ratio between different code paths, hardware AES against software "
         "Blowfish or CAST, CLMUL GHASH against CBC-MAC, a protocol's fixed costs), the direction is decided as "
         "any other and the size is shown and said to agree or differ *on this machine*: the status "
-        "*machine-bound*, counted apart, never *not reproduced* or *contradicted*. Evidence of another real "
-        "machine (shipped raw data) enters the same rule with that machine's name.",
+        "*machine-bound*, counted apart, never *not reproduced* or *contradicted*. A size declared to carry over "
+        "(`size`) is machine-bound *by evidence* when two real machines measured it (this run and a run shipped in "
+        "`data/runs/`; an emulated run, such as the machine without AES instructions, never counts): decided with "
+        "the size machine-bound, the direction holds beyond the noise on both, and their intervals of the speed "
+        "ratio lie apart by more than "
+        f"{float((rules.get('across_machines') or {}).get('size_apart', 1.0)):g} times the sum of the two runs' "
+        "noise half-widths (`across_machines` in the rules file). The claim is then *machine-bound* on each of "
+        "the two, its reason naming both machines' figures; a book built from one shipped run alone has no "
+        "second machine, and the declaration decides.",
         "- A stand-in (our own construction where the paper's is unknown) illustrates and never decides: a claim "
         "whose only evidence is a stand-in's is *not testable*, and the stand-in's result is shown as a finding. "
         "A row measured at another condition may stand for the claim's only as a declared proxy, whose label "

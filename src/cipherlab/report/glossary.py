@@ -72,7 +72,8 @@ def _values(rules: dict) -> dict[str, str]:
     return {"noise_floor_pct": f"{float(rules['noise_floor_pct']):g}",
             "confidence_pct": f"{float(rules['confidence']) * 100:g}",
             "bootstrap_resamples": str(int(rules["bootstrap_resamples"])),
-            "within_margin_pct": f"{float((rules['rules'].get('within_margin') or {}).get('margin', 0)) * 100:g}"}
+            "within_margin_pct": f"{float((rules['rules'].get('within_margin') or {}).get('margin', 0)) * 100:g}",
+            "size_apart": f"{float((rules.get('across_machines') or {}).get('size_apart', 1.0)):g}"}
 
 
 def _verdict_terms(rules: dict) -> list[Term]:

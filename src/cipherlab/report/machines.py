@@ -26,7 +26,7 @@ def load_comparison(profile: "str | Profile") -> pd.DataFrame:
     df = pd.read_csv(as_profile(profile).table("machines"), keep_default_na=False, na_values=[""],
                      dtype={c: str for c in ("claim_id", "paper", "tier", "run", "machine", "emulated", "commit",
                                              "verdict", "reason")})
-    for col in ("speed", "size_differs", "verdict_differs"):
+    for col in ("speed", "size_differs", "verdict_differs", "bound_by_evidence"):
         df[col] = df[col].astype(str).str.lower().isin(["true", "1"])
     for col in ("run", "machine", "emulated", "commit", "verdict", "reason"):
         df[col] = df[col].fillna("").astype(str)
@@ -64,7 +64,7 @@ def _card_row(run: str, card: "dict | None") -> dict:
             "AES instructions": "used" if cpu.get("aes_instructions") else
             ("not used (emulated)" if card.get("emulated") else "not used"),
             "cores": cpu.get("logical_cores"),
-            "clock (measured)": f"{clock / 1e9:.2f} GHz" if isinstance(clock, (int, float)) else "not measured",
+            "clock (measured)": f"{clock / 1e9:.2f} GHz" if isinstance(clock, (int, float)) else "not recorded",
             "memory": f"{card.get('memory_gib')} GiB", "OS": card.get("os"), "Python": card.get("python"),
             "Numba": packages.get("numba"), "llvmlite": packages.get("llvmlite"),
             "PyCryptodome": packages.get("pycryptodome"), "OpenSSL": card.get("openssl"),
@@ -91,16 +91,20 @@ def summary_markdown(comparison: pd.DataFrame) -> str:
     dep = int(measured["machine_dependent"].sum())
     alone = int(measured["portability"].str.startswith("not measured on another").sum())
     undecided = int(measured["portability"].str.startswith("undecided").sum())
-    same = len(measured) - dep - alone - undecided
+    bound = int(measured["portability"].str.startswith("machine-bound by evidence").sum())
+    same = len(measured) - dep - alone - undecided - bound
     speed = comparison.loc[comparison["speed"], "claim_id"].nunique()
     sized = comparison.loc[comparison["size_differs"], "claim_id"].nunique()
     return (f"This run is compared with {len(others)} shipped run{'s' if len(others) != 1 else ''} "
             f"({', '.join(f'`{r}`' for r in others)}). Of the {len(measured)} claims this run measured, "
             f"**{same}** have the same verdict on every machine that measured them, **{dep}** were decided "
-            f"differently on two machines (machine-dependent: never counted as the paper's error), {undecided} were "
-            f"left undecided on some machine while the others agree, and {alone} were measured by no other run. "
-            f"Of the {speed} speed claims, {sized} have an effect whose interval on "
-            "another machine lies wholly apart from this run's: a size that belongs to the machine, by evidence.")
+            f"differently on two machines (machine-dependent: never counted as the paper's error), **{bound}** "
+            "state a size that differs between two real machines beyond both runs' noise (machine-bound by "
+            f"evidence: counted apart, never as the paper's error), {undecided} were left undecided on some "
+            f"machine while the others agree, and {alone} were measured by no other run. "
+            f"Of the {speed} speed claims, {sized} have an effect whose interval on another machine lies wholly "
+            "apart from this run's; an emulated machine's, or a gap within both runs' noise, leaves the claim as "
+            "its row declares.")
 
 
 def differing_html(comparison: pd.DataFrame) -> str:
@@ -139,7 +143,8 @@ def speed_view(comparison: pd.DataFrame) -> pd.DataFrame:
                      "verdict here": h["verdict"], "run": r["run"],
                      "there": _interval(r["estimate"], r["low"], r["high"]), "verdict there": r["verdict"],
                      "this / there": "—" if pd.isna(r["ratio_to_this"]) else f"{r['ratio_to_this']:.3f}",
-                     "intervals apart": "yes" if r["size_differs"] else ""})
+                     "intervals apart": ("yes: machine-bound by evidence" if r["bound_by_evidence"]
+                                         else "yes" if r["size_differs"] else "")})
     return pd.DataFrame(rows, columns=["claim", "this run", "verdict here", "run", "there", "verdict there",
                                        "this / there", "intervals apart"])
 

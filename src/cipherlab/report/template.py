@@ -313,6 +313,11 @@ def _machines(claims: pd.DataFrame) -> str:
     same = mine[mine["portability"].str.startswith("portable")]
     text = (f"Across machines (the [Machines](machines.html) page): {len(same)} of the paper's claims have the same "
             f"verdict on every machine that measured them")
+    bound = mine[mine["portability"].str.startswith("machine-bound by evidence")]
+    if len(bound):   # a size that differs between two real machines (cipherlab.analysis.machines.decide_across)
+        text += (f"; {len(bound)} state a size that differs between two real machines beyond both runs' noise "
+                 "(machine-bound by evidence, counted apart, never as the paper's error: "
+                 + "; ".join(_link(_s(c)) for c in bound["claim_id"]) + ")")
     if dep.empty:
         return text + ", and none differs between machines."
     links = "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"

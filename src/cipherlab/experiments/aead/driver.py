@@ -58,7 +58,8 @@ def measure(run) -> dict[str, Any]:
     forged = forgery.forgery_build({n: data[n] for n in forgery_sizes}, n_tags=p.forgery_trials, aad=aad, seed=seed)
     groups = {
         # first in every process, before anything else is timed: the paper's protocol, one cold call per case
-        "aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0, 0.0),
+        "aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0, 0.0,
+                                 protocol.COLD_COUNTERBALANCE),
         "aead_phase1": TimingGroup(aead_cases, aead_build(phase_data, PHASE1_COMBOS, control=PHASE1_CONTROL, **common),
                                    p.trials, p.warmup),
         "aead_phase2": TimingGroup(aead_cases, aead_build(phase_data, PHASE2_COMBOS, control=PHASE2_CONTROL, **common),

@@ -11,7 +11,12 @@ size), it is decided under the paper's protocol:
 * in each of the chapter's fresh processes, before anything else is timed,
   every case (cipher, mode, operation, size, and the A/A control's twin case)
   is called **once**, its cipher made inside the timed call, in a seeded random
-  order; nothing is warmed up and nothing is batched;
+  order, counterbalanced by process pairs: the second process of each pair
+  calls the first's order with each case and its A/A twin swapped
+  (:func:`cipherlab.analysis.timing.counterbalanced_order`), so that where a
+  call lands in the order (the first calls pay for the interpreter's first
+  touches) weighs on a case and its twin alike and the A/A control is
+  unbiased; nothing is warmed up and nothing is batched;
 * the processes' single calls of a case are its sample; the speed statistic,
   its bootstrap over processes and the A/A band (the twin case, made and called
   alike) are the engine's, as for every speed claim.
@@ -36,6 +41,8 @@ from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABEL
 
 #: The style label of the paper's protocol in the evidence (``decided_by`` of the claims decided on it).
 COLD_STYLE = f"{IMPL}, one cold call per file"
+#: The label that tells a cold case from its A/A twin: the order is counterbalanced over it (ABBA by process pairs).
+COLD_COUNTERBALANCE = "instance"
 #: The readings of a claim measured under both protocols.
 COLD_READING = "protocol=one cold call per file"
 WARM_READING = "protocol=warm, batched medians"

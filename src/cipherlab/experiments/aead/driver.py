@@ -19,7 +19,8 @@ from matplotlib.figure import Figure
 from cipherlab.analysis import paper, plotting, timing, verdicts
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
-from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, protocol, tables, wycheproof
+from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, stability, tables,
+                                       wycheproof)
 from cipherlab.experiments.aead.sentence_claims import sentence_claims
 from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
@@ -103,7 +104,8 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     # a claim decided under the paper's protocol has two rows: the protocol is their reading
     warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in protocol.COLD_CLAIMS else e
             for e in warm]
-    return warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes)
+    return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes)
+            + stability.stability_evidence(cold, profile=profile, seed=seed))
 
 
 def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
@@ -139,7 +141,7 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
                    paper.published(PAPER, "Section 4.2 (setup)")]), read_raw_meta("aead_phase1", prof))
     out.update(figures.size_figures(s1, s2, prose, paper_sizes_mb))
     out["aead_linear_fit"] = linearity.linear_fit_table(phase1)
-    out["aead_stability"] = tables.stability_table(phase1)
+    out["aead_stability"] = stability.stability_table(raw["aead_cold"], phase1, p.mb_bytes)
     out["aead_ratios"] = tables.throughput_ratios(s1, s2)
     ours_rank = pd.concat([tables.ranking_table(s1, "mode"), tables.ranking_table(s2, "cipher")], ignore_index=True)
     out["aead_ranking_ours"] = ours_rank

@@ -112,7 +112,12 @@ def test_gain_claims_compare_two_gains_as_one_double_ratio_with_its_own_aa_band(
         def t(n):
             return 1e-5 + n * ns_per_byte * 1e-9
         return (SIZES[2] / t(SIZES[2])) / (SIZES[0] / t(SIZES[0]))
-    evs = {e.claim_id: e for e in E.gain_evidence(synthetic_raw(1, PAPER_ORDER), synthetic_raw(2, PAPER_ORDER), profile="full", seed=1)}
+    from cipherlab.experiments.aead.protocol import COLD_READING, COLD_STYLE
+    # decided under the paper's protocol, as their siblings (the rises) are: the rows carry its style and reading
+    cold = dict(style=COLD_STYLE, reading=COLD_READING)
+    evs = {e.claim_id: e for e in E.gain_evidence(synthetic_raw(1, PAPER_ORDER), synthetic_raw(2, PAPER_ORDER),
+                                                  profile="full", seed=1, **cold)}
+    assert all(e.style == COLD_STYLE and e.reading == COLD_READING for e in evs.values())
     assert set(evs) == set(E.GAIN_CLAIMS)
     aes = evs["003-f10-aes-most-improved-dec"]   # Blowfish (7 ns/B) gains more than CAST (9): it decides
     assert aes.estimate == pytest.approx((gain(1.0) / gain(7.0) - 1) * 100, abs=0.5) and "Blowfish" in aes.detail
@@ -122,5 +127,10 @@ def test_gain_claims_compare_two_gains_as_one_double_ratio_with_its_own_aa_band(
     d = _decide_only(list(evs.values()), set(E.GAIN_CLAIMS))
     assert (d["verdict"] == "reproduced").all(), d["reason"].tolist()
     reverse = {k: 1 / v for k, v in PAPER_ORDER.items()}
-    d = _decide_only(E.gain_evidence(synthetic_raw(1, reverse), synthetic_raw(2, reverse), profile="full", seed=1), set(E.GAIN_CLAIMS))
+    d = _decide_only(E.gain_evidence(synthetic_raw(1, reverse), synthetic_raw(2, reverse), profile="full", seed=1,
+                                     **cold), set(E.GAIN_CLAIMS))
+    # the warm rows alone decide nothing: the claims name the paper's protocol
+    with pytest.raises(ValueError, match="no evidence row matches decided_by"):
+        _decide_only(E.gain_evidence(synthetic_raw(1, PAPER_ORDER), synthetic_raw(2, PAPER_ORDER), profile="full",
+                                     seed=1), set(E.GAIN_CLAIMS))
     assert (d["verdict"] == "contradicted").all(), d["reason"].tolist()

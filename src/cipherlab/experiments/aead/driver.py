@@ -21,7 +21,7 @@ from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, stability, tables,
                                        wycheproof)
-from cipherlab.experiments.aead.sentence_claims import sentence_claims
+from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, gain_evidence, sentence_claims
 from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
                                                 PAPER, aead_build, aead_cases, read_inputs, throughput_summary)
@@ -102,9 +102,11 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     if cold is None:
         return warm
     # a claim decided under the paper's protocol has two rows: the protocol is their reading
-    warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in protocol.COLD_CLAIMS else e
-            for e in warm]
-    return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes)
+    both = set(protocol.COLD_CLAIMS) | set(GAIN_CLAIMS)
+    warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in both else e for e in warm]
+    gains = gain_evidence(cold[cold["phase"] == 1], cold[cold["phase"] == 2], profile=profile, seed=seed,
+                          style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
+    return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains
             + stability.stability_evidence(cold, profile=profile, seed=seed))
 
 

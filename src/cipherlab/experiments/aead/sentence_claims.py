@@ -108,7 +108,8 @@ GAIN_CLAIMS = {"003-f10-aes-most-improved-dec": (2, "decrypt", "aes", ("blowfish
                "003-f5-gap-widens-enc": (1, "encrypt", "gcm", ("ccm", "eax"))}
 
 
-def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0, style: str = IMPL,
+                  reading: str = "") -> list[_v.Evidence]:
     """One case's throughput gain from the smallest to the largest size against another's: their ratio, minus 1 (%).
 
     A gain is ``(t(small) / small) / (t(large) / large)``; the ratio of two
@@ -118,6 +119,10 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
     band is the same double ratio of the control case's two identical
     instances. Above 0: ``a`` gains more, its lead (a ratio of speeds) widens
     with size. The weakest of the comparisons decides.
+
+    The same comparison under the paper's protocol (``p1``, ``p2`` the cold
+    calls of each phase, one per process) is labelled with ``style`` and
+    ``reading`` (:mod:`.protocol`), as the claims' ``decided_by`` names it.
     """
     out = []
     for cid, (phase, op, k, others) in GAIN_CLAIMS.items():
@@ -132,10 +137,10 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
         c_old, c_new = ctl("main", small) * ctl("control", large), ctl("main", large) * ctl("control", small)
         section = SECTIONS["fig5" if phase == 1 else "fig10"]
         evs = [_v.speed_evidence(cid, t(k, small) * t(o, large), t(k, large) * t(o, small), c_old, c_new, seed=seed,
-                                 size=_size(large, small), style=IMPL, mode="eax" if phase == 2 else f"{k} vs {o}",
-                                 profile=profile, section=section,
+                                 size=_size(large, small), style=style, mode="eax" if phase == 2 else f"{k} vs {o}",
+                                 profile=profile, section=section, reading=reading,
                                  detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B over "
-                                        f"{LABELS[o]}'s, {op}")
+                                        f"{LABELS[o]}'s, {op}" + ("" if style == IMPL else f" ({style})"))
                for o in others]
         out.append(weakest(evs, "comparisons"))
     return out

@@ -134,3 +134,34 @@ def test_gain_claims_compare_two_gains_as_one_double_ratio_with_its_own_aa_band(
         _decide_only(E.gain_evidence(synthetic_raw(1, PAPER_ORDER), synthetic_raw(2, PAPER_ORDER), profile="full",
                                      seed=1), set(E.GAIN_CLAIMS))
     assert (d["verdict"] == "contradicted").all(), d["reason"].tolist()
+
+
+def test_a_steady_rise_is_decided_step_by_step_not_only_from_end_to_end():
+    """'steadily increases': one reading per pair of neighbouring sizes. A throughput that rises from the first size
+    to the second and falls after it rises end to end, yet is not steady: the falling step decides."""
+    from cipherlab.experiments.aead import protocol
+    from aead_synthetic import synthetic_cold
+    cid = "003-f5-tp-rises-enc"
+    steady = protocol.cold_evidence(synthetic_cold(PAPER_ORDER, fixed=1e-3), profile="full", seed=1, claims=[cid])
+    assert [e.reading.split(", ")[-1] for e in steady] == [f"size={a} B to {b} B" for a, b in zip(SIZES, SIZES[1:])]
+    assert _decide_only(steady, {cid}).loc[cid, "verdict"] == "reproduced"
+    cold = synthetic_cold(PAPER_ORDER, fixed=1e-3)
+    # CCM's and EAX's calls at the largest file 60 % longer: still a rise from 0.1 to 5 MB, a fall from 1 to 5 MB
+    slow = (cold["bytes"] == SIZES[2]) & (cold["phase"] == 1) & cold["mode"].isin(["ccm", "eax"])
+    cold.loc[slow, "seconds"] *= 1.6
+    rows = protocol.cold_evidence(cold, profile="full", seed=1, claims=[cid])
+    first, last = rows
+    assert first.low > 3 and last.high < -3
+    d = _decide_only(rows, {cid})
+    assert d.loc[cid, "verdict"] == "contradicted" and f"{SIZES[1]} B to {SIZES[2]} B" in d.loc[cid, "reading"]
+
+
+def test_convergence_is_read_for_every_mode_and_names_the_one_that_decides():
+    from cipherlab.experiments.aead import evidence as EV
+    p1 = synthetic_raw(1, PAPER_ORDER)
+    big = (p1["mode"] == "eax") & (p1["operation"] == "decrypt") & (p1["instance"] == "main")
+    p1.loc[big, "seconds"] *= 1.3            # EAX decrypts 30 % slower than it encrypts: not convergent
+    rows = [e for e in EV._convergence(p1, synthetic_raw(2, PAPER_ORDER), "full", 1) if e.claim_id == "003-t1-converge"]
+    assert sorted(e.reading for e in rows) == ["mode=ccm", "mode=eax", "mode=gcm"]
+    d = _decide_only(rows, {"003-t1-converge"})
+    assert d.loc["003-t1-converge", "verdict"] == "contradicted" and d.loc["003-t1-converge", "reading"] == "mode=eax"

@@ -58,6 +58,11 @@ COLD_CLAIMS = {
 }
 
 
+#: Claims of a throughput that rises "steadily": decided step by step, one reading per pair of neighbouring sizes
+#: (every step must rise, the least favourable decides), not only from the smallest size to the largest.
+STEP_CLAIMS = ("003-f5-tp-rises-enc",)
+
+
 def cold_cases(data_by_size: Mapping[int, bytes], *, aad: bytes, seed: int, key_bytes: int = 16,
                nonce_bytes: "Mapping[str, int] | None" = None) -> list[dict]:
     """The cases of both phases and their A/A twins, each a call that makes its cipher and encrypts (or decrypts
@@ -93,7 +98,7 @@ def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_byte
                   claims: Sequence[str] = tuple(COLD_CLAIMS)) -> list[_v.Evidence]:
     """Evidence of :data:`COLD_CLAIMS` under the paper's protocol: a case's throughput gain from the smallest size
     to the largest (or to the size nearest ``level_bytes``), the weakest of its cases, with the A/A band of the
-    twin case's same gain."""
+    twin case's same gain; a claim of :data:`STEP_CLAIMS` gets one row per pair of neighbouring sizes."""
     from cipherlab.experiments.aead.evidence import SECTIONS, compare, weakest
     sections = sections or {}
     out = []
@@ -105,13 +110,16 @@ def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_byte
         large = sizes[-1] if end == "largest" else min(sizes[1:], key=lambda b: abs(b / level_bytes - 1))
         section = sections.get(cid) or SECTIONS["fig9" if op == "encrypt" and phase == 2 else
                                                 "fig10" if phase == 2 else "fig5" if op == "encrypt" else "fig6"]
-        evs = [dataclasses.replace(
-            compare(cid, df, phase, op, k, k, large, slow_bytes=small, per_byte=True, profile=profile,
-                    section=section, seed=seed,
-                    detail=(f"throughput gain of {LABELS[k]} from {small} B to {large} B, {op}, one cold call per "
-                            "file and process (the paper's protocol)")), style=COLD_STYLE)
-            for k in names]
-        out.append(dataclasses.replace(weakest(evs, "cases") if len(evs) > 1 else evs[0], reading=COLD_READING))
+        steps = list(zip(sizes[:-1], sizes[1:])) if cid in STEP_CLAIMS else [(small, large)]
+        for a, b in steps:
+            evs = [dataclasses.replace(
+                compare(cid, df, phase, op, k, k, b, slow_bytes=a, per_byte=True, profile=profile,
+                        section=section, seed=seed,
+                        detail=(f"throughput gain of {LABELS[k]} from {a} B to {b} B, {op}, one cold call per "
+                                "file and process (the paper's protocol)")), style=COLD_STYLE)
+                for k in names]
+            reading = COLD_READING if len(steps) == 1 else f"{COLD_READING}, size={a} B to {b} B"
+            out.append(dataclasses.replace(weakest(evs, "cases") if len(evs) > 1 else evs[0], reading=reading))
     return out
 
 

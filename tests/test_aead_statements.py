@@ -27,6 +27,8 @@ def test_the_statements_say_what_the_library_and_the_tables_show():
     assert rows["003-s126-eax-ecbc-emac"].holds is False and "CTR + OMAC" in rows["003-s126-eax-ecbc-emac"].detail
     blocks = rows["003-x-64bit-blocks"]                        # a finding: the ciphers offered have 64-bit blocks
     assert blocks.holds is True and blocks.estimate == 64 and "Blowfish 64 bits" in blocks.detail
+    tags = rows["003-x-eax-64bit-tags"]                        # phase 2's EAX tags are one 64-bit block
+    assert tags.holds is True and tags.estimate == 64 and "blowfish 64 bits" in tags.detail
     assert "003-abstract-reference-choice" not in rows         # a proposed use, not testable: no refutation of it
     eq1 = rows["003-s3-eq1-any-tag-length"]
     # 5 MB: 312500 message blocks, a polynomial of degree 312501: up to 312501 / 2^t per attempt, 2^18.25 times 2^-t

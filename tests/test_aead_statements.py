@@ -1,6 +1,10 @@
 """Paper 003's words against the library and its own tables (cipherlab.experiments.aead.statements)."""
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
+import pytest
 from Crypto.Cipher import AES
 
 from cipherlab.experiments.aead import statements as S
@@ -21,8 +25,25 @@ def test_eax_is_ctr_and_omac_as_its_designers_define_it():
 def test_the_statements_say_what_the_library_and_the_tables_show():
     rows = {e.claim_id: e for e in S.statement_evidence(profile="quick")}
     assert rows["003-s126-eax-ecbc-emac"].holds is False and "CTR + OMAC" in rows["003-s126-eax-ecbc-emac"].detail
-    choice = rows["003-abstract-reference-choice"]
-    assert choice.holds is False and choice.estimate == 64 and "Blowfish 64 bits" in choice.detail
+    blocks = rows["003-x-64bit-blocks"]                        # a finding: the ciphers offered have 64-bit blocks
+    assert blocks.holds is True and blocks.estimate == 64 and "Blowfish 64 bits" in blocks.detail
+    tags = rows["003-x-eax-64bit-tags"]                        # phase 2's EAX tags are one 64-bit block
+    assert tags.holds is True and tags.estimate == 64 and "blowfish 64 bits" in tags.detail
+    assert "003-abstract-reference-choice" not in rows         # a proposed use, not testable: no refutation of it
+    eq1 = rows["003-s3-eq1-any-tag-length"]
+    # 5 MB: 312500 message blocks, a polynomial of degree 312501: up to 312501 / 2^t per attempt, 2^18.25 times 2^-t
+    assert eq1.holds is False and eq1.estimate == pytest.approx(math.log2(312501)) and "SP 800-38D" in eq1.detail
     assert rows["003-t3-three-algorithms"].holds is False and "9 of its 9 cells" in rows["003-t3-three-algorithms"].detail
     own = rows["003-t5-fig9-consistent"]
     assert own.holds is False and 3.0 < own.estimate < 3.5      # 311 MB/s against about 95
+
+
+def test_gcm_forgery_bound_is_exact_and_grows_with_the_message():
+    assert S.gcm_forgery_bound(1, 128) == Fraction(2, 2**128)
+    assert S.gcm_forgery_bound(2**20, 32) == Fraction(2**20 + 1, 2**32)
+    assert S.gcm_forgery_bound(2**40, 32) == 1                   # a probability is at most 1
+    # at the boundary the bound equals eq. 1's 2^-t only for a message of no blocks, which GCM never has
+    assert S.gcm_forgery_bound(1, 32) > Fraction(1, 2**32)
+    for bad in ((0, 32), (1, 0), (1, 129), (1.5, 32)):
+        with pytest.raises(ValueError, match="n_blocks must be an integer"):
+            S.gcm_forgery_bound(*bad)

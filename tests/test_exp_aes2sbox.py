@@ -178,7 +178,8 @@ def test_avalanche_distribution_rejects_bad_counts():
 PROTOCOL_BYTES = {"000": 60416, "001": 51200}
 
 
-def _fake_raw(old_ms, new_ms, control_ms=None, protocol="000", operation="encrypt", impl="table"):
+def _fake_raw(old_ms, new_ms, control_ms=None, protocol="000", operation="encrypt", impl="table", processes=None):
+    """Trials of one process, or (``processes``) the trials split evenly over that many processes in order."""
     rows = []
     series = [("aes", "main", old_ms), ("aes-2sbox", "main", new_ms),
               ("aes", "control", old_ms if control_ms is None else control_ms)]
@@ -186,7 +187,8 @@ def _fake_raw(old_ms, new_ms, control_ms=None, protocol="000", operation="encryp
         for t, v in enumerate(ms):
             rows.append({"cipher": cipher, "instance": instance, "impl": impl, "mode": "ecb", "operation": operation,
                          "bytes": PROTOCOL_BYTES[protocol], "trial": t, "seconds": v / 1e3, "calls": 1, "run_id": "r",
-                         "protocol": protocol})
+                         "protocol": protocol, **({} if processes is None else
+                                                  {"process": t * processes // len(ms)})})
     return pd.DataFrame(rows)
 
 
@@ -290,8 +292,8 @@ def _decide(rows):
     return verdicts.decide_all(claims[claims["claim_id"].isin(ev["claim_id"])], ev).set_index("claim_id")
 
 
-def _fake_protocols(old, new, ctl, impl="reference"):
-    return pd.concat([_fake_raw(old, new, ctl, protocol=p, operation=o, impl=impl)
+def _fake_protocols(old, new, ctl, impl="reference", processes=None):
+    return pd.concat([_fake_raw(old, new, ctl, protocol=p, operation=o, impl=impl, processes=processes)
                       for p in common.PAPERS for o in common.OPERATIONS], ignore_index=True)
 
 
@@ -364,8 +366,8 @@ def test_speed_verdicts_are_decided_beyond_the_aa_band():
     assert out.loc["000-t3-enc-significant", "verdict"] != "reproduced"
     # twice as fast, quiet control: the decryption speedup of 000 (109.79 %) is reproduced, the significance too
     quiet = 10.0 + 0.01 * rng.random(n)
-    out = _decide(evidence.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet)),
-                                        profile="quick"))
+    out = _decide(evidence.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet),
+                                                               processes=6), profile="quick"))
     # the size of a speed-up between two ciphers whose code the paper does not publish belongs to the machine:
     # its direction holds, its size is said to agree here, never counted as the paper's
     assert out.loc["000-t5-dec-speedup", "verdict"] == "machine-bound"
@@ -379,6 +381,23 @@ def test_four_trials_never_decide_significance():
     raw = _fake_protocols([10.0, 13.0, 11.0, 16.0], [9.0, 8.5, 9.5, 8.8], [12.0, 10.5, 15.0, 10.2])
     out = _decide(evidence.speed_evidence_rows(raw, profile="quick"))
     assert out.loc["000-t4-dec-significant", "verdict"] == "inconclusive"
+
+
+def test_significance_is_tested_over_processes_not_pooled_trials():
+    """Pseudo-replication: 3 processes of 40 trials, each process's ratio shifted by its own bias. Pooled, 120
+    trials give a tiny p; the processes (the independent units) disagree in sign, so no significance shows."""
+    rng = np.random.default_rng(5)
+    bias = np.repeat([1.10, 0.93, 1.06], 40)                       # one shift per process, not per trial
+    old = 10.0 + 0.01 * rng.random(120)
+    new = old / bias
+    from scipy import stats
+    assert stats.mannwhitneyu(old, new).pvalue < 1e-4             # pooled: "significant"
+    raw = _fake_protocols(list(old), list(new), list(old), processes=3)
+    rows = [r for r in evidence.speed_evidence_rows(raw, profile="quick") if r.claim_id == "000-t3-enc-significant"]
+    assert rows[0].processes == 3 and rows[0].p_value > 0.05 and "3 processes' log speed ratios" in rows[0].detail
+    one = [r for r in evidence.speed_evidence_rows(_fake_protocols(list(old), list(new), list(old)), profile="quick")
+           if r.claim_id == "000-t3-enc-significant"]
+    assert one[0].p_value == 1.0 and "one process is one independent unit" in one[0].detail
 
 
 def test_decided_by_names_a_style_that_is_timed():
@@ -402,9 +421,9 @@ def test_speed_view_shows_published_ours_and_control_and_folds_the_rest():
     sp = tables.speed_table(raw, skipped, papers=["000"], profile="quick")
     html = str(V.speed_view(sp))
     short = _short_view(html)
-    assert "published %" in short and "A/A band" in short and "mannwhitney p" not in short
+    assert "published %" in short and "A/A band" in short and "process p" not in short
     assert f"[{sp['aa_low_pct'].iloc[0]:.1f}, {sp['aa_high_pct'].iloc[0]:.1f}]" in short
-    assert "mannwhitney p" in html and "not timed" in html            # nothing dropped: the full table is folded
+    assert "process p" in html and "not timed" in html            # nothing dropped: the full table is folded
     assert "nan" not in html.lower().replace("nanosec", "")
 
 

@@ -172,3 +172,40 @@ def test_paired_one_process_uses_scipy_bootstrap_of_the_round_ratios():
 def test_paired_rejects_what_it_cannot_pair(old, new, statistic, match):
     with pytest.raises(ValueError, match=match):
         stats.speedup_ci(old, new, paired=True, statistic=statistic)
+
+
+# ---------------------------------------------------------------- p at the level of the independent unit
+def test_process_pvalue_is_a_t_test_of_the_processes_log_ratios():
+    rng = np.random.default_rng(11)
+    old = 10.0 + rng.random((5, 30))
+    new = old / np.array([1.2, 1.25, 1.18, 1.22, 1.21])[:, None]
+    units = np.median(np.log(old / new), axis=1)
+    assert stats.process_pvalue(old, new) == pytest.approx(st.ttest_1samp(units, 0.0).pvalue)
+    unpaired = np.log(np.median(old, axis=1) / np.median(new, axis=1))
+    assert stats.process_pvalue(old, new, paired=False) == pytest.approx(st.ttest_1samp(unpaired, 0.0).pvalue)
+
+
+def test_process_pvalue_does_not_count_one_process_bias_many_times():
+    """Each process shifted by its own bias, one against the others: pooled trials look significant, the processes do not."""
+    rng = np.random.default_rng(12)
+    old = 10.0 + 0.01 * rng.random((4, 200))
+    new = old / np.array([1.08, 1.06, 0.90, 1.07])[:, None]
+    assert st.mannwhitneyu(old.ravel(), new.ravel()).pvalue < 0.05
+    assert stats.process_pvalue(old, new) > 0.2
+    # the same bias in every process is a real effect, and p falls with it
+    assert stats.process_pvalue(old, old / np.array([1.08, 1.07, 1.09, 1.08])[:, None]) < 1e-3
+
+
+@pytest.mark.parametrize("old,new,msg", [
+    (np.ones((1, 5)), np.ones((1, 5)), "at least 2 processes"),
+    (np.ones((2, 5)), np.ones((3, 5)), "same processes"),
+    (np.ones((2, 5)), -np.ones((2, 5)), "positive times"),
+])
+def test_process_pvalue_rejects_bad_input_in_one_line(old, new, msg):
+    with pytest.raises(ValueError, match=msg):
+        stats.process_pvalue(old, new)
+
+
+def test_process_pvalue_of_identical_processes():
+    old = np.full((3, 4), 2.0)
+    assert stats.process_pvalue(old, old) == 1.0 and stats.process_pvalue(old, old / 2) == 0.0

@@ -138,3 +138,83 @@ def test_long_calls_are_not_probed_five_times():
 
     assert timing.calls_per_trial(slow, min_trial_seconds=0.001) == 1
     assert len(calls) <= 2                                  # 2 x 4 ms already exceed 5 x 1 ms
+
+
+# ---------------------------------------------------------------- counterbalanced order (one cold call per process)
+def _cold_labels():
+    """Labels like the AEAD chapter's cold cases: 3 main cases and the first one's A/A twin, at 4 sizes x 2 ops."""
+    out = []
+    for mode, instance in (("gcm", "main"), ("ccm", "main"), ("eax", "main"), ("gcm", "control")):
+        for nbytes in (1, 2, 3, 4):
+            for op in ("encrypt", "decrypt"):
+                out.append({"mode": mode, "bytes": nbytes, "operation": op, "instance": instance})
+    return out
+
+
+def _positions(processes: int, balanced: bool, seed: int = 7) -> np.ndarray:
+    """Where each case lands in the one round of each process, as measure_groups_in_processes orders it."""
+    labels = _cold_labels()
+    twins = timing.twin_pairs(labels, "instance")
+    pos = np.empty((processes, len(labels)), dtype=int)
+    for p in range(processes):
+        if balanced:
+            order = timing.counterbalanced_order(np.random.default_rng(seed + p - p % 2).permutation(len(labels)),
+                                                 twins if p % 2 else ())
+        else:
+            order = np.random.default_rng(seed + p).permutation(len(labels))
+        pos[p, order] = np.arange(len(labels))
+    return pos
+
+
+def test_twin_pairs_are_the_cases_differing_only_in_the_label():
+    labels = _cold_labels()
+    twins = timing.twin_pairs(labels, "instance")
+    assert len(twins) == 8 and all(labels[a]["mode"] == labels[b]["mode"] == "gcm" for a, b in twins)
+    assert all({labels[a]["instance"], labels[b]["instance"]} == {"main", "control"} for a, b in twins)
+    with pytest.raises(ValueError, match="has no label 'instance'"):
+        timing.twin_pairs([{"mode": "gcm"}], "instance")
+    with pytest.raises(ValueError, match="twins come in pairs"):
+        timing.twin_pairs([{"m": 1, "i": "a"}, {"m": 1, "i": "b"}, {"m": 1, "i": "c"}], "i")
+
+
+def test_a_position_effect_cancels_in_the_aa_control_of_a_counterbalanced_cold_measurement():
+    """Synthetic: one call per case and process, the first calls slower (a cold interpreter). The A/A log ratio
+    (twin over main, mean over 12 processes) is biased under a random order per process, exactly 0 under the
+    counterbalanced one, and each case precedes its twin in exactly half of the processes."""
+    def cost(pos):
+        return 1.0 + 2.0 * np.exp(-pos / 4.0)
+    labels = _cold_labels()
+    twins = timing.twin_pairs(labels, "instance")
+    main, twin = (np.array(x) for x in zip(*[(a, b) if labels[a]["instance"] == "main" else (b, a)
+                                             for a, b in twins]))
+
+    def aa_bias(pos):
+        return np.mean(np.log(cost(pos[:, twin]) / cost(pos[:, main])), axis=0)   # per twin pair, over processes
+    random_pos, balanced_pos = _positions(12, False), _positions(12, True)
+    assert np.max(np.abs(aa_bias(random_pos))) > 0.02           # the flaw: an order effect read as A/A noise
+    assert np.max(np.abs(aa_bias(balanced_pos))) < 1e-12
+    first = (balanced_pos[:, main] < balanced_pos[:, twin]).sum(axis=0)
+    assert (first == 6).all()
+    # each process still calls every case exactly once, and the pair's first process keeps its seeded order
+    assert all(sorted(row) == list(range(len(labels))) for row in balanced_pos)
+    assert (balanced_pos[0] == random_pos[0]).all()
+
+
+def test_measure_mirrors_the_order_of_its_pair():
+    calls: list = []
+    cases = [{**lab, "fn": (lambda i=i: calls.append(i))} for i, lab in enumerate(_cold_labels())]
+    timing.measure(cases, trials=1, warmup=0, seed=3, progress=False, counterbalance="instance")
+    plain, calls[:] = list(calls), []
+    timing.measure(cases, trials=1, warmup=0, seed=3, progress=False, counterbalance="instance", mirror=True)
+    swap = dict(timing.twin_pairs(_cold_labels(), "instance"))
+    swap.update({b: a for a, b in list(swap.items())})
+    assert calls == [swap.get(i, i) for i in plain] and calls != plain
+    calls[:] = []
+    timing.measure(cases, trials=1, warmup=0, seed=3, progress=False)
+    assert calls == plain                                          # unmirrored: the seeded random order as before
+
+
+def test_a_counterbalanced_group_pairs_its_processes():
+    groups = {"g": timing.TimingGroup(pid_cases, {"label": "x"}, 2, 0, 0.0, "cipher")}
+    out = timing.measure_groups_in_processes(groups, processes=2, progress=False)["g"]
+    assert sorted(out["process"].unique()) == [0, 1]

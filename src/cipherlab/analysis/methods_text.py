@@ -113,6 +113,17 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "points. A band wider than "
         f"±{float(rules['max_noise_pct']):g} % is too noisy to decide unless the effect (claimed or measured, the "
         f"larger) is at least {float(rules['decisive_effect_ratio']):g} times its half-width.",
+        "- One call per process (paper 003's own protocol, one cold call per file): where each process calls each "
+        "case once, where a call lands in the order matters (the first calls pay for the interpreter's first "
+        "touches), and a random order leaves a case and its A/A twin unbalanced over a dozen processes. The "
+        "processes are therefore taken in pairs, the second calling the first's order with every case and its "
+        "twin swapped (ABBA): each case precedes its twin in exactly half of the processes, and any position "
+        "effect cancels in the A/A control instead of being read as noise.",
+        "- Significance: the trials of one process share its warm-up, memory layout and spell of load, so they are "
+        "not independent observations. A p-value is taken at the level of the independent unit, the process: a "
+        "two-sided t-test of the processes' log speed ratios (one process gives no test). The papers' own tests "
+        "on pooled trials (Welch's t-test of papers 000/001) are reproduced as the papers ran them, labelled so, "
+        "and decide nothing beyond the papers' own statement of them.",
         f"- Operations shorter than {float(rules['min_trial_seconds']) * 1e3:g} ms are timed in batches of k calls "
         "per trial (k fixed per case after the warm-up), and the empty-call overhead is reported apart.",
         "- Condition: a claim row names the condition it is about (`condition`, e.g. `size=5 MB`, alternatives "

@@ -259,6 +259,48 @@ def _paired_speedup_ci(x: np.ndarray, y: np.ndarray, *, statistic: str, confiden
     return Interval(estimate, float(low), float(high), confidence)
 
 
+def process_pvalue(old: Sequence[float], new: Sequence[float], *, statistic: str = "median",
+                   paired: bool = True) -> float:
+    """Two-sided p-value of "no speed difference", tested at the level of the independent unit, the process.
+
+    Trials timed in one process share its warm-up, its memory layout and its
+    spell of machine load: they are not independent observations, and a test
+    that pools them (a Mann-Whitney U or Welch test over all trials of a few
+    processes) counts one process's bias many times and gives p-values far too
+    small (pseudo-replication).  Here each process gives one number, the log
+    of its speed ratio (``paired``: ``statistic`` of its rounds' log ratios, as
+    :func:`speedup_ci` takes it; else the log of ``stat(old) / stat(new)``),
+    and a one-sample t-test asks whether their mean is 0, with ``processes - 1``
+    degrees of freedom (:func:`scipy.stats.ttest_1samp`).
+
+    ``old`` and ``new`` are processes x trials from the same processes (at
+    least 2: one process gives no p-value, its trials being one unit).
+    """
+    x, y = _as_trials(old, "old"), _as_trials(new, "new")
+    if x.shape[0] != y.shape[0]:
+        raise ValueError(f"old and new must come from the same processes, got {x.shape[0]} and {y.shape[0]} rows")
+    if x.shape[0] < 2:
+        raise ValueError(f"a process-level p-value needs at least 2 processes, got {x.shape[0]}")
+    if np.any(x <= 0) or np.any(y <= 0):
+        raise ValueError("old and new must be positive times (their ratios are taken in logs)")
+    if paired:
+        if x.shape != y.shape:
+            raise ValueError(f"paired samples must have the same processes x trials shape, got {x.shape} and "
+                             f"{y.shape}")
+        if statistic not in PAIRED_STATISTICS:
+            raise ValueError(f"statistic must be one of {PAIRED_STATISTICS} for a paired comparison, "
+                             f"got {statistic!r}")
+        units = SPEED_STATISTICS[statistic](np.log(x / y), axis=-1)
+    else:
+        if statistic not in SPEED_STATISTICS:
+            raise ValueError(f"statistic must be one of {tuple(SPEED_STATISTICS)}, got {statistic!r}")
+        f = SPEED_STATISTICS[statistic]
+        units = np.log(f(x, axis=-1) / f(y, axis=-1))
+    if np.ptp(units) == 0:                        # every process agrees exactly: no spread to test against
+        return 1.0 if units[0] == 0 else 0.0
+    return float(_st.ttest_1samp(units, 0.0).pvalue)
+
+
 def _check_interval_args(confidence: float, n_resamples: int, method: str) -> None:
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")

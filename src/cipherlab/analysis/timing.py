@@ -104,7 +104,8 @@ def call_overhead(trials: int = 50, min_trial_seconds: float = 1e-3) -> float:
 
 def measure(cases: Sequence[Mapping[str, Any]], *, trials: int, warmup: int = 1,
             run_id: "str | None" = None, seed: int = 0, progress: bool = True,
-            desc: str = "timing", min_trial_seconds: float = 0.0) -> pd.DataFrame:
+            desc: str = "timing", min_trial_seconds: float = 0.0, counterbalance: "str | None" = None,
+            mirror: bool = False) -> pd.DataFrame:
     """Time several cases side by side.
 
     Parameters
@@ -130,6 +131,15 @@ def measure(cases: Sequence[Mapping[str, Any]], *, trials: int, warmup: int = 1,
         ``k`` times per trial (:func:`calls_per_trial`, fixed per case after the
         warm-up), and ``seconds`` is the trial's time divided by ``k``.  0 (the
         default) times single calls.
+    counterbalance : str, optional
+        A label that tells a case from its twin (``instance``: ``main`` and
+        ``control`` of an A/A control): cases equal in every other label are
+        twins, two at most.  With ``mirror``, each round's order is drawn as
+        without it and then every pair of twins swaps places, so that two
+        processes with the same ``seed``, one mirrored, put each case where
+        the other put its twin (see :func:`counterbalanced_order`).
+    mirror : bool
+        Swap the twins of ``counterbalance`` in every round's order.
 
     Returns
     -------
@@ -149,13 +159,15 @@ def measure(cases: Sequence[Mapping[str, Any]], *, trials: int, warmup: int = 1,
         for _ in range(warmup):
             case["fn"]()
     calls = [calls_per_trial(case["fn"], min_trial_seconds) for case in cases]
+    twins = twin_pairs([{k: v for k, v in c.items() if k != "fn"} for c in cases], counterbalance) \
+        if counterbalance else []
     rng = np.random.default_rng(seed)
     seconds = np.empty((len(cases), trials), dtype=np.float64)
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         for t in tqdm(range(trials), desc=desc, disable=not progress, leave=False):
-            for idx in rng.permutation(len(cases)):
+            for idx in counterbalanced_order(rng.permutation(len(cases)), twins if mirror else ()):
                 fn, k = cases[idx]["fn"], calls[idx]
                 start = time.perf_counter_ns()
                 for _ in range(k):
@@ -173,6 +185,40 @@ def measure(cases: Sequence[Mapping[str, Any]], *, trials: int, warmup: int = 1,
     df = pd.DataFrame(rows)
     lead = [c for c in TIMING_COLUMNS if c in df.columns]
     return df[lead + [c for c in df.columns if c not in lead]]
+
+
+def twin_pairs(labels: Sequence[Mapping[str, Any]], counterbalance: str) -> list[tuple[int, int]]:
+    """Index pairs of cases that differ only in the label ``counterbalance`` (a case and its A/A twin)."""
+    groups: dict[tuple, list[int]] = {}
+    for i, lab in enumerate(labels):
+        if counterbalance not in lab:
+            raise ValueError(f"counterbalance: case {i} has no label {counterbalance!r}")
+        key = tuple(sorted((k, repr(v)) for k, v in lab.items() if k != counterbalance))
+        groups.setdefault(key, []).append(i)
+    for idx in groups.values():
+        if len(idx) > 2:
+            raise ValueError(f"counterbalance: cases {idx} differ only in {counterbalance!r}; twins come in pairs")
+    return [(idx[0], idx[1]) for idx in groups.values() if len(idx) == 2]
+
+
+def counterbalanced_order(order: Sequence[int], twins: Sequence[tuple[int, int]]) -> np.ndarray:
+    """``order`` (case indices in the order they are called) with each pair of ``twins`` swapping places.
+
+    A process that calls each case once (the paper-003 protocol of one cold
+    call) feels where in the order a call lands: the first calls pay for the
+    interpreter's first touches.  A random order per process leaves the
+    positions of a case and its A/A twin unbalanced over a dozen processes, so
+    the A/A control picks up an order effect as if it were noise.  Processes
+    taken in pairs, the second calling the first's order with the twins
+    swapped (ABBA), give each case exactly its twin's positions, so any
+    position effect cancels in the A/A ratio, and each case precedes its twin
+    in exactly half of the processes.
+    """
+    out = np.asarray(order).copy()
+    where = {int(c): i for i, c in enumerate(out)}
+    for a, b in twins:
+        out[where[a]], out[where[b]] = b, a
+    return out
 
 
 def trials_per_process(trials: int, processes: int) -> int:
@@ -210,12 +256,17 @@ class TimingGroup(NamedTuple):
     """One group of :func:`measure_groups_in_processes`: cases timed interleaved among themselves.
 
     ``warmup`` and ``min_trial_seconds`` default (``None``) to the call's own.
+    ``counterbalance`` (a label, e.g. ``instance``) orders the group by process
+    pairs: process ``2k + 1`` repeats the order of process ``2k`` (seeded by
+    ``seed + 2k``) with each case and its twin swapped (:func:`counterbalanced_order`);
+    ``None`` draws each process's order from ``seed + process``.
     """
     build_cases: Callable[..., Sequence[Mapping[str, Any]]]
     build_kwargs: Mapping[str, Any]
     trials: int
     warmup: "int | None" = None
     min_trial_seconds: "float | None" = None
+    counterbalance: "str | None" = None
 
 
 def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
@@ -237,9 +288,9 @@ def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
         raise ValueError("groups must hold at least one group")
     plan = {}
     for name, group in groups.items():
-        if not (isinstance(group, tuple) and 3 <= len(group) <= 5):
+        if not (isinstance(group, tuple) and 3 <= len(group) <= 6):
             raise ValueError(f"groups[{name!r}] must be a TimingGroup "
-                             "(build_cases, build_kwargs, trials[, warmup[, min_trial_seconds]])")
+                             "(build_cases, build_kwargs, trials[, warmup[, min_trial_seconds[, counterbalance]]])")
         group = TimingGroup(*group)
         group_warmup = warmup if group.warmup is None else group.warmup
         group_min = min_trial_seconds if group.min_trial_seconds is None else group.min_trial_seconds
@@ -248,7 +299,7 @@ def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
         if not callable(build) or getattr(build, "__name__", "<lambda>") == "<lambda>":
             raise ValueError("build_cases must be a module-level function (it is sent to a fresh process)")
         plan[name] = (build, dict(group.build_kwargs), trials_per_process(group.trials, processes), group_warmup,
-                      group_min)
+                      group_min, group.counterbalance)
     run_id = run_id or new_run_id()
     frames: dict[str, list[pd.DataFrame]] = {name: [] for name in plan}
     ctx = multiprocessing.get_context("spawn")
@@ -256,7 +307,7 @@ def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=die_with_parent,
                                  initargs=(os.getpid(),)) as pool:
             got = pool.submit(_measure_built, plan, list(warnings.filters), run_id=run_id,
-                              seed=seed + proc).result()
+                              seed=seed, process=proc).result()
         for name, df in got.items():
             df["process"] = proc
             frames[name].append(df)
@@ -268,14 +319,17 @@ def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
     return out
 
 
-def _measure_built(plan, warning_filters, **kwargs) -> "dict[str, pd.DataFrame]":
-    """Run in the fresh process: build each group's cases there (under the parent's warning filters), time them."""
+def _measure_built(plan, warning_filters, *, seed: int, process: int, **kwargs) -> "dict[str, pd.DataFrame]":
+    """Run in the fresh process: build each group's cases there (under the parent's warning filters), time them
+    (a counterbalanced group in the order of its pair of processes, :class:`TimingGroup`)."""
     out = {}
     with warnings.catch_warnings():
         warnings.filters[:] = warning_filters
-        for name, (build_cases, build_kwargs, trials, warmup, min_trial_seconds) in plan.items():
+        for name, (build_cases, build_kwargs, trials, warmup, min_trial_seconds, balance) in plan.items():
+            order = (dict(seed=seed + process - process % 2, counterbalance=balance, mirror=process % 2 == 1)
+                     if balance else dict(seed=seed + process))
             out[name] = measure(build_cases(**build_kwargs), trials=trials, warmup=warmup, progress=False,
-                                min_trial_seconds=min_trial_seconds, **kwargs)
+                                min_trial_seconds=min_trial_seconds, **order, **kwargs)
     return out
 
 

@@ -19,8 +19,9 @@ from matplotlib.figure import Figure
 from cipherlab.analysis import paper, plotting, timing, verdicts
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
-from cipherlab.experiments.aead import bitflip, evidence, figures, forgery, linearity, protocol, tables, wycheproof
-from cipherlab.experiments.aead.sentence_claims import sentence_claims
+from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, stability, tables,
+                                       wycheproof)
+from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, gain_evidence, sentence_claims
 from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
                                                 PAPER, aead_build, aead_cases, read_inputs, throughput_summary)
@@ -58,7 +59,8 @@ def measure(run) -> dict[str, Any]:
     forged = forgery.forgery_build({n: data[n] for n in forgery_sizes}, n_tags=p.forgery_trials, aad=aad, seed=seed)
     groups = {
         # first in every process, before anything else is timed: the paper's protocol, one cold call per case
-        "aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0, 0.0),
+        "aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0, 0.0,
+                                 protocol.COLD_COUNTERBALANCE),
         "aead_phase1": TimingGroup(aead_cases, aead_build(phase_data, PHASE1_COMBOS, control=PHASE1_CONTROL, **common),
                                    p.trials, p.warmup),
         "aead_phase2": TimingGroup(aead_cases, aead_build(phase_data, PHASE2_COMBOS, control=PHASE2_CONTROL, **common),
@@ -100,9 +102,12 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     if cold is None:
         return warm
     # a claim decided under the paper's protocol has two rows: the protocol is their reading
-    warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in protocol.COLD_CLAIMS else e
-            for e in warm]
-    return warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes)
+    both = set(protocol.COLD_CLAIMS) | set(GAIN_CLAIMS)
+    warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in both else e for e in warm]
+    gains = gain_evidence(cold[cold["phase"] == 1], cold[cold["phase"] == 2], profile=profile, seed=seed,
+                          style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
+    return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains
+            + stability.stability_evidence(cold, profile=profile, seed=seed))
 
 
 def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
@@ -138,7 +143,7 @@ def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
                    paper.published(PAPER, "Section 4.2 (setup)")]), read_raw_meta("aead_phase1", prof))
     out.update(figures.size_figures(s1, s2, prose, paper_sizes_mb))
     out["aead_linear_fit"] = linearity.linear_fit_table(phase1)
-    out["aead_stability"] = tables.stability_table(phase1)
+    out["aead_stability"] = stability.stability_table(raw["aead_cold"], phase1, p.mb_bytes)
     out["aead_ratios"] = tables.throughput_ratios(s1, s2)
     ours_rank = pd.concat([tables.ranking_table(s1, "mode"), tables.ranking_table(s2, "cipher")], ignore_index=True)
     out["aead_ranking_ours"] = ours_rank

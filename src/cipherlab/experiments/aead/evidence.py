@@ -15,10 +15,11 @@ evidence row (size, library, mode, profile):
   numbers imply (:data:`RATIO_CLAIMS` derives it from ``data/paper/``);
 * **linearity** is the misfit of a fixed-cost-plus-per-byte fit over all sizes
   (:mod:`.linearity`);
-* **spreads** ("Fail Std. rises with size", "CCM fluctuates most", "most
-  stable", the last at calls of equal duration) are ratios of standard deviations with a percentile bootstrap
+* **spreads** ("Fail Std. rises with size", "CCM fluctuates most") are ratios
+  of standard deviations with a percentile bootstrap
   (:func:`scipy.stats.bootstrap`, the confidence and resamples of
-  ``config/verdicts.yaml``);
+  ``config/verdicts.yaml``); "stable" and "consistent" as the paper uses them,
+  a throughput that changes little across sizes, are decided in :mod:`.stability`;
 * **structural** statements (100 % detection, the bound of eqs. 2-4) say
   whether they hold; a check with no power against the claim's alternative
   says so in its detail (:func:`forgery_power`); "≈2^128" is computed as its
@@ -318,7 +319,8 @@ def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
 
 
 def _convergence(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
-    """Encryption against decryption time at the largest size: the group where they differ most decides."""
+    """Encryption against decryption time at the largest size, one reading per mode (cipher): every one must be
+    convergent, and the engine names the least favourable."""
     out = []
     for cid, phase, names in (("003-t1-converge", 1, ("gcm", "ccm", "eax")),
                               ("003-f8-enc-dec-similar", 2, ("aes", "blowfish", "cast"))):
@@ -334,10 +336,9 @@ def _convergence(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
             evs.append(_v.speed_evidence(cid, enc, dec, _times(df, instance="main", **ctl),
                                          _times(df, instance="control", **ctl), seed=seed, size=_size(nb),
                                          style=IMPL, mode=k if phase == 1 else "eax", profile=profile,
-                                         section=ORDER_SECTIONS[cid],
+                                         section=ORDER_SECTIONS[cid], reading=f"{key}={k}",
                                          detail=f"{LABELS[k]}: decryption over encryption speed"))
-        worst = max(evs, key=lambda e: max(abs(e.low), abs(e.high)))
-        out.append(dataclasses.replace(worst, detail=worst.detail + f"; the largest gap of {len(evs)}"))
+        out += evs
     return out
 
 
@@ -369,46 +370,7 @@ def _spreads(p1, fg, profile: str, seed: int) -> list[_v.Evidence]:
                          f"{(std['Table 7']['CCM'] / std['Table 7'][m.upper()] - 1) * 100:+.0f} %)")
            for m in ("gcm", "eax")]
     out.append(weakest(evs, "modes"))
-    out.append(stability_evidence(p1, profile=profile, seed=seed))
     return out
-
-
-def _matched_size(enc: pd.DataFrame, fast: str, slow: str) -> tuple[int, int, float]:
-    """Sizes ``(fast_bytes, slow_bytes)`` at which the two modes' median calls last most nearly as long."""
-    med = enc[enc["instance"] == "main"].groupby(["mode", "bytes"])["seconds"].median()
-    best = None
-    for bf, tf in med[fast].items():
-        for bs, ts in med[slow].items():
-            gap = abs(math.log(tf / ts))
-            if best is None or gap < best[2]:
-                best = (int(bf), int(bs), gap)
-    return best
-
-
-def stability_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> _v.Evidence:
-    """"GCM most stable": the CV of CCM's and EAX's encryption times over GCM's, at calls of equal duration.
-
-    The spread of a timing depends on how long the timed call lasts (the
-    timer's step, preemptions, frequency changes), so the CV of a 5 ms GCM call
-    and of a 15 ms CCM call compare durations, not modes. Each mode is therefore
-    compared with GCM at the pair of sizes where their median calls last most
-    nearly as long (GCM at a larger file than the slower mode); the CV is that
-    of the per-byte cost at that size. The weaker of the two comparisons decides.
-    """
-    enc = p1[p1["operation"] == "encrypt"]
-    c, m1 = PHASE1_CONTROL
-    evs = []
-    for m in ("ccm", "eax"):
-        nb_g, nb_m, gap = _matched_size(enc, "gcm", m)
-        ctl = (_times(enc, instance="main", mode=m1, bytes=nb_g), _times(enc, instance="control", mode=m1, bytes=nb_g))
-        evs.append(spread("003-t2-gcm-most-stable", _times(enc, instance="main", mode=m, bytes=nb_m),
-                          _times(enc, instance="main", mode="gcm", bytes=nb_g), ctl, cv=True, seed=seed,
-                          size=_size(nb_m, nb_g), mode=f"{m} vs gcm", profile=profile,
-                          section=SECTIONS["stability"],
-                          detail=(f"coefficient of variation of AES-{LABELS[m]} encryption at {nb_m} B over "
-                                  f"AES-GCM's at {nb_g} B, the sizes where their median calls last most nearly "
-                                  f"as long (within {100 * (math.exp(gap) - 1):.0f} %)")))
-    return weakest(evs, "modes")
 
 
 def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:

@@ -11,7 +11,12 @@ size), it is decided under the paper's protocol:
 * in each of the chapter's fresh processes, before anything else is timed,
   every case (cipher, mode, operation, size, and the A/A control's twin case)
   is called **once**, its cipher made inside the timed call, in a seeded random
-  order; nothing is warmed up and nothing is batched;
+  order, counterbalanced by process pairs: the second process of each pair
+  calls the first's order with each case and its A/A twin swapped
+  (:func:`cipherlab.analysis.timing.counterbalanced_order`), so that where a
+  call lands in the order (the first calls pay for the interpreter's first
+  touches) weighs on a case and its twin alike and the A/A control is
+  unbiased; nothing is warmed up and nothing is batched;
 * the processes' single calls of a case are its sample; the speed statistic,
   its bootstrap over processes and the A/A band (the twin case, made and called
   alike) are the engine's, as for every speed claim.
@@ -36,6 +41,8 @@ from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABEL
 
 #: The style label of the paper's protocol in the evidence (``decided_by`` of the claims decided on it).
 COLD_STYLE = f"{IMPL}, one cold call per file"
+#: The label that tells a cold case from its A/A twin: the order is counterbalanced over it (ABBA by process pairs).
+COLD_COUNTERBALANCE = "instance"
 #: The readings of a claim measured under both protocols.
 COLD_READING = "protocol=one cold call per file"
 WARM_READING = "protocol=warm, batched medians"
@@ -49,6 +56,11 @@ COLD_CLAIMS = {
     "003-f9-blowfish-rises-enc": (2, "encrypt", ("blowfish",), "level"),
     "003-f10-blowfish-rises-dec": (2, "decrypt", ("blowfish",), "level"),
 }
+
+
+#: Claims of a throughput that rises "steadily": decided step by step, one reading per pair of neighbouring sizes
+#: (every step must rise, the least favourable decides), not only from the smallest size to the largest.
+STEP_CLAIMS = ("003-f5-tp-rises-enc",)
 
 
 def cold_cases(data_by_size: Mapping[int, bytes], *, aad: bytes, seed: int, key_bytes: int = 16,
@@ -86,7 +98,7 @@ def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_byte
                   claims: Sequence[str] = tuple(COLD_CLAIMS)) -> list[_v.Evidence]:
     """Evidence of :data:`COLD_CLAIMS` under the paper's protocol: a case's throughput gain from the smallest size
     to the largest (or to the size nearest ``level_bytes``), the weakest of its cases, with the A/A band of the
-    twin case's same gain."""
+    twin case's same gain; a claim of :data:`STEP_CLAIMS` gets one row per pair of neighbouring sizes."""
     from cipherlab.experiments.aead.evidence import SECTIONS, compare, weakest
     sections = sections or {}
     out = []
@@ -98,13 +110,16 @@ def cold_evidence(cold: pd.DataFrame, *, profile: str, seed: int = 0, level_byte
         large = sizes[-1] if end == "largest" else min(sizes[1:], key=lambda b: abs(b / level_bytes - 1))
         section = sections.get(cid) or SECTIONS["fig9" if op == "encrypt" and phase == 2 else
                                                 "fig10" if phase == 2 else "fig5" if op == "encrypt" else "fig6"]
-        evs = [dataclasses.replace(
-            compare(cid, df, phase, op, k, k, large, slow_bytes=small, per_byte=True, profile=profile,
-                    section=section, seed=seed,
-                    detail=(f"throughput gain of {LABELS[k]} from {small} B to {large} B, {op}, one cold call per "
-                            "file and process (the paper's protocol)")), style=COLD_STYLE)
-            for k in names]
-        out.append(dataclasses.replace(weakest(evs, "cases") if len(evs) > 1 else evs[0], reading=COLD_READING))
+        steps = list(zip(sizes[:-1], sizes[1:])) if cid in STEP_CLAIMS else [(small, large)]
+        for a, b in steps:
+            evs = [dataclasses.replace(
+                compare(cid, df, phase, op, k, k, b, slow_bytes=a, per_byte=True, profile=profile,
+                        section=section, seed=seed,
+                        detail=(f"throughput gain of {LABELS[k]} from {a} B to {b} B, {op}, one cold call per "
+                                "file and process (the paper's protocol)")), style=COLD_STYLE)
+                for k in names]
+            reading = COLD_READING if len(steps) == 1 else f"{COLD_READING}, size={a} B to {b} B"
+            out.append(dataclasses.replace(weakest(evs, "cases") if len(evs) > 1 else evs[0], reading=reading))
     return out
 
 

@@ -9,8 +9,6 @@ bootstrap and A/A band) and on data the chapter already measures:
   throughput gain against the one the quoted numbers imply (:data:`RISE_CLAIMS`);
 * **gains compared** (AES "most improved", Fig. 10; GCM's lead "more apparent"
   with size, Fig. 5): one case's gain over another's (:data:`GAIN_CLAIMS`);
-* **CCM's stability** (Sec. 5.1.1, against the paper's own Table 2): the metric
-  of "GCM most stable", GCM over CCM;
 * **rejection times** (Sec. 5.2): linear in size (the misfit of
   :func:`.linearity.rejection_linearity_evidence`), CCM and EAX close at 5 MB.
 """
@@ -23,12 +21,12 @@ import pandas as pd
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
-from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _matched_size, _size, _times, compare,
-                                                published_cells_mean, spread, weakest)
+from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _size, _times, compare,
+                                                published_cells_mean, weakest)
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
 from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
 from cipherlab.experiments.aead.chapter import mb_to_bytes
-from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL
+from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER
 
 
 #: Curves the paper says level off once the file reaches about 1 MB: claim -> (operation, cipher) of phase 2 (EAX).
@@ -110,7 +108,8 @@ GAIN_CLAIMS = {"003-f10-aes-most-improved-dec": (2, "decrypt", "aes", ("blowfish
                "003-f5-gap-widens-enc": (1, "encrypt", "gcm", ("ccm", "eax"))}
 
 
-def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0, style: str = IMPL,
+                  reading: str = "") -> list[_v.Evidence]:
     """One case's throughput gain from the smallest to the largest size against another's: their ratio, minus 1 (%).
 
     A gain is ``(t(small) / small) / (t(large) / large)``; the ratio of two
@@ -120,6 +119,10 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
     band is the same double ratio of the control case's two identical
     instances. Above 0: ``a`` gains more, its lead (a ratio of speeds) widens
     with size. The weakest of the comparisons decides.
+
+    The same comparison under the paper's protocol (``p1``, ``p2`` the cold
+    calls of each phase, one per process) is labelled with ``style`` and
+    ``reading`` (:mod:`.protocol`), as the claims' ``decided_by`` names it.
     """
     out = []
     for cid, (phase, op, k, others) in GAIN_CLAIMS.items():
@@ -134,37 +137,12 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
         c_old, c_new = ctl("main", small) * ctl("control", large), ctl("main", large) * ctl("control", small)
         section = SECTIONS["fig5" if phase == 1 else "fig10"]
         evs = [_v.speed_evidence(cid, t(k, small) * t(o, large), t(k, large) * t(o, small), c_old, c_new, seed=seed,
-                                 size=_size(large, small), style=IMPL, mode="eax" if phase == 2 else f"{k} vs {o}",
-                                 profile=profile, section=section,
+                                 size=_size(large, small), style=style, mode="eax" if phase == 2 else f"{k} vs {o}",
+                                 profile=profile, section=section, reading=reading,
                                  detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B over "
-                                        f"{LABELS[o]}'s, {op}")
+                                        f"{LABELS[o]}'s, {op}" + ("" if style == IMPL else f" ({style})"))
                for o in others]
         out.append(weakest(evs, "comparisons"))
-    return out
-
-
-def ccm_stability_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
-    """"Mode CCM is a better option where stability is more important to the user than maximum speed" (Sec. 5.1.1).
-
-    Read as: CCM's times vary less than those of GCM, the mode of maximum
-    speed. The metric is the one of ``003-t2-gcm-most-stable``
-    (:func:`stability_evidence`): the coefficient of variation of GCM over
-    CCM's, at the pair of sizes where their median calls last most nearly as
-    long; one reading per operation (``reading = "operation=..."``).
-    """
-    c, m1 = PHASE1_CONTROL
-    out = []
-    for op in ("encrypt", "decrypt"):
-        d = p1[p1["operation"] == op]
-        nb_g, nb_c, gap = _matched_size(d, "gcm", "ccm")
-        ctl = (_times(d, instance="main", mode=m1, bytes=nb_g), _times(d, instance="control", mode=m1, bytes=nb_g))
-        out.append(spread("003-s511-ccm-stable", _times(d, instance="main", mode="gcm", bytes=nb_g),
-                          _times(d, instance="main", mode="ccm", bytes=nb_c), ctl, cv=True, seed=seed,
-                          size=_size(nb_g, nb_c), mode="gcm vs ccm", profile=profile, section=SECTIONS["stability"],
-                          reading=f"operation={op}",
-                          detail=(f"coefficient of variation of AES-GCM {op}ion at {nb_g} B over AES-CCM's at "
-                                  f"{nb_c} B, the sizes where their median calls last most nearly as long (within "
-                                  f"{100 * (math.exp(gap) - 1):.0f} %)")))
     return out
 
 
@@ -230,7 +208,6 @@ def sentence_claims(p1: pd.DataFrame, p2: pd.DataFrame, fg: pd.DataFrame, *, pro
                     detail=f"speed of rejecting a random tag, CCM over EAX, at {large} B")
     return (level_evidence(p2, profile=profile, seed=seed) + rise_evidence(p2, profile=profile, seed=seed)
             + gain_evidence(p1, p2, profile=profile, seed=seed)
-            + ccm_stability_evidence(p1, profile=profile, seed=seed)
             + [close, rejection_linearity_evidence(fg, profile=profile, seed=seed, section=SECTIONS["forgery"])]
             + per_size_evidence(p1, p2, profile=profile, seed=seed) + widening_evidence(fg, profile=profile, seed=seed)
             + [fixed_share_evidence(p1, profile=profile, seed=seed)] + statement_evidence(profile=profile))

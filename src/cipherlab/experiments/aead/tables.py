@@ -320,18 +320,3 @@ def prose_comparison(summary1: pd.DataFrame, summary2: pd.DataFrame, prose: pd.D
                      "unit": p["unit"], "qualifier": p["note"].split(":")[0], "ours": ours,
                      "measured_at": measured_at})
     return pd.DataFrame(rows)
-
-
-def stability_table(phase1: pd.DataFrame, operation: str = "encrypt") -> pd.DataFrame:
-    """Spread of each mode's call time at each size: median duration and coefficient of variation (%).
-
-    The CV of a call depends on how long the call lasts, so modes are compared
-    at sizes where their medians are close (the evidence of
-    ``003-t2-gcm-most-stable`` picks those pairs); this table shows every
-    mode and size so the reader sees the pairs and the trend with duration.
-    """
-    main = phase1[(phase1["instance"] == "main") & (phase1["operation"] == operation)]
-    g = main.groupby(["mode", "bytes"])["seconds"]
-    out = pd.DataFrame({"median_ms": g.median() * 1e3, "cv_pct": g.std() / g.mean() * 100,
-                        "trials": g.size()}).reset_index()
-    return out.sort_values(["mode", "bytes"]).reset_index(drop=True)

@@ -67,8 +67,8 @@ def speed_view(speed: pd.DataFrame) -> Table:
     view = view[short[:3] + short[3:] + [c for c in speed.columns if c not in short]]
     return Table(str(fitted_table(view[short], short=short, keys=short[:3], formats={"ours %": "{:.1f}"}))
                  + folded_groups(speed, keys=["paper", "operation", "style"],
-                                 summary="The full table, with the papers' mean speedup, Welch and Mann-Whitney p "
-                                         "and the status"))
+                                 summary="The full table, with the papers' mean speedup, Welch p, the process-level "
+                                         "p and the status"))
 
 
 def welch_tables(raw: pd.DataFrame, deciding: str = "reference", alpha: float = 0.05,

@@ -390,7 +390,9 @@ def test_evidence_structural_rows_from_the_cipher(small_frames):
     by = {(e.claim_id, e.mode): e for e in _evidence(small_frames)}
     assert by[("002-complexity-maintained", "ecb")].holds is False  # one byte changed, not sixteen
     assert by[("002-keyspace-unchanged", "")].holds is True
-    assert by[("002-approach2-more-ivs", "")].holds is True
+    # '16 IV vectors', printed three times, is read as printed: one IV per round makes 10 (AES-128), not 16
+    ivs = by[("002-approach2-more-ivs", "")]
+    assert ivs.holds is False and ivs.estimate == 10 and "the paper prints 16" in ivs.detail
     assert by[("002-ext-ecb-repeats", "ecb")].holds is True
     assert by[("002-fig8-uniform", "cbc")].p_value > by[("002-fig8-uniform", "ecb")].p_value
     ecb = by[("002-t4-entropy-kept", "ecb")]
@@ -614,3 +616,18 @@ def test_approach1_faster_initialization_reads_both_iv_sources():
     sha_equal = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 17e-6,
                         ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 291e-6})
     assert sha_equal["verdict"] == "contradicted", sha_equal["reason"]
+
+
+def test_key_expansion_ivs_are_insecure_only_if_sha3_ivs_are_not(monkeypatch):
+    """'This approach [key-expansion IVs] is not secure', said against SHA-3 IVs: it holds only where the IV
+    source decides the attack; MAES is byte-local (open to the codebook attack) with either source."""
+    got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, {"sha3": "sha3_256", "sha3_chain": "iv"},
+                                                                     "quick")}
+    assert got == {"002-s4c-sha3-more-secure": False, "002-s4c-keyexp-not-secure": False}
+    # were SHA-3 IVs to diffuse (synthetic), both sentences would hold
+    real = evidence.byte_routes
+    monkeypatch.setattr(evidence, "byte_routes",
+                        lambda c, key, iv_source, **kw: None if iv_source == "sha3" else real(c, key, iv_source=iv_source, **kw))
+    got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, {"sha3": "sha3_256", "sha3_chain": "iv"},
+                                                                     "quick")}
+    assert got == {"002-s4c-sha3-more-secure": True, "002-s4c-keyexp-not-secure": True}

@@ -631,3 +631,14 @@ def test_key_expansion_ivs_are_insecure_only_if_sha3_ivs_are_not(monkeypatch):
     got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, {"sha3": "sha3_256", "sha3_chain": "iv"},
                                                                      "quick")}
     assert got == {"002-s4c-sha3-more-secure": True, "002-s4c-keyexp-not-secure": True}
+
+
+@pytest.mark.parametrize("seconds, holds", [(1048576 / 124.9e6, True), (1048576 / 125.1e6, False)])
+def test_aes_is_unfit_for_real_time_only_below_a_gigabit_links_rate(seconds, holds):
+    """002-s3-aes-unfit-realtime: AES's one-thread table-style throughput against 125 MB/s (1 Gbit/s)."""
+    rows = [{"cipher": c, "role": "main", "operation": "encrypt", "impl": impl, "mode": "ecb", "bytes": 1048576,
+             "seconds": s} for impl, s in (("table", seconds), ("reference", 10 * seconds))
+            for c in ("aes", "maes-2")]
+    ev = evidence.realtime_evidence(pd.DataFrame(rows), "table", "quick")
+    assert ev.claim_id == "002-s3-aes-unfit-realtime" and ev.holds is holds and ev.style == "table"
+    assert "reference" in ev.detail and ev.unit == "MB/s"

@@ -115,6 +115,7 @@ def _speed(f: Frames, impls, original: str, optimized: str, profile: str, seed: 
     rows.append(worst)
     if f.steps is not None:
         rows += steps_evidence(f.steps, profile=profile, seed=seed)
+    rows.append(realtime_evidence(f.bulk, optimized, profile))
     # Bulk (our extension): every style.
     for cid, op in (("002-ext-bulk-enc-speedup", "encrypt"), ("002-ext-bulk-dec-speedup", "decrypt")):
         for impl in impls:
@@ -128,6 +129,31 @@ def _speed(f: Frames, impls, original: str, optimized: str, profile: str, seed: 
                                    reading=f"style={impl}",
                                    section="maes-bulk", detail=f"{op} of the bulk file, maes-2 against aes, one thread"))
     return rows
+
+
+#: The real-time rate "AES is not suitable for real time applications" is read against: a gigabit link's line
+#: rate (1 Gbit/s, 125 MB/s), far above the media streams real-time applications carry.
+REALTIME_MB_S = 125.0
+
+
+def realtime_evidence(bulk: pd.DataFrame, style: str, profile: str) -> Evidence:
+    """002-s3-aes-unfit-realtime: AES's bulk encryption throughput on one thread of this machine, in ``style``
+    (the paper's "optimized implementation"), against :data:`REALTIME_MB_S`; the statement holds only if AES
+    falls below it. Every other timed style is shown beside it."""
+    rates = {}
+    for impl in dict.fromkeys(bulk["impl"]):
+        b = bulk[(bulk["cipher"] == "aes") & (bulk["role"] == "main") & (bulk["operation"] == "encrypt")
+                 & (bulk["impl"] == impl)]
+        if len(b):
+            rates[impl] = float(b["bytes"].iloc[0]) / float(np.median(b["seconds"])) / 1e6
+    mb = rates[style]
+    mode = str(bulk.loc[bulk["impl"] == style, "mode"].iloc[0])
+    return Evidence("002-s3-aes-unfit-realtime", holds=bool(mb < REALTIME_MB_S), estimate=mb, unit="MB/s",
+                    size=f"{int(bulk['bytes'].iloc[0])} B", style=style, mode=mode, profile=profile,
+                    section="maes-bulk",
+                    detail=(f"AES encrypts {mb:.0f} MB/s on one thread in the {style} style, against a gigabit "
+                            f"link's {REALTIME_MB_S:g} MB/s; every style: "
+                            + ", ".join(f"{i} {r:.0f} MB/s" for i, r in rates.items())))
 
 
 #: Claims of other papers this chapter decides, declared here (never by the section label alone): claim -> paper.

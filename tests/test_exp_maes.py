@@ -642,3 +642,24 @@ def test_aes_is_unfit_for_real_time_only_below_a_gigabit_links_rate(seconds, hol
     ev = evidence.realtime_evidence(pd.DataFrame(rows), "table", "quick")
     assert ev.claim_id == "002-s3-aes-unfit-realtime" and ev.holds is holds and ev.style == "table"
     assert "reference" in ev.detail and ev.unit == "MB/s"
+
+
+def test_the_prose_ratios_are_checked_against_the_papers_own_tables(monkeypatch):
+    """500 % against Table III's 743 %, one-fifth against one-eighth, 'double' against 70 / 291: the prose
+    disagrees with its tables; a ratio within 25 % of the table's agrees (the boundary)."""
+    got = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}
+    assert got["002-prose-t3-consistent"].holds is False and got["002-prose-t3-consistent"].estimate == 2
+    assert "253 / 30 = x8.43 (disagrees)" in got["002-prose-t3-consistent"].detail
+    assert got["002-prose-t1-consistent"].holds is False and "70 / 291 = x0.241 (disagrees)" in \
+        got["002-prose-t1-consistent"].detail
+    real = evidence._paper.published
+
+    def table3(paper, table=None):          # decryption 7.5 x 30 = 225 us: x7.5 is within 25 % of x6 and of x5?
+        df = real(paper, table)
+        if table == "Table III":
+            hit = (df["row"] == "Original AES") & (df["column"] == "Decryption")
+            df = df.assign(number=df["number"].where(~hit, 187.5))     # x6.25: within 25 % of x6 and of x5
+        return df
+    monkeypatch.setattr(evidence._paper, "published", table3)
+    t3 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t3-consistent"]
+    assert t3.holds is True and t3.estimate == 0

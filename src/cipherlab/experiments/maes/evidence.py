@@ -303,6 +303,58 @@ def tables_consistency_evidence(profile: str) -> Evidence:
                     section="maes-table2", detail="; ".join(parts))
 
 
+#: How far a ratio the prose states may lie from the one the paper's own table gives and still agree with it
+#: (relative, on the ratio of times): 25 %, the default margin of the rules file.
+PROSE_TOLERANCE = 0.25
+#: The prose's ratios of times against the table's: (claim, prose table, prose row, prose column, what the
+#: prose value is (``pct``: a speed-up in %, read as the ratio 1 + p/100), table, slower row, faster row, column).
+_T3_AES, _T3_OPT = "Original AES", "Original AES (optimized implementation)"
+_T3_A2 = "Approach 2: One IV vectors generation for each round"
+_T1_AES, _T1_A1 = "AES (original algorithm)", "Approach 1: One IV vector generation for all rounds"
+_T1_A2 = "Approach 2: One IV vector generation for each round"
+PROSE_RATIOS = (
+    ("002-prose-t3-consistent", "Abstract (prose)", "MAES vs AES", "Encryption speed increase",
+     "Table III", _T3_AES, _T3_A2, "Encryption"),
+    ("002-prose-t3-consistent", "Abstract (prose)", "MAES vs AES", "Decryption speed increase",
+     "Table III", _T3_AES, _T3_A2, "Decryption"),
+    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES", "Encryption speed increase (reading)",
+     "Table III", _T3_AES, _T3_A2, "Encryption"),
+    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES", "Decryption speed increase (reading)",
+     "Table III", _T3_AES, _T3_A2, "Decryption"),
+    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES (optimized implementation)",
+     "Decryption speed increase (reading)", "Table III", _T3_OPT, _T3_A2, "Decryption"),
+    ("002-prose-t1-consistent", "Table I (prose)", "Approach 1 (sha3) vs AES key expansion", "Time increase (reading)",
+     "Table I", _T1_A1, _T1_AES, "Time (sha3)"),
+    ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs AES key expansion", "Time increase (reading)",
+     "Table I", _T1_A2, _T1_AES, "Time (sha3)"),
+    ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs modified key expansion",
+     "Time increase (reading)", "Table I", (_T1_A2, "Time (sha3)"), (_T1_A2, "Time (key expansion)"), None),
+)
+
+
+def prose_tables_evidence(profile: str) -> list[Evidence]:
+    """002-prose-t3-consistent, 002-prose-t1-consistent: does each ratio the prose states (a speed-up or a time
+    increase, as the paper's own formula reads it) agree with the ratio its own Table III or Table I gives,
+    within :data:`PROSE_TOLERANCE`? Exact arithmetic on the transcription."""
+    out: dict[str, list[tuple[bool, str]]] = {}
+    for cid, ptab, prow, pcol, ttab, slow, fast, tcol in PROSE_RATIOS:
+        pr = _paper.published(PAPER, ptab)
+        said = 1 + float(pr.loc[(pr["row"] == prow) & (pr["column"] == pcol), "number"].iloc[0]) / 100
+        t = _paper.published(PAPER, ttab).set_index(["row", "column"])["number"]
+        a = t[slow if tcol is None else (slow, tcol)]
+        b = t[fast if tcol is None else (fast, tcol)]
+        table = float(a) / float(b)
+        ok = abs(said / table - 1) <= PROSE_TOLERANCE
+        out.setdefault(cid, []).append((ok, f"{ptab.replace(' (prose)', '')}, {prow}, {pcol.replace(' (reading)', '').lower()}: "
+                                            f"the prose says x{said:.3g}, "
+                                            f"{ttab} gives {float(a):g} / {float(b):g} = x{table:.3g}"))
+    return [Evidence(cid, holds=all(ok for ok, _ in parts), estimate=float(sum(not ok for ok, _ in parts)),
+                     unit="ratios that disagree", n=len(parts), style="exact arithmetic", profile=profile,
+                     section="maes-table3" if "t3" in cid else "maes-table1",
+                     detail="; ".join(f"{t} ({'agrees' if ok else 'disagrees'})" for ok, t in parts))
+            for cid, parts in out.items()]
+
+
 def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -> list[Evidence]:
     """002-s4c-*: MAES with SHA-3 IVs and with key-expansion IVs, each through the cipher: is each ciphertext byte
     reached by exactly one plaintext byte (byte-local, what the codebook attack needs)?"""
@@ -404,6 +456,7 @@ def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[
         raise ValueError(f"impls must include a style with separate steps for Table II, got {list(impls)}")
     return (table1_evidence(frames.keyexp, profile, seed) + approach1_init_evidence(frames.keyexp, profile, seed)
             + table2_evidence(frames.stage, profile, seed) + [tables_consistency_evidence(profile)]
+            + prose_tables_evidence(profile)
             + iv_source_evidence(key, options, profile, seed)
             + _speed(frames, impls, original_style, optimized_style, profile, seed)
             + _image(frames, key, options, profile, image_style))

@@ -663,3 +663,10 @@ def test_the_prose_ratios_are_checked_against_the_papers_own_tables(monkeypatch)
     monkeypatch.setattr(evidence._paper, "published", table3)
     t3 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t3-consistent"]
     assert t3.holds is True and t3.estimate == 0
+
+
+def test_complete_randomness_never_gives_entropy_8_in_a_finite_file(small_frames):
+    ev = {e.claim_id: e for e in _evidence(small_frames)}["002-s6d-entropy-must-be-8"]
+    n = ev.n
+    assert ev.holds is False and ev.estimate == pytest.approx(8 - 255 / (2 * n * np.log(2)))
+    assert ev.estimate < 8 and "however random" in ev.detail

@@ -22,6 +22,7 @@ from cipherlab.analysis.verdicts import Evidence, claims_of_chapter, evidence_fr
 from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
 from cipherlab.analysis import paper as _paper
 from cipherlab.experiments.maes.dependency import byte_routes
+from cipherlab.experiments.maes.entropy import expected_entropy_uniform
 from cipherlab.experiments.maes.measure import stage_impls
 from cipherlab.experiments.maes.steps import steps_evidence
 from cipherlab.experiments.maes.tables import overhead_us, speed_case
@@ -409,6 +410,15 @@ def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> li
         rows.append(Evidence("002-fig8-uniform", p_value=float(worst["p_value"]), n=int(worst["bytes"]), size=size,
                              style=style, mode=mode, profile=profile, section="maes-fig8", reading=f"mode={mode}",
                              detail=f"chi-square of {worst['cipher']} bytes, chi2 = {worst['chi2']:.0f}, 255 df"))
+    ideal = _paper.published(PAPER, "Section 6D (prose)")
+    must = float(ideal.loc[(ideal["row"] == "Ideal") & (ideal["column"] == "Entropy"), "number"].iloc[0])
+    n = int(d["bytes"].iloc[0])
+    best = expected_entropy_uniform(n)
+    rows.append(Evidence("002-s6d-entropy-must-be-8", holds=bool(best >= must), estimate=best, unit="bits", n=n,
+                         size=f"{n} B image", style="exact arithmetic", profile=profile, section="maes-table4",
+                         detail=(f"{n} uniformly random bytes (a perfect cipher's output of the image's size) have an "
+                                 f"expected byte entropy of {best:.5f} bits, short of {must:g} by 255 / (2 n ln 2) = "
+                                 f"{must - best:.2g} bits: no file of this size reaches {must:g}, however random")))
     lk = f.leaks[(f.leaks["mode"] == "ecb") & f.leaks["cipher"].str.startswith("maes")]
     kept, lost = float(lk["p_equal_if_plain_equal"].min()), float(lk["p_equal_if_plain_differs"].max())
     rows.append(Evidence("002-ext-ecb-repeats", holds=bool(kept == 1.0 and lost == 0.0), size=size, style=style,

@@ -123,6 +123,32 @@ def test_a_break_is_the_first_concern_whatever_the_counts_say():
     assert kinds == ["break", "contradicted", "overclaim", "defect"]
 
 
+def _finding(cid, concern, holds, reason="our analysis: it holds"):
+    return {"claim_id": cid, "paper": "000", "verdict": "finding", "concern": concern,
+            "outcome": "established" if holds else "statement_false", "ours": "holds" if holds else "does not hold",
+            "claim": "our experiment", "where": "ours", "reason": reason}
+
+
+def test_the_designs_security_leads_the_concerns_after_a_break():
+    """A security finding that holds (an affine S-box) and the paper's security evidence refuted (concern:
+    security, any tier) come right after a break and before any other refuted claim; a security finding that
+    does not hold, or a security row that is reproduced, is no concern."""
+    spec = [("t3", "contradicted", "headline", ""), ("aval", "contradicted", "supporting", "security"),
+            ("weak", "reproduced", "headline", "security"), ("own", "contradicted", "supporting", "defect")]
+    findings = pd.concat([BREAK, pd.DataFrame([_finding("000-sec-affine", "security", True),
+                                               _finding("000-sec-other", "security", False)])], ignore_index=True)
+    got = [(k, r["claim_id"]) for k, r in template.concern_rows(_template_rows(spec), findings)]
+    assert got == [("break", "000-sec-codebook-attack"), ("security", "000-sec-affine"), ("security", "000-aval"),
+                   ("contradicted", "000-t3"), ("defect", "000-own")]
+    from cipherlab.report.referee import Paper
+    body = {s.key: s.body for s in template.report_sections(Paper("000", "AES-2SBox", "aes2sbox", ""),
+                                                            _template_rows(spec), findings)}["concerns"]
+    lines = body.splitlines()
+    assert lines[0].startswith("1. **The cipher is broken.**") and "encryption oracle" in lines[0]
+    assert lines[1].startswith("2. **A weakness of the design.**") and "The paper:" not in lines[1]
+    assert lines[2].startswith("3. **The paper's security case fails.**") and "The paper:" in lines[2]
+
+
 def test_every_report_has_the_template_sections_in_order():
     from cipherlab.report.referee import Paper
     spec = [("t5", "contradicted", "headline", ""), ("t6", "reproduced", "headline", ""),

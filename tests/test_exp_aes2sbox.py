@@ -336,6 +336,38 @@ def test_structural_claims_follow_the_data():
     assert v["000-affine-invertible-no-fixed-points"] == "contradicted"          # some key bytes give fixed points
     assert v["000-avalanche-slightly-below-50"] == "not reproduced"              # below 50 %, far more than slightly
     assert v["000-t3-welch-consistent"] == "reproduced"
+    # the printed avalanche percentages (24.219 %, 19.531 %; 001: 25 %, 19.531 %) cannot come from the cipher
+    assert v["000-aval-printed-possible"] == v["001-aval-printed-possible"] == "contradicted"
+    assert v["000-eq2-inverts-eq1"] == v["001-eq2-inverts-eq1"] == "reproduced"
+    assert v["000-s1-fips197-year"] == "contradicted" and v["001-s1-fips197-year"] == "reproduced"
+    # 'lightweight' read as less computation: AES-2SBox faster than AES in both operations (the fake times)
+    assert v["000-s4-lightweight"] == "reproduced" and "every reading" in out.loc["000-s4-lightweight", "reading"]
+
+
+@pytest.mark.parametrize("printed, holds", [(6.25, True), (6.26, False), (24.219, False)])
+def test_a_printed_avalanche_is_possible_only_up_to_the_bits_its_bytes_reach(printed, holds):
+    """One plaintext byte reaches one ciphertext byte in AES-2SBox: at most 8 of 128 bits (6.25 %) can flip."""
+    pairs = pd.DataFrame([{"paper": "000", "pair": 1, "input_bytes": 1, "published_percent": 1.0},
+                          {"paper": "000", "pair": 2, "input_bytes": 1, "published_percent": printed}])
+    ev = E.printed_avalanche_evidence("000", pairs, {"max_changed_bytes": 1, "flips": 128}, profile="quick",
+                                      style="table")
+    assert ev.claim_id == "000-aval-printed-possible" and ev.holds is holds and ev.estimate == printed
+    assert "at most 6.25 % possible" in ev.detail
+    two = E.printed_avalanche_evidence("000", pairs.assign(input_bytes=2), {"max_changed_bytes": 1, "flips": 128},
+                                       profile="quick", style="table")
+    assert two.holds is (printed <= 12.5)        # two differing plaintext bytes reach two ciphertext bytes
+
+
+def test_eq2_inverts_eq1_only_with_the_printed_constants(monkeypatch):
+    assert E.equations_evidence("000", profile="quick").holds is True
+    real = E._paper.published
+
+    def wrong_d(paper, table=None):
+        df = real(paper, table)
+        return df.assign(value=df["value"].where(df["row"] != "inverse affine constant d", "0x06"))
+    monkeypatch.setattr(E._paper, "published", wrong_d)
+    ev = E.equations_evidence("000", profile="quick")
+    assert ev.holds is False and "on 0 of 256 bytes" in ev.detail
 
 
 def test_an_undocumented_differing_cell_fails_the_table_claim(monkeypatch):

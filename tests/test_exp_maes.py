@@ -390,7 +390,9 @@ def test_evidence_structural_rows_from_the_cipher(small_frames):
     by = {(e.claim_id, e.mode): e for e in _evidence(small_frames)}
     assert by[("002-complexity-maintained", "ecb")].holds is False  # one byte changed, not sixteen
     assert by[("002-keyspace-unchanged", "")].holds is True
-    assert by[("002-approach2-more-ivs", "")].holds is True
+    # '16 IV vectors', printed three times, is read as printed: one IV per round makes 10 (AES-128), not 16
+    ivs = by[("002-approach2-more-ivs", "")]
+    assert ivs.holds is False and ivs.estimate == 10 and "the paper prints 16" in ivs.detail
     assert by[("002-ext-ecb-repeats", "ecb")].holds is True
     assert by[("002-fig8-uniform", "cbc")].p_value > by[("002-fig8-uniform", "ecb")].p_value
     ecb = by[("002-t4-entropy-kept", "ecb")]
@@ -614,3 +616,57 @@ def test_approach1_faster_initialization_reads_both_iv_sources():
     sha_equal = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 17e-6,
                         ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 291e-6})
     assert sha_equal["verdict"] == "contradicted", sha_equal["reason"]
+
+
+def test_key_expansion_ivs_are_insecure_only_if_sha3_ivs_are_not(monkeypatch):
+    """'This approach [key-expansion IVs] is not secure', said against SHA-3 IVs: it holds only where the IV
+    source decides the attack; MAES is byte-local (open to the codebook attack) with either source."""
+    got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, {"sha3": "sha3_256", "sha3_chain": "iv"},
+                                                                     "quick")}
+    assert got == {"002-s4c-sha3-more-secure": False, "002-s4c-keyexp-not-secure": False}
+    # were SHA-3 IVs to diffuse (synthetic), both sentences would hold
+    real = evidence.byte_routes
+    monkeypatch.setattr(evidence, "byte_routes",
+                        lambda c, key, iv_source, **kw: None if iv_source == "sha3" else real(c, key, iv_source=iv_source, **kw))
+    got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, {"sha3": "sha3_256", "sha3_chain": "iv"},
+                                                                     "quick")}
+    assert got == {"002-s4c-sha3-more-secure": True, "002-s4c-keyexp-not-secure": True}
+
+
+@pytest.mark.parametrize("seconds, holds", [(1048576 / 124.9e6, True), (1048576 / 125.1e6, False)])
+def test_aes_is_unfit_for_real_time_only_below_a_gigabit_links_rate(seconds, holds):
+    """002-s3-aes-unfit-realtime: AES's one-thread table-style throughput against 125 MB/s (1 Gbit/s)."""
+    rows = [{"cipher": c, "role": "main", "operation": "encrypt", "impl": impl, "mode": "ecb", "bytes": 1048576,
+             "seconds": s} for impl, s in (("table", seconds), ("reference", 10 * seconds))
+            for c in ("aes", "maes-2")]
+    ev = evidence.realtime_evidence(pd.DataFrame(rows), "table", "quick")
+    assert ev.claim_id == "002-s3-aes-unfit-realtime" and ev.holds is holds and ev.style == "table"
+    assert "reference" in ev.detail and ev.unit == "MB/s"
+
+
+def test_the_prose_ratios_are_checked_against_the_papers_own_tables(monkeypatch):
+    """500 % against Table III's 743 %, one-fifth against one-eighth, 'double' against 70 / 291: the prose
+    disagrees with its tables; a ratio within 25 % of the table's agrees (the boundary)."""
+    got = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}
+    assert got["002-prose-t3-consistent"].holds is False and got["002-prose-t3-consistent"].estimate == 2
+    assert "253 / 30 = x8.43 (disagrees)" in got["002-prose-t3-consistent"].detail
+    assert got["002-prose-t1-consistent"].holds is False and "70 / 291 = x0.241 (disagrees)" in \
+        got["002-prose-t1-consistent"].detail
+    real = evidence._paper.published
+
+    def table3(paper, table=None):          # decryption 7.5 x 30 = 225 us: x7.5 is within 25 % of x6 and of x5?
+        df = real(paper, table)
+        if table == "Table III":
+            hit = (df["row"] == "Original AES") & (df["column"] == "Decryption")
+            df = df.assign(number=df["number"].where(~hit, 187.5))     # x6.25: within 25 % of x6 and of x5
+        return df
+    monkeypatch.setattr(evidence._paper, "published", table3)
+    t3 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t3-consistent"]
+    assert t3.holds is True and t3.estimate == 0
+
+
+def test_complete_randomness_never_gives_entropy_8_in_a_finite_file(small_frames):
+    ev = {e.claim_id: e for e in _evidence(small_frames)}["002-s6d-entropy-must-be-8"]
+    n = ev.n
+    assert ev.holds is False and ev.estimate == pytest.approx(8 - 255 / (2 * n * np.log(2)))
+    assert ev.estimate < 8 and "however random" in ev.detail

@@ -338,6 +338,9 @@ def test_security_evidence_is_findings_and_one_decided_claim():
     assert out.loc["000-security-slightly-weakened", "verdict"] == "contradicted"   # the codebook attack reads it
     assert out.loc["002-s6c-no-leak", "verdict"] == "contradicted"                  # and reads MAES without the key
     assert out.loc["002-s6b-reliable", "verdict"] == "contradicted"                 # whatever the key space
+    # the design's weaknesses, shown as findings: the affine second S-box, the IV folded into the round key
+    assert out.loc["000-sec-second-sbox-affine", "outcome"] == "established"
+    assert out.loc["002-sec-iv-round-key", "outcome"] == "established"
     assert out.loc["002-s4b-approach2-more-secure", "verdict"] == "contradicted"    # both approaches alike
     assert out.loc["000-sec-diffusion", "ours"].startswith("1 ")                  # one input byte per output byte
 
@@ -471,3 +474,38 @@ def test_the_security_section_refuses_what_the_old_schema_refused(overrides, key
 
     with pytest.raises(ValueError, match=key):
         CHAPTER.run("quick", overrides)
+
+
+# ---------------------------------------------------------------- the design's weaknesses as findings
+def test_maes_iv_folds_into_the_round_key_for_both_approaches_and_iv_sources():
+    from cipherlab.experiments.security import iv_fold
+    t = iv_fold.iv_fold_table(seed=5, keys=1, blocks=32)
+    assert len(t) == 4 and (t["equal"] == t["blocks"]).all()
+    # the check can fail: without the IVs folded in, the same rounds give other ciphertexts
+    from cipherlab.ciphers.maes import MAES
+    key = bytes(range(16))
+    m = MAES(key, approach=2)
+    pt = np.random.default_rng(0).integers(0, 256, (32, 16), dtype=np.uint8)
+    assert not np.array_equal(iv_fold.folded_encrypt(pt, m.round_keys), iv_fold.folded_encrypt(pt, m.round_keys
+                                                                                                  ^ m.round_ivs))
+    ev = evidence.iv_fold_evidence(t, profile="quick")
+    assert ev.claim_id == "002-sec-iv-round-key" and ev.holds is True and ev.estimate == 100.0
+    bad = evidence.iv_fold_evidence(t.assign(equal=t["blocks"] - (t.index == 0)), profile="quick")
+    assert bad.holds is False
+
+
+@pytest.mark.parametrize("nl, holds", [(0, True), (2, False), (112, False)])
+def test_the_affine_second_sbox_finding_holds_only_at_nonlinearity_0(nl, holds):
+    props = pd.DataFrame([{"sbox": "rijndael", "nonlinearity": 112, "differential_uniformity": 4,
+                           "algebraic_degree": 7},
+                          {"sbox": "second (xor-index, 7F)", "nonlinearity": nl, "differential_uniformity": 256,
+                           "algebraic_degree": 1}])
+    spread = pd.DataFrame([{"property": "nonlinearity", "min": 0, "max": nl, "construction": "xor-index"}])
+    ev = evidence.second_sbox_evidence({"sbox_properties": props, "sbox_spread_summary": spread}, profile="quick")
+    assert ev.claim_id == "000-sec-second-sbox-affine" and ev.holds is holds
+    assert f"nonlinearity {nl}," in ev.detail and f"at most {nl}" in ev.detail
+
+
+def test_the_real_second_sbox_is_affine():
+    s2 = second_sbox(0x7F, "xor-index")[0]
+    assert sp.nonlinearity(s2) == 0 and sp.algebraic_degree(s2) == 1

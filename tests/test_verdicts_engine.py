@@ -671,6 +671,21 @@ def test_the_sha3_reason_names_the_reverse_and_never_no_effect():
     assert "no effect" not in d.basis and "opposite of the claim" in d.reason
 
 
+@pytest.mark.parametrize("column, owner", [("reference", "the reference 50 %"), ("AES-2SBox", "the paper's 50 %")])
+def test_a_reason_names_a_quoted_reference_value_as_the_references_and_a_printed_one_as_the_papers(
+        column, owner, monkeypatch):
+    """000's avalanche claim: the 50 % is the literature's yardstick the paper quotes (its transcription column
+    is ``reference``), not a figure of the paper's; the same number printed as the paper's own is the paper's."""
+    from cipherlab.analysis import claims as C
+    monkeypatch.setattr(C, "_published_from_source", lambda paper, source: ("50", "%"))
+    c = _load([claim(published="", source=f"Section 8 (prose)|minimum expected avalanche|{column}")]).iloc[0]
+    for lo, hi in ((3.1, 3.2), (48.0, 52.0)):      # far below the margin; inside it
+        d = V.decide(c, V.Evidence("x", estimate=(lo + hi) / 2, low=lo, high=hi, unit="%"), RULES)
+        assert owner in d.reason, d.reason
+        other = "the paper's" if column == "reference" else "the reference"
+        assert other not in d.reason
+
+
 def test_a_reason_without_a_control_names_the_no_effect_value():
     c = _load([claim(rule="ordering", published="", margin="")]).iloc[0]
     d = V.decide(c, V.Evidence("x", estimate=0.0002, low=0.0001, high=0.0003, unit="bits"), RULES)
@@ -769,10 +784,13 @@ def test_a_claim_read_under_a_misprint_shows_it_on_its_row():
 
 
 def test_every_paper_has_a_misprints_file_and_every_entry_gives_its_evidence():
+    """Every paper has the file (a paper with no documented misprint has its header only: a figure the paper
+    prints alike in several places is its error, read as printed, never a misprint)."""
     from cipherlab.pipeline.paths import PAPER_DATA_DIR
     for paper in ("000", "001", "002", "003"):
         df = pd.read_csv(PAPER_DATA_DIR / f"{paper}_misprints.csv", dtype=str, keep_default_na=False)
-        assert len(df) and df["table"].str.endswith("(misprints)").all()
+        assert list(df.columns) == ["paper", "table", "row", "column", "value", "unit", "note"]
+        assert df["table"].str.endswith("(misprints)").all()
         assert df["note"].str.contains("printed|Section|Table|arithmetic").all()
 
 

@@ -7,7 +7,9 @@ the claim's quantity (the registry's ``quantity``), ours with the condition it
 was measured at, and what decided, e.g. "MAES's decryption speed-up over AES is
 41 % [38, 44] (16 B, reference style), far below the paper's 500 %."  The
 sentence is filled from the same numbers and outcome as the verdict, so it cannot
-disagree with it.
+disagree with it.  A published value is named as the paper's own figure, or, where
+the paper quotes it from the literature as a yardstick (its transcription column is
+``reference``: the avalanche criterion's 50 %), as "the reference" value.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import pandas as pd
 
 from cipherlab.analysis.compare import fmt
 
-__all__ = ["condition_label", "ours_text", "plain_reason"]
+__all__ = ["condition_label", "ours_text", "plain_reason", "is_reference", "owner", "REFERENCE_COLUMN"]
 
 
 def _text(row, name) -> str:
@@ -97,6 +99,22 @@ def _pub(claim) -> str:
     return f"{pub} {unit}".strip() if pub else ""
 
 
+#: The transcription column (the last part of a claim's ``source``) of a value the paper quotes from the
+#: literature as a yardstick (the avalanche criterion's 50 %), not one it measured or derived itself.
+REFERENCE_COLUMN = "reference"
+
+
+def is_reference(claim) -> bool:
+    """Whether the claim's published value is a reference value the paper quotes (its ``source`` names the
+    transcription column :data:`REFERENCE_COLUMN`), not a figure of the paper's own."""
+    return _text(claim, "source").rsplit("|", 1)[-1].strip() == REFERENCE_COLUMN
+
+
+def owner(claim) -> str:
+    """Whose the published value is, as a reason names it: "the paper's" or "the reference"."""
+    return "the reference" if is_reference(claim) else "the paper's"
+
+
 def _band(h: float, ev) -> str:
     unit = " %" if _text(ev, "unit") == "%" else (f" {_text(ev, 'unit')}" if _text(ev, "unit") else "")
     return f"this machine's noise (±{fmt(h)}{unit})" if h else "the no-effect value"
@@ -109,12 +127,12 @@ def _side_clause(claim, ev, est: float) -> str:
         try:
             pub = float(_text(claim, "published"))
         except ValueError:
-            return f"outside the margin of the paper's {_pub(claim)}"
+            return f"outside the margin of {owner(claim)} {_pub(claim)}"
     below = est < pub
     far = pub != 0 and ((below and est < pub / 2) or (not below and est > 2 * pub)) and pub > 0
     margin = _num(claim, "margin_value")
     m = f" (its ±{margin * 100:.3g}% margin excluded)" if margin is not None and claim.get("rule") == "within_margin" else ""
-    return f"{'far ' if far else ''}{'below' if below else 'above'} the paper's {_pub(claim)}{m}"
+    return f"{'far ' if far else ''}{'below' if below else 'above'} {owner(claim)} {_pub(claim)}{m}"
 
 
 _MACHINE = {"agrees_here": "agrees with", "differs_here": "differs from",
@@ -157,7 +175,8 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
     if outcome == "established":
         if rule == "within_margin":
             margin = _num(claim, "margin_value")
-            clause = f"within ±{margin * 100:.3g}% of the paper's {pub}" if margin is not None else f"as the paper's {pub}"
+            clause = (f"within ±{margin * 100:.3g}% of {owner(claim)} {pub}" if margin is not None
+                      else f"as {owner(claim)} {pub}")
         elif rule == "equivalent":
             clause = (f"within ±{fmt(_num(claim, 'margin_value'))} {_text(claim, 'unit')} of "
                       f"{fmt(_num(claim, 'null_value') or 0.0)}, the sameness the claim states").replace("  ", " ")
@@ -169,7 +188,7 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
             clause = f"beyond {noise} in the claimed direction"
     elif outcome == "as_small_as_stated":
         stated = _num(ev, "stated")
-        what = (f"the paper's {pub}" if pub and rule == "within_margin" else
+        what = (f"{owner(claim)} {pub}" if pub and rule == "within_margin" else
                 f"the gap the paper prints ({fmt(stated)} %)" if stated is not None else "the small effect the claim states")
         clause = f"inside {noise}, as small as {what}; its sign cannot be told at this resolution"
     elif outcome == "size_excluded":
@@ -195,8 +214,8 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
         clause = "a bound on the quantity, which cannot decide in the claim's direction"
     elif outcome in _MACHINE:
         clause = (f"the direction holds; the size belongs to the machine the paper was timed on, and on this machine "
-                  f"it {_MACHINE[outcome]} the paper's {pub or 'value'}")
+                  f"it {_MACHINE[outcome]} {owner(claim)} {pub or 'value'}")
     else:   # undecided
         clause = (f"too close to an edge that decides ({noise}"
-                  + (f", or the margin of the paper's {pub}" if pub else "") + ") to decide")
+                  + (f", or the margin of {owner(claim)} {pub}" if pub else "") + ") to decide")
     return f"{q} is {ours}{at}, {clause}."

@@ -9,8 +9,10 @@ report, in order:
 
 1. ``summary``: what the paper claims, what the run found, the recommendation;
 2. ``concerns``: the main concerns, most important first, in the order the
-   rules file declares (``report.concerns``: a break first, then refuted
-   headline claims, overclaims, the paper's own defects ...);
+   rules file declares (``report.concerns``: a break first, then the design's
+   security: a weakness our analysis shows and the paper's security statements
+   and evidence refuted; then refuted headline claims, overclaims, the paper's
+   own defects ...);
 3. ``headline``: each headline claim in plain words, published against ours,
    with its verdict and its reason;
 4. ``methodology``: how the claims were tested, and every place our protocol
@@ -43,6 +45,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
+from cipherlab.analysis.verdicts import FINDING
 from cipherlab.analysis.machines import machine_dependent
 from cipherlab.report import tiers
 from cipherlab.analysis.page_text import page_text
@@ -117,8 +120,12 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataF
     fnd = findings if findings is not None else pd.DataFrame(columns=["concern"])
     fconcern = fnd["concern"].fillna("") if "concern" in fnd else pd.Series("", index=fnd.index)
     breaks = fnd[(fconcern == "break") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd
+    weak = fnd[(fconcern == "security") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd
     return {
         "break": breaks,
+        # the design's own security: a weakness our analysis shows (a security finding that holds), then the
+        # paper's security statements and security evidence (concern: security) refuted, whatever their tier
+        "security": pd.concat([weak, claims[(concern == "security") & claims["verdict"].isin(REFUTED)]]),
         "contradicted": head[head["verdict"] == "contradicted"],
         "not reproduced": head[head["verdict"] == "not reproduced"],
         "headline_refuted": head[head["verdict"].isin(REFUTED)],
@@ -187,12 +194,16 @@ def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
 def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
     quote = _t(r.get("claim"))
-    lead = {"break": "**The cipher is broken.**", "contradicted": "**A headline claim is contradicted.**",
+    lead = {"break": "**The cipher is broken.**",
+            "security": ("**A weakness of the design.**" if _s(r.get("verdict")) == FINDING
+                         else "**The paper's security case fails.**"),
+            "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
             "defect": "**The paper disagrees with itself.**",
             "machine-bound": "**A size differs on this machine.**",
             "machine-dependent": "**The verdict differs between machines.**"}.get(kind, f"**{names.get(kind, kind)}.**")
-    said = f" The paper: \u201c{quote}\u201d ({_t(r.get('where'))})." if quote and kind != "break" else ""
+    said = (f" The paper: \u201c{quote}\u201d ({_t(r.get('where'))})."
+            if quote and kind != "break" and _s(r.get("verdict")) != FINDING else "")
     ref += f" Across machines, {_t(r.get('portability'))}." if kind == "machine-dependent" else ""
     return f"{lead}{said} {_reason(r)}{ref} [{_s(r['claim_id'])}]({VERDICT_PAGE}#{claim_anchor(r['claim_id'])})"
 

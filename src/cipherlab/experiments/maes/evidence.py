@@ -22,6 +22,7 @@ from cipherlab.analysis.verdicts import Evidence, claims_of_chapter, evidence_fr
 from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
 from cipherlab.analysis import paper as _paper
 from cipherlab.experiments.maes.dependency import byte_routes
+from cipherlab.experiments.maes.entropy import expected_entropy_uniform
 from cipherlab.experiments.maes.measure import stage_impls
 from cipherlab.experiments.maes.steps import steps_evidence
 from cipherlab.experiments.maes.tables import overhead_us, speed_case
@@ -115,6 +116,7 @@ def _speed(f: Frames, impls, original: str, optimized: str, profile: str, seed: 
     rows.append(worst)
     if f.steps is not None:
         rows += steps_evidence(f.steps, profile=profile, seed=seed)
+    rows.append(realtime_evidence(f.bulk, optimized, profile))
     # Bulk (our extension): every style.
     for cid, op in (("002-ext-bulk-enc-speedup", "encrypt"), ("002-ext-bulk-dec-speedup", "decrypt")):
         for impl in impls:
@@ -128,6 +130,31 @@ def _speed(f: Frames, impls, original: str, optimized: str, profile: str, seed: 
                                    reading=f"style={impl}",
                                    section="maes-bulk", detail=f"{op} of the bulk file, maes-2 against aes, one thread"))
     return rows
+
+
+#: The real-time rate "AES is not suitable for real time applications" is read against: a gigabit link's line
+#: rate (1 Gbit/s, 125 MB/s), far above the media streams real-time applications carry.
+REALTIME_MB_S = 125.0
+
+
+def realtime_evidence(bulk: pd.DataFrame, style: str, profile: str) -> Evidence:
+    """002-s3-aes-unfit-realtime: AES's bulk encryption throughput on one thread of this machine, in ``style``
+    (the paper's "optimized implementation"), against :data:`REALTIME_MB_S`; the statement holds only if AES
+    falls below it. Every other timed style is shown beside it."""
+    rates = {}
+    for impl in dict.fromkeys(bulk["impl"]):
+        b = bulk[(bulk["cipher"] == "aes") & (bulk["role"] == "main") & (bulk["operation"] == "encrypt")
+                 & (bulk["impl"] == impl)]
+        if len(b):
+            rates[impl] = float(b["bytes"].iloc[0]) / float(np.median(b["seconds"])) / 1e6
+    mb = rates[style]
+    mode = str(bulk.loc[bulk["impl"] == style, "mode"].iloc[0])
+    return Evidence("002-s3-aes-unfit-realtime", holds=bool(mb < REALTIME_MB_S), estimate=mb, unit="MB/s",
+                    size=f"{int(bulk['bytes'].iloc[0])} B", style=style, mode=mode, profile=profile,
+                    section="maes-bulk",
+                    detail=(f"AES encrypts {mb:.0f} MB/s on one thread in the {style} style, against a gigabit "
+                            f"link's {REALTIME_MB_S:g} MB/s; every style: "
+                            + ", ".join(f"{i} {r:.0f} MB/s" for i, r in rates.items())))
 
 
 #: Claims of other papers this chapter decides, declared here (never by the section label alone): claim -> paper.
@@ -277,6 +304,58 @@ def tables_consistency_evidence(profile: str) -> Evidence:
                     section="maes-table2", detail="; ".join(parts))
 
 
+#: How far a ratio the prose states may lie from the one the paper's own table gives and still agree with it
+#: (relative, on the ratio of times): 25 %, the default margin of the rules file.
+PROSE_TOLERANCE = 0.25
+#: The prose's ratios of times against the table's: (claim, prose table, prose row, prose column, what the
+#: prose value is (``pct``: a speed-up in %, read as the ratio 1 + p/100), table, slower row, faster row, column).
+_T3_AES, _T3_OPT = "Original AES", "Original AES (optimized implementation)"
+_T3_A2 = "Approach 2: One IV vectors generation for each round"
+_T1_AES, _T1_A1 = "AES (original algorithm)", "Approach 1: One IV vector generation for all rounds"
+_T1_A2 = "Approach 2: One IV vector generation for each round"
+PROSE_RATIOS = (
+    ("002-prose-t3-consistent", "Abstract (prose)", "MAES vs AES", "Encryption speed increase",
+     "Table III", _T3_AES, _T3_A2, "Encryption"),
+    ("002-prose-t3-consistent", "Abstract (prose)", "MAES vs AES", "Decryption speed increase",
+     "Table III", _T3_AES, _T3_A2, "Decryption"),
+    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES", "Encryption speed increase (reading)",
+     "Table III", _T3_AES, _T3_A2, "Encryption"),
+    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES", "Decryption speed increase (reading)",
+     "Table III", _T3_AES, _T3_A2, "Decryption"),
+    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES (optimized implementation)",
+     "Decryption speed increase (reading)", "Table III", _T3_OPT, _T3_A2, "Decryption"),
+    ("002-prose-t1-consistent", "Table I (prose)", "Approach 1 (sha3) vs AES key expansion", "Time increase (reading)",
+     "Table I", _T1_A1, _T1_AES, "Time (sha3)"),
+    ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs AES key expansion", "Time increase (reading)",
+     "Table I", _T1_A2, _T1_AES, "Time (sha3)"),
+    ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs modified key expansion",
+     "Time increase (reading)", "Table I", (_T1_A2, "Time (sha3)"), (_T1_A2, "Time (key expansion)"), None),
+)
+
+
+def prose_tables_evidence(profile: str) -> list[Evidence]:
+    """002-prose-t3-consistent, 002-prose-t1-consistent: does each ratio the prose states (a speed-up or a time
+    increase, as the paper's own formula reads it) agree with the ratio its own Table III or Table I gives,
+    within :data:`PROSE_TOLERANCE`? Exact arithmetic on the transcription."""
+    out: dict[str, list[tuple[bool, str]]] = {}
+    for cid, ptab, prow, pcol, ttab, slow, fast, tcol in PROSE_RATIOS:
+        pr = _paper.published(PAPER, ptab)
+        said = 1 + float(pr.loc[(pr["row"] == prow) & (pr["column"] == pcol), "number"].iloc[0]) / 100
+        t = _paper.published(PAPER, ttab).set_index(["row", "column"])["number"]
+        a = t[slow if tcol is None else (slow, tcol)]
+        b = t[fast if tcol is None else (fast, tcol)]
+        table = float(a) / float(b)
+        ok = abs(said / table - 1) <= PROSE_TOLERANCE
+        out.setdefault(cid, []).append((ok, f"{ptab.replace(' (prose)', '')}, {prow}, {pcol.replace(' (reading)', '').lower()}: "
+                                            f"the prose says x{said:.3g}, "
+                                            f"{ttab} gives {float(a):g} / {float(b):g} = x{table:.3g}"))
+    return [Evidence(cid, holds=all(ok for ok, _ in parts), estimate=float(sum(not ok for ok, _ in parts)),
+                     unit="ratios that disagree", n=len(parts), style="exact arithmetic", profile=profile,
+                     section="maes-table3" if "t3" in cid else "maes-table1",
+                     detail="; ".join(f"{t} ({'agrees' if ok else 'disagrees'})" for ok, t in parts))
+            for cid, parts in out.items()]
+
+
 def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -> list[Evidence]:
     """002-s4c-*: MAES with SHA-3 IVs and with key-expansion IVs, each through the cipher: is each ciphertext byte
     reached by exactly one plaintext byte (byte-local, what the codebook attack needs)?"""
@@ -290,7 +369,17 @@ def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -
                 section="maes-dependency")
     return [Evidence("002-s4c-sha3-more-secure", holds=bool(not all(local["sha3"].values())
                                                            and all(local["keyexp"].values())), detail=text, **cond),
-            Evidence("002-s4c-keyexp-not-secure", holds=bool(all(local["keyexp"].values())), detail=text, **cond)]
+            # "this approach [key-expansion IVs] is not secure", said against SHA-3 IVs: it holds only if the IV
+            # source is what makes MAES open to the attack (key-expansion IVs byte-local, SHA-3 IVs not)
+            Evidence("002-s4c-keyexp-not-secure", holds=bool(all(local["keyexp"].values())
+                                                             and not all(local["sha3"].values())),
+                     detail=text, **cond)]
+
+
+def _printed_iv_count() -> float:
+    """The number of IVs the paper prints for approach 2 (Section 4C: "it needs 16 IV vectors")."""
+    t = _paper.published(PAPER, "Section 4C (prose)")
+    return float(t.loc[(t["row"] == "Approach 2") & (t["column"] == "IV vectors"), "number"].iloc[0])
 
 
 def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> list[Evidence]:
@@ -321,6 +410,15 @@ def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> li
         rows.append(Evidence("002-fig8-uniform", p_value=float(worst["p_value"]), n=int(worst["bytes"]), size=size,
                              style=style, mode=mode, profile=profile, section="maes-fig8", reading=f"mode={mode}",
                              detail=f"chi-square of {worst['cipher']} bytes, chi2 = {worst['chi2']:.0f}, 255 df"))
+    ideal = _paper.published(PAPER, "Section 6D (prose)")
+    must = float(ideal.loc[(ideal["row"] == "Ideal") & (ideal["column"] == "Entropy"), "number"].iloc[0])
+    n = int(d["bytes"].iloc[0])
+    best = expected_entropy_uniform(n)
+    rows.append(Evidence("002-s6d-entropy-must-be-8", holds=bool(best >= must), estimate=best, unit="bits", n=n,
+                         size=f"{n} B image", style="exact arithmetic", profile=profile, section="maes-table4",
+                         detail=(f"{n} uniformly random bytes (a perfect cipher's output of the image's size) have an "
+                                 f"expected byte entropy of {best:.5f} bits, short of {must:g} by 255 / (2 n ln 2) = "
+                                 f"{must - best:.2g} bits: no file of this size reaches {must:g}, however random")))
     lk = f.leaks[(f.leaks["mode"] == "ecb") & f.leaks["cipher"].str.startswith("maes")]
     kept, lost = float(lk["p_equal_if_plain_equal"].min()), float(lk["p_equal_if_plain_differs"].max())
     rows.append(Evidence("002-ext-ecb-repeats", holds=bool(kept == 1.0 and lost == 0.0), size=size, style=style,
@@ -343,10 +441,13 @@ def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> li
     one = maes_ivs(key, 1, options["iv_source"], sha3=options["sha3"], sha3_chain=options["sha3_chain"])
     two = maes_ivs(key, 2, options["iv_source"], sha3=options["sha3"], sha3_chain=options["sha3_chain"])
     distinct = len({bytes(r) for r in two})
-    rows.append(Evidence("002-approach2-more-ivs", holds=bool(distinct == len(two) > len(one) == 1), profile=profile,
+    printed = _printed_iv_count()
+    rows.append(Evidence("002-approach2-more-ivs", holds=bool(len(two) == printed and distinct == len(two)
+                                                              and len(one) == 1),
+                         estimate=float(len(two)), unit="IVs", profile=profile,
                          section="maes-table1", size=f"{len(key) * 8}-bit key",
-                         detail=f"approach 1: {len(one)} IV; approach 2: {len(two)} IVs, {distinct} distinct "
-                                f"({options['iv_source']})"))
+                         detail=f"approach 1: {len(one)} IV; approach 2: {len(two)} IVs (one per round), {distinct} "
+                                f"distinct ({options['iv_source']}); the paper prints {printed:g}"))
     return rows
 
 
@@ -365,6 +466,7 @@ def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[
         raise ValueError(f"impls must include a style with separate steps for Table II, got {list(impls)}")
     return (table1_evidence(frames.keyexp, profile, seed) + approach1_init_evidence(frames.keyexp, profile, seed)
             + table2_evidence(frames.stage, profile, seed) + [tables_consistency_evidence(profile)]
+            + prose_tables_evidence(profile)
             + iv_source_evidence(key, options, profile, seed)
             + _speed(frames, impls, original_style, optimized_style, profile, seed)
             + _image(frames, key, options, profile, image_style))

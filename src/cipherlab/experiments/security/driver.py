@@ -32,7 +32,7 @@ from cipherlab._checks import check_choices
 from cipherlab.ciphers.described import VariantInfo, build_from_description, load_variant
 from cipherlab.analysis.stats import byte_entropy
 
-from cipherlab.experiments.security import attack, diffusion, randomness, summary
+from cipherlab.experiments.security import attack, diffusion, iv_fold, randomness, summary
 from cipherlab.experiments.security.quiet import new_quiet
 from cipherlab.experiments.security.sbox_properties import (difference_distribution_table, linear_approximation_table,
                               sbox_property_table)
@@ -168,6 +168,10 @@ def analyse(*, seed: int, ciphers=None, xor_byte: int = 0x7F, dependency_keys: i
     out["randomness"] = randomness.randomness_summary(per_seq)
     bar.update()
     bar.close()
+
+    # MAES's IV stage against its round keys: the IVs fold into them (whatever their source)
+    if any(c.name.startswith("maes") for c in ciphers):
+        out["iv_fold"] = iv_fold.iv_fold_table(seed=seed + 800)
 
     out["summary"] = summary.summary_table(out["sbox_properties"], out["dependency"],
                                            out["avalanche_summary"], out["rounds"], out["attack"],

@@ -52,6 +52,43 @@ def _attack(results: dict, ciphers, paper: str, profile: str) -> Evidence:
                     n=int(mine["bytes"].sum()), profile=profile, section=SECTIONS["attack"], detail=detail)
 
 
+def second_sbox_evidence(results: dict, *, profile: str, xor_byte: int = 0x7F) -> Evidence:
+    """Finding ``000-sec-second-sbox-affine``: the second S-box AES-2SBox puts in MixColumns' place (the
+    construction that reproduces the papers' Table 1) is an affine map: nonlinearity 0, for every key byte."""
+    sb = results["sbox_properties"].set_index("sbox")
+    s2, r0 = sb.loc[f"second (xor-index, {xor_byte:02X})"], sb.loc["rijndael"]
+    spread = results.get("sbox_spread_summary")
+    every = ""
+    if spread is not None and len(spread):
+        nl = spread[(spread["construction"] == "xor-index") & (spread["property"] == "nonlinearity")]
+        if len(nl):
+            every = f"; over every key byte 00..FF its nonlinearity is at most {int(nl['max'].iloc[0])}"
+    return Evidence(
+        "000-sec-second-sbox-affine", holds=int(s2["nonlinearity"]) == 0, estimate=float(s2["nonlinearity"]),
+        unit="nonlinearity", profile=profile, section=SECTIONS["sboxes"],
+        detail=(f"the second S-box of Table 1 (affine(x ^ {xor_byte:02X}), the construction that reproduces it): "
+                f"nonlinearity {int(s2['nonlinearity'])}, differential uniformity "
+                f"{int(s2['differential_uniformity'])}, algebraic degree {int(s2['algebraic_degree'])} "
+                f"(Rijndael's S-box: {int(r0['nonlinearity'])}, {int(r0['differential_uniformity'])}, "
+                f"{int(r0['algebraic_degree'])}){every}: an affine map, which adds no nonlinearity and mixes no "
+                "bytes in MixColumns' place"))
+
+
+def iv_fold_evidence(table: pd.DataFrame, *, profile: str) -> Evidence:
+    """Finding ``002-sec-iv-round-key``: MAES with its IV stage encrypts exactly as the rounds without it under
+    the round keys ``k_r ^ IV_r`` (:mod:`cipherlab.experiments.security.iv_fold`), for both approaches and
+    both IV sources: the IVs add no key material."""
+    equal, total = int(table["equal"].sum()), int(table["blocks"].sum())
+    per = "; ".join(f"approach {int(r.approach)}, {r.iv_source} IVs: {int(r.equal)} of {int(r.blocks)} blocks"
+                    for r in table.itertuples())
+    return Evidence(
+        "002-sec-iv-round-key", holds=equal == total, estimate=100.0 * equal / total if total else None,
+        unit="% of blocks", n=total, profile=profile, section=SECTIONS["sboxes"],
+        detail=(f"MAES's ciphertext equals that of the same rounds without the IV stage under the round keys "
+                f"k_r ^ IV_r ({per}; {int(table['keys'].max())} keys each): the key-dependent IV folds into the "
+                "round key and adds no security, whatever its source"))
+
+
 def evidence_rows(results: dict, *, profile: str, xor_byte: int = 0x7F) -> list[Evidence]:
     """Extension evidence for papers 000 (AES-2SBox) and 002 (MAES), and 000/001's "slightly weakened".
 
@@ -127,6 +164,9 @@ def evidence_rows(results: dict, *, profile: str, xor_byte: int = 0x7F) -> list[
                 unit=f"of {len(head)} test x input cells passed", n=int(head["sequences"].iloc[0]), mode=modes[0],
                 profile=profile, section=SECTIONS["randomness"],
                 detail=f"inputs {', '.join(sorted(set(m['input'])))}; cells at or above the pass proportion: {per}"))
+    rows.append(second_sbox_evidence(results, profile=profile, xor_byte=xor_byte))
+    if "iv_fold" in results:
+        rows.append(iv_fold_evidence(results["iv_fold"], profile=profile))
     ent = results["image_entropy"].set_index("cipher")
     at = results["attack"]
     img = at[at["cipher"].isin(PAPER_CIPHERS["002"]) & (at["target"] == "image")]

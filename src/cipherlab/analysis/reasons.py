@@ -201,7 +201,8 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
     elif outcome == "reversed":
         clause = f"the opposite of the claim, beyond {noise}"
     elif outcome == "no_effect":
-        clause = f"no larger than {noise}, where the paper states {pub or 'a clear effect'}"
+        clause = (f"no larger than {noise}, where the paper states {pub}" if pub else
+                  f"no larger than {noise}, where the claim states an effect in its direction")
     elif outcome == "below_resolution":
         clause = (f"within {noise}; the paper states no effect beyond it, so the claim can be neither shown nor "
                   "refuted here")

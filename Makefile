@@ -111,9 +111,11 @@ unlock: venv
 
 # The suite runs on TEST_WORKERS pytest-xdist workers, each test file on one of them (the machine has
 # two cores; the end-to-end runs use both anyway, the unit tests fill the gaps).  The quick pipeline
-# run the end-to-end tests read (quick_tree, tests/conftest.py) is made once per test run: the first
-# worker that needs it builds it in a folder the workers share, the others wait on a file lock and
-# reuse it; a test that changes a tree works on a copy.  TEST_WORKERS=0 runs the suite in one process.
+# run the end-to-end tests read (quick_tree, tests/conftest.py) is made once per test run, in the
+# background from the end of the collection on, in a folder the workers share; the tests that need it
+# wait on a file lock and reuse it; a test that changes a tree works on a copy.  The files run in the
+# order tests/conftest.py gives (--no-loadscope-reorder): those that do not read the quick tree first,
+# while it builds, then those that do, the longest first.  TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 
 # ruff ([tool.ruff] in pyproject.toml) over the library, the tests and the notebooks, before any test.
@@ -121,7 +123,7 @@ lint: venv
 	$(BIN)/ruff check src tests notebooks
 
 test: lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The fast lane (a few minutes): no Snakemake run, no browser, no cluster.
 test-unit: lint

@@ -75,13 +75,18 @@ def module_registry():
 # checkout's ``data/`` or ``build/``: the session guard below fails the run if a test did.
 
 
+def _quick_folder(tmp_path_factory) -> "os.PathLike[str]":
+    """Where the test run's quick tree is built: the run's temporary folder (the parent of each xdist worker's)."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "quick"
+
+
 @pytest.fixture(scope="session")
 def quick_tree(tmp_path_factory) -> pipeline_tree.Tree:
-    """A temporary tree in which the whole quick profile has run: once per test run, the first worker that
-    asks builds it in the run's temporary folder (the parent of each xdist worker's), the others reuse it."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    return pipeline_tree.shared_quick_tree(shared / "quick")
+    """A temporary tree in which the whole quick profile has run: once per test run, built in the background
+    from the end of the collection on (``pytest_collection_finish``), or by the first worker that asks for
+    it; the others wait for it and reuse it."""
+    return pipeline_tree.shared_quick_tree(_quick_folder(tmp_path_factory))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -94,9 +99,53 @@ def checkout_outputs_untouched():
     assert not changed, f"the tests wrote into the checkout's data/ or build/: {changed[:20]}"
 
 
+#: The test files that run the longest after the quick tree is built (``make test --durations``: forced
+#: re-runs, other trees built from the quick one), longest first.  The run starts them first, so that the
+#: two workers end together; the other files that read the quick tree follow, in their order.
+LONG_AFTER_THE_TREE = ("test_pipeline.py", "test_shipped.py", "test_notebooks_run_all.py", "test_no_aesni.py",
+                       "test_workflow.py", "test_book_browser.py", "test_book_pdf.py", "test_cluster.py")
+#: The longest test of its file: it runs first in it (a worker is given its next file when two tests of the
+#: current one are left, and that file would wait behind it).
+LONG_FIRST_IN_FILE = ("test_two_quick_runs_give_byte_identical_non_timing_tables",)
+
+
+def _uses_quick_tree(item) -> bool:
+    return "quick_tree" in getattr(item, "fixturenames", ())
+
+
 def pytest_collection_modifyitems(items):
     """A test that reads the quick pipeline run is a pipeline test (``-m "not pipeline"``, ``make test-unit``,
-    leaves it out), whether or not its module says so."""
+    leaves it out), whether or not its module says so.
+
+    The order (kept by ``make test``'s ``--no-loadscope-reorder``): first every file that does not read the
+    quick tree (they run while it builds in the background), then those that do, the longest first."""
+    tree_files = set()
     for item in items:
-        if "quick_tree" in getattr(item, "fixturenames", ()) and not item.get_closest_marker("pipeline"):
-            item.add_marker(pytest.mark.pipeline)
+        if _uses_quick_tree(item):
+            tree_files.add(item.path)
+            if not item.get_closest_marker("pipeline"):
+                item.add_marker(pytest.mark.pipeline)
+
+    def order(item):
+        if item.path not in tree_files:
+            return (0, 0, 0)
+        name = item.path.name
+        rank = LONG_AFTER_THE_TREE.index(name) if name in LONG_AFTER_THE_TREE else len(LONG_AFTER_THE_TREE)
+        return (1, rank, 0 if getattr(item, "originalname", "") in LONG_FIRST_IN_FILE else 1)
+
+    items.sort(key=order)   # stable: the files keep their order within each rank, the tests theirs
+
+
+def pytest_collection_finish(session):
+    """Start building the quick tree as soon as the tests are known, if one of them reads it: it builds
+    while the tests that do not need it run."""
+    if session.config.option.collectonly or not any(_uses_quick_tree(i) for i in session.items):
+        return
+    pipeline_tree.start_quick_tree(_quick_folder(session.config._tmp_path_factory))
+
+
+def pytest_sessionfinish(session):
+    """The test run is over (the controller of the xdist workers, or the only process): end a background
+    build of the quick tree that still runs (an interrupted run, or one stopped before a test needed it)."""
+    if not hasattr(session.config, "workerinput"):
+        pipeline_tree.stop_quick_tree(_quick_folder(session.config._tmp_path_factory))

@@ -168,6 +168,8 @@ def shared_quick_tree(folder: Path) -> Tree:
             tree = Tree(folder / "tree")
             tree.seconds, tree.log = record["seconds"], record["log"]
             return tree
+        if (folder / "tree").exists():   # a build that was stopped (its builder killed): start afresh
+            shutil.rmtree(folder / "tree")
         try:
             tree = build_quick_tree(folder / "tree")
         except BaseException as exc:
@@ -176,6 +178,66 @@ def shared_quick_tree(folder: Path) -> Tree:
             raise
         built.write_text(json.dumps({"seconds": tree.seconds, "log": tree.log}), encoding="utf-8")
         return tree
+
+
+#: The background builds this process started (pid -> process), so that it reaps them.
+_STARTED: "dict[int, subprocess.Popen]" = {}
+
+
+def start_quick_tree(folder: Path) -> "int | None":
+    """Start building the quick tree in ``folder`` in a background process, once per test run: the suite's
+    other tests run while it builds, and the first test that needs it waits on :func:`shared_quick_tree`'s
+    lock (or builds it itself, should it get the lock first).  Returns the process id, or None when this
+    test run has already started it.  The process's output goes to ``folder/background.log``; a failed
+    build is reported by :func:`shared_quick_tree` to every test that asks for the tree."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(folder / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return None
+    code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import pipeline_tree; "
+            f"pipeline_tree.shared_quick_tree(pipeline_tree.Path({str(folder)!r}))")
+    with open(folder / "background.log", "w") as log:
+        # a session of its own, so that stop_quick_tree ends it with the jobs Snakemake started
+        proc = subprocess.Popen([sys.executable, "-c", code], stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    os.write(fd, str(proc.pid).encode())
+    os.close(fd)
+    _STARTED[proc.pid] = proc
+    return proc.pid
+
+
+def stop_quick_tree(folder: Path) -> None:
+    """End the background build of :func:`start_quick_tree` if it still runs (the test run is over: it was
+    interrupted, or stopped before any test needed the tree)."""
+    import signal
+
+    folder = Path(folder)
+    if (folder / "built.json").is_file() or (folder / "failed.txt").is_file():
+        return   # it has finished
+    try:
+        pid = int((folder / "started").read_text())
+    except (OSError, ValueError):
+        return
+    if pid in _STARTED and _STARTED[pid].poll() is not None:
+        return
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        return
+    for _ in range(50):   # Snakemake removes the outputs of the jobs it stops
+        time.sleep(0.1)
+        if pid in _STARTED:
+            _STARTED[pid].poll()   # reap it, or it stays in its group as a zombie
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def checkout_outputs() -> dict[str, tuple[int, int]]:

@@ -166,7 +166,11 @@ def test_read_evidence_file_fills_the_columns_an_older_cipherlab_did_not_write(t
 # --- machine-bound by evidence: a size declared to carry over that differs between two real machines ----------
 
 SIZED, DECLARED = "002-t2-mixcol-half", "002-t1-sha3-1-twice"   # within_margin 100 % +-25 %: carries size, direction
-SIZED_CLAIMS = CLAIMS[CLAIMS["claim_id"].isin([SIZED, DECLARED])]
+# The two rows as the registry holds them, but declared as these tests need (the registry may re-read a row):
+# SIZED carries its size and is decided in the table style, DECLARED carries only its direction.
+SIZED_CLAIMS = CLAIMS[CLAIMS["claim_id"].isin([SIZED, DECLARED])].copy()
+SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == SIZED, ["carries", "decided_by"]] = ["size", "style=table"]
+SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == DECLARED, "carries"] = "direction"
 
 
 def sized(estimate, low, high, control=1.0) -> pd.DataFrame:
@@ -242,7 +246,7 @@ def test_an_emulated_run_never_makes_a_size_machine_bound_by_evidence():
 def test_decide_across_puts_the_machine_bound_status_on_this_runs_row_that_runs_and_the_comparison(tree):
     ship("box-b", sized(160.0, 155.0, 165.0).drop(columns="chapter"))
     here = sized_here()
-    rows, table = M.decide_across("quick", here.rows, here.evidence)
+    rows, table = M.decide_across("quick", here.rows, here.evidence, SIZED_CLAIMS)
     mine = rows.set_index("claim_id")
     assert mine.loc[SIZED, "verdict"] == "machine-bound" and "box-b" in mine.loc[SIZED, "reason"]
     assert mine.loc[DECLARED, "verdict"] == here.rows.set_index("claim_id").loc[DECLARED, "verdict"]
@@ -256,11 +260,11 @@ def test_decide_across_puts_the_machine_bound_status_on_this_runs_row_that_runs_
 
 def test_with_no_second_real_machine_decide_across_keeps_the_declarations_verdicts(tree):
     here = sized_here()
-    rows, _ = M.decide_across("quick", here.rows, here.evidence)
+    rows, _ = M.decide_across("quick", here.rows, here.evidence, SIZED_CLAIMS)
     cols = [c for c in here.rows.columns]
     pd.testing.assert_frame_equal(rows[cols], here.rows)                       # a book from one run alone
     ship("no-aes", sized(160.0, 155.0, 165.0).drop(columns="chapter"), emulated="no-aes")
-    rows, table = M.decide_across("quick", here.rows, here.evidence)
+    rows, table = M.decide_across("quick", here.rows, here.evidence, SIZED_CLAIMS)
     pd.testing.assert_frame_equal(rows[cols], here.rows)                       # the emulated run: ignored
     assert not table["bound_by_evidence"].any()
 

@@ -386,13 +386,14 @@ def _with(measured: Measured, rows: "dict[str, dict]") -> Measured:
                     measured.retired)
 
 
-def decide_across(profile: "str | Profile", rows: pd.DataFrame,
-                  evidence: pd.DataFrame) -> "tuple[pd.DataFrame, pd.DataFrame]":
+def decide_across(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame,
+                  claims: "pd.DataFrame | None" = None) -> "tuple[pd.DataFrame, pd.DataFrame]":
     """This run's verdict rows beside every shipped run of its profile (but the one this book is built from):
     the claims machine-bound by evidence (:func:`bound_by_evidence`) decided so, here and on the run that shows
-    it, then :func:`compare` and :func:`with_portability`. Returns the verdict rows and the comparison."""
+    it, then :func:`compare` and :func:`with_portability`. Returns the verdict rows and the comparison.
+    ``claims`` defaults to the registry (:func:`cipherlab.analysis.claims.load_claims`)."""
     prof = as_profile(profile)
-    claims = load_claims()
+    claims = load_claims() if claims is None else claims
     others = [shipped_measured(r, claims) for r in _runs.shipped_runs(prof.name, exclude=[prof.shipped_run or ""])]
     this = measured_here(prof, rows, evidence)
     bound = bound_by_evidence(this, others, claims)

@@ -888,3 +888,9 @@ def test_a_machine_bound_size_never_gets_a_word_of_the_size(lo, width, h, publis
                  control_low=-h, control_high=h)
     assert got == naive.machine_bound_word(lo, hi, h, published, 0.25), (lo, hi, h, published)
     assert got != "not reproduced"
+
+
+def test_a_whole_number_is_shown_in_full_not_rounded_to_three_figures():
+    from cipherlab.analysis.compare import fmt
+    assert fmt(2001.0) == "2001" and fmt(4096) == "4096" and fmt(-12.0) == "-12"
+    assert fmt(2001.5) == "2e+03" and fmt(0.15625) == "0.156" and fmt(1e9) == "1e+09"

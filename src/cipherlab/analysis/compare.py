@@ -71,6 +71,9 @@ def _applies_band(fn):
 
 
 def fmt(x: float) -> str:
+    """Three significant figures, but a whole number below 10^7 in full (a year is 2001, not 2e+03)."""
+    if float(x).is_integer() and abs(x) < 1e7:
+        return str(int(x))
     return f"{x:.3g}"
 
 

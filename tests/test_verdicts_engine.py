@@ -71,7 +71,11 @@ def test_noise_floor_widens_a_narrow_control():
 def test_a_noisy_machine_is_inconclusive_and_a_claim_inside_the_noise_is_as_small_as_stated():
     wide = dict(control_low=-30.0, control_high=25.0, unit="%")
     assert decide(claim(), estimate=20.0, low=18.0, high=22.0, **wide) == "inconclusive"
+    # an interval wholly beyond even a wide band shows the effect: a noisy machine cannot show an absence,
+    # but it can show an effect beyond its own noise
     assert decide(claim(rule="ordering", published="", margin=""), estimate=50, low=40, high=60, **wide) \
+        == "reproduced"
+    assert decide(claim(rule="ordering", published="", margin=""), estimate=50, low=20, high=80, **wide) \
         == "inconclusive"
     inside = dict(control_low=-5.0, control_high=5.0, unit="%")
     # a claimed 3 % inside a +-5 % band: ours inside it too agrees with it, whatever its sign
@@ -605,10 +609,10 @@ def test_the_band_is_scaled_at_a_non_zero_null_not_added():
 
 def test_the_noise_limit_is_relative_to_the_effect():
     wide = dict(control_low=-25.0, control_high=25.0, unit="%")
-    # an effect 20x the band is decided, a small one is not
+    # an effect 20x the band is decided, a small one touching the band is not (one wholly beyond it is)
     assert decide(claim(rule="ordering", published="", margin=""), estimate=500.0, low=480.0, high=520.0,
                   **wide) == "reproduced"
-    assert decide(claim(rule="ordering", published="", margin=""), estimate=50.0, low=40.0, high=60.0,
+    assert decide(claim(rule="ordering", published="", margin=""), estimate=50.0, low=20.0, high=80.0,
                   **wide) == "inconclusive"
     # a claimed 500 % against a measured nothing: the claim is 20x the band, so its absence is decided
     assert decide(claim(published="500"), estimate=0.0, low=-5.0, high=5.0, **wide) == "contradicted"
@@ -841,15 +845,17 @@ def test_the_verdict_table_writes_the_statuses_as_the_table_of_meanings_shows_th
     assert f"<b>{_html.escape(RULES['verdicts'][V.NOT_AT_CONDITION]['shown'])}</b>" in html
 
 
-@pytest.mark.parametrize("h, est, expected", [
-    (20.0, 50.0, "reproduced"),       # a band of exactly +-20 % is not too noisy
-    (20.5, 50.0, "inconclusive"),     # just wider, and 50 < 10 x 20.5
-    (25.0, 250.0, "reproduced"),      # exactly 10x the band: decided
-    (25.0, 249.0, "inconclusive"),    # just under
+@pytest.mark.parametrize("h, published, lo, hi, expected", [
+    (20.0, "3", -1.0, 1.0, "reproduced"),        # a band of exactly +-20 % is not too noisy: as small as stated
+    (20.5, "3", -1.0, 1.0, "inconclusive"),      # just wider: a size within the noise cannot be shown
+    (25.0, "250", -1.0, 1.0, "contradicted"),    # the claimed effect exactly 10x the band: its absence shows
+    (25.1, "250", -1.0, 1.0, "inconclusive"),    # just under 10x
+    (20.5, "", 49.0, 51.0, "reproduced"),        # wholly beyond a band wider than the limit: the effect shows
+    (20.5, "", 20.0, 51.0, "inconclusive"),      # touching that band: the limit applies
 ])
-def test_the_noise_limit_boundaries(h, est, expected):
-    c = claim(rule="ordering", published="", margin="")
-    assert decide(c, estimate=est, low=est - 1, high=est + 1, control_low=-h, control_high=h, unit="%") == expected
+def test_the_noise_limit_boundaries(h, published, lo, hi, expected):
+    c = claim(rule="ordering", published="", margin="") if not published else claim(published=published)
+    assert decide(c, estimate=(lo + hi) / 2, low=lo, high=hi, control_low=-h, control_high=h, unit="%") == expected
 
 
 @pytest.mark.parametrize("lo, expected", [(162.5, "inconclusive"), (162.6, "reproduced")])

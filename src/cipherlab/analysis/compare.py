@@ -133,9 +133,14 @@ def against(lo: float, hi: float, band: tuple[float, float], h: float, side: flo
     return text
 
 
-def too_noisy(h: float, effect: float, percent: bool, rules: dict) -> "Outcome | None":
-    """The noise limit, relative to the effect: a band wider than ``max_noise_pct`` decides only a large effect."""
+def too_noisy(h: float, effect: float, percent: bool, rules: dict,
+              interval: "tuple[float, float, tuple[float, float]] | None" = None) -> "Outcome | None":
+    """The noise limit, relative to the effect: a band wider than ``max_noise_pct`` decides only a large effect,
+    or an interval that lies wholly beyond the band (``interval``: ``(lo, hi, band)``). A noisy machine can still
+    show an effect beyond its own noise; what it cannot show is an absence, or a size within its noise."""
     limit, ratio = float(rules["max_noise_pct"]), float(rules.get("decisive_effect_ratio", math.inf))
+    if interval is not None and place(*interval) in ("above", "below"):
+        return None
     if percent and h > limit and effect < ratio * h:
         return Outcome("too_noisy", f"the A/A noise band ±{fmt(h)} % is wider than ±{limit:g} % and the effect "
                                     f"({fmt(effect)}) is less than {ratio:g} times it: this machine was too noisy "
@@ -215,7 +220,7 @@ def small(lo, hi, band, h, side, stated_text: str) -> Outcome:
 @_applies_band
 def small_effect(lo, hi, est, base, h, percent, rules) -> Outcome:
     """The rule ``small_effect``: a claim that states a small effect above ``base`` ("slightly faster")."""
-    noisy = too_noisy(h, abs(est - base), percent, rules)
+    noisy = too_noisy(h, abs(est - base), percent, rules, (lo, hi, noise_band(h, base, percent)))
     if noisy:
         return noisy
     return small(lo, hi, noise_band(h, base, percent), h, 1.0, "small effect")
@@ -259,7 +264,8 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules, carri
         if outside:
             return Outcome("size_excluded", f"{ci} outside {span}")
         return Outcome("undecided", f"{ci} {_edge_text(0.0)} {span}")
-    noisy = too_noisy(h, max(abs(published - base), abs(est - base)), percent, rules)
+    noisy = too_noisy(h, max(abs(published - base), abs(est - base)), percent, rules,
+                      (lo, hi, noise_band(h, base, percent)))
     if noisy:
         return noisy
     band = noise_band(h, base, percent)
@@ -289,7 +295,7 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
     states one; ``carries = "direction"``: a bound that belongs to the paper's machine."""
     claimed = bound if bound is not None else stated
     effect = abs(est - base) if claimed is None else max(abs(est - base), abs(claimed - base))
-    noisy = too_noisy(h, effect, percent, rules)
+    noisy = too_noisy(h, effect, percent, rules, (lo, hi, noise_band(h, base, percent)))
     if noisy:
         return noisy
     band = noise_band(h, base, percent)
@@ -323,7 +329,7 @@ def significance(lo, hi, est, p, alpha, base, h, percent, rules, stated: "float 
     """"A significant difference" in the claimed direction: p < alpha AND the interval beyond the band on its side.
     ``stated``: the effect the paper's own numbers show (e.g. from its printed means), which sizes the claim."""
     noisy = too_noisy(h, abs(est - base) if stated is None else max(abs(est - base), abs(stated - base)),
-                      percent, rules)
+                      percent, rules, (lo, hi, noise_band(h, base, percent)))
     if noisy:
         return noisy
     band = noise_band(h, base, percent)

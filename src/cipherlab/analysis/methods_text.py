@@ -111,8 +111,10 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "A speed effect counts only beyond the band. Around a non-zero null N (a speedup claimed to be at least "
         "N %) the band is a band of ratios, its half-width scaled by (1 + N / 100), not added in percentage "
         "points. A band wider than "
-        f"±{float(rules['max_noise_pct']):g} % is too noisy to decide unless the effect (claimed or measured, the "
-        f"larger) is at least {float(rules['decisive_effect_ratio']):g} times its half-width.",
+        f"±{float(rules['max_noise_pct']):g} % is too noisy to decide an interval that meets it, unless the effect "
+        f"(claimed or measured, the larger) is at least {float(rules['decisive_effect_ratio']):g} times its "
+        "half-width: such a machine cannot show an absence, or a size within its noise. An interval wholly beyond "
+        "the band shows the effect on any machine and is decided.",
         "- One call per process (paper 003's own protocol, one cold call per file): where each process calls each "
         "case once, where a call lands in the order matters (the first calls pay for the interpreter's first "
         "touches), and a random order leaves a case and its A/A twin unbalanced over a dozen processes. The "

@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from cipherlab.pipeline import paths
+from cipherlab.pipeline import machine_lock, paths
 CHECKOUT = paths.ROOT
 #: What a tree copies from the checkout (besides ``src``).
 #: (Not ``data/runs``: a tree holds the shipped runs its test makes, so no test depends on what is shipped.)
@@ -58,6 +58,9 @@ class Tree:
         # a user's shell, not the make that runs the suite (``make test``): no make[1] lines, no inherited flags
         env = {k: v for k, v in os.environ.items()
                if k not in ("CIPHERLAB_ROOT", "PYTHONPATH", "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+        # the suite's trees time nothing that a test reads as a result: their timing jobs need not wait for each
+        # other's (cipherlab.pipeline.machine_lock); a user's own timing job still runs alone
+        env[machine_lock.SHARE_ENV] = "1"
         env.update(extra)
         return env
 

@@ -53,3 +53,33 @@ def test_bad_argument_and_default_path(monkeypatch, tmp_path):
             pass
     monkeypatch.setenv("CIPHERLAB_MACHINE_LOCK", str(tmp_path / "x.lock"))
     assert lock_path() == tmp_path / "x.lock"
+
+
+def test_the_test_suites_timing_jobs_share_the_machine_and_say_so(tmp_path, monkeypatch):
+    """``CIPHERLAB_TIMING_SHARES_MACHINE=1`` (the test suite's trees): a timing job holds the lock shared, so it
+    runs beside a shared holder, and its log says that its timings are not measured alone."""
+    path, events, said = tmp_path / "m.lock", [], []
+    monkeypatch.setenv("CIPHERLAB_TIMING_SHARES_MACHINE", "1")
+    with machine_lock(False, path=path, announce=lambda m: None):
+        t = threading.Thread(target=lambda: _hold_saying(path, events, said))
+        t.start()
+        t.join(5)
+        assert not t.is_alive()          # it did not wait for the shared holder
+    assert [e[:2] for e in events] == [("timing", "in"), ("timing", "out")]
+    assert any("not measured alone" in m for m in said)
+    # a user's run keeps its timing jobs alone: 0, or no variable at all
+    monkeypatch.setenv("CIPHERLAB_TIMING_SHARES_MACHINE", "0")
+    test_a_timing_job_waits_for_running_jobs_and_blocks_new_ones(tmp_path)
+
+
+def _hold_saying(path, events, said):
+    with machine_lock(True, path=path, announce=said.append):
+        events.append(("timing", "in", time.monotonic()))
+        events.append(("timing", "out", time.monotonic()))
+
+
+def test_a_bad_sharing_value_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setenv("CIPHERLAB_TIMING_SHARES_MACHINE", "yes")
+    with pytest.raises(ValueError, match="CIPHERLAB_TIMING_SHARES_MACHINE must be 0 or 1, got 'yes'"):
+        with machine_lock(True, path="/dev/null"):
+            pass

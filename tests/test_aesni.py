@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 import tracemalloc
 
 import numpy as np
@@ -250,20 +249,37 @@ def test_shared_pieces_cover_every_block_once_and_a_helpers_error_reaches_the_ca
         HW._ranges(failing, 16 * n_blocks, 2, lambda a, b: (a, b))
 
 
-def test_threads_share_only_a_message_long_against_the_measured_hand_off(monkeypatch):
-    """A kernel's first long message runs serially (its speed measured), later ones are shared only where
-    their serial time is at least SHARE_FACTOR times the hand-off's latency."""
+def test_threads_share_a_size_class_only_where_sharing_was_measured_faster(monkeypatch):
+    """A size class's first long message runs on one thread, its second shared (both timed); then the
+    faster measured way runs (sharing only SHARE_GAIN times faster), every EXPLORE_EVERY-th call the other."""
     calls = []
 
     def kernel(start, stop):
         calls.append((start, stop))
 
-    monkeypatch.setattr(HW, "_RATE", {})
-    monkeypatch.setattr(HW, "_HANDOFF", [1e-4, time.perf_counter() + 1e6])  # 100 us, never measured again
+    monkeypatch.setattr(HW, "_SPEED", {})
     n = 1 << 20
-    assert not HW.shares(kernel, n)
     HW._ranges(kernel, n, 2, lambda a, b: (a, b))
-    assert calls == [(0, n // 16)] and kernel in HW._RATE  # serial, timed
-    HW._RATE[kernel] = HW.SHARE_FACTOR * 1e-4 / n  # exactly at the crossover
-    assert HW.shares(kernel, n) and not HW.shares(kernel, n - 16)
-    assert HW.handoff_seconds() == 1e-4
+    assert calls == [(0, n // 16)]  # one thread, timed
+    one, shared, count = HW._SPEED[HW._size_class(kernel, n)]
+    assert one > 0 and shared is None and count == 1
+    calls.clear()
+    HW._ranges(kernel, n, 2, lambda a, b: (a, b))
+    assert len(calls) > 1 and sorted(calls)[0][0] == 0  # shared, in pieces
+    assert HW._SPEED[HW._size_class(kernel, n)][1] > 0
+    # synthetic figures: which way each call takes
+    HW._SPEED[HW._size_class(kernel, n)] = [1.0, 1.0 / HW.SHARE_GAIN, 1]
+    assert HW.shares(kernel, n) and not HW.shares(kernel, 2 * n)  # another size class starts on one thread
+    HW._SPEED[HW._size_class(kernel, n)] = [1.0, 1.01 / HW.SHARE_GAIN, 1]  # not faster enough
+    assert not HW.shares(kernel, n)
+    HW._SPEED[HW._size_class(kernel, n)][2] = HW.EXPLORE_EVERY  # the exploring call takes the other way
+    assert HW.shares(kernel, n)
+
+
+def test_a_timed_call_moves_its_figure_by_the_newest_weight(monkeypatch):
+    monkeypatch.setattr(HW, "_SPEED", {})
+    HW._record(len, 100, False, 1.0)
+    HW._record(len, 100, False, 3.0)
+    HW._record(len, 100, True, 0.5)
+    assert HW._SPEED[HW._size_class(len, 100)] == [pytest.approx((1 - HW._NEWEST) * 0.01 + HW._NEWEST * 0.03),
+                                                   pytest.approx(0.005), 3]

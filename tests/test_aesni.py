@@ -250,36 +250,42 @@ def test_shared_pieces_cover_every_block_once_and_a_helpers_error_reaches_the_ca
 
 
 def test_threads_share_a_size_class_only_where_sharing_was_measured_faster(monkeypatch):
-    """A size class's first long message runs on one thread, its second shared (both timed); then the
-    faster measured way runs (sharing only SHARE_GAIN times faster), every EXPLORE_EVERY-th call the other."""
-    calls = []
-
-    def kernel(start, stop):
-        calls.append((start, stop))
-
+    """A size class's first long messages alternate, one thread first, until each way has SAMPLES timings;
+    then the faster measured way runs (sharing only SHARE_GAIN times faster), every EXPLORE_EVERY-th call
+    the other. Either way covers each block exactly once."""
     monkeypatch.setattr(HW, "_SPEED", {})
     n = 1 << 20
-    HW._ranges(kernel, n, 2, lambda a, b: (a, b))
-    assert calls == [(0, n // 16)]  # one thread, timed
-    one, shared, count = HW._SPEED[HW._size_class(kernel, n)]
-    assert one > 0 and shared is None and count == 1
-    calls.clear()
-    HW._ranges(kernel, n, 2, lambda a, b: (a, b))
-    assert len(calls) > 1 and sorted(calls)[0][0] == 0  # shared, in pieces
-    assert HW._SPEED[HW._size_class(kernel, n)][1] > 0
+    pieces = []
+
+    def kernel(start, stop):
+        pieces.append((start, stop))
+
+    ways = []
+    for _ in range(2 * HW.SAMPLES):
+        ways.append(HW.shares(kernel, n))
+        HW._ranges(kernel, n, 2, lambda a, b: (a, b))
+        seen = np.zeros(n // 16, np.int64)
+        for a, b in pieces:
+            seen[a:b] += 1
+        assert (seen == 1).all() and (len(pieces) > 1) == ways[-1]
+        pieces.clear()
+    assert ways == [False, True] * HW.SAMPLES
+    key = HW._size_class(kernel, n)
+    one, shared, count = HW._SPEED[key]
+    assert len(one) == len(shared) == HW.SAMPLES and count == 2 * HW.SAMPLES and min(one) > 0 and min(shared) > 0
     # synthetic figures: which way each call takes
-    HW._SPEED[HW._size_class(kernel, n)] = [1.0, 1.0 / HW.SHARE_GAIN, 1]
+    HW._SPEED[key] = [[1.0, 9.0, 1.0], [1.0 / HW.SHARE_GAIN] * HW.SAMPLES, 1]  # medians: one disturbed call ignored
     assert HW.shares(kernel, n) and not HW.shares(kernel, 2 * n)  # another size class starts on one thread
-    HW._SPEED[HW._size_class(kernel, n)] = [1.0, 1.01 / HW.SHARE_GAIN, 1]  # not faster enough
+    HW._SPEED[key] = [[1.0] * HW.SAMPLES, [1.01 / HW.SHARE_GAIN] * HW.SAMPLES, 1]  # not faster enough
     assert not HW.shares(kernel, n)
-    HW._SPEED[HW._size_class(kernel, n)][2] = HW.EXPLORE_EVERY  # the exploring call takes the other way
+    HW._SPEED[key][2] = HW.EXPLORE_EVERY  # the exploring call takes the other way
     assert HW.shares(kernel, n)
 
 
-def test_a_timed_call_moves_its_figure_by_the_newest_weight(monkeypatch):
+def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
     monkeypatch.setattr(HW, "_SPEED", {})
-    HW._record(len, 100, False, 1.0)
-    HW._record(len, 100, False, 3.0)
+    for seconds in (1.0, 3.0, 2.0, 5.0):
+        HW._record(len, 100, False, seconds)
     HW._record(len, 100, True, 0.5)
-    assert HW._SPEED[HW._size_class(len, 100)] == [pytest.approx((1 - HW._NEWEST) * 0.01 + HW._NEWEST * 0.03),
-                                                   pytest.approx(0.005), 3]
+    one, shared, count = HW._SPEED[HW._size_class(len, 100)]
+    assert list(one) == pytest.approx([0.03, 0.02, 0.05][-HW.SAMPLES:]) and list(shared) == [0.005] and count == 5

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import NamedTuple
@@ -37,7 +38,7 @@ from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
            "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN",
-           "EXPLORE_EVERY", "PIECE_MIN_BYTES", "share"]
+           "EXPLORE_EVERY", "SAMPLES", "PIECE_MIN_BYTES", "share"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -231,13 +232,16 @@ class _Shared:
 #: A size class's choice between one thread and the threads sharing: sharing is chosen where its measured
 #: time per byte is at least this many times shorter than one thread's (so two threads are never slower).
 SHARE_GAIN = 1.1
-#: Every this-many-th call of a size class runs the way not chosen, so that both figures follow the machine's
-#: load (a second core taken by another process makes sharing slower than one thread; freed, faster again).
-EXPLORE_EVERY = 32
-#: The weight of the newest call in each figure (an exponential moving average of seconds per byte).
-_NEWEST = 0.25
+#: Each way's figure is the median of its last this-many timed messages (one disturbed call, a first call's
+#: page faults say, does not decide); until both ways have that many, the calls alternate, one thread first.
+SAMPLES = 3
+#: Once both figures stand, every this-many-th call of a size class runs the way not chosen, so that both
+#: follow the machine's load (a second core taken by another process makes sharing slower than one thread;
+#: freed, faster again).
+EXPLORE_EVERY = 16
 #: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls]`` (size class: the message length's
-#: bit length, a factor of two), both figures timed from the messages themselves: no extra work is run.
+#: bit length, a factor of two; each figure a deque of the last :data:`SAMPLES` timings), timed from the
+#: messages themselves: no extra work is run.
 _SPEED: dict = {}
 
 
@@ -245,18 +249,22 @@ def _size_class(kernel, n_bytes: int) -> tuple:
     return kernel, int(n_bytes).bit_length()
 
 
+def _median(figures) -> float:
+    return sorted(figures)[len(figures) // 2]
+
+
 def shares(kernel, n_bytes: int) -> bool:
-    """Whether ``kernel`` runs a message of ``n_bytes`` on more than one thread: the first message of its
-    size class runs on one thread, the second shared (each timed), and from then on the faster of the two
-    measured figures decides (sharing only where it is :data:`SHARE_GAIN` times faster), except every
-    :data:`EXPLORE_EVERY`-th call, which runs the other way to keep its figure current."""
+    """Whether ``kernel`` runs a message of ``n_bytes`` on more than one thread: the first messages of its
+    size class alternate, one thread first, until each way has :data:`SAMPLES` timings; from then on the
+    faster of the two measured figures decides (sharing only where it is :data:`SHARE_GAIN` times faster),
+    except every :data:`EXPLORE_EVERY`-th call, which runs the other way to keep its figure current."""
     speed = _SPEED.get(_size_class(kernel, n_bytes))
     if speed is None:
         return False
     one, shared, calls = speed
-    if shared is None:
-        return True
-    choice = one >= SHARE_GAIN * shared
+    if len(shared) < SAMPLES:
+        return len(shared) < len(one)
+    choice = _median(one) >= SHARE_GAIN * _median(shared)
     return choice if calls % EXPLORE_EVERY else not choice
 
 
@@ -265,10 +273,8 @@ def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
     key = _size_class(kernel, n_bytes)
     speed = _SPEED.get(key)
     if speed is None:
-        speed = _SPEED[key] = [None, None, 0]
-    rate = seconds / max(n_bytes, 1)
-    old = speed[shared]
-    speed[shared] = rate if old is None else (1 - _NEWEST) * old + _NEWEST * rate
+        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), 0]
+    speed[shared].append(seconds / max(n_bytes, 1))
     speed[2] += 1
 
 

@@ -38,7 +38,7 @@ from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
            "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN",
-           "EXPLORE_EVERY", "SAMPLES", "PIECE_MIN_BYTES", "share"]
+           "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES", "share"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -235,13 +235,16 @@ SHARE_GAIN = 1.1
 #: Each way's figure is the median of its last this-many timed messages (one disturbed call, a first call's
 #: page faults say, does not decide); until both ways have that many, the calls alternate, one thread first.
 SAMPLES = 3
-#: Once both figures stand, every this-many-th call of a size class runs the way not chosen, so that both
-#: follow the machine's load (a second core taken by another process makes sharing slower than one thread;
-#: freed, faster again).
+#: Once both figures stand, the way not chosen runs again after this many calls of the size class, so that
+#: both follow the machine's load (a second core taken by another process makes sharing slower than one
+#: thread; freed, faster again). Each time that call confirms the choice the wait doubles, up to
+#: :data:`EXPLORE_MAX` (on a loaded machine a shared call can wait a whole time slice for a preempted
+#: helper: rarely tried, it costs little); a call that changes the choice brings the wait back to this.
 EXPLORE_EVERY = 16
-#: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls]`` (size class: the message length's
-#: bit length, a factor of two; each figure a deque of the last :data:`SAMPLES` timings), timed from the
-#: messages themselves: no extra work is run.
+EXPLORE_MAX = 1024
+#: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls until the other way runs, that wait]``
+#: (size class: the message length's bit length, a factor of two; each figure a deque of the last
+#: :data:`SAMPLES` timings), timed from the messages themselves: no extra work is run.
 _SPEED: dict = {}
 
 
@@ -253,19 +256,26 @@ def _median(figures) -> float:
     return sorted(figures)[len(figures) // 2]
 
 
+def _choice(speed) -> "bool | None":
+    """The faster way of a size class's figures (True: shared), None while a way has fewer than SAMPLES."""
+    one, shared = speed[0], speed[1]
+    if len(one) < SAMPLES or len(shared) < SAMPLES:
+        return None
+    return _median(one) >= SHARE_GAIN * _median(shared)
+
+
 def shares(kernel, n_bytes: int) -> bool:
     """Whether ``kernel`` runs a message of ``n_bytes`` on more than one thread: the first messages of its
     size class alternate, one thread first, until each way has :data:`SAMPLES` timings; from then on the
     faster of the two measured figures decides (sharing only where it is :data:`SHARE_GAIN` times faster),
-    except every :data:`EXPLORE_EVERY`-th call, which runs the other way to keep its figure current."""
+    except a call now and then (:data:`EXPLORE_EVERY`) that runs the other way to keep its figure current."""
     speed = _SPEED.get(_size_class(kernel, n_bytes))
     if speed is None:
         return False
-    one, shared, calls = speed
-    if len(shared) < SAMPLES:
-        return len(shared) < len(one)
-    choice = _median(one) >= SHARE_GAIN * _median(shared)
-    return choice if calls % EXPLORE_EVERY else not choice
+    choice = _choice(speed)
+    if choice is None:
+        return len(speed[1]) < len(speed[0])
+    return choice if speed[2] > 0 else not choice
 
 
 def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
@@ -273,9 +283,16 @@ def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
     key = _size_class(kernel, n_bytes)
     speed = _SPEED.get(key)
     if speed is None:
-        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), 0]
+        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY]
+    before = _choice(speed)
     speed[shared].append(seconds / max(n_bytes, 1))
-    speed[2] += 1
+    if before is None:
+        return
+    if speed[2] > 0 or shared == before:  # the chosen way
+        speed[2] -= 1
+        return
+    speed[3] = min(EXPLORE_MAX, 2 * speed[3]) if _choice(speed) == before else EXPLORE_EVERY
+    speed[2] = speed[3]
 
 
 def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:

@@ -271,12 +271,13 @@ def test_threads_share_a_size_class_only_where_sharing_was_measured_faster(monke
         pieces.clear()
     assert ways == [False, True] * HW.SAMPLES
     key = HW._size_class(kernel, n)
-    one, shared, wait, _ = HW._SPEED[key]
+    one, shared, wait, _, _ = HW._SPEED[key]
     assert len(one) == len(shared) == HW.SAMPLES and wait == HW.EXPLORE_EVERY and min(one) > 0 and min(shared) > 0
     # synthetic figures: which way each call takes
-    HW._SPEED[key] = [[1.0, 9.0, 1.0], [1.0 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16]  # medians: one disturbed call ignored
+    HW._SPEED[key] = [[1.0, 9.0, 1.0], [1.0 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16, True]  # medians: one disturbed call ignored
     assert HW.shares(kernel, n) and not HW.shares(kernel, 2 * n)  # another size class starts on one thread
-    HW._SPEED[key] = [[1.0] * HW.SAMPLES, [1.01 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16]  # not faster enough
+    speed = [[1.0] * HW.SAMPLES, [1.01 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16, None]  # not faster enough
+    HW._SPEED[key] = speed[:4] + [HW._choice(speed)]
     assert not HW.shares(kernel, n)
     HW._SPEED[key][2] = 0  # the wait is over: the other way runs once
     assert HW.shares(kernel, n)
@@ -292,7 +293,7 @@ def test_a_call_of_the_other_way_that_confirms_the_choice_doubles_the_wait_for_t
         HW._record(len, n, True, 2.0)
     key = HW._size_class(len, n)
     for wait in (HW.EXPLORE_EVERY, 2 * HW.EXPLORE_EVERY, 4 * HW.EXPLORE_EVERY):
-        assert HW._SPEED[key][2:] == [wait, wait]
+        assert HW._SPEED[key][2:4] == [wait, wait]
         for _ in range(wait):
             assert not HW.shares(len, n)
             HW._record(len, n, False, 1.0)
@@ -301,11 +302,11 @@ def test_a_call_of_the_other_way_that_confirms_the_choice_doubles_the_wait_for_t
     HW._SPEED[key][3] = HW.EXPLORE_MAX
     HW._SPEED[key][2] = 0
     HW._record(len, n, True, 2.0)
-    assert HW._SPEED[key][2:] == [HW.EXPLORE_MAX, HW.EXPLORE_MAX]
+    assert HW._SPEED[key][2:4] == [HW.EXPLORE_MAX, HW.EXPLORE_MAX]
     for _ in range(2):  # sharing got faster (the other core freed): the second such call turns the median
         HW._SPEED[key][2] = 0
         HW._record(len, n, True, 0.5)
-    assert HW.shares(len, n) and HW._SPEED[key][2:] == [HW.EXPLORE_EVERY, HW.EXPLORE_EVERY]
+    assert HW.shares(len, n) and HW._SPEED[key][2:4] == [HW.EXPLORE_EVERY, HW.EXPLORE_EVERY]
 
 
 def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
@@ -313,5 +314,5 @@ def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
     for seconds in (1.0, 3.0, 2.0, 5.0):
         HW._record(len, 100, False, seconds)
     HW._record(len, 100, True, 0.5)
-    one, shared, _, _ = HW._SPEED[HW._size_class(len, 100)]
+    one, shared, *_ = HW._SPEED[HW._size_class(len, 100)]
     assert list(one) == pytest.approx([0.03, 0.02, 0.05][-HW.SAMPLES:]) and list(shared) == [0.005]

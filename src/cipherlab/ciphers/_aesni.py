@@ -242,9 +242,10 @@ SAMPLES = 3
 #: helper: rarely tried, it costs little); a call that changes the choice brings the wait back to this.
 EXPLORE_EVERY = 16
 EXPLORE_MAX = 1024
-#: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls until the other way runs, that wait]``
-#: (size class: the message length's bit length, a factor of two; each figure a deque of the last
-#: :data:`SAMPLES` timings), timed from the messages themselves: no extra work is run.
+#: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls until the other way runs, that wait,
+#: the choice]`` (size class: the message length's bit length, a factor of two; each figure a deque of the
+#: last :data:`SAMPLES` timings; the choice made again at each call of the other way), timed from the
+#: messages themselves: no extra work is run.
 _SPEED: dict = {}
 
 
@@ -272,7 +273,7 @@ def shares(kernel, n_bytes: int) -> bool:
     speed = _SPEED.get(_size_class(kernel, n_bytes))
     if speed is None:
         return False
-    choice = _choice(speed)
+    choice = speed[4]
     if choice is None:
         return len(speed[1]) < len(speed[0])
     return choice if speed[2] > 0 else not choice
@@ -283,16 +284,17 @@ def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
     key = _size_class(kernel, n_bytes)
     speed = _SPEED.get(key)
     if speed is None:
-        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY]
-    before = _choice(speed)
+        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY, None]
     speed[shared].append(seconds / max(n_bytes, 1))
-    if before is None:
-        return
-    if speed[2] > 0 or shared == before:  # the chosen way
+    before = speed[4]
+    if before is None:  # still alternating
+        speed[4] = _choice(speed)
+    elif speed[2] > 0 or shared == before:  # the chosen way
         speed[2] -= 1
-        return
-    speed[3] = min(EXPLORE_MAX, 2 * speed[3]) if _choice(speed) == before else EXPLORE_EVERY
-    speed[2] = speed[3]
+    else:  # the other way's call: choose again
+        speed[4] = _choice(speed)
+        speed[3] = min(EXPLORE_MAX, 2 * speed[3]) if speed[4] == before else EXPLORE_EVERY
+        speed[2] = speed[3]
 
 
 def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 import tracemalloc
 
 import numpy as np
@@ -250,20 +249,70 @@ def test_shared_pieces_cover_every_block_once_and_a_helpers_error_reaches_the_ca
         HW._ranges(failing, 16 * n_blocks, 2, lambda a, b: (a, b))
 
 
-def test_threads_share_only_a_message_long_against_the_measured_hand_off(monkeypatch):
-    """A kernel's first long message runs serially (its speed measured), later ones are shared only where
-    their serial time is at least SHARE_FACTOR times the hand-off's latency."""
-    calls = []
+def test_threads_share_a_size_class_only_where_sharing_was_measured_faster(monkeypatch):
+    """A size class's first long messages alternate, one thread first, until each way has SAMPLES timings;
+    then the faster measured way runs (sharing only SHARE_GAIN times faster), every EXPLORE_EVERY-th call
+    the other. Either way covers each block exactly once."""
+    monkeypatch.setattr(HW, "_SPEED", {})
+    n = 1 << 20
+    pieces = []
 
     def kernel(start, stop):
-        calls.append((start, stop))
+        pieces.append((start, stop))
 
-    monkeypatch.setattr(HW, "_RATE", {})
-    monkeypatch.setattr(HW, "_HANDOFF", [1e-4, time.perf_counter() + 1e6])  # 100 us, never measured again
-    n = 1 << 20
+    ways = []
+    for _ in range(2 * HW.SAMPLES):
+        ways.append(HW.shares(kernel, n))
+        HW._ranges(kernel, n, 2, lambda a, b: (a, b))
+        seen = np.zeros(n // 16, np.int64)
+        for a, b in pieces:
+            seen[a:b] += 1
+        assert (seen == 1).all() and (len(pieces) > 1) == ways[-1]
+        pieces.clear()
+    assert ways == [False, True] * HW.SAMPLES
+    key = HW._size_class(kernel, n)
+    one, shared, wait, _, _ = HW._SPEED[key]
+    assert len(one) == len(shared) == HW.SAMPLES and wait == HW.EXPLORE_EVERY and min(one) > 0 and min(shared) > 0
+    # synthetic figures: which way each call takes
+    HW._SPEED[key] = [[1.0, 9.0, 1.0], [1.0 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16, True]  # medians: one disturbed call ignored
+    assert HW.shares(kernel, n) and not HW.shares(kernel, 2 * n)  # another size class starts on one thread
+    speed = [[1.0] * HW.SAMPLES, [1.01 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16, None]  # not faster enough
+    HW._SPEED[key] = speed[:4] + [HW._choice(speed)]
     assert not HW.shares(kernel, n)
-    HW._ranges(kernel, n, 2, lambda a, b: (a, b))
-    assert calls == [(0, n // 16)] and kernel in HW._RATE  # serial, timed
-    HW._RATE[kernel] = HW.SHARE_FACTOR * 1e-4 / n  # exactly at the crossover
-    assert HW.shares(kernel, n) and not HW.shares(kernel, n - 16)
-    assert HW.handoff_seconds() == 1e-4
+    HW._SPEED[key][2] = 0  # the wait is over: the other way runs once
+    assert HW.shares(kernel, n)
+
+
+def test_a_call_of_the_other_way_that_confirms_the_choice_doubles_the_wait_for_the_next(monkeypatch):
+    """One thread chosen: each chosen call counts the wait down; the shared call at its end, slower again,
+    doubles the wait (up to EXPLORE_MAX); one that turns out faster changes the choice and resets the wait."""
+    monkeypatch.setattr(HW, "_SPEED", {})
+    n = 1 << 20
+    for _ in range(HW.SAMPLES):  # one thread: 1 s per message, shared: 2 s
+        HW._record(len, n, False, 1.0)
+        HW._record(len, n, True, 2.0)
+    key = HW._size_class(len, n)
+    for wait in (HW.EXPLORE_EVERY, 2 * HW.EXPLORE_EVERY, 4 * HW.EXPLORE_EVERY):
+        assert HW._SPEED[key][2:4] == [wait, wait]
+        for _ in range(wait):
+            assert not HW.shares(len, n)
+            HW._record(len, n, False, 1.0)
+        assert HW.shares(len, n)
+        HW._record(len, n, True, 2.0)
+    HW._SPEED[key][3] = HW.EXPLORE_MAX
+    HW._SPEED[key][2] = 0
+    HW._record(len, n, True, 2.0)
+    assert HW._SPEED[key][2:4] == [HW.EXPLORE_MAX, HW.EXPLORE_MAX]
+    for _ in range(2):  # sharing got faster (the other core freed): the second such call turns the median
+        HW._SPEED[key][2] = 0
+        HW._record(len, n, True, 0.5)
+    assert HW.shares(len, n) and HW._SPEED[key][2:4] == [HW.EXPLORE_EVERY, HW.EXPLORE_EVERY]
+
+
+def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
+    monkeypatch.setattr(HW, "_SPEED", {})
+    for seconds in (1.0, 3.0, 2.0, 5.0):
+        HW._record(len, 100, False, seconds)
+    HW._record(len, 100, True, 0.5)
+    one, shared, *_ = HW._SPEED[HW._size_class(len, 100)]
+    assert list(one) == pytest.approx([0.03, 0.02, 0.05][-HW.SAMPLES:]) and list(shared) == [0.005]

@@ -33,7 +33,17 @@ def test_run_bench_small_frame():
     frame = bench.run_bench(size=4096, ciphers=("aes", "maes-2"), impls=("table", "aesni"), threads=(1,), repeats=1)
     assert list(frame.columns) == bench.COLUMNS
     ours = frame[frame.impl != "pycryptodome"]
-    assert len(ours) == 2 * 2 * 2 * 2  # ciphers x styles x modes x operations
+    arrays = bench.kernel_rows(ours)
+    assert len(arrays) == 2 * 2 * 2 * 2  # ciphers x styles x modes x operations
+    assert set(arrays["data"]) == {"array"} and set(arrays["object"]) == {"reused"}
+    user = ours[ours["data"] == "bytes"]  # encryption as a user calls it: bytes, the object reused and fresh
+    assert len(user) == 2 * 2 * 2 * len(bench.USER_CASES) and set(user.operation) == {"encrypt"}
+    assert set(zip(user["data"], user["object"])) == set(bench.USER_CASES)
+    assert len(ours) == len(arrays) + len(user)
+    table = bench.user_table(frame)
+    assert {"array reused 1T", "bytes reused 1T", "bytes fresh 1T", "bytes fresh 1T / pycryptodome"} <= set(table)
+    assert len(table) == 2 * 2 * 2 and table.notna().all().all()
+    assert len(bench.format_table(frame).splitlines()) == 2 + 2 * 2 * 2 + 2  # two header lines, one per case
     assert set(frame.impl) == {"table", "aesni", "pycryptodome"}
     assert set(frame[frame.impl == "pycryptodome"]["mode"]) == {"ecb", "ctr"}
     assert (frame.mb_per_s > 0).all() and (frame.bytes == 4096).all()

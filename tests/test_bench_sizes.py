@@ -56,6 +56,8 @@ def test_run_sweep_fresh_and_reused_beside_pycryptodome():
     if bench.max_threads() >= 2:
         assert table["2 threads / 1 thread"].iloc[1] == pytest.approx(
             table["cipherlab reused 2 threads MB/s"].iloc[1] / table["cipherlab reused MB/s"].iloc[1])
+        assert table["bytes: 2 threads / 1 thread"].iloc[1] == pytest.approx(
+            table["cipherlab reused bytes 2 threads MB/s"].iloc[1] / table["cipherlab reused bytes MB/s"].iloc[1])
         assert np.isnan(table["plain copy: 2 threads / 1 thread"].iloc[0])
         copy = copies.set_index("threads").mb_per_s
         assert table["plain copy: 2 threads / 1 thread"].iloc[1] == pytest.approx(copy[2] / copy[1])

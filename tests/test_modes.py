@@ -94,6 +94,21 @@ def test_padding_off_block_exact():
     assert c.decrypt(b"") == b""
 
 
+_CONVERT = {bytes: bytes, bytearray: bytearray, memoryview: lambda b: memoryview(bytes(b)),
+            np.ndarray: lambda b: np.frombuffer(b, np.uint8).copy()}
+
+
+def _round_trip(ours, key, mode, iv, padding, kind, data):
+    """``data`` given as ``kind`` through ``ours`` and back: each result of that kind and equal to a fresh
+    PyCryptodome object's answer (PKCS#7 padded where ``padding``); returns ``(ct, expected, pt, data)``."""
+    expected = pycryptodome(key, mode, iv).encrypt(data if mode == "ctr" or not padding else pad(data, 16))
+    ct = ours.encrypt(_CONVERT[kind](data))
+    assert type(ct) is kind and bytes(ct) == expected, len(data)
+    pt = ours.decrypt(_CONVERT[kind](expected))
+    assert type(pt) is kind and bytes(pt) == data, len(data)
+    return ct, expected, pt, data
+
+
 @pytest.mark.parametrize("kind", [bytes, bytearray, memoryview, np.ndarray])
 @pytest.mark.parametrize("mode, padding", [("ctr", False), ("ecb", False), ("ecb", True), ("cbc", True)])
 @pytest.mark.parametrize("impl", STYLES)
@@ -105,17 +120,10 @@ def test_a_reused_object_gives_each_message_alone_in_every_input_kind(impl, mode
     key, iv = rng.bytes(16), rng.bytes(16)
     iv = None if mode == "ecb" else iv
     ours = cipherlab.new(key, "aes", mode, iv=iv, impl=impl, padding=padding, threads=1)
-    convert = {bytes: bytes, bytearray: bytearray, memoryview: lambda b: memoryview(bytes(b)),
-               np.ndarray: lambda b: np.frombuffer(b, np.uint8).copy()}[kind]
     for n in (0, 1, 15, 16, 17, 100, 255, 256, 513, 1024):
         if not padding and mode != "ctr" and n % 16:
             continue
-        data = rng.bytes(n)
-        expected = pycryptodome(key, mode, iv).encrypt(data if mode == "ctr" or not padding else pad(data, 16))
-        ct = ours.encrypt(convert(data))
-        assert type(ct) is kind and bytes(ct) == expected, n
-        pt = ours.decrypt(convert(expected))
-        assert type(pt) is kind and bytes(pt) == data, n
+        _round_trip(ours, key, mode, iv, padding, kind, rng.bytes(n))
     if padding:
         with pytest.raises(ValueError, match="bad PKCS#7 padding"):
             ours.decrypt(bytes(32))
@@ -135,21 +143,13 @@ def test_long_messages_of_every_kind_match_pycryptodome_and_never_share_memory(m
     iv = None if mode == "ecb" else iv
     ours = cipherlab.new(key, "aes", mode, iv=iv, impl="aesni" if "aesni" in STYLES else "table",
                          padding=padding, threads=min(threads, cipherlab.ciphers.modes.max_threads()))
-    convert = {bytes: bytes, bytearray: bytearray, memoryview: lambda b: memoryview(bytes(b)),
-               np.ndarray: lambda b: np.frombuffer(b, np.uint8).copy()}[kind]
     kept = []
     for n in (SCRATCH_MIN_BYTES - 16, SCRATCH_MIN_BYTES, SCRATCH_MIN_BYTES + 1, 300_017, 1 << 18):
         n -= 0 if padding or mode == "ctr" else n % 16
-        data = rng.bytes(n)
-        expected = pycryptodome(key, mode, iv).encrypt(data if mode == "ctr" or not padding else pad(data, 16))
-        ct = ours.encrypt(convert(data))
-        assert type(ct) is kind and bytes(ct) == expected, n
-        pt = ours.decrypt(convert(expected))
-        assert type(pt) is kind and bytes(pt) == data, n
-        kept.append((ct, expected, pt, data))
+        kept.append(_round_trip(ours, key, mode, iv, padding, kind, rng.bytes(n)))
         if padding:
             with pytest.raises(ValueError, match="bad PKCS#7 padding"):
-                ours.decrypt(convert(bytes(n - n % 16 + 16)))
+                ours.decrypt(_CONVERT[kind](bytes(n - n % 16 + 16)))
     for ct, expected, pt, data in kept:
         assert bytes(ct) == expected and bytes(pt) == data
 

@@ -4,7 +4,11 @@ One run on the same random data (default 8 MiB): encrypt and decrypt in ECB
 and CTR for each cipher and style (``reference``, ``table``, ``aesni`` where
 the CPU has AES-NI), on 1 thread and on all threads, plus PyCryptodome's AES
 (``pycryptodome``: its C code, AES-NI where available, one thread) in ECB and
-CTR. Each figure is the best of ``repeats`` calls after a warm-up, the
+CTR. cipherlab's rows time one object reused on a uint8 array (``data`` ``array``,
+``object`` ``reused``: the kernels' speed); its encryption is also timed as a
+user calls it, on ``bytes`` in and out (``data`` ``bytes``), with the object
+reused and with a fresh object per message (``object`` ``fresh``), as the size
+sweep does. Each figure is the best of ``repeats`` calls after a warm-up, the
 repeats interleaved across all cases; JIT compile time is measured apart (the
 warm-up calls: cold compile or cache load) and never enters a throughput
 figure. MB/s is 10^6 bytes per second. ``--out`` writes the rows as CSV with a
@@ -50,7 +54,10 @@ BENCH_MODES = ("ecb", "ctr")
 #: cipherlab's styles; PyCryptodome is always measured beside them.
 BENCH_IMPLS = OWN_STYLES
 REFERENCE = "pycryptodome"
-COLUMNS = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s", "compile_seconds"]
+COLUMNS = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s", "compile_seconds",
+           "data", "object"]
+#: The ways cipherlab's encryption is timed besides an array through a reused object: ``(data, object)``.
+USER_CASES = (("bytes", "reused"), ("bytes", "fresh"))
 
 
 def _pycryptodome_cases(key: bytes, iv: bytes, raw: bytes, modes) -> list:
@@ -64,7 +71,8 @@ def _pycryptodome_cases(key: bytes, iv: bytes, raw: bytes, modes) -> list:
                     return getattr(pycryptodome_aes(key, mode, iv), op)(data)
             fn(raw[:65536])
             cases.append((dict(cipher="aes", impl=REFERENCE, mode=mode, operation=op, threads=1,
-                               compile_seconds=float("nan")), lambda fn=fn: fn(raw)))
+                               compile_seconds=float("nan"), data="bytes", object="reused" if mode == "ecb" else "fresh"),
+                           lambda fn=fn: fn(raw)))
     return cases
 
 
@@ -95,8 +103,14 @@ def run_bench(size: int = 8 * MiB, ciphers=None, impls=None, modes=BENCH_MODES,
     -------
     pandas.DataFrame
         ``cipher, impl, mode, operation, threads, bytes, seconds, mb_per_s,
-        compile_seconds`` (``compile_seconds`` is the first, warm-up call on
-        64 KiB: JIT compile or cache load; NaN for PyCryptodome).
+        compile_seconds, data, object`` (``compile_seconds`` is the first, warm-up
+        call on 64 KiB: JIT compile or cache load; NaN for PyCryptodome and the
+        rows of :data:`USER_CASES`). ``data`` is ``array`` (a uint8 array in and
+        out) or ``bytes``; ``object`` is ``reused`` (one object for every call) or
+        ``fresh`` (``new()`` per message). cipherlab's rows with ``data``
+        ``array`` are what this frame had before those two columns; the rows of
+        :data:`USER_CASES` (encryption only) time what a user calls. PyCryptodome
+        takes and returns bytes: a reused object in ECB, a fresh one in CTR.
     """
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size <= 0 or size % 16:
         raise ValueError(f"size must be a positive multiple of 16 bytes, got {size!r}")
@@ -112,6 +126,7 @@ def run_bench(size: int = 8 * MiB, ciphers=None, impls=None, modes=BENCH_MODES,
     data = rng.integers(0, 256, size, dtype=np.uint8)
     key = rng.bytes(key_bytes)
     iv = rng.bytes(16)
+    raw = data.tobytes()
     warm = data[: 64 * 1024]
     cases = []  # (row fields, callable)
     with warnings.catch_warnings():
@@ -120,30 +135,61 @@ def run_bench(size: int = 8 * MiB, ciphers=None, impls=None, modes=BENCH_MODES,
             for impl in (i for i in impls if i in lookup(cipher).styles):
                 for mode in modes:
                     for n_threads in threads:
-                        c = new(key, cipher, mode, iv=None if mode == "ecb" else iv, impl=impl,
-                                padding=False, threads=n_threads)
+                        kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False, threads=n_threads)
+                        c = new(key, cipher, mode, **kw)
+                        row = dict(cipher=cipher, impl=impl, mode=mode, threads=n_threads)
                         for op in ("encrypt", "decrypt"):
                             fn = c.encrypt if op == "encrypt" else c.decrypt
                             t0 = time.perf_counter_ns()
                             fn(warm)  # compile (or load from cache) outside the timing
                             compile_s = (time.perf_counter_ns() - t0) / 1e9
-                            cases.append((dict(cipher=cipher, impl=impl, mode=mode, operation=op, threads=n_threads,
-                                               compile_seconds=compile_s), lambda fn=fn: fn(data)))
+                            cases.append((dict(row, operation=op, compile_seconds=compile_s, data="array",
+                                               object="reused"), lambda fn=fn: fn(data)))
+                        user = {"reused": c.encrypt,
+                                "fresh": lambda m, kw=kw, cipher=cipher, mode=mode: new(key, cipher, mode, **kw).encrypt(m)}
+                        for kind, obj in USER_CASES:
+                            user[obj](raw[: 64 * 1024])  # the first call's set-up (the thread's scratch) untimed
+                            cases.append((dict(row, operation="encrypt", compile_seconds=float("nan"), data=kind,
+                                               object=obj), lambda fn=user[obj]: fn(raw)))
     if "aes" in ciphers:
-        cases += _pycryptodome_cases(key, iv, data.tobytes(), modes)
+        cases += _pycryptodome_cases(key, iv, raw, modes)
     # Repeats are interleaved across all cases so that a burst of load from
     # other processes hits every case alike instead of a few of them.
     best = [float("inf")] * len(cases)
-    for _ in range(repeats):
-        for i, (_, call) in enumerate(cases):
-            t0 = time.perf_counter_ns()
-            call()
-            best[i] = min(best[i], (time.perf_counter_ns() - t0) / 1e9)
+    with warnings.catch_warnings():  # a fresh research cipher object warns on every new()
+        warnings.simplefilter("ignore", InsecureCipherWarning)
+        for _ in range(repeats):
+            for i, (_, call) in enumerate(cases):
+                t0 = time.perf_counter_ns()
+                call()
+                best[i] = min(best[i], (time.perf_counter_ns() - t0) / 1e9)
     rows = [dict(fields, bytes=size, seconds=s, mb_per_s=size / s / 1e6) for (fields, _), s in zip(cases, best)]
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+def kernel_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows a bench frame had before its ``data`` and ``object`` columns: cipherlab on arrays through a
+    reused object, and PyCryptodome (a frame without those columns is returned whole)."""
+    if "data" not in frame:
+        return frame
+    return frame[(frame.impl == REFERENCE) | ((frame["data"] == "array") & (frame["object"] == "reused"))]
+
+
+def user_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """cipherlab's encryption MB/s as a user calls it (:data:`USER_CASES`) beside the array figure, per
+    thread count, and each bytes figure's ratio to PyCryptodome's encryption in the same mode."""
+    ours = frame[(frame.impl != REFERENCE) & (frame.operation == "encrypt")]
+    pivot = ours.pivot_table(index=["cipher", "impl", "mode"], columns=["data", "object", "threads"],
+                             values="mb_per_s", sort=False)
+    pivot.columns = [f"{d} {o} {t}T" for d, o, t in pivot.columns]
+    ref = frame[(frame.impl == REFERENCE) & (frame.operation == "encrypt")].set_index("mode").mb_per_s
+    for name in [c for c in pivot.columns if c.startswith("bytes") and c.endswith(" 1T")]:
+        pivot[f"{name} / {REFERENCE}"] = [pivot.loc[idx, name] / ref.get(idx[2], math.nan) for idx in pivot.index]
+    return pivot
+
+
 def _mbps(frame, cipher, impl, mode, threads, operation="encrypt") -> float:
+    frame = kernel_rows(frame)
     sel = frame[(frame.cipher == cipher) & (frame.impl == impl) & (frame["mode"] == mode)
                 & (frame.operation == operation) & (frame.threads == threads)]
     return float(sel.mb_per_s.iloc[0]) if len(sel) else float("nan")
@@ -170,7 +216,9 @@ def target_ratios(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def format_table(frame: pd.DataFrame) -> str:
-    """MB/s per thread count, encrypt and decrypt side by side, and each row's ratio to PyCryptodome."""
+    """MB/s per thread count, encrypt and decrypt side by side, and each row's ratio to PyCryptodome
+    (cipherlab on arrays through a reused object: :func:`kernel_rows`)."""
+    frame = kernel_rows(frame)
     pivot = frame.pivot_table(index=["cipher", "impl", "mode"], columns=["operation", "threads"],
                               values="mb_per_s", sort=False)
     pivot.columns = [f"{op} {t}T" for op, t in pivot.columns]
@@ -182,6 +230,7 @@ def format_table(frame: pd.DataFrame) -> str:
 def against_bound(frame: pd.DataFrame, record: dict, key_bits: int) -> pd.DataFrame:
     """The bench's AES rows on one thread (encryption) in cycles per byte, each beside the bound measured
     on this CPU (:func:`bound_record`), the fraction of it (bound / measured) and the formula's figure."""
+    frame = kernel_rows(frame)
     rows = frame[(frame.cipher == "aes") & (frame.threads == 1) & (frame.operation == "encrypt")]
     cpb = rows.seconds * record["probe"]["clock_hz"] / rows.bytes
     bound = bound_of(record, key_bits)
@@ -549,6 +598,9 @@ def main(argv=None) -> int:
     print(f"cipherlab bench: {size / MiB:g} MiB random data, AES-{args.key_bits} key, best of {args.repeats}, "
           f"MB/s (10^6 B/s); threads: 1 and {max_threads()}")
     print(format_table(frame))
+    print("\nencryption as a user calls it (bytes in and out; the object reused, or new() per message), "
+          "beside arrays, MB/s:")
+    print(user_table(frame).round(2).to_string())
     ours = frame[frame.impl != REFERENCE]
     if len(ours):
         first = ours.groupby(["cipher", "impl"]).compile_seconds.max()

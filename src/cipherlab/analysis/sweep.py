@@ -73,7 +73,7 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
     per byte beside the measured bound and the formula's figure (from ``meta``, the run's record) and
     the fraction of the bound (bound / measured), the ratios to PyCryptodome (cipherlab on arrays, and
     on bytes in and out as a user calls it), and at the sizes timed on two threads, a reused object's
-    MB/s there, its scaling factor (two threads / one) and the ceiling beside it: the same factor of a
+    MB/s there, its scaling factor (two threads / one; on arrays, and on bytes) and the ceiling beside it: the same factor of a
     plain copy of the message's bytes, shared by two threads the same way.
 
     ``frame``: the rows of :func:`cipherlab.bench.run_sweep`; ``openssl``: its rows (``bytes, mb_per_s``)
@@ -81,7 +81,9 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
     """
     meta = meta or {}
     frame = part(frame, "sizes")
-    on_bytes = frame[(frame.library == "cipherlab") & (frame["data"] == "bytes") & (frame.threads == 1)]
+    on_bytes = frame[(frame.library == "cipherlab") & (frame["data"] == "bytes")]
+    bytes_two = on_bytes[on_bytes.threads == 2].set_index("bytes").mb_per_s
+    on_bytes = on_bytes[on_bytes.threads == 1]
     copies = frame[frame.library == "copy"].pivot_table(index="bytes", columns="threads", values="mb_per_s")
     frame = frame[(frame["data"] == "array") | (frame.library == "pycryptodome")]
     one = frame[frame.threads == 1]
@@ -114,6 +116,8 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
     two = frame[(frame.threads == 2) & (frame.library == "cipherlab")].set_index("bytes").mb_per_s
     out["cipherlab reused 2 threads MB/s"] = two.reindex(out.index)
     out["2 threads / 1 thread"] = out["cipherlab reused 2 threads MB/s"] / out["cipherlab reused MB/s"]
+    out["cipherlab reused bytes 2 threads MB/s"] = bytes_two.reindex(out.index)
+    out["bytes: 2 threads / 1 thread"] = out["cipherlab reused bytes 2 threads MB/s"] / out["cipherlab reused bytes MB/s"]
     out["plain copy: 2 threads / 1 thread"] = ((copies[2] / copies[1]).reindex(out.index)
                                                if 1 in copies and 2 in copies else float("nan"))
     out.index = [size_label(int(n)) for n in out.index]

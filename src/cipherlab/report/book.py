@@ -302,7 +302,7 @@ QUICK_ANNOUNCEMENT = ("Quick profile: tiny samples for testing, not the papers' 
 #: Where the Environment page looks for the CSV of ``cipherlab bench --out`` (provenance in ``<csv>.meta.json``).
 BENCH_CSV = DATA_DIR / "bench" / "bench.csv"
 #: The columns of the bench table's short view, when they are there.
-BENCH_SHORT = ("cipher", "impl", "mode", "operation", "threads", "mb_per_s")
+BENCH_SHORT = ("cipher", "impl", "mode", "operation", "data", "object", "threads", "mb_per_s")
 #: Provenance fields of the bench run shown on the Environment page.
 BENCH_META = ("run_id", "date_utc", "cpu_model", "cpu_aes_ni", "logical_cores", "git_commit", "config")
 

@@ -51,6 +51,9 @@ TOY_CLAIMS = [
     _claim(claim_id="toy-paper-sac2", paper="toy-paper", where="Abstract", quote="SAC increased", kind="ordering",
            scope="claim", null="0", rule="ordering", tier="headline", measure="sac-vs-aes",
            note="the S-box's or the cipher's SAC"),
+    _claim(claim_id="toy-paper-sac3", paper="toy-paper", where="Abstract", quote="the S-box's SAC increased",
+           kind="ordering", scope="claim", null="0", rule="ordering", tier="headline", measure="sac-sbox-vs-aes",
+           note="the SAC read as the S-box criterion"),
     _claim(claim_id="toy-paper-more", paper="toy-paper", where="Title", quote="a more secure AES", kind="structural",
            scope="claim", rule="holds", tier="headline", measure="beyond-aes-key", concern="overclaim"),
     *[_claim(claim_id=f"toy-paper-t{n}", paper="toy-paper", where="Table 2", quote=f"{t} ms", kind="value",
@@ -123,8 +126,19 @@ def test_a_reading_an_exact_identity_settles_is_decided_as_a_statement(toy):
     assert "under the S-box's SAC, the least favourable of 2 readings: the S-box's SAC: contradicted, the cipher's " \
            "SAC: " in row["reason"]
     assert row["rule"] == "holds (the S-box's SAC), ordering (the cipher's SAC)" and "the cipher's SAC: " in row["other"]
-    ev = toy["evidence"].set_index("reading").loc["the S-box's SAC"]
-    assert ev["claim_id"] == "toy-paper-sac2" and ev["holds"] == False  # noqa: E712 (a numpy bool)
+    ev = toy["evidence"][toy["evidence"]["claim_id"] == "toy-paper-sac2"].set_index("reading").loc["the S-box's SAC"]
+    assert ev["holds"] == False  # noqa: E712 (a numpy bool)
+
+
+def test_a_claim_read_as_the_sboxs_sac_alone_rests_on_the_identity(toy):
+    """The S-box's reading alone (the row's one stated reading): the verdict and its reason rest on the identity
+    SAC(S(x ^ a) ^ c) = SAC(S) and the equivalence to AES, with no other reading named."""
+    row = toy["verdicts"].set_index("claim_id").loc["toy-paper-sac3"]
+    assert row["verdict"] == "contradicted" and row["reading"] == "the S-box's SAC"
+    assert "SAC(S(x ^ a) ^ c) = SAC(S)" in row["reason"] and "confirmed by encrypting" in row["reason"]
+    assert "readings" not in row["reason"] and "cipher's SAC" not in row["reason"] and not row["other"]
+    assert row["rule"] == "holds (the S-box's SAC)"
+    assert list(toy["evidence"].loc[toy["evidence"]["claim_id"] == "toy-paper-sac3", "reading"]) == ["the S-box's SAC"]
 
 
 def test_a_claim_beyond_the_key_fails_on_a_cipher_equivalent_to_aes(toy):

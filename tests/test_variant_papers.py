@@ -54,6 +54,9 @@ TOY_CLAIMS = [
     _claim(claim_id="toy-paper-sac3", paper="toy-paper", where="Abstract", quote="the S-box's SAC increased",
            kind="ordering", scope="claim", null="0", rule="ordering", tier="headline", measure="sac-sbox-vs-aes",
            note="the SAC read as the S-box criterion"),
+    _claim(claim_id="toy-paper-premise", paper="toy-paper", where="Abstract", quote="AES needs the key in SubBytes",
+           kind="structural", scope="claim", rule="holds", tier="supporting",
+           measure="key-avalanche-aes-short-of-ideal"),
     _claim(claim_id="toy-paper-more", paper="toy-paper", where="Title", quote="a more secure AES", kind="structural",
            scope="claim", rule="holds", tier="headline", measure="beyond-aes-key", concern="overclaim"),
     *[_claim(claim_id=f"toy-paper-t{n}", paper="toy-paper", where="Table 2", quote=f"{t} ms", kind="value",
@@ -139,6 +142,20 @@ def test_a_claim_read_as_the_sboxs_sac_alone_rests_on_the_identity(toy):
     assert "readings" not in row["reason"] and "cipher's SAC" not in row["reason"] and not row["other"]
     assert row["rule"] == "holds (the S-box's SAC)"
     assert list(toy["evidence"].loc[toy["evidence"]["claim_id"] == "toy-paper-sac3", "reading"]) == ["the S-box's SAC"]
+
+
+def test_a_premise_that_aes_falls_short_of_the_ideal_key_avalanche_is_decided_on_aess_interval(toy):
+    """AES's key avalanche is an ideal cipher's 50 % within its interval: the premise fails, its reason giving the
+    interval; an interval wholly below 50 % (a synthetic histogram) holds."""
+    import numpy as np
+
+    row = toy["verdicts"].set_index("claim_id").loc["toy-paper-premise"]
+    assert row["verdict"] == "contradicted" and "an ideal cipher's 50 %" in row["reason"]
+    hist = np.zeros(129)
+    hist[60] = 1000   # every flip changes 60 of 128 bits: 46.9 %
+    short = measures._rows({**toy, "key_avalanche": {**toy["key_avalanche"], "aes": hist}},
+                           "key-avalanche-aes-short-of-ideal", None)
+    assert short[0]["holds"] is True
 
 
 def test_a_claim_beyond_the_key_fails_on_a_cipher_equivalent_to_aes(toy):

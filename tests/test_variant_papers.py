@@ -103,6 +103,14 @@ def test_the_page_header_escapes_every_text_from_the_files(toy):
     assert f"{len(TOY_CLAIMS)} claims</b> are decided below" in text
 
 
+def test_the_page_header_counts_a_finding_about_the_papers_numbers_apart_from_its_claims(toy):
+    own = toy["paper_claims"]
+    scope = ["extension" if cid == "toy-paper-series" else "claim" for cid in own["claim_id"]]
+    text = report.header_html({**toy, "paper_claims": own.assign(scope=scope)})
+    assert f"{len(own) - 1} claims</b> are decided below" in text
+    assert "1 finding of ours about the paper's own text or numbers" in text
+
+
 def test_the_report_parts_say_what_the_equivalence_means(toy):
     from cipherlab.report import template, tiers
 

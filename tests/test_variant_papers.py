@@ -51,6 +51,12 @@ TOY_CLAIMS = [
     _claim(claim_id="toy-paper-sac2", paper="toy-paper", where="Abstract", quote="SAC increased", kind="ordering",
            scope="claim", null="0", rule="ordering", tier="headline", measure="sac-vs-aes",
            note="the S-box's or the cipher's SAC"),
+    _claim(claim_id="toy-paper-sac3", paper="toy-paper", where="Abstract", quote="the S-box's SAC increased",
+           kind="ordering", scope="claim", null="0", rule="ordering", tier="headline", measure="sac-sbox-vs-aes",
+           note="the SAC read as the S-box criterion"),
+    _claim(claim_id="toy-paper-premise", paper="toy-paper", where="Abstract", quote="AES needs the key in SubBytes",
+           kind="structural", scope="claim", rule="holds", tier="supporting",
+           measure="key-avalanche-aes-short-of-ideal"),
     _claim(claim_id="toy-paper-more", paper="toy-paper", where="Title", quote="a more secure AES", kind="structural",
            scope="claim", rule="holds", tier="headline", measure="beyond-aes-key", concern="overclaim"),
     *[_claim(claim_id=f"toy-paper-t{n}", paper="toy-paper", where="Table 2", quote=f"{t} ms", kind="value",
@@ -97,6 +103,14 @@ def test_the_page_header_escapes_every_text_from_the_files(toy):
     assert f"{len(TOY_CLAIMS)} claims</b> are decided below" in text
 
 
+def test_the_page_header_counts_a_finding_about_the_papers_numbers_apart_from_its_claims(toy):
+    own = toy["paper_claims"]
+    scope = ["extension" if cid == "toy-paper-series" else "claim" for cid in own["claim_id"]]
+    text = report.header_html({**toy, "paper_claims": own.assign(scope=scope)})
+    assert f"{len(own) - 1} claims</b> are decided below" in text
+    assert "1 finding of ours about the paper's own text or numbers" in text
+
+
 def test_the_report_parts_say_what_the_equivalence_means(toy):
     from cipherlab.report import template, tiers
 
@@ -123,8 +137,33 @@ def test_a_reading_an_exact_identity_settles_is_decided_as_a_statement(toy):
     assert "under the S-box's SAC, the least favourable of 2 readings: the S-box's SAC: contradicted, the cipher's " \
            "SAC: " in row["reason"]
     assert row["rule"] == "holds (the S-box's SAC), ordering (the cipher's SAC)" and "the cipher's SAC: " in row["other"]
-    ev = toy["evidence"].set_index("reading").loc["the S-box's SAC"]
-    assert ev["claim_id"] == "toy-paper-sac2" and ev["holds"] == False  # noqa: E712 (a numpy bool)
+    ev = toy["evidence"][toy["evidence"]["claim_id"] == "toy-paper-sac2"].set_index("reading").loc["the S-box's SAC"]
+    assert ev["holds"] == False  # noqa: E712 (a numpy bool)
+
+
+def test_a_claim_read_as_the_sboxs_sac_alone_rests_on_the_identity(toy):
+    """The S-box's reading alone (the row's one stated reading): the verdict and its reason rest on the identity
+    SAC(S(x ^ a) ^ c) = SAC(S) and the equivalence to AES, with no other reading named."""
+    row = toy["verdicts"].set_index("claim_id").loc["toy-paper-sac3"]
+    assert row["verdict"] == "contradicted" and row["reading"] == "the S-box's SAC"
+    assert "SAC(S(x ^ a) ^ c) = SAC(S)" in row["reason"] and "confirmed by encrypting" in row["reason"]
+    assert "readings" not in row["reason"] and "cipher's SAC" not in row["reason"] and not row["other"]
+    assert row["rule"] == "holds (the S-box's SAC)"
+    assert list(toy["evidence"].loc[toy["evidence"]["claim_id"] == "toy-paper-sac3", "reading"]) == ["the S-box's SAC"]
+
+
+def test_a_premise_that_aes_falls_short_of_the_ideal_key_avalanche_is_decided_on_aess_interval(toy):
+    """AES's key avalanche is an ideal cipher's 50 % within its interval: the premise fails, its reason giving the
+    interval; an interval wholly below 50 % (a synthetic histogram) holds."""
+    import numpy as np
+
+    row = toy["verdicts"].set_index("claim_id").loc["toy-paper-premise"]
+    assert row["verdict"] == "contradicted" and "an ideal cipher's 50 %" in row["reason"]
+    hist = np.zeros(129)
+    hist[60] = 1000   # every flip changes 60 of 128 bits: 46.9 %
+    short = measures._rows({**toy, "key_avalanche": {**toy["key_avalanche"], "aes": hist}},
+                           "key-avalanche-aes-short-of-ideal", None)
+    assert short[0]["holds"] is True
 
 
 def test_a_claim_beyond_the_key_fails_on_a_cipher_equivalent_to_aes(toy):

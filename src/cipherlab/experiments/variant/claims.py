@@ -143,6 +143,10 @@ def decide_readings(claims: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFram
 
 def _combined(claim: pd.Series, parts: list, rules: dict) -> pd.DataFrame:
     """One verdict row from the rows of one claim decided reading by reading (each part's ``reading``)."""
+    if len(parts) == 1:   # one reading, settled by an identity: its row as decided, the claim's rule named
+        pick = parts[0].copy()
+        pick["rule"] = f"{pick['rule']} ({pick['reading'] or 'its one reading'})"
+        return pd.DataFrame([pick], columns=list(VERDICT_COLUMNS))
     how = readings_rule(claim, rules)
     order = list(rules["combine_order"])
     verdicts = [p["verdict"] if p["verdict"] in order else "reproduced" for p in parts]

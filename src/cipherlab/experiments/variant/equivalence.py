@@ -124,8 +124,10 @@ def transformed_round_keys(round_keys: np.ndarray, d: list[int], c: list[int]) -
     return out
 
 
-def _transformation_text(d_all: list[list[int]], c_all: list[list[int]], key_dependent: bool) -> str:
-    """The round-key transformation in words, from the constants of the keys decided."""
+def _transformation_text(d_all: list[list[int]], c_all: list[list[int]], key_dependent: bool,
+                         additional: bool = False) -> str:
+    """The round-key transformation in words, from the constants of the keys decided. ``additional``: the variant
+    has an additional key byte (drawn with each key) and c is exactly that byte, not a function of the AES key."""
     d, c = d_all[0], c_all[0]
     rounds = len(c)
     output_only = not any(v for ds in d_all for v in ds) and all(len(set(cs)) == 1 for cs in c_all)
@@ -133,6 +135,9 @@ def _transformation_text(d_all: list[list[int]], c_all: list[list[int]], key_dep
         return f"k'_0 = k_0, and k'_r = k_r ^ 0x{c[0]:02X} in every byte for r = 1..{rounds}"
     if output_only:
         seen = ", ".join(f"0x{cs[0]:02X}" for cs in c_all)
+        if additional:
+            return (f"k'_0 = k_0, and k'_r = k_r ^ c in every byte for r = 1..{rounds}, with c the additional key "
+                    f"byte itself (the byte drawn with each key decided: c = {seen})")
         return (f"k'_0 = k_0, and k'_r = k_r ^ c in every byte for r = 1..{rounds}, with a byte c that depends on the "
                 f"key (the keys decided: c = {seen})")
     text = ("k'_(r-1) = k_(r-1) ^ d_r and k'_r = k_r ^ c_r in every byte, d = " + _bytes_text(d) + ", c = "
@@ -187,10 +192,16 @@ def equivalence_table(cipher: str, *, n_keys: int = 4, n_blocks: int = 64, seed:
               "Rijndael's" + ("" if trivial else " up to an XOR on its input and output, which ShiftRows and "
                               "MixColumns (each row of its matrix sums to 1) carry into the round keys"))
     return pd.DataFrame([{**row, "equivalent_to": what + reduced, "decided_from": reason,
-                          "transformation": "" if trivial else _transformation_text(ds, cs, key_dependent),
+                          "transformation": "" if trivial else _transformation_text(
+                              ds, cs, key_dependent, additional=_is_additional_byte(samples, cs)),
                           "key_dependent": bool(key_dependent), "keys_confirmed": len(samples),
                           "blocks_confirmed": total, "blocks_equal": equal,
                           "confirmed": bool(equal == total)}])[list(COLUMNS)]
+
+
+def _is_additional_byte(samples: list, cs: list[list[int]]) -> bool:
+    """Whether every key's constant c is, in every round, exactly the additional key byte drawn with that key."""
+    return all("additional_key" in opts and set(c) == {opts["additional_key"]} for (_, opts), c in zip(samples, cs))
 
 
 def _style(info) -> str:

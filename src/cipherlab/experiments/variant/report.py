@@ -103,9 +103,12 @@ def header_html(results: dict) -> str:
         out.append(f"<p><b>The claims this variant tests</b> (each linked to its verdict):</p><ul>{items}</ul>")
     own = results.get("paper_claims")
     if own is not None and len(own):
-        out.append(f"<p><b>Its paper's {len(own)} claims</b> are decided below by the verdict engine, on this run's "
-                   "measurements, and listed on the <a href=\"verdicts.html\">verdict page</a> apart from the four "
-                   "papers of the registry.</p>")
+        found = int((own["scope"] == "extension").sum()) if "scope" in own.columns else 0
+        also = (f" With them, {found} finding{'s' if found != 1 else ''} of ours about the paper's own text or "
+                "numbers, a statement of what was found, not a verdict." if found else "")
+        out.append(f"<p><b>Its paper's {len(own) - found} claims</b> are decided below by the verdict engine, on "
+                   "this run's measurements, and listed on the <a href=\"verdicts.html\">verdict page</a> apart "
+                   f"from the four papers of the registry.{also}</p>")
     return "\n".join(out)
 
 

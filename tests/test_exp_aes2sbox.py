@@ -308,7 +308,9 @@ def test_evidence_covers_every_claim_of_papers_000_and_001():
     from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS
     assert set(mine["claim_id"]) - covered == ({f"{p}-security-slightly-weakened" for p in common.PAPERS}
                                                | {c for c, p in OTHER_PAPER_CLAIMS.items() if p in common.PAPERS})
-    assert covered <= set(mine["claim_id"])
+    ours = claims[claims["paper"].isin(common.PAPERS) & (claims["scope"] == "extension")]
+    assert covered - set(mine["claim_id"]) == {f"{p}-ext-affine-all-keys" for p in common.PAPERS}
+    assert covered - set(mine["claim_id"]) <= set(ours["claim_id"])      # the chapter's own findings are declared
     speed = [r for r in rows if r.section == common.SPEED_SECTION]
     assert speed and all(r.control_low is not None for r in speed)    # the A/A band beside every comparison
     assert all(r.size and r.style and r.profile for r in speed)
@@ -333,7 +335,8 @@ def test_structural_claims_follow_the_data():
     assert v["000-aval-pair1-count"] == "contradicted"                           # 31 printed, 32 differ
     assert v["001-aval-pair1-count"] == "reproduced"                             # 32 printed
     assert v["000-aval-pair1-ciphertexts"] == "contradicted"                     # 7 bytes, at most 1 reachable
-    assert v["000-affine-invertible-no-fixed-points"] == "contradicted"          # some key bytes give fixed points
+    assert v["000-affine-invertible-no-fixed-points"] == "reproduced"            # the papers' 7F: no fixed point
+    assert v["000-ext-affine-all-keys"] == "finding"                            # other key bytes: our finding
     assert v["000-avalanche-slightly-below-50"] == "not reproduced"              # below 50 %, far more than slightly
     assert v["000-t3-welch-consistent"] == "reproduced"
     # the printed avalanche percentages (24.219 %, 19.531 %; 001: 25 %, 19.531 %) cannot come from the cipher
@@ -377,6 +380,30 @@ def test_an_undocumented_differing_cell_fails_the_table_claim(monkeypatch):
     by = {r.claim_id: r for r in rows}
     assert by["000-t1-second-sbox"].holds is False and "row 1 column 7" in by["000-t1-second-sbox"].detail
     assert by["000-t2-inverse-sbox"].holds is True
+
+
+def test_the_affine_claim_is_decided_at_the_papers_key_byte_and_all_keys_are_a_finding(monkeypatch):
+    # The sentence is about the printed S-box (Key[i] = 7F); every other key byte is our extension. A key byte
+    # with a fixed point fails only the extension; a fixed point at 7F fails the claim.
+    by = {r.claim_id: r for r in E.sbox_evidence("000", "xor-index", profile="quick")}
+    claim, ext = by["000-affine-invertible-no-fixed-points"], by["000-ext-affine-all-keys"]
+    assert claim.holds is True and claim.size == "Key[i] = 7F" and "0 fixed points" in claim.detail
+    assert ext.holds is False and "fixed points for 32 of 256 key bytes" in ext.detail
+    real = E.second_sbox
+
+    def fixed_at_7f(b, construction):
+        s2, inv = real(b, construction)
+        if b != 0x7F:
+            return s2, inv
+        s2 = s2.copy()
+        j = int(np.flatnonzero(s2 == 0x00)[0])      # swap two outputs so that 00 maps to itself
+        s2[[0, j]] = s2[[j, 0]]
+        inv = np.argsort(s2)
+        return s2, inv
+    monkeypatch.setattr(E, "second_sbox", fixed_at_7f)
+    by = {r.claim_id: r for r in E.sbox_evidence("000", "xor-index", profile="quick")}
+    assert by["000-affine-invertible-no-fixed-points"].holds is False
+    assert "1 fixed points" in by["000-affine-invertible-no-fixed-points"].detail
 
 
 def test_documented_misprints_are_read_from_data():

@@ -117,13 +117,22 @@ def sbox_evidence(paper: str, construction: str, *, profile: str) -> list[Eviden
             not_perm.append(b)
         if np.any(s2 == ident):
             fixed_bytes.append(b)
-    s7f = second_sbox(key_byte, construction)[0]
-    detail = (f"{construction}: invertible for {256 - len(not_perm)} of 256 key bytes; fixed points for "
-              f"{len(fixed_bytes)} of 256 key bytes"
-              + (f" (e.g. {', '.join(f'{b:02X}' for b in fixed_bytes[:4])})" if fixed_bytes else "")
-              + f"; at the papers' {key_byte:02X}: {int(np.sum(s7f == ident))} fixed points")
-    rows.append(Evidence(f"{paper}-affine-invertible-no-fixed-points", holds=not (fixed_bytes or not_perm),
-                         n=256, size="key bytes 00..FF", style=construction, detail=detail, **cond))
+    s7f, inv7f = second_sbox(key_byte, construction)
+    fixed7f = int(np.sum(s7f == ident))
+    invertible7f = len(np.unique(s7f)) == 256 and np.array_equal(inv7f[s7f], ident)
+    # The sentence describes the S-box the papers build and print (Key[i] = 7F, Tables 1-2): decided there.
+    rows.append(Evidence(f"{paper}-affine-invertible-no-fixed-points", holds=invertible7f and fixed7f == 0,
+                         n=256, size=f"Key[i] = {key_byte:02X}", style=construction, **cond,
+                         detail=(f"second_sbox({key_byte:02X}, {construction}): "
+                                 f"{'invertible' if invertible7f else 'not invertible'}, {fixed7f} fixed points")))
+    # Every key byte the papers allow: our finding, beside the claim.
+    rows.append(Evidence(
+        f"{paper}-ext-affine-all-keys", holds=not (fixed_bytes or not_perm), n=256, size="key bytes 00..FF",
+        style=construction, **cond,
+        detail=(f"{construction}: invertible for {256 - len(not_perm)} of 256 key bytes; fixed points for "
+                f"{len(fixed_bytes)} of 256 key bytes"
+                + (f" (e.g. {', '.join(f'{b:02X}' for b in fixed_bytes[:4])})" if fixed_bytes else "")
+                + f"; at the papers' {key_byte:02X}: {fixed7f} fixed points")))
     rows.append(equations_evidence(paper, profile=profile))
     return rows
 

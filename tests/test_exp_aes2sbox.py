@@ -345,6 +345,15 @@ def test_structural_claims_follow_the_data():
     assert v["000-s1-fips197-year"] == "contradicted" and v["001-s1-fips197-year"] == "reproduced"
     # 'lightweight' read as less computation: AES-2SBox faster than AES in both operations (the fake times)
     assert v["000-s4-lightweight"] == "reproduced" and "every reading" in out.loc["000-s4-lightweight", "reading"]
+    # the papers' own avalanche percentages follow from their own counts (31, 25 and 32, 25 of 128 bits)
+    assert v["000-aval-pct-consistent"] == v["001-aval-pct-consistent"] == "reproduced"
+    # 'at least half the output bits': an ideal cipher changes fewer than half on 46.5 % of flips
+    assert v["000-avalanche-definition"] == v["001-avalanche-definition"] == "contradicted"
+    assert v["001-table-numbers-unique"] == "contradicted"                      # two tables numbered 5
+    # the conclusion's 'significantly / greatly increased': both operations, as the significance rows
+    for p in common.PAPERS:
+        assert v[f"{p}-s8-speed-increased"] == v[f"{p}-t3-enc-significant"] == v[f"{p}-t4-dec-significant"]
+        assert "every reading" in out.loc[f"{p}-s8-speed-increased", "reading"]
 
 
 @pytest.mark.parametrize("printed, holds", [(6.25, True), (6.26, False), (24.219, False)])
@@ -404,6 +413,27 @@ def test_the_affine_claim_is_decided_at_the_papers_key_byte_and_all_keys_are_a_f
     by = {r.claim_id: r for r in E.sbox_evidence("000", "xor-index", profile="quick")}
     assert by["000-affine-invertible-no-fixed-points"].holds is False
     assert "1 fixed points" in by["000-affine-invertible-no-fixed-points"].detail
+
+
+def test_printed_percentages_disagreeing_with_their_counts_fail(monkeypatch):
+    real = E._paper.published
+
+    def off_by_one(paper, table=None):      # 24.219 % printed beside 30 bits: 30 / 128 = 23.438 %
+        df = real(paper, table)
+        hit = (df["row"] == "1") & (df["column"] == "Avalanche (changed bits)")
+        return df.assign(number=df["number"].where(~hit, 30.0))
+    assert E.printed_percentages_evidence("000", profile="quick").holds is True
+    monkeypatch.setattr(E._paper, "published", off_by_one)
+    ev = E.printed_percentages_evidence("000", profile="quick")
+    assert ev.holds is False and "30 / 128 = 23.438 %" in ev.detail
+
+
+def test_table_numbers_are_counted_on_the_captions(monkeypatch):
+    assert E.table_numbers_evidence("000", profile="quick").holds is True
+    ev = E.table_numbers_evidence("001", profile="quick")
+    assert ev.holds is False and "Table 5 captions 2 tables" in ev.detail and "Avalanche Effects" in ev.detail
+    monkeypatch.setattr(E._paper, "paper_text", lambda p: "Table 1. A\nsee Table 1. in the text\nTable 2. B\n")
+    assert E.table_numbers_evidence("001", profile="quick").holds is True
 
 
 def test_documented_misprints_are_read_from_data():

@@ -575,6 +575,8 @@ def test_table1_claims_decided_on_the_compiled_pair(small_frames):
     rows = _evidence(small_frames)
     t1 = [e for e in rows if e.claim_id.startswith("002-t1-")]
     assert len(t1) == 6 and all(e.style.startswith("numba") for e in t1)
+    hash_speed = [e for e in rows if e.claim_id == "002-s4c-hash-high-speed"]
+    assert len(hash_speed) == 1 and hash_speed[0].style.startswith("numba") and hash_speed[0].stand_in == ""
     # 'the original algorithm is faster than the modified': Table I's SHA-3 column (MAES as the paper specifies
     # it) is a real reading; its key-expansion column is our stand-in and only illustrates
     faster = {e.reading: e for e in t1 if e.claim_id == "002-t1-aes-keyexp-faster"}
@@ -696,6 +698,28 @@ def test_the_prose_ratios_are_checked_against_the_papers_own_tables_read_with_th
     assert "253 / 30 = x8.43 (disagrees)" in got["002-prose-t3-consistent"].detail
     assert got["002-prose-t1-consistent"].holds is False and "70 / 291 = x0.241 (disagrees)" in \
         got["002-prose-t1-consistent"].detail
+
+
+def test_table_ii_prose_is_checked_against_table_ii_for_both_approaches():
+    """'reduced to the half' (x2 against 0.06 / 0.03) agrees; 'lower by 50 times' agrees with approach 1's x59 but
+    not with approach 2's x78.7: the prose names no approach, so both must agree."""
+    t2 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t2-consistent"]
+    assert t2.holds is False and t2.estimate == 1 and t2.n == 4 and t2.section == "maes-table2"
+    assert "2.36 / 0.04 = x59 (agrees)" in t2.detail and "2.36 / 0.03 = x78.7 (disagrees)" in t2.detail
+
+
+def test_the_mixcolumns_polynomial_is_read_off_our_fips_197_mixcolumns(monkeypatch):
+    ev = evidence.mixcolumns_polynomial_evidence("quick")
+    assert ev.holds is True and "02 01 01 03" in ev.detail
+    real = evidence._paper.published
+
+    def swapped(paper, table=None):         # {02}x^3 + ... + {03}: the coefficients in the wrong order
+        df = real(paper, table)
+        swap = {"03": "02", "02": "03"}
+        hit = df["row"] == "MixColumns polynomial"
+        return df.assign(value=df["value"].where(~hit, df["value"].map(lambda v: swap.get(v, v))))
+    monkeypatch.setattr(evidence._paper, "published", swapped)
+    assert evidence.mixcolumns_polynomial_evidence("quick").holds is False
 
 
 def test_a_prose_ratio_within_25_percent_of_the_tables_agrees(monkeypatch):

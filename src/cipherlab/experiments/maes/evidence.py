@@ -17,6 +17,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from cipherlab.ciphers.aes import mix_columns_blocks
 from cipherlab.ciphers.maes import maes_ivs
 from cipherlab.analysis.verdicts import Evidence, claims_of_chapter, evidence_frame
 from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
@@ -206,6 +207,9 @@ def table1_evidence(k: pd.DataFrame, profile: str, seed: int = 0) -> list[Eviden
          "modified key expansion (approach 1) against AES key expansion, both compiled"),
         ("002-t1-sha3-1-less-keyexp", iv(n, "maes-1", "keyexp"), iv(n, "maes-1", "sha3"),
          "approach 1: modified key expansion against SHA-3 IV, both compiled"),
+        ("002-s4c-hash-high-speed", ke(n), iv(n, "maes-1", "sha3"),
+         "approach 1's SHA-3 IV against the AES key expansion it replaces as IV generator, both compiled: speed-up of "
+         "the hash"),
         ("002-t1-sha3-1-twice", iv(n, "maes-1", "sha3"), ke(n),
          "approach 1 SHA-3 IV against AES key expansion, both compiled: extra time"),
         ("002-t1-sha3-2-seven", iv(n, "maes-2", "sha3"), ke(n),
@@ -325,6 +329,8 @@ PROSE_TOLERANCE = 0.25
 #: prose value is (``pct``: a speed-up in %, read as the ratio 1 + p/100), table, slower row, faster row, column).
 _T3_AES, _T3_OPT = "Original AES", "Original AES (optimized implementation)"
 _T3_A2 = "Approach 2: One IV vectors generation for each round"
+_T2_A1, _T2_A2 = ("Approach 1: One IV vector generation for all round",
+                  "Approach 2: One IV vectors generation for each round")
 _T1_AES, _T1_A1 = "AES (original algorithm)", "Approach 1: One IV vector generation for all rounds"
 _T1_A2 = "Approach 2: One IV vector generation for each round"
 PROSE_RATIOS = (
@@ -338,6 +344,11 @@ PROSE_RATIOS = (
      "Table III", _T3_AES, _T3_A2, "Decryption"),
     ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES (optimized implementation)",
      "Decryption speed increase (reading)", "Table III", _T3_OPT, _T3_A2, "Decryption"),
+    *(("002-prose-t2-consistent", "Table II (prose)", prow, pcol, "Table II", "Original AES", a, tcol)
+      for prow, pcol, tcol in (("Permutation vs MixColumns (optimized)", "Encryption speed increase (reading)",
+                                "Encryption"),
+                               ("Permutation vs InvMixColumns", "Decryption speed increase (reading)", "Decryption"))
+      for a in (_T2_A1, _T2_A2)),
     ("002-prose-t1-consistent", "Table I (prose)", "Approach 1 (sha3) vs AES key expansion", "Time increase (reading)",
      "Table I", _T1_A1, _T1_AES, "Time (sha3)"),
     ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs AES key expansion", "Time increase (reading)",
@@ -345,6 +356,11 @@ PROSE_RATIOS = (
     ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs modified key expansion",
      "Time increase (reading)", "Table I", (_T1_A2, "Time (sha3)"), (_T1_A2, "Time (key expansion)"), None),
 )
+
+
+def slow_or_fast_label(row: str) -> str:
+    """A table row's short name: ``Approach 1: ...`` as ``approach 1``."""
+    return row.split(":")[0].lower()
 
 
 def prose_tables_evidence(profile: str) -> list[Evidence]:
@@ -364,14 +380,32 @@ def prose_tables_evidence(profile: str) -> list[Evidence]:
         ok = abs(said / table - 1) <= PROSE_TOLERANCE
         read = "".join(f" (printed {c['printed']}, a documented misprint read as {c['value']})"
                        for c in cells if c["misprint"])
-        out.setdefault(cid, []).append((ok, f"{ptab.replace(' (prose)', '')}, {prow}, {pcol.replace(' (reading)', '').lower()}: "
+        what = f"{prow}{'' if tcol is None or ttab != 'Table II' else ' (' + slow_or_fast_label(fast) + ')'}"
+        out.setdefault(cid, []).append((ok, f"{ptab.replace(' (prose)', '')}, {what}, {pcol.replace(' (reading)', '').lower()}: "
                                             f"the prose says x{said:.3g}, "
                                             f"{ttab} gives {a:g} / {b:g} = x{table:.3g}{read}"))
     return [Evidence(cid, holds=all(ok for ok, _ in parts), estimate=float(sum(not ok for ok, _ in parts)),
                      unit="ratios that disagree", n=len(parts), style="exact arithmetic", profile=profile,
-                     section="maes-table3" if "t3" in cid else "maes-table1",
+                     section={"t1": "maes-table1", "t2": "maes-table2"}.get(cid.split("-")[2], "maes-table3"),
                      detail="; ".join(f"{t} ({'agrees' if ok else 'disagrees'})" for ok, t in parts))
             for cid, parts in out.items()]
+
+
+def mixcolumns_polynomial_evidence(profile: str) -> Evidence:
+    """002-s3b-mixcolumns-polynomial: Eq. (1)'s coefficients against MixColumns as our AES computes it (checked
+    against FIPS-197's vectors): a unit column's image under MixColumns is the polynomial's coefficients, constant
+    term first (the column times x^0 is the column itself)."""
+    t = _paper.published(PAPER, "Section 3B (prose)")
+    t = t[t["row"] == "MixColumns polynomial"].set_index("column")["value"]
+    printed = [int(t[f"x^{k}"], 16) for k in range(4)]
+    unit = np.zeros((1, 16), dtype=np.uint8)
+    unit[0, 0] = 1
+    ours = [int(b) for b in mix_columns_blocks(unit)[0, :4]]
+    poly = lambda c: " + ".join(f"{{{c[k]:02X}}}x^{k}" for k in range(3, -1, -1))
+    return Evidence("002-s3b-mixcolumns-polynomial", holds=printed == ours, style="reference", profile=profile,
+                    section="maes-table2",
+                    detail=f"Eq. (1) prints {poly(printed)}; MixColumns of our FIPS-197 AES maps the unit column to "
+                           f"{' '.join(f'{b:02X}' for b in ours)}, i.e. {poly(ours)} (mod x^4 + 1)")
 
 
 def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -> list[Evidence]:
@@ -496,7 +530,7 @@ def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[
         raise ValueError(f"impls must include a style with separate steps for Table II, got {list(impls)}")
     return (table1_evidence(frames.keyexp, profile, seed) + approach1_init_evidence(frames.keyexp, profile, seed)
             + table2_evidence(frames.stage, profile, seed) + [tables_consistency_evidence(profile)]
-            + prose_tables_evidence(profile)
+            + prose_tables_evidence(profile) + [mixcolumns_polynomial_evidence(profile)]
             + iv_source_evidence(key, options, profile, seed)
             + _speed(frames, impls, original_style, optimized_style, profile, seed)
             + _image(frames, key, options, profile, image_style))

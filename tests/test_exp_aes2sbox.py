@@ -308,7 +308,9 @@ def test_evidence_covers_every_claim_of_papers_000_and_001():
     from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS
     assert set(mine["claim_id"]) - covered == ({f"{p}-security-slightly-weakened" for p in common.PAPERS}
                                                | {c for c, p in OTHER_PAPER_CLAIMS.items() if p in common.PAPERS})
-    assert covered <= set(mine["claim_id"])
+    ours = claims[claims["paper"].isin(common.PAPERS) & (claims["scope"] == "extension")]
+    assert covered - set(mine["claim_id"]) == {f"{p}-ext-affine-all-keys" for p in common.PAPERS}
+    assert covered - set(mine["claim_id"]) <= set(ours["claim_id"])      # the chapter's own findings are declared
     speed = [r for r in rows if r.section == common.SPEED_SECTION]
     assert speed and all(r.control_low is not None for r in speed)    # the A/A band beside every comparison
     assert all(r.size and r.style and r.profile for r in speed)
@@ -333,7 +335,8 @@ def test_structural_claims_follow_the_data():
     assert v["000-aval-pair1-count"] == "contradicted"                           # 31 printed, 32 differ
     assert v["001-aval-pair1-count"] == "reproduced"                             # 32 printed
     assert v["000-aval-pair1-ciphertexts"] == "contradicted"                     # 7 bytes, at most 1 reachable
-    assert v["000-affine-invertible-no-fixed-points"] == "contradicted"          # some key bytes give fixed points
+    assert v["000-affine-invertible-no-fixed-points"] == "reproduced"            # the papers' 7F: no fixed point
+    assert v["000-ext-affine-all-keys"] == "finding"                            # other key bytes: our finding
     assert v["000-avalanche-slightly-below-50"] == "not reproduced"              # below 50 %, far more than slightly
     assert v["000-t3-welch-consistent"] == "reproduced"
     # the printed avalanche percentages (24.219 %, 19.531 %; 001: 25 %, 19.531 %) cannot come from the cipher
@@ -342,6 +345,15 @@ def test_structural_claims_follow_the_data():
     assert v["000-s1-fips197-year"] == "contradicted" and v["001-s1-fips197-year"] == "reproduced"
     # 'lightweight' read as less computation: AES-2SBox faster than AES in both operations (the fake times)
     assert v["000-s4-lightweight"] == "reproduced" and "every reading" in out.loc["000-s4-lightweight", "reading"]
+    # the papers' own avalanche percentages follow from their own counts (31, 25 and 32, 25 of 128 bits)
+    assert v["000-aval-pct-consistent"] == v["001-aval-pct-consistent"] == "reproduced"
+    # 'at least half the output bits': an ideal cipher changes fewer than half on 46.5 % of flips
+    assert v["000-avalanche-definition"] == v["001-avalanche-definition"] == "contradicted"
+    assert v["001-table-numbers-unique"] == "contradicted"                      # two tables numbered 5
+    # the conclusion's 'significantly / greatly increased': both operations, as the significance rows
+    for p in common.PAPERS:
+        assert v[f"{p}-s8-speed-increased"] == v[f"{p}-t3-enc-significant"] == v[f"{p}-t4-dec-significant"]
+        assert "every reading" in out.loc[f"{p}-s8-speed-increased", "reading"]
 
 
 @pytest.mark.parametrize("printed, holds", [(6.25, True), (6.26, False), (24.219, False)])
@@ -377,6 +389,51 @@ def test_an_undocumented_differing_cell_fails_the_table_claim(monkeypatch):
     by = {r.claim_id: r for r in rows}
     assert by["000-t1-second-sbox"].holds is False and "row 1 column 7" in by["000-t1-second-sbox"].detail
     assert by["000-t2-inverse-sbox"].holds is True
+
+
+def test_the_affine_claim_is_decided_at_the_papers_key_byte_and_all_keys_are_a_finding(monkeypatch):
+    # The sentence is about the printed S-box (Key[i] = 7F); every other key byte is our extension. A key byte
+    # with a fixed point fails only the extension; a fixed point at 7F fails the claim.
+    by = {r.claim_id: r for r in E.sbox_evidence("000", "xor-index", profile="quick")}
+    claim, ext = by["000-affine-invertible-no-fixed-points"], by["000-ext-affine-all-keys"]
+    assert claim.holds is True and claim.size == "Key[i] = 7F" and "0 fixed points" in claim.detail
+    assert ext.holds is False and "fixed points for 32 of 256 key bytes" in ext.detail
+    real = E.second_sbox
+
+    def fixed_at_7f(b, construction):
+        s2, inv = real(b, construction)
+        if b != 0x7F:
+            return s2, inv
+        s2 = s2.copy()
+        j = int(np.flatnonzero(s2 == 0x00)[0])      # swap two outputs so that 00 maps to itself
+        s2[[0, j]] = s2[[j, 0]]
+        inv = np.argsort(s2)
+        return s2, inv
+    monkeypatch.setattr(E, "second_sbox", fixed_at_7f)
+    by = {r.claim_id: r for r in E.sbox_evidence("000", "xor-index", profile="quick")}
+    assert by["000-affine-invertible-no-fixed-points"].holds is False
+    assert "1 fixed points" in by["000-affine-invertible-no-fixed-points"].detail
+
+
+def test_printed_percentages_disagreeing_with_their_counts_fail(monkeypatch):
+    real = E._paper.published
+
+    def off_by_one(paper, table=None):      # 24.219 % printed beside 30 bits: 30 / 128 = 23.438 %
+        df = real(paper, table)
+        hit = (df["row"] == "1") & (df["column"] == "Avalanche (changed bits)")
+        return df.assign(number=df["number"].where(~hit, 30.0))
+    assert E.printed_percentages_evidence("000", profile="quick").holds is True
+    monkeypatch.setattr(E._paper, "published", off_by_one)
+    ev = E.printed_percentages_evidence("000", profile="quick")
+    assert ev.holds is False and "30 / 128 = 23.438 %" in ev.detail
+
+
+def test_table_numbers_are_counted_on_the_captions(monkeypatch):
+    assert E.table_numbers_evidence("000", profile="quick").holds is True
+    ev = E.table_numbers_evidence("001", profile="quick")
+    assert ev.holds is False and "Table 5 captions 2 tables" in ev.detail and "Avalanche Effects" in ev.detail
+    monkeypatch.setattr(E._paper, "paper_text", lambda p: "Table 1. A\nsee Table 1. in the text\nTable 2. B\n")
+    assert E.table_numbers_evidence("001", profile="quick").holds is True
 
 
 def test_documented_misprints_are_read_from_data():

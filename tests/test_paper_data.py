@@ -110,3 +110,21 @@ def test_the_checker_can_fail():
     assert not appears("171.7", "000")  # a prefix of a printed number is not a match
     assert not appears("987654.321", "000")
     assert row_groups("0", ["FF"] * 16, "000") is None
+
+
+def test_corrected_reads_the_documented_misprints_and_keeps_what_was_printed(monkeypatch):
+    from cipherlab.analysis import paper as P
+
+    t3 = P.corrected("002", "Table III").set_index(["row", "column"])
+    cell = t3.loc[("Original AES", "Decryption")]
+    assert (cell["value"], cell["number"], cell["printed"]) == ("153", 153.0, "253") and "fifth" in cell["misprint"]
+    assert t3.loc[("Original AES", "Encryption"), "misprint"] == ""         # every other cell as printed
+    assert P.corrected("000", "Table 1").set_index(["row", "column"]).loc[("1", "7"), "value"] == "BF"
+    real = P.published
+
+    def stray(paper, table=None):           # a misprint naming a cell the table does not have
+        df = real(paper, table)
+        return df.replace({"row Original AES": "row Original DES"})
+    monkeypatch.setattr(P, "published", stray)
+    with pytest.raises(ValueError, match="row 'Original DES', column 'Decryption', which is not one cell"):
+        P.corrected("002", "Table III")

@@ -76,6 +76,31 @@ def published(paper: str, table: "str | None" = None) -> pd.DataFrame:
     return df.reset_index(drop=True).copy()
 
 
+MISPRINTS_SUFFIX = " (misprints)"
+
+
+def corrected(paper: str, table: str) -> pd.DataFrame:
+    """A published table with its documented misprints read as corrected (``data/paper/<paper>_misprints.csv``).
+
+    A misprint row names the cell as table ``<table> (misprints)``, row ``row <label>``, column
+    ``column <label>``; its ``value`` replaces the printed one.  The frame is :func:`published`'s with two
+    columns added: ``printed`` (the value as printed) and ``misprint`` (the misprint's note where a cell was
+    corrected, else empty).  A misprint row naming no cell of the table is an error, never ignored.
+    """
+    df = published(paper, table)
+    df["printed"], df["misprint"] = df["value"], ""
+    mis = published(paper)
+    mis = mis[mis["table"].str.casefold() == (table + MISPRINTS_SUFFIX).casefold()]
+    for r in mis.itertuples():
+        row, column = r.row.removeprefix("row "), r.column.removeprefix("column ")
+        sel = (df["row"] == row) & (df["column"] == column)
+        if sel.sum() != 1:
+            raise ValueError(f"{paper}_misprints.csv: {r.table} names row {row!r}, column {column!r}, which is not "
+                             f"one cell of {table}")
+        df.loc[sel, ["value", "number", "misprint"]] = [r.value, r.number, r.note]
+    return df
+
+
 def published_value(paper: str, table: str, row: str, column: "str | None" = None) -> float:
     """One published number, parsed as float."""
     df = published(paper, table)

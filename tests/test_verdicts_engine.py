@@ -68,6 +68,29 @@ def test_noise_floor_widens_a_narrow_control():
     assert decide(c, estimate=0.8, low=0.6, high=0.9, control_low=-0.1, control_high=0.1, unit="bits") == "reproduced"
 
 
+@pytest.mark.parametrize("statistic, lo, hi, expected", [
+    # a speed ratio of two code paths: the A/A band (+-7.6) meets the margin's edge 10 -> inconclusive
+    ("", -0.5, 4.5, "inconclusive"),
+    ("speed_ratio", -0.5, 4.5, "inconclusive"),
+    # one code path at two sizes, or a fit's misfit: declared without a band, the interval alone decides
+    ("size_change", -0.5, 4.5, "reproduced"),
+    ("fit_misfit", -0.5, 4.5, "reproduced"),
+    ("size_change", -0.5, 9.99, "reproduced"),       # just inside the margin's edge
+    ("size_change", -0.5, 10.5, "inconclusive"),     # across the edge
+    ("size_change", 10.01, 12.0, "contradicted"),    # wholly outside
+])
+def test_each_statistic_is_decided_against_the_noise_of_its_own_kind(statistic, lo, hi, expected):
+    assert V.load_rules()["noise_by_statistic"][statistic or "speed_ratio"] in ("aa", "none")
+    c = claim(rule="equivalent", published="", margin="10", unit="%")
+    assert decide(c, estimate=(lo + hi) / 2, low=lo, high=hi, control_low=-2.45, control_high=7.62, unit="%",
+                  statistic=statistic) == expected
+
+
+def test_an_undeclared_statistic_is_rejected():
+    with pytest.raises(ValueError, match="statistic must be empty or one of"):
+        V.Evidence("x", statistic="span")
+
+
 def test_a_noisy_machine_is_inconclusive_and_a_claim_inside_the_noise_is_as_small_as_stated():
     wide = dict(control_low=-30.0, control_high=25.0, unit="%")
     assert decide(claim(), estimate=20.0, low=18.0, high=22.0, **wide) == "inconclusive"

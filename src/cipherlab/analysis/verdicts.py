@@ -73,13 +73,20 @@ class Decision:
     reason: str = ""
 
 
+def noise_kind(ev, rules: "dict | None" = None) -> str:
+    """The noise the rules declare for the evidence's kind of statistic (``noise_by_statistic``): ``aa`` or ``none``."""
+    rules = rules or load_rules()
+    return str(rules["noise_by_statistic"][_text(ev, "statistic") or "speed_ratio"])
+
+
 def noise_half_width(ev, floor_pct: float) -> float:
     """Half-width of the A/A noise band: the control interval's largest excursion, at least the floor.
 
-    The floor (in %) applies to evidence in % only; other units take the control as it is.
+    The floor (in %) applies to evidence in % only; other units take the control as it is.  A statistic
+    whose declared noise is ``none`` (``noise_by_statistic``) gets no band: its interval alone decides.
     """
     lo, hi = _get(ev, "control_low"), _get(ev, "control_high")
-    if lo is None:
+    if lo is None or noise_kind(ev) == "none":
         return 0.0
     floor = float(floor_pct) if _unit(ev) == "%" else 0.0
     return max(abs(lo), abs(hi), floor)

@@ -206,7 +206,8 @@ def compare(claim_id: str, df: pd.DataFrame, phase, op: str, fast: str, slow: st
     """Speedup of ``fast`` over ``slow`` (same phase and operation) with the A/A band of the same run.
 
     ``slow_bytes``/``per_byte``: compare the same case at two sizes, per byte
-    (a throughput gain with size).
+    (a throughput gain with size: one code path at two sizes, a ``size_change`` statistic,
+    decided with the noise ``noise_by_statistic`` declares for it).
     """
     key = _key(phase)
     base = {**_fixed(phase, op), "instance": "main"}
@@ -220,7 +221,8 @@ def compare(claim_id: str, df: pd.DataFrame, phase, op: str, fast: str, slow: st
     c_new = _times(df, instance="control", **ctl)
     return _v.speed_evidence(claim_id, old, new, c_old, c_new, seed=seed, size=_size(nbytes, slow_bytes),
                              style=IMPL, mode=_mode_of(phase, fast, slow), profile=profile, section=section,
-                             detail=detail or f"{LABELS[fast]} over {LABELS[slow]}, {op}")
+                             detail=detail or f"{LABELS[fast]} over {LABELS[slow]}, {op}",
+                             statistic="size_change" if fast == slow and sb != nbytes else "")
 
 
 def weakest(evs: Sequence[_v.Evidence], what: str) -> _v.Evidence:

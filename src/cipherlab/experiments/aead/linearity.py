@@ -110,7 +110,7 @@ def linearity_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0, section
     band = float(max(gaps))
     n = int(min(s.size for s in samples))
     return _v.Evidence("003-t1-semilinear", estimate=est, low=min(low, est), high=max(high, est), n=n,
-                       control_low=-band, control_high=band, unit="%", size=", ".join(f"{b} B" for b in sizes),
+                       control_low=-band, control_high=band, unit="%", statistic="fit_misfit", size=", ".join(f"{b} B" for b in sizes),
                        style=IMPL, mode=mode, profile=profile, section=section,
                        detail=(f"largest gap between time = fixed + per-byte x size, fitted over all {len(sizes)} "
                                f"sizes, and the median time, AES-{LABELS[mode]} {op} (the worst of "
@@ -191,7 +191,7 @@ def rejection_linearity_evidence(fg: pd.DataFrame, *, profile: str, seed: int = 
     band = float(max(abs(np.median(_trials(ctl, mode=c_mode, bytes=b, instance="control"))
                          / np.median(_trials(ctl, mode=c_mode, bytes=b, instance="main")) - 1) * 100 for b in sizes))
     return _v.Evidence("003-s52-reject-linear", estimate=est, low=min(low, est), high=max(high, est),
-                       n=int(min(s.size for s in samples)), control_low=-band, control_high=band, unit="%",
+                       n=int(min(s.size for s in samples)), control_low=-band, control_high=band, unit="%", statistic="fit_misfit",
                        size=", ".join(f"{b} B" for b in sizes), style=IMPL, mode=mode, profile=profile,
                        section=section,
                        detail=(f"largest gap between rejection time = fixed + per-byte x size, fitted over all "

@@ -923,3 +923,14 @@ def test_a_whole_number_is_shown_in_full_not_rounded_to_three_figures():
     from cipherlab.analysis.compare import fmt
     assert fmt(2001.0) == "2001" and fmt(4096) == "4096" and fmt(-12.0) == "-12"
     assert fmt(2001.5) == "2e+03" and fmt(0.15625) == "0.156" and fmt(1e9) == "1e+09"
+
+
+def test_among_readings_of_one_verdict_the_least_favourable_interval_is_shown():
+    """'Every step must rise': three inconclusive steps; the one reaching lowest is named, not the first."""
+    assert V.combine_verdicts(["inconclusive"] * 3, "every", RULES["combine_order"], [-1.4, 2.0, -13.3]) == 2
+    assert V.combine_verdicts(["inconclusive", "reproduced"], "every", RULES["combine_order"], [5.0, -9.0]) == 0
+    c = _load([claim(rule="ordering", published="", margin="", unit="%")]).iloc[0]
+    rows = V.evidence_frame([V.Evidence("x", estimate=e, low=lo, high=hi, unit="%", reading=r, statistic="size_change")
+                             for e, lo, hi, r in ((7.6, -1.4, 17.5, "step=1"), (-5.7, -13.3, 2.5, "step=2"))])
+    picked, decision, label = V._combine(c, rows, RULES)
+    assert picked["reading"] == "step=2" and decision.verdict == "inconclusive" and "-13.3" in decision.basis

@@ -67,9 +67,11 @@ def test_clear_paper_order_is_reproduced_and_the_reverse_contradicted():
     d = decide_synthetic(synthetic_evidence())
     for cid in ("003-t1-gcm-fastest-enc", "003-t1-eax-slowest-dec", "003-t2-tp-order-enc", "003-f7-aes-fastest-enc",
                 "003-f8-cast-slowest-dec", "003-t4-order-dec", "003-s6-gcm-fastest-reject", "003-t5-7-fail-rate",
-                "003-s3-bound-eq2-4"):
+                "003-s6-gcm-parallel-cause"):
         assert d.loc[cid, "verdict"] == "reproduced", (cid, d.loc[cid, "reason"])
     assert d.loc["003-t1-gcm-fastest-enc", "reading"]  # the reading that decided is named
+    # q / 2^t is an ideal MAC's bound, not GCM's at megabyte messages (SP 800-38D, Appendix C)
+    assert d.loc["003-s3-bound-eq2-4", "verdict"] == "contradicted", d.loc["003-s3-bound-eq2-4", "reason"]
     assert d.loc["003-f5-gcm-1000", "verdict"] in ("not testable", "covered")
     assert (d[d.index.str.startswith("003-x-")]["verdict"] == "finding").all()
     reverse = {k: 1 / v for k, v in PAPER_ORDER.items()}
@@ -123,3 +125,20 @@ def test_forgery_probability_is_computed_as_the_corrected_2_to_minus_128():
     ev = {e.claim_id: e for e in synthetic_evidence()}["003-s52-approx-2-128"]
     assert ev.estimate == -128.0 and ev.holds is True and ev.unit == "log2"
     assert "2^-128" in ev.detail and "128 bits" in ev.detail
+
+
+@pytest.mark.parametrize("q, t, nbytes, log2", [
+    (100, 128, 5_000_000, -103.10),    # the paper's q and t at its largest forged message: about 2^-103
+    (100, 128, 0, -121.36),            # an empty message: degree 1, the ideal MAC's q / 2^t
+    (1, 32, 16, -31.0),                # one block: degree 2
+    (2**40, 32, 16 * 2**20, 0.0),      # capped at 1
+])
+def test_gcm_forgery_bound_grows_with_the_message(q, t, nbytes, log2):
+    import math
+    assert math.log2(evidence.gcm_forgery_bound(q, t, nbytes)) == pytest.approx(log2, abs=0.01)
+    assert evidence.gcm_forgery_bound(q, t, nbytes) >= evidence.forgery_bound(q, t)
+
+
+def test_gcm_forgery_bound_rejects_a_bad_length():
+    with pytest.raises(ValueError, match="nbytes must be an integer >= 0"):
+        evidence.gcm_forgery_bound(100, 128, -1)

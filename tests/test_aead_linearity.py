@@ -44,3 +44,24 @@ def test_equal_growth_compares_the_cost_per_byte_of_the_modes():
     same = linearity.equal_growth_evidence(synthetic_raw(1, {**PAPER_ORDER, "ccm": 1.0, "eax": 1.0}), profile="full", seed=1,
                                       n_resamples=200)
     assert 0 <= same.estimate < 3 and "ns/B" in same.detail
+
+
+
+def test_linearity_claims_use_the_chapters_one_tolerance():
+    """'Semi-linear' and 'almost linearly' are decided with the tolerance that writes Table 1's row: one number."""
+    from cipherlab.analysis import verdicts as V
+    from cipherlab.experiments.aead.tables import RankingRule
+    claims = V.load_claims().set_index("claim_id")
+    for cid in ("003-t1-semilinear", "003-s52-reject-linear"):
+        assert float(claims.loc[cid, "margin_value"]) == pytest.approx(RankingRule().linear_tolerance * 100), cid
+
+
+@pytest.mark.parametrize("low, high, expected", [(2.6, 8.0, "reproduced"), (2.6, 19.9, "reproduced"),
+                                                 (2.6, 20.5, "inconclusive"), (20.5, 30.0, "contradicted")])
+def test_linearity_evidence_is_decided_on_its_own_interval(low, high, expected):
+    """A misfit carries no A/A band of a speed ratio: only the tolerance's edge decides."""
+    from cipherlab.analysis import verdicts as V
+    claim = V.load_claims().set_index("claim_id", drop=False).loc["003-t1-semilinear"]
+    ev = V.Evidence("003-t1-semilinear", estimate=low, low=low, high=high, control_low=-1.7, control_high=1.7,
+                    unit="%", statistic="fit_misfit")
+    assert V.decide(claim, ev).verdict == expected

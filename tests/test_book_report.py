@@ -149,6 +149,24 @@ def test_the_designs_security_leads_the_concerns_after_a_break():
     assert lines[2].startswith("3. **The paper's security case fails.**") and "The paper:" in lines[2]
 
 
+def test_a_security_finding_about_a_design_the_paper_does_not_propose_follows_its_own_claims():
+    """Paper 003 compares existing modes and proposes none (report.proposes_no_design): our finding about a choice
+    it offers (64-bit blocks) is a caution after the paper's own refuted claims; paper 000's finding of the same
+    kind is its design's weakness and leads."""
+    assert "003" in template.load_rules()["report"]["proposes_no_design"]
+    spec = [("t3", "contradicted", "headline", ""), ("own", "contradicted", "supporting", "defect")]
+    offered = pd.DataFrame([{**_finding("003-x-64bit-blocks", "security", True), "paper": "003"}])
+    got = [(k, r["claim_id"]) for k, r in template.concern_rows(_template_rows(spec, "003"), offered)]
+    assert got == [("contradicted", "003-t3"), ("defect", "003-own"), ("caution", "003-x-64bit-blocks")]
+    own = pd.DataFrame([_finding("000-sec-affine", "security", True)])
+    got = [(k, r["claim_id"]) for k, r in template.concern_rows(_template_rows(spec), own)]
+    assert got[0] == ("security", "000-sec-affine")
+    from cipherlab.report.referee import Paper
+    body = {s.key: s.body for s in template.report_sections(Paper("003", "AEAD modes", "aead", ""),
+                                                            _template_rows(spec, "003"), offered)}["concerns"]
+    assert body.splitlines()[2].startswith("3. **A caution about a design the paper compares")
+
+
 def test_every_report_has_the_template_sections_in_order():
     from cipherlab.report.referee import Paper
     spec = [("t5", "contradicted", "headline", ""), ("t6", "reproduced", "headline", ""),

@@ -68,6 +68,29 @@ def test_noise_floor_widens_a_narrow_control():
     assert decide(c, estimate=0.8, low=0.6, high=0.9, control_low=-0.1, control_high=0.1, unit="bits") == "reproduced"
 
 
+@pytest.mark.parametrize("statistic, lo, hi, expected", [
+    # a speed ratio of two code paths: the A/A band (+-7.6) meets the margin's edge 10 -> inconclusive
+    ("", -0.5, 4.5, "inconclusive"),
+    ("speed_ratio", -0.5, 4.5, "inconclusive"),
+    # one code path at two sizes, or a fit's misfit: declared without a band, the interval alone decides
+    ("size_change", -0.5, 4.5, "reproduced"),
+    ("fit_misfit", -0.5, 4.5, "reproduced"),
+    ("size_change", -0.5, 9.99, "reproduced"),       # just inside the margin's edge
+    ("size_change", -0.5, 10.5, "inconclusive"),     # across the edge
+    ("size_change", 10.01, 12.0, "contradicted"),    # wholly outside
+])
+def test_each_statistic_is_decided_against_the_noise_of_its_own_kind(statistic, lo, hi, expected):
+    assert V.load_rules()["noise_by_statistic"][statistic or "speed_ratio"] in ("aa", "none")
+    c = claim(rule="equivalent", published="", margin="10", unit="%")
+    assert decide(c, estimate=(lo + hi) / 2, low=lo, high=hi, control_low=-2.45, control_high=7.62, unit="%",
+                  statistic=statistic) == expected
+
+
+def test_an_undeclared_statistic_is_rejected():
+    with pytest.raises(ValueError, match="statistic must be empty or one of"):
+        V.Evidence("x", statistic="span")
+
+
 def test_a_noisy_machine_is_inconclusive_and_a_claim_inside_the_noise_is_as_small_as_stated():
     wide = dict(control_low=-30.0, control_high=25.0, unit="%")
     assert decide(claim(), estimate=20.0, low=18.0, high=22.0, **wide) == "inconclusive"
@@ -900,3 +923,14 @@ def test_a_whole_number_is_shown_in_full_not_rounded_to_three_figures():
     from cipherlab.analysis.compare import fmt
     assert fmt(2001.0) == "2001" and fmt(4096) == "4096" and fmt(-12.0) == "-12"
     assert fmt(2001.5) == "2e+03" and fmt(0.15625) == "0.156" and fmt(1e9) == "1e+09"
+
+
+def test_among_readings_of_one_verdict_the_least_favourable_interval_is_shown():
+    """'Every step must rise': three inconclusive steps; the one reaching lowest is named, not the first."""
+    assert V.combine_verdicts(["inconclusive"] * 3, "every", RULES["combine_order"], [-1.4, 2.0, -13.3]) == 2
+    assert V.combine_verdicts(["inconclusive", "reproduced"], "every", RULES["combine_order"], [5.0, -9.0]) == 0
+    c = _load([claim(rule="ordering", published="", margin="", unit="%")]).iloc[0]
+    rows = V.evidence_frame([V.Evidence("x", estimate=e, low=lo, high=hi, unit="%", reading=r, statistic="size_change")
+                             for e, lo, hi, r in ((7.6, -1.4, 17.5, "step=1"), (-5.7, -13.3, 2.5, "step=2"))])
+    picked, decision, label = V._combine(c, rows, RULES)
+    assert picked["reading"] == "step=2" and decision.verdict == "inconclusive" and "-13.3" in decision.basis

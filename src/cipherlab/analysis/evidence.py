@@ -74,6 +74,10 @@ class Evidence:
     bound : str
         ``"lower"`` or ``"upper"`` when the estimate is only a bound on the
         claim's quantity (it then decides only in its own direction); empty otherwise.
+    statistic : str
+        The kind of statistic the row measures, a key of ``noise_by_statistic``
+        in ``config/verdicts.yaml`` (empty: ``speed_ratio``, two code paths timed
+        side by side): it says which noise band, if any, the engine applies.
     """
 
     claim_id: str
@@ -99,12 +103,16 @@ class Evidence:
     proxy_for: str = ""
     proxy_why: str = ""
     bound: str = ""
+    statistic: str = ""
 
     def __post_init__(self) -> None:
         if not self.claim_id:
             raise ValueError("claim_id must be a non-empty string")
         if self.bound not in ("", "lower", "upper"):
             raise ValueError(f"bound must be '', 'lower' or 'upper', got {self.bound!r}")
+        kinds = load_rules()["noise_by_statistic"]
+        if self.statistic and self.statistic not in kinds:
+            raise ValueError(f"statistic must be empty or one of {', '.join(kinds)}, got {self.statistic!r}")
         if bool(self.proxy_for) != bool(self.proxy_why):
             raise ValueError("proxy_for and proxy_why must be given together (what the row stands for, and why)")
         for name in ("estimate", "low", "high", "p_value", "control_low", "control_high", "stated"):
@@ -126,7 +134,7 @@ class Evidence:
 EVIDENCE_COLUMNS = tuple(f.name for f in fields(Evidence))
 #: The evidence's text columns (read back as strings, empty where not given).
 _TEXT_COLUMNS = ("size", "style", "mode", "profile", "unit", "detail", "section", "reading", "stand_in",
-                 "proxy_for", "proxy_why", "bound")
+                 "proxy_for", "proxy_why", "bound", "statistic")
 
 
 def evidence_frame(rows) -> pd.DataFrame:

@@ -115,6 +115,13 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         f"(claimed or measured, the larger) is at least {float(rules['decisive_effect_ratio']):g} times its "
         "half-width: such a machine cannot show an absence, or a size within its noise. An interval wholly beyond "
         "the band shows the effect on any machine and is decided.",
+        "- The noise of each kind of statistic (`noise_by_statistic`): " + "; ".join(
+            f"{kind.replace('_', ' ')}: " + ("the A/A band above" if how == "aa" else "no band, its bootstrap "
+                                             "interval alone decides")
+            for kind, how in rules["noise_by_statistic"].items())
+        + ". The A/A band is the noise of a ratio of two code paths timed side by side; a change of one code path "
+        "from one size to another (a \"flat\", \"rises\" or \"levels off\" claim) and the misfit of a fit (a "
+        "\"linear\" claim) are other statistics, which that band does not measure.",
         "- One call per process (paper 003's own protocol, one cold call per file): where each process calls each "
         "case once, where a call lands in the order matters (the first calls pay for the interpreter's first "
         "touches), and a random order leaves a case and its A/A twin unbalanced over a dozen processes. The "

@@ -73,13 +73,20 @@ class Decision:
     reason: str = ""
 
 
+def noise_kind(ev, rules: "dict | None" = None) -> str:
+    """The noise the rules declare for the evidence's kind of statistic (``noise_by_statistic``): ``aa`` or ``none``."""
+    rules = rules or load_rules()
+    return str(rules["noise_by_statistic"][_text(ev, "statistic") or "speed_ratio"])
+
+
 def noise_half_width(ev, floor_pct: float) -> float:
     """Half-width of the A/A noise band: the control interval's largest excursion, at least the floor.
 
-    The floor (in %) applies to evidence in % only; other units take the control as it is.
+    The floor (in %) applies to evidence in % only; other units take the control as it is.  A statistic
+    whose declared noise is ``none`` (``noise_by_statistic``) gets no band: its interval alone decides.
     """
     lo, hi = _get(ev, "control_low"), _get(ev, "control_high")
-    if lo is None:
+    if lo is None or noise_kind(ev) == "none":
         return 0.0
     floor = float(floor_pct) if _unit(ev) == "%" else 0.0
     return max(abs(lo), abs(hi), floor)
@@ -246,18 +253,33 @@ def readings_rule(claim, rules) -> str:
     return _text(claim, "readings") or rules["readings"]
 
 
-def combine_verdicts(verdicts, how: str, order) -> int:
-    """The index of the reading whose verdict decides: ``every``, the least favourable in ``order``; ``most``,
-    the median: the most favourable verdict that more than half of the readings reach or pass."""
+def combine_verdicts(verdicts, how: str, order, favour=None) -> int:
+    """The index of the reading whose verdict decides: ``every``, the least favourable in ``order`` (among readings
+    of the same verdict, the one whose interval reaches least far in the claim's favour: lowest ``favour``);
+    ``most``, the median: the most favourable verdict that more than half of the readings reach or pass."""
     ranks = [list(order).index(v) for v in verdicts]
+    favour = [0.0] * len(ranks) if favour is None else list(favour)
     if how == "every":
-        return min(range(len(ranks)), key=lambda i: ranks[i])
+        return min(range(len(ranks)), key=lambda i: (ranks[i], favour[i]))
     if how != "most":
         raise ValueError(f"readings must be every or most, got {how!r}")
     for rank in sorted(set(ranks), reverse=True):
         if sum(r >= rank for r in ranks) * 2 > len(ranks):
             return next(i for i in range(len(ranks)) if ranks[i] == rank)
     return min(range(len(ranks)), key=lambda i: ranks[i])
+
+
+def _favour(claim, ev) -> float:
+    """How far a reading's interval reaches in the claim's favour (lower: less favourable): its lower edge, or for
+    an equivalence its farthest edge from the null, negated; 0 where the reading has no interval."""
+    lo, hi = _get(ev, "low"), _get(ev, "high")
+    if lo is None:
+        return 0.0
+    if _text(claim, "rule") == "equivalent":
+        null = claim.get("null_value") if isinstance(claim, (dict, pd.Series)) else None
+        null = 0.0 if null is None or (isinstance(null, float) and math.isnan(null)) else float(null)
+        return -max(abs(lo - null), abs(hi - null))
+    return lo
 
 
 def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
@@ -270,7 +292,7 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     order = list(rules["combine_order"])
     how = readings_rule(claim, rules)
     ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
-    pick = decided[combine_verdicts(ranked, how, order)]
+    pick = decided[combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])]
     readings = [r["reading"] for r, _ in decided]
     if all(d.verdict == pick[1].verdict for _, d in decided):
         label = "every reading (" + ", ".join(readings) + ")"

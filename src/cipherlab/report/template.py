@@ -106,7 +106,7 @@ def _holds(row) -> bool:
 
 
 # ----------------------------------------------------------------------------- the conditions of the rule
-def conditions(rows: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" = None) -> dict[str, pd.DataFrame]:
     """The rows behind each condition the recommendation rule and the concerns name.
 
     A claim whose verdict two machines decided differently (``machine-dependent``, from the rows'
@@ -121,8 +121,15 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataF
     fconcern = fnd["concern"].fillna("") if "concern" in fnd else pd.Series("", index=fnd.index)
     breaks = fnd[(fconcern == "break") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd
     weak = fnd[(fconcern == "security") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd
+    # a paper that proposes no design: our security findings about what it compares are cautions, not its design's
+    no_design = {str(p) for p in (rules or load_rules())["report"].get("proposes_no_design", ())}
+    paper = weak["paper"] if "paper" in weak else weak.get("claim_id", pd.Series(dtype=str)).astype(str).str[:3]
+    offered = (paper.astype(str).isin(no_design) if len(weak)
+               else pd.Series(False, index=weak.index, dtype=bool))
+    caution, weak = weak[offered], weak[~offered]
     return {
         "break": breaks,
+        "caution": caution,
         # the design's own security: a weakness our analysis shows (a security finding that holds), then the
         # paper's security statements and security evidence (concern: security) refuted, whatever their tier
         "security": pd.concat([weak, claims[(concern == "security") & claims["verdict"].isin(REFUTED)]]),
@@ -144,7 +151,7 @@ def recommendation(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
     """(grade, what it says, the rows that gave it): the first grade of ``report.recommendation`` in the rules
     file whose conditions (any of ``when``) hold; ``always`` holds always."""
     rules = rules or load_rules()
-    cond = conditions(rows, findings if findings is not None else pd.DataFrame())
+    cond = conditions(rows, findings if findings is not None else pd.DataFrame(), rules)
     for entry in rules["report"]["recommendation"]:
         when = entry["when"]
         when = [when] if isinstance(when, str) else list(when)
@@ -181,7 +188,7 @@ def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
     """The main concerns, most important first: ``(kind, row)`` in the order of ``report.concerns``; a row is
     named once, under its first kind."""
     rules = rules or load_rules()
-    cond = conditions(rows, findings if findings is not None else pd.DataFrame())
+    cond = conditions(rows, findings if findings is not None else pd.DataFrame(), rules)
     seen, out = set(), []
     for kind in rules["report"]["concerns"]:
         for _, r in cond[kind].iterrows():
@@ -200,6 +207,7 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
             "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
             "defect": "**The paper disagrees with itself.**",
+            "caution": "**A caution about a design the paper compares (not one it proposes).**",
             "machine-bound": "**A size differs on this machine.**",
             "machine-dependent": "**The verdict differs between machines.**"}.get(kind, f"**{names.get(kind, kind)}.**")
     said = (f" The paper: \u201c{quote}\u201d ({_t(r.get('where'))})."

@@ -22,6 +22,7 @@ from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, stability, tables,
                                        wycheproof)
 from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, gain_evidence, sentence_claims
+from cipherlab.experiments.aead.consistency import consistency_claims
 from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
                                                 PAPER, aead_build, aead_cases, read_inputs, throughput_summary)
@@ -98,7 +99,8 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
             raise ValueError(f"{name} has no A/A control trials (instance='control'): re-run the measuring notebook")
     warm = (evidence.table_claims(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=profile,
                                   seed=seed)
-            + sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed))
+            + sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed)
+            + consistency_claims(phase1, profile=profile, seed=seed))
     if cold is None:
         return warm
     # a claim decided under the paper's protocol has two rows: the protocol is their reading

@@ -1,0 +1,226 @@
+"""Paper 003: claims a referee's reading found untranscribed, checked against our data and the paper's own numbers.
+
+* ``003-f6-ccm-eax-enc-dec-differ``: "CCM Mode and EAX Mode have differences
+  in encryption and decryption" (after Fig. 6), set against Table 1's
+  "convergent values for both operations": AES-CCM's and AES-EAX's decryption
+  over encryption speed at every size, against the ±10 % that reads
+  "convergent" at ``003-t1-converge`` (:func:`enc_dec_differ_evidence`).
+* ``003-f5-ccm-higher-average``: "Mode CCM had a higher average speed" (Fig. 5):
+  the encryption throughput averaged over the sizes, CCM's over EAX's, with
+  the speed statistic, bootstrap and A/A band of every speed claim
+  (:func:`average_speed_evidence`).
+* the paper's own numbers against each other (:func:`self_consistency_evidence`):
+  Fig. 7's times at 5 MB against Fig. 9's throughputs; Table 7's rejection
+  times at 5 MB against Figs. 5 and 10's throughputs; Fig. 7's "Blowfish is
+  faster than CAST" against Fig. 9's starting speeds. A figure read off a plot
+  ("about", "approximately") gets the misprint charity every paper gets: the
+  declared default margin of ``within_margin`` (:data:`CHARITY`); only a gap
+  beyond it is a self-contradiction.
+* the pseudocode, checked as written (:func:`pseudocode_evidence`): Algorithm 4
+  decrypts every method "using AES algorithm" (followed literally, Blowfish's and
+  CAST's ciphertexts are rejected by AES, which the library shows); Pseudocode 3
+  stores ``DecryptionTime`` in the encryption loop; Algorithms 1-2 select a key
+  per mode while Sec. 3 applies the modes "using the same encryption keys".
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.analysis import paper as _paper
+from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead.evidence import SECTIONS, _control, _size, _times, published_cells_mean
+from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, new_aead, seeded_bytes
+
+#: The misprint charity, relative: the declared default margin of ``within_margin`` (``config/verdicts.yaml``).
+CHARITY = float(_v.load_rules()["rules"]["within_margin"]["margin"])
+#: Table 1's "convergent", read as at ``003-t1-converge``: decryption within this many % of encryption.
+CONVERGENT_PCT = 10.0
+#: The claims this module gives evidence for.
+CLAIMS = ("003-f6-ccm-eax-enc-dec-differ", "003-f5-ccm-higher-average", "003-f7-f9-consistent",
+          "003-t7-f5-f10-consistent", "003-f7-f9-blowfish-cast-consistent", "003-a4-decrypt-using-aes",
+          "003-pc3-stores-decryption-time", "003-a1-key-per-mode")
+
+
+def _phase1(p1: pd.DataFrame, **sel) -> np.ndarray:
+    return _times(p1, cipher="aes", **sel)
+
+
+def enc_dec_differ_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> _v.Evidence:
+    """"CCM and EAX have differences in encryption and decryption", read against Table 1's "convergent".
+
+    One comparison per mode (CCM, EAX) and size: decryption over encryption
+    speed (%), with the A/A band of that size. The claim needs one difference
+    beyond "convergent" (±:data:`CONVERGENT_PCT`), so the comparison farthest
+    from equal decides (the one most favourable to the claim), its sign
+    turned to point away from equal; the claim row's rule (``ordering`` with
+    the bound ``null`` = :data:`CONVERGENT_PCT`) then asks whether it lies
+    beyond that bound.
+    """
+    evs = []
+    for m in ("ccm", "eax"):
+        for nb in sorted(int(b) for b in p1.loc[p1["mode"] == m, "bytes"].unique()):
+            base = dict(mode=m, bytes=nb, instance="main")
+            ctl = _control(1, "decrypt", nb)
+            evs.append(_v.speed_evidence(
+                "003-f6-ccm-eax-enc-dec-differ", _phase1(p1, operation="encrypt", **base),
+                _phase1(p1, operation="decrypt", **base), _times(p1, instance="main", **ctl),
+                _times(p1, instance="control", **ctl), seed=seed, size=_size(nb), mode=m))
+    far = max(evs, key=lambda e: max(abs(e.low), abs(e.high)))
+    sign = 1.0 if far.estimate >= 0 else -1.0
+    lo, hi = sorted((sign * far.low, sign * far.high))
+    c_lo, c_hi = sorted((sign * far.control_low, sign * far.control_high))
+    which = "faster" if sign > 0 else "slower"
+    return dataclasses.replace(
+        far, estimate=sign * far.estimate, low=lo, high=hi, control_low=c_lo, control_high=c_hi, style=IMPL,
+        profile=profile, section=SECTIONS["fig6"],
+        detail=(f"{LABELS[far.mode]}'s decryption against its encryption at {far.size}, the farthest from equal of "
+                f"{len(evs)} comparisons (CCM and EAX at each size): decryption {which} by "
+                f"{abs(far.estimate):.1f} % [{abs(lo):.1f}, {abs(hi):.1f}]" if lo >= 0 else
+                f"{LABELS[far.mode]}'s decryption against its encryption at {far.size}, the farthest from equal of "
+                f"{len(evs)} comparisons (CCM and EAX at each size): decryption {which} by "
+                f"{abs(far.estimate):.1f} %, interval [{lo:.1f}, {hi:.1f}] in that direction"))
+
+
+def _average_time(df: pd.DataFrame, sizes, **sel) -> np.ndarray:
+    """Per trial, the time per call that gives the throughput averaged over ``sizes``: 1 / mean(size / time)
+    (same processes x trials shape; trial ``t`` of every size is timed in the same interleaved round)."""
+    tp = [nb / _times(df, bytes=nb, **sel) for nb in sizes]
+    shape = {a.shape for a in tp}
+    if len(shape) != 1:
+        raise ValueError(f"the sizes {sizes} have trials of different shapes {sorted(shape)}: "
+                         "an average over sizes needs the same trials at every size")
+    return 1.0 / np.mean(tp, axis=0)
+
+
+def average_speed_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> _v.Evidence:
+    """"Mode CCM had a higher average speed" (Fig. 5): AES-CCM's encryption throughput averaged over the sizes
+    over AES-EAX's (%), its A/A control averaged the same way."""
+    sizes = sorted(int(b) for b in p1["bytes"].unique())
+    sel = dict(cipher="aes", operation="encrypt", instance="main")
+    ccm, eax = (_average_time(p1, sizes, mode=m, **sel) for m in ("ccm", "eax"))
+    c_main = 1.0 / np.mean([nb / _times(p1, instance="main", **_control(1, "encrypt", nb)) for nb in sizes], axis=0)
+    c_ctl = 1.0 / np.mean([nb / _times(p1, instance="control", **_control(1, "encrypt", nb)) for nb in sizes], axis=0)
+    return _v.speed_evidence("003-f5-ccm-higher-average", eax, ccm, c_main, c_ctl, seed=seed,
+                             size=" | ".join(f"{nb} B" for nb in sizes), style=IMPL, mode="ccm vs eax",
+                             profile=profile, section=SECTIONS["fig5"],
+                             detail=(f"AES-CCM's encryption throughput averaged over the {len(sizes)} sizes over "
+                                     "AES-EAX's (the mean of each size's throughput, per interleaved round)"))
+
+
+def _gap_pct(implied: float, printed: float) -> float:
+    return (implied / printed - 1.0) * 100.0
+
+
+def _consistent(cid: str, gaps: "dict[str, float]", what: str, *, profile: str, one_sided: bool = False) -> _v.Evidence:
+    """Holds when every gap (%) lies within the charity (``one_sided``: no gap below ``-charity``); the largest
+    gap is the estimate, named in the detail."""
+    worst = min(gaps, key=gaps.get) if one_sided else max(gaps, key=lambda k: abs(gaps[k]))
+    lim = CHARITY * 100
+    ok = all(g >= -lim for g in gaps.values()) if one_sided else all(abs(g) <= lim for g in gaps.values())
+    parts = "; ".join(f"{k}: {g:+.1f} %" for k, g in gaps.items())
+    return _v.Evidence(cid, holds=bool(ok), estimate=float(gaps[worst]), unit="%", style="the transcription",
+                       profile=profile, section=SECTIONS["absolute"],
+                       detail=(f"{what} ({parts}); the largest, {worst}, {'lies within' if ok else 'lies beyond'} "
+                               f"the ±{lim:g} % a number read off a plot is allowed"))
+
+
+def self_consistency_evidence(*, profile: str) -> list[_v.Evidence]:
+    """The paper's numbers against each other (exact arithmetic on the transcription, data/paper/003_*.csv)."""
+    cell = lambda table, row, column: published_cells_mean([(table, row, column)])    # noqa: E731
+    mb = float(max(_paper.published(PAPER, "Pseudocode 3 (setup)")["number"]))      # the largest file, 5 MB
+    small = float(min(_paper.published(PAPER, "Pseudocode 3 (setup)")["number"]))   # the smallest, 0.1 MB
+    f7, f9, f5, f10 = (f"Figure {i} (prose)" for i in (7, 9, 5, 10))
+    t7 = lambda row: cell("Table 7", row, "Fail Avg.") * 1e-6                        # noqa: E731  (s)
+    f7_f9 = {"AES": _gap_pct(mb / cell(f7, "AES", f"encryption time at {mb:g} MB"),
+                             cell(f9, "AES", f"encryption throughput at {mb:g} MB")),
+             "Blowfish": _gap_pct(mb / cell(f7, "Blowfish", f"encryption time at {mb:g} MB"),
+                                  cell(f9, "Blowfish", "encryption throughput at 1 MB"))}
+    t7_figs = {"GCM (Fig. 5)": _gap_pct(mb / t7("GCM"), cell(f5, "GCM", f"encryption throughput at {mb:g} MB")),
+               "EAX (Fig. 10)": _gap_pct(mb / t7("EAX"), cell(f10, "AES", f"decryption throughput at {mb:g} MB"))}
+    cast = published_cells_mean([(f9, "CAST", "encryption throughput range low"),
+                                 (f9, "CAST", "encryption throughput range high")])
+    bf_cast = {f"Blowfish over CAST at {small:g} MB": _gap_pct(cell(f9, "Blowfish",
+                                                                    f"encryption throughput at {small:g} MB"), cast)}
+    return [
+        _consistent("003-f7-f9-consistent", f7_f9,
+                    f"the {mb:g} MB file over Fig. 7's encryption times, against Fig. 9's throughputs (Blowfish's "
+                    "level from 1 MB on)", profile=profile),
+        _consistent("003-t7-f5-f10-consistent", t7_figs,
+                    f"the {mb:g} MB file over Table 7's rejection times, against Fig. 5's GCM and Fig. 10's AES-EAX "
+                    "throughputs", profile=profile, one_sided=True),
+        _consistent("003-f7-f9-blowfish-cast-consistent", bf_cast,
+                    "Fig. 9's Blowfish start over the middle of its CAST range, against Fig. 7's 'Blowfish is "
+                    "faster than CAST'", profile=profile, one_sided=True),
+    ]
+
+
+def _quote(claims: pd.DataFrame, cid: str) -> str:
+    hit = claims.loc[claims["claim_id"] == cid, "quote"]
+    if len(hit) != 1:
+        raise ValueError(f"claims.csv has {len(hit)} rows {cid!r}")
+    return str(hit.iloc[0])
+
+
+def stored_unassigned(passage: str) -> list[str]:
+    """Names a pseudocode passage stores (``Store(..., Name)``) without assigning them (``Name <- ...``)."""
+    assigned = set(re.findall(r"(\w+)\s*(?:<-|←)", passage))
+    stored = [re.split(r"\s*,\s*", s)[-1].strip() for s in re.findall(r"Store\(([^)]*)\)", passage)]
+    return [s for s in stored if s not in assigned]
+
+
+def cross_decrypt_rejected(seed: int = 0, n: int = 16) -> "dict[str, int]":
+    """Per cipher (Blowfish, CAST): how many of ``n`` seeded EAX ciphertexts AES-EAX, given the same key, nonce
+    and tag, rejects, as Algorithm 4's "Decrypt Ei using AES algorithm" would have it."""
+    out = {}
+    for c in ("blowfish", "cast"):
+        rejected = 0
+        for i in range(n):
+            key, nonce = seeded_bytes(seed, "xdec-key", c, i, n=16), seeded_bytes(seed, "xdec-nonce", c, i, n=16)
+            msg = seeded_bytes(seed, "xdec-msg", c, i, n=64 + i)
+            ct, tag = new_aead(c, "eax", key, nonce).encrypt_and_digest(msg)
+            try:
+                new_aead("aes", "eax", key, nonce, mac_len=len(tag)).decrypt_and_verify(ct, tag)
+            except ValueError:
+                rejected += 1
+        out[c] = rejected
+    return out
+
+
+def pseudocode_evidence(*, profile: str, seed: int = 0, claims: "pd.DataFrame | None" = None) -> list[_v.Evidence]:
+    """The pseudocode passages (the claim rows' quotes) checked as written."""
+    claims = _v.load_claims() if claims is None else claims
+    a4 = _quote(claims, "003-a4-decrypt-using-aes")
+    says_aes = bool(re.search(r"Decrypt E_?i using AES", a4))
+    n = 16
+    rej = cross_decrypt_rejected(seed, n)
+    pc3 = _quote(claims, "003-pc3-stores-decryption-time")
+    missing = stored_unassigned(pc3)
+    a1 = _quote(claims, "003-a1-key-per-mode")
+    per_mode = bool(re.search(r"Select key K_?i from Key_Set according to M_?i", a1))
+    cond = dict(style="the transcription", profile=profile)
+    return [
+        _v.Evidence("003-a4-decrypt-using-aes", holds=not says_aes or not any(rej.values()), n=2 * n, mode="eax",
+                    section=SECTIONS["phase2"], style=IMPL, profile=profile,
+                    detail=(f"Algorithm 4 {'decrypts every method using AES' if says_aes else 'names each method'}; "
+                            f"AES-EAX under the same key, nonce and tag rejects {rej['blowfish']} of {n} Blowfish-EAX "
+                            f"and {rej['cast']} of {n} CAST-EAX ciphertexts, so followed as written it cannot "
+                            "decrypt two of its three methods")),
+        _v.Evidence("003-pc3-stores-decryption-time", holds=not missing, section=SECTIONS["fig7"], **cond,
+                    detail=("Pseudocode 3 assigns EncryptionTime and stores "
+                            + (", ".join(missing) + ", which it never assigns" if missing else "what it assigns"))),
+        _v.Evidence("003-a1-key-per-mode", holds=not per_mode, section=SECTIONS["phase1"], **cond,
+                    detail=("Algorithms 1-2 select a key per mode from a set of three, where Sec. 3 applies the "
+                            "modes 'using the same encryption keys'" if per_mode else
+                            "Algorithms 1-2 name no key per mode")),
+    ]
+
+
+def consistency_claims(p1: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """Evidence for every claim of :data:`CLAIMS` (one row each)."""
+    return ([enc_dec_differ_evidence(p1, profile=profile, seed=seed),
+             average_speed_evidence(p1, profile=profile, seed=seed)]
+            + self_consistency_evidence(profile=profile) + pseudocode_evidence(profile=profile, seed=seed))

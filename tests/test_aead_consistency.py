@@ -1,0 +1,105 @@
+"""Paper 003's claims a referee's reading added (cipherlab.experiments.aead.consistency): synthetic timings, the
+transcription's own numbers, and the pseudocode passages of the registry."""
+import numpy as np
+import pytest
+
+from aead_synthetic import PAPER_ORDER, SIZES, synthetic_raw
+from cipherlab.analysis import verdicts as V
+from cipherlab.analysis.evidence import evidence_table
+from cipherlab.experiments.aead import consistency as C
+from cipherlab.experiments.aead.measure import new_aead
+
+
+def _decide(evs):
+    claims = V.load_claims()
+    ids = {e.claim_id for e in evs}
+    return V.decide_all(claims[claims["claim_id"].isin(ids)], evidence_table(evs)).set_index("claim_id")
+
+
+def _slow(df, mode, op, factor):
+    df = df.copy()
+    hit = (df["mode"] == mode) & (df["operation"] == op) & (df["instance"] == "main")
+    df.loc[hit, "seconds"] *= factor
+    return df
+
+
+def test_every_claim_of_the_module_is_a_003_row_and_gets_one_evidence_row():
+    claims = V.load_claims().set_index("claim_id")
+    for cid in C.CLAIMS:
+        assert claims.loc[cid, "paper"] == "003" and claims.loc[cid, "rule"] != "not_testable"
+    evs = C.consistency_claims(synthetic_raw(1, PAPER_ORDER), profile="test")
+    assert sorted(e.claim_id for e in evs) == sorted(C.CLAIMS)
+
+
+@pytest.mark.parametrize("factor, verdict", [(1.0, "contradicted"), (1.3, "reproduced")])
+def test_enc_dec_differences_are_decided_against_convergent_on_the_comparison_farthest_from_equal(factor, verdict):
+    # equal speeds (within 1 % noise) refute a difference beyond +-10 %; CCM decrypting 30 % slower shows one
+    p1 = _slow(synthetic_raw(1, PAPER_ORDER), "ccm", "decrypt", factor)
+    ev = C.enc_dec_differ_evidence(p1, profile="test")
+    assert ev.low <= ev.estimate <= ev.high and ev.estimate >= 0      # turned away from equal
+    if factor > 1:
+        assert ev.mode == "ccm" and "slower" in ev.detail and ev.estimate == pytest.approx((1 - 1 / 1.3) * 100, abs=2)
+    assert _decide([ev]).loc["003-f6-ccm-eax-enc-dec-differ", "verdict"] == verdict
+
+
+@pytest.mark.parametrize("ccm_per_byte, verdict", [(3.0, "reproduced"), (4.0, "contradicted")])
+def test_ccm_higher_average_speed_is_the_throughput_averaged_over_sizes(ccm_per_byte, verdict):
+    p1 = synthetic_raw(1, {**PAPER_ORDER, "ccm": ccm_per_byte})      # EAX at 3.5 ns/B
+    ev = C.average_speed_evidence(p1, profile="test")
+    tp = lambda pb: np.mean([nb / (1e-5 + nb * pb * 1e-9) for nb in SIZES])   # noqa: E731
+    assert ev.estimate == pytest.approx((tp(ccm_per_byte) / tp(3.5) - 1) * 100, abs=1.5)
+    assert _decide([ev]).loc["003-f5-ccm-higher-average", "verdict"] == verdict
+
+
+def test_the_average_needs_the_same_trials_at_every_size():
+    p1 = synthetic_raw(1, PAPER_ORDER)
+    p1 = p1[~((p1["mode"] == "ccm") & (p1["bytes"] == SIZES[0]) & (p1["trial"] == 0))]
+    with pytest.raises(ValueError, match="same trials at every size"):
+        C.average_speed_evidence(p1, profile="test")
+
+
+@pytest.mark.parametrize("gaps, one_sided, holds", [
+    ({"a": 24.9, "b": -3.0}, False, True), ({"a": 25.1}, False, False), ({"a": -25.1}, False, False),
+    ({"a": 80.0}, True, True), ({"a": -24.9}, True, True), ({"a": -25.1, "b": 1.0}, True, False)])
+def test_the_misprint_charity_is_the_declared_margin_and_decides_at_its_edge(gaps, one_sided, holds):
+    assert C.CHARITY == pytest.approx(V.load_rules()["rules"]["within_margin"]["margin"])
+    ev = C._consistent("003-f7-f9-consistent", gaps, "test", profile="test", one_sided=one_sided)
+    assert ev.holds is holds
+    assert ev.estimate == (min(gaps.values()) if one_sided else max(gaps.values(), key=abs))
+
+
+def test_the_papers_numbers_are_weighed_by_their_own_arithmetic():
+    evs = {e.claim_id: e for e in C.self_consistency_evidence(profile="test")}
+    # Fig. 7: Blowfish 0.096 s at 5 MB is 52 MB/s against Fig. 9's 60; AES 0.013 s is 385 against 400
+    assert evs["003-f7-f9-consistent"].estimate == pytest.approx((5 / 0.096 / 60 - 1) * 100)
+    # Table 7: EAX rejects 5 MB in 14303.26 us (350 MB/s) against Fig. 10's 440
+    assert evs["003-t7-f5-f10-consistent"].estimate == pytest.approx((5 / 14303.26e-6 / 440 - 1) * 100)
+    assert evs["003-f7-f9-blowfish-cast-consistent"].estimate == pytest.approx((45 / 47.5 - 1) * 100)
+    assert all(e.holds for e in evs.values())
+
+
+def test_a_stored_name_never_assigned_is_found():
+    assert C.stored_unassigned("T <- End - Start; Store(a, size, T)") == []
+    assert C.stored_unassigned("EncryptionTime <- End - Start\nStore(Algorithm, size, DecryptionTime)") == \
+        ["DecryptionTime"]
+
+
+def test_aes_rejects_blowfish_and_cast_ciphertexts_but_accepts_its_own():
+    assert C.cross_decrypt_rejected(n=3) == {"blowfish": 3, "cast": 3}
+    key, nonce = bytes(range(16)), bytes(16)
+    ct, tag = new_aead("aes", "eax", key, nonce).encrypt_and_digest(b"x" * 40)
+    assert new_aead("aes", "eax", key, nonce).decrypt_and_verify(ct, tag) == b"x" * 40   # the check can pass
+
+
+def test_the_pseudocode_defects_are_read_from_the_registry_passages(monkeypatch):
+    evs = {e.claim_id: e for e in C.pseudocode_evidence(profile="test")}
+    assert not any(e.holds for e in evs.values())
+    assert "DecryptionTime" in evs["003-pc3-stores-decryption-time"].detail
+    # a corrected passage passes: the checks read the quote, not a verdict written in code
+    claims = V.load_claims().copy()
+    fix = {"003-pc3-stores-decryption-time": "EncryptionTime <- E - S; Store(Algorithm, size, EncryptionTime)",
+           "003-a1-key-per-mode": "Key K for every mode",
+           "003-a4-decrypt-using-aes": "iii. Decrypt Ei using Mi with Ki under Mode EAX"}
+    for cid, q in fix.items():
+        claims.loc[claims["claim_id"] == cid, "quote"] = q
+    assert all(e.holds for e in C.pseudocode_evidence(profile="test", claims=claims))

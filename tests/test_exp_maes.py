@@ -277,7 +277,10 @@ def test_tables_from_a_short_measurement(short_run):
     assert len(t2) == 6
     assert (t2.loc[t2["operation"] == "xor_iv", "ratio_to_xor"] == 1.0).all()
     assert np.allclose(t2["median_us_per_state"] * 16, t2["median_us"])
-    assert t2["dispatch_share_pct"].between(0, 1000).all() and t2["dispatch_us"].notna().all()
+    # a ratio of two measured times: positive and finite, never bounded above (a loaded machine can stall
+    # one call of a short measurement far longer than the batch it is compared with)
+    assert (t2["dispatch_share_pct"] > 0).all() and np.isfinite(t2["dispatch_share_pct"]).all()
+    assert np.allclose(t2["dispatch_share_pct"], t2["dispatch_us"] / t2["median_us"] * 100)
     t3 = tables.table3(short_run["maes_block"])
     assert len(t3) == 12 and t3["published_us"].notna().all()
     t3b = tables.table3(short_run["maes_block"], bulk=short_run["maes_bulk"])

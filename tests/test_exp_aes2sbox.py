@@ -432,8 +432,12 @@ def test_table_numbers_are_counted_on_the_captions(monkeypatch):
     assert E.table_numbers_evidence("000", profile="quick").holds is True
     ev = E.table_numbers_evidence("001", profile="quick")
     assert ev.holds is False and "Table 5 captions 2 tables" in ev.detail and "Avalanche Effects" in ev.detail
-    monkeypatch.setattr(E._paper, "paper_text", lambda p: "Table 1. A\nsee Table 1. in the text\nTable 2. B\n")
+    one_each = pd.DataFrame({"row": ["caption 1", "caption 2"], "column": ["Table 1", "Table 2"], "value": ["A", "B"]})
+    monkeypatch.setattr(E._paper, "published", lambda paper, table=None: one_each)
     assert E.table_numbers_evidence("001", profile="quick").holds is True
+    monkeypatch.setattr(E._paper, "published", lambda paper, table=None: one_each.iloc[:0])
+    with pytest.raises(ValueError, match="no transcribed table captions"):
+        E.table_numbers_evidence("001", profile="quick")
 
 
 def test_documented_misprints_are_read_from_data():

@@ -128,3 +128,13 @@ def test_corrected_reads_the_documented_misprints_and_keeps_what_was_printed(mon
     monkeypatch.setattr(P, "published", stray)
     with pytest.raises(ValueError, match="row 'Original DES', column 'Decryption', which is not one cell"):
         P.corrected("002", "Table III")
+
+
+@pytest.mark.parametrize("p", ["000", "001"])
+def test_the_transcribed_table_captions_are_every_caption_of_the_text(p):
+    """The table-number check of papers 000 and 001 reads data/paper/<p>_captions.csv (a clone has no text):
+    the transcription holds every "Table N." caption line of the text, in order, and nothing else."""
+    in_text = re.findall(r"^\s*Table (\d+)\.\s*(.*)$", paper.paper_text(p), flags=re.M)
+    rows = paper.published(p, "Captions")
+    assert list(zip(rows["row"], rows["column"], rows["value"])) == [
+        (f"caption {i}", f"Table {n}", t.strip()) for i, (n, t) in enumerate(in_text, 1)]

@@ -20,7 +20,6 @@ The security chapter decides ``<paper>-security-slightly-weakened``
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Iterable
 
@@ -335,8 +334,12 @@ def avalanche_definition_evidence(paper: str, *, profile: str) -> Evidence:
 
 
 def table_numbers_evidence(paper: str, *, profile: str) -> Evidence:
-    """Is every table number captioned once in the paper's text?"""
-    caps = re.findall(r"^\s*Table (\d+)\.\s*(.*)$", _paper.paper_text(paper), flags=re.M)
+    """Is every table number captioned once in the paper? Read from its table captions as transcribed
+    (``data/paper/<paper>_captions.csv``; the papers' text is not part of a clone)."""
+    rows = _paper.published(paper, "Captions")
+    caps = [(str(c).removeprefix("Table ").strip(), str(v)) for c, v in zip(rows["column"], rows["value"])]
+    if not caps:
+        raise ValueError(f"paper {paper} has no transcribed table captions (data/paper/{paper}_captions.csv)")
     seen: dict[str, list[str]] = {}
     for number, title in caps:
         seen.setdefault(number, []).append(title.strip())

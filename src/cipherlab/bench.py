@@ -43,17 +43,17 @@ from cipherlab.pipeline.paths import PROFILES
 from cipherlab.pipeline.results import descriptor_of, resolve_target, save_raw, write_csv, write_json, write_raw
 from cipherlab.ciphers._aesni import ZMM_MIN_GAIN
 from cipherlab.ciphers.probe import instruction_bound
-from cipherlab.analysis.sweep import (SWEEP_EXPERIMENT, SWEEP_MODE, bound_of, formula_of, limit_table, probe_table,
-                                     sweep_parameters, sweep_table)
+from cipherlab.analysis.sweep import SWEEP_EXPERIMENT, SWEEP_MODE, limit_table, probe_table, sweep_parameters, sweep_table
+from cipherlab.bench_tables import REFERENCE, against_bound, format_table, kernel_rows, target_ratios, user_table
 
 __all__ = ["run_bench", "run_sweep", "run_limits", "bound_record", "against_bound", "openssl_speed", "sweep_table",
-           "instruction_bound", "main", "target_ratios", "format_table", "BENCH_IMPLS", "SWEEP_SIZES"]
+           "instruction_bound", "main", "target_ratios", "format_table", "kernel_rows", "user_table", "BENCH_IMPLS",
+           "SWEEP_SIZES"]
 
 MiB = 1 << 20
 BENCH_MODES = ("ecb", "ctr")
 #: cipherlab's styles; PyCryptodome is always measured beside them.
 BENCH_IMPLS = OWN_STYLES
-REFERENCE = "pycryptodome"
 COLUMNS = ["cipher", "impl", "mode", "operation", "threads", "bytes", "seconds", "mb_per_s", "compile_seconds",
            "data", "object"]
 #: The ways cipherlab's encryption is timed besides an array through a reused object: ``(data, object)``.
@@ -165,78 +165,6 @@ def run_bench(size: int = 8 * MiB, ciphers=None, impls=None, modes=BENCH_MODES,
                 best[i] = min(best[i], (time.perf_counter_ns() - t0) / 1e9)
     rows = [dict(fields, bytes=size, seconds=s, mb_per_s=size / s / 1e6) for (fields, _), s in zip(cases, best)]
     return pd.DataFrame(rows, columns=COLUMNS)
-
-
-def kernel_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows a bench frame had before its ``data`` and ``object`` columns: cipherlab on arrays through a
-    reused object, and PyCryptodome (a frame without those columns is returned whole)."""
-    if "data" not in frame:
-        return frame
-    return frame[(frame.impl == REFERENCE) | ((frame["data"] == "array") & (frame["object"] == "reused"))]
-
-
-def user_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """cipherlab's encryption MB/s as a user calls it (:data:`USER_CASES`) beside the array figure, per
-    thread count, and each bytes figure's ratio to PyCryptodome's encryption in the same mode."""
-    ours = frame[(frame.impl != REFERENCE) & (frame.operation == "encrypt")]
-    pivot = ours.pivot_table(index=["cipher", "impl", "mode"], columns=["data", "object", "threads"],
-                             values="mb_per_s", sort=False)
-    pivot.columns = [f"{d} {o} {t}T" for d, o, t in pivot.columns]
-    ref = frame[(frame.impl == REFERENCE) & (frame.operation == "encrypt")].set_index("mode").mb_per_s
-    for name in [c for c in pivot.columns if c.startswith("bytes") and c.endswith(" 1T")]:
-        pivot[f"{name} / {REFERENCE}"] = [pivot.loc[idx, name] / ref.get(idx[2], math.nan) for idx in pivot.index]
-    return pivot
-
-
-def _mbps(frame, cipher, impl, mode, threads, operation="encrypt") -> float:
-    frame = kernel_rows(frame)
-    sel = frame[(frame.cipher == cipher) & (frame.impl == impl) & (frame["mode"] == mode)
-                & (frame.operation == operation) & (frame.threads == threads)]
-    return float(sel.mb_per_s.iloc[0]) if len(sel) else float("nan")
-
-
-def target_ratios(frame: pd.DataFrame) -> pd.DataFrame:
-    """The issue's targets as ratios from one bench frame (NaN where a case was not run)."""
-    top = int(frame.threads.max())
-    m = lambda *a: _mbps(frame, *a)  # noqa: E731
-    aesni = m("aes", "aesni", "ecb", 1)
-    rows = [
-        ("aesni AES ECB encrypt / PyCryptodome ECB", aesni / m("aes", REFERENCE, "ecb", 1), 1.0),
-        ("aesni AES ECB decrypt / PyCryptodome ECB",
-         m("aes", "aesni", "ecb", 1, "decrypt") / m("aes", REFERENCE, "ecb", 1, "decrypt"), 1.0),
-        ("aesni AES CTR / PyCryptodome CTR", m("aes", "aesni", "ctr", 1) / m("aes", REFERENCE, "ctr", 1), 1.5),
-        (f"aesni AES ECB, {top} threads / 1 thread", m("aes", "aesni", "ecb", top) / aesni, 1.7),
-        ("aesni MAES-1 ECB / AES ECB", m("maes-1", "aesni", "ecb", 1) / aesni, 0.95),
-        ("aesni MAES-2 ECB / AES ECB", m("maes-2", "aesni", "ecb", 1) / aesni, 0.95),
-        ("table AES CTR / table AES ECB", m("aes", "table", "ctr", 1) / m("aes", "table", "ecb", 1), 0.95),
-        (f"table AES ECB, {top} threads / 1 thread", m("aes", "table", "ecb", top) / m("aes", "table", "ecb", 1), 1.7),
-    ]
-    out = pd.DataFrame(rows, columns=["target", "ratio", "required"])
-    return out.assign(met=out.ratio >= out.required)
-
-
-def format_table(frame: pd.DataFrame) -> str:
-    """MB/s per thread count, encrypt and decrypt side by side, and each row's ratio to PyCryptodome
-    (cipherlab on arrays through a reused object: :func:`kernel_rows`)."""
-    frame = kernel_rows(frame)
-    pivot = frame.pivot_table(index=["cipher", "impl", "mode"], columns=["operation", "threads"],
-                              values="mb_per_s", sort=False)
-    pivot.columns = [f"{op} {t}T" for op, t in pivot.columns]
-    ref = frame[(frame.impl == REFERENCE) & (frame.operation == "encrypt")].set_index("mode").mb_per_s
-    pivot[f"enc 1T / {REFERENCE}"] = [pivot.loc[idx, "encrypt 1T"] / ref.get(idx[2], math.nan) for idx in pivot.index]
-    return pivot.round(2).to_string()
-
-
-def against_bound(frame: pd.DataFrame, record: dict, key_bits: int) -> pd.DataFrame:
-    """The bench's AES rows on one thread (encryption) in cycles per byte, each beside the bound measured
-    on this CPU (:func:`bound_record`), the fraction of it (bound / measured) and the formula's figure."""
-    frame = kernel_rows(frame)
-    rows = frame[(frame.cipher == "aes") & (frame.threads == 1) & (frame.operation == "encrypt")]
-    cpb = rows.seconds * record["probe"]["clock_hz"] / rows.bytes
-    bound = bound_of(record, key_bits)
-    return pd.DataFrame({"impl": rows.impl, "mode": rows["mode"], "cycles/B": cpb,
-                         f"bound AES-{key_bits} cycles/B (measured)": bound, "fraction of the bound": bound / cpb,
-                         "formula cycles/B": formula_of(record, key_bits)}).reset_index(drop=True)
 
 
 def _positive_float(text: str) -> float:

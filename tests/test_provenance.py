@@ -1,6 +1,11 @@
 """cipherlab.pipeline.provenance: the run metadata every raw file carries."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 
 from cipherlab.pipeline import provenance
@@ -30,3 +35,30 @@ def test_unreadable_cpufreq_is_said(monkeypatch):
     monkeypatch.setattr(provenance, "_read_first_line",
                         lambda path: "1" if path.endswith("no_turbo") else None)
     assert provenance.cpu_boost() == "off"
+
+
+_AES_RECORD = """
+import json
+from cipherlab.ciphers import cpu
+from cipherlab.ciphers.modes import available_impls
+from cipherlab.pipeline import provenance
+env = provenance.environment_summary()
+print(json.dumps({"cpu": env["cpu_aes_ni"], "jit": env["jit_aes_ni"], "host": cpu.host_has_aesni(),
+                  "kernels": "aesni" in available_impls()}))
+"""
+
+
+def _aes_record(**env):
+    out = subprocess.run([sys.executable, "-c", _AES_RECORD], env={**os.environ, **env}, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_record_says_aes_ni_as_the_cipher_core_decides_it_under_a_generic_jit_target_too():
+    # One decision (cipherlab.ciphers.cpu): the record's jit_aes_ni is whether the hardware style runs,
+    # cpu_aes_ni whether the CPU has the instructions (what PyCryptodome uses), on either JIT target.
+    here, generic = _aes_record(), _aes_record(NUMBA_CPU_NAME="generic")
+    assert here["jit"] == here["kernels"] and here["cpu"] == here["host"]
+    assert generic["jit"] is False and generic["kernels"] is False
+    assert generic["cpu"] == generic["host"] == here["host"]   # the CPU did not change, only the JIT target

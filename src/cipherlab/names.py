@@ -7,11 +7,14 @@ costs nothing (the Snakefile reads the declarations).
 """
 from __future__ import annotations
 
-__all__ = ["OWN_STYLES", "STYLES", "AUTO", "MODES", "AES_KEY_BYTES", "MAES_APPROACHES", "MAES_IV_SOURCES",
+__all__ = ["SOFTWARE_STYLES", "OWN_STYLES", "STYLES", "AUTO", "MODES", "AES_KEY_BYTES", "MAES_APPROACHES", "MAES_IV_SOURCES",
            "SHA3_VARIANTS", "SHA3_CHAINS"]
 
-#: cipherlab's own kernels (``impl``): byte-wise FIPS-197 steps, T-tables, AES-NI intrinsics.
-OWN_STYLES = ("reference", "table", "aesni")
+#: cipherlab's software styles: byte-wise FIPS-197 steps and T-tables.  They run any S-box and linear
+#: layer, and their round steps are separate functions (MAES's Table II times them one by one).
+SOFTWARE_STYLES = ("reference", "table")
+#: cipherlab's own kernels (``impl``): the software styles and the AES-NI intrinsics.
+OWN_STYLES = SOFTWARE_STYLES + ("aesni",)
 #: Every implementation style: cipherlab's, and PyCryptodome's AES as the outside reference.
 STYLES = OWN_STYLES + ("pycryptodome",)
 #: The ``impl`` that resolves to ``aesni`` where the CPU has it, else ``table``.

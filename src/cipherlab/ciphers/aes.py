@@ -16,11 +16,13 @@ from cipherlab._checks import check_choice
 from cipherlab.ciphers._schedule import build_schedule, encryption_schedule
 from cipherlab.ciphers.registry import AES_ROUNDS, ROUNDS, STYLES, CipherInfo, check_key, register
 from cipherlab.ciphers.sboxes import rijndael_sbox
+from cipherlab.names import SOFTWARE_STYLES
 
 __all__ = ["AES", "expand_key", "expand_key_words", "key_from_round_key", "mix_columns_blocks", "inv_mix_columns_blocks",
            "apply_step_blocks", "STEP_IMPLS"]
 
-STEP_IMPLS = ("reference", "table")
+#: The styles whose round steps are separate functions (:func:`apply_step_blocks`).
+STEP_IMPLS = SOFTWARE_STYLES
 
 
 def _rcon(i: int) -> int:

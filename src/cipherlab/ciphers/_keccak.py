@@ -26,6 +26,7 @@ from cipherlab.ciphers._key_kernels import expand_key_blocks
 from cipherlab.ciphers._key_kernels import expand_key_words as _expand_key_words
 from cipherlab.ciphers._numba import jit
 from cipherlab.ciphers.sboxes import rijndael_sbox
+from cipherlab.names import AES_KEY_BYTES
 
 __all__ = ["sha3", "expand_key_words", "maes_ivs", "DIGEST_BYTES"]
 
@@ -188,7 +189,7 @@ def sha3(data, variant: str = "sha3_256") -> bytes:
 
 def expand_key_words(key, n_words: int) -> np.ndarray:
     """FIPS-197 KeyExpansion, compiled: ``uint32[n_words]`` (``n_words`` >= the key's words)."""
-    k = _as_bytes("key", key, (16, 24, 32))
+    k = _as_bytes("key", key, AES_KEY_BYTES)
     if isinstance(n_words, bool) or not isinstance(n_words, (int, np.integer)) or not k.size // 4 <= n_words <= 4096:
         raise ValueError(f"n_words must be an integer in {k.size // 4}..4096, got {n_words!r}")
     return _expand_key_words(k, int(n_words), rijndael_sbox())
@@ -196,14 +197,14 @@ def expand_key_words(key, n_words: int) -> np.ndarray:
 
 def round_keys(key) -> np.ndarray:
     """AES round keys ``k_0 .. k_Nr`` as ``uint8[Nr + 1, 16]``, compiled (same bytes as ``aes.expand_key``)."""
-    return _round_keys(_as_bytes("key", key, (16, 24, 32)), rijndael_sbox())
+    return _round_keys(_as_bytes("key", key, AES_KEY_BYTES), rijndael_sbox())
 
 
 def maes_ivs(key, approach: int = 2, iv_source: str = "sha3", sha3: str = "sha3_256",
              sha3_chain: str = "iv") -> np.ndarray:
     """MAES IV vectors, compiled: the same ``uint8[n, 16]`` as :func:`cipherlab.ciphers.maes.maes_ivs`."""
     from cipherlab.ciphers.maes import APPROACHES, IV_SOURCES, SHA3_CHAINS, SHA3_VARIANTS
-    k = _as_bytes("key", key, (16, 24, 32))
+    k = _as_bytes("key", key, AES_KEY_BYTES)
     check_choice("approach", approach, APPROACHES)
     check_choice("iv_source", iv_source, IV_SOURCES)
     check_choice("sha3", sha3, SHA3_VARIANTS)
@@ -222,7 +223,7 @@ def bound_calls(key, approach: int = 2, sha3: str = "sha3_256", sha3_chain: str 
     timings compare the algorithms, not a wrapper.
     """
     from cipherlab.ciphers.maes import APPROACHES, SHA3_CHAINS, SHA3_VARIANTS
-    k = _as_bytes("key", key, (16, 24, 32)).copy()
+    k = _as_bytes("key", key, AES_KEY_BYTES).copy()
     check_choice("approach", approach, APPROACHES)
     check_choice("sha3", sha3, SHA3_VARIANTS)
     check_choice("sha3_chain", sha3_chain, SHA3_CHAINS)

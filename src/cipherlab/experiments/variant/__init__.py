@@ -3,6 +3,7 @@
 :mod:`.chapter` declares them (parameters, outputs: :data:`.chapter.VARIANTS`), :mod:`.driver` runs the
 battery (:func:`.driver.run_battery`) and writes its tables and figures, :mod:`.views` shows them.
 
-Every chapter package has this form: a docstring and nothing else (nothing re-exported, so that
-reading the declaration stays light); import each module by its name.
+Every chapter package has this form: a docstring and nothing else.  It re-exports nothing, so
+that reading the declaration (``chapter.py``, as the Snakefile does for every chapter) imports
+no more than the pipeline layer; import each module by its name.
 """

@@ -32,7 +32,8 @@ export PATH := $(BIN):$(PATH)
 help:
 	@echo "make reproduce [QUICK=1] [CORES=N]   run the pipeline and build the book"
 	@echo "make test                           lint, then run the tests (includes a quick pipeline run)"
-	@echo "make test-unit                      lint, then the fast lane: every test but the pipeline runs and the browser"
+	@echo "make test-unit                      lint, then the fast lane: every test but the pipeline runs, the browser and the cluster"
+	@echo "make lint                           ruff over src, tests and notebooks ([tool.ruff] in pyproject.toml)"
 	@echo "make variant VARIANT=<name> [QUICK=1]  referee config/variants/<name>.yaml: its chapter, then the book"
 	@echo "make pdf [QUICK=1]                  the referee's reports and the whole book as PDF (headless Chromium)"
 	@echo "make from-run [RUN=<name>] [QUICK=1]  the whole book from a shipped run in data/runs/ (default: the newest), no timing"

@@ -9,6 +9,8 @@ import sys
 import numpy as np
 
 from cipherlab.pipeline import provenance
+
+
 def test_run_metadata_has_the_provenance_fields():
     meta = provenance.run_metadata(profile="quick", seed=3, config={"a": 1}, compile_seconds=0.5)
     for key in ("run_id", "profile", "date_utc", "seed", "config", "cpu_model", "logical_cores",

@@ -18,9 +18,11 @@ A second S-box of any other shape raises ``ValueError`` (none exists today).
 from __future__ import annotations
 
 import os
+import resource
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import NamedTuple
@@ -38,7 +40,7 @@ from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
            "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN",
-           "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES", "share"]
+           "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES", "share", "trace", "Call"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -297,6 +299,44 @@ def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
         speed[2] = speed[3]
 
 
+#: Where :func:`trace` collects each long message's record while it is on (None: off, the usual case).
+_TRACE: list = [None]
+
+
+class Call(NamedTuple):
+    """One long message as :func:`_ranges` ran it (see :func:`trace`)."""
+    kernel: str
+    n_bytes: int
+    shared: bool     # run by the threads sharing it (False: one thread)
+    seconds: float
+    faults: int      # minor page faults the process took during it (fresh output pages: > 0)
+
+
+@contextmanager
+def trace():
+    """Collect a :class:`Call` for each message :func:`_ranges` times (one thread or shared) while the
+    block runs: which way each call took, its time and the page faults taken meanwhile (a fresh output
+    array faults its pages in; a reused one takes none). A debugging aid, off in the hot path otherwise::
+
+        with trace() as calls:
+            c.encrypt(data)
+        calls[0].shared
+    """
+    calls: list = []
+    previous, _TRACE[0] = _TRACE[0], calls
+    try:
+        yield calls
+    finally:
+        _TRACE[0] = previous
+
+
+def _faults() -> int:
+    return resource.getrusage(_RUSAGE).ru_minflt
+
+
+_RUSAGE = resource.RUSAGE_SELF  # the helper threads' faults too
+
+
 def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
     """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads, this one
     included (:class:`_Shared`); the kernels release the GIL (``nogil``), so the pieces run in parallel.
@@ -310,12 +350,18 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> Non
         kernel(*args_for(0, n_blocks))
         return
     both = shares(kernel, n_bytes)
+    calls = _TRACE[0]
+    if calls is not None:
+        faults = _faults()
     t0 = time.perf_counter()
     if both:
         share(kernel, n_bytes, threads, args_for, group)
     else:
         kernel(*args_for(0, n_blocks))
-    _record(kernel, n_bytes, both, time.perf_counter() - t0)
+    seconds = time.perf_counter() - t0
+    _record(kernel, n_bytes, both, seconds)
+    if calls is not None:
+        calls.append(Call(getattr(kernel, "__name__", repr(kernel)), n_bytes, both, seconds, _faults() - faults))
 
 
 def share(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import tracemalloc
 
 import numpy as np
@@ -316,3 +317,37 @@ def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
     HW._record(len, 100, True, 0.5)
     one, shared, *_ = HW._SPEED[HW._size_class(len, 100)]
     assert list(one) == pytest.approx([0.03, 0.02, 0.05][-HW.SAMPLES:]) and list(shared) == [0.005]
+
+
+def test_the_helpers_spin_is_bounded_and_sees_a_posted_job():
+    """The helper's wait reads the flag until it changes or its bound of reads has passed, then returns
+    what it read: an unchanged flag after the bound (it goes to sleep), a posted value at once."""
+    flag = np.zeros(1, np.int64)
+    assert HW._spin(flag, 0, 1000) == 0
+    assert HW._spin(flag, 0, 0) == 0
+    flag[0] = 7
+    assert HW._spin(flag, 0, 1 << 62) == 7  # no bound reached: the value was already there
+    assert HW.spin_reads() >= 1
+
+
+def test_a_helper_runs_jobs_given_awake_or_asleep_and_a_trace_counts_each_way(monkeypatch):
+    """Jobs handed to a helper run whether it was still spinning or had gone to sleep; every block is
+    covered once; a trace records each long message's way and time."""
+    monkeypatch.setattr(HW, "_SPEED", {})
+    n_blocks = 50_000
+    seen = np.zeros(n_blocks, np.int64)
+
+    def kernel(start, stop):
+        seen[start:stop] += 1
+
+    with HW.trace() as calls:
+        for pause in (0.0, 0.05, 0.0, 0.05, 0.0, 0.05, 0.0):  # 50 ms: past the spin, the helper sleeps
+            time.sleep(pause)
+            HW.share(kernel, 16 * n_blocks, 2, lambda a, b: (a, b), group=8)
+        for _ in range(2 * HW.SAMPLES):
+            HW._ranges(kernel, 16 * n_blocks, 2, lambda a, b: (a, b), group=8)
+    assert (seen == 7 + 2 * HW.SAMPLES).all()
+    assert [c.shared for c in calls] == [False, True] * HW.SAMPLES
+    assert all(c.n_bytes == 16 * n_blocks and c.seconds > 0 and c.kernel == "kernel" for c in calls)
+    helper = HW._helpers(1)[0]
+    assert helper.sleeps >= 1 and helper.thread.is_alive()

@@ -23,17 +23,19 @@ import threading
 import time
 from collections import deque
 from contextlib import contextmanager
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from cipherlab.ciphers import _aesni_kernels as H
 from cipherlab.ciphers import _vaes_kernels as V  # importing compiles nothing: the kernels compile on first call
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers import probe
-from cipherlab.ciphers._numba import max_threads
+from cipherlab.ciphers._numba import jit, max_threads
 from cipherlab.ciphers._schedule import kernel_round_keys
 from cipherlab.ciphers.cpu import has_vaes, has_zmm
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
@@ -166,30 +168,113 @@ def counter(iv: bytes) -> tuple:
     return np.uint64(int.from_bytes(iv[:8], "big")), np.uint64(int.from_bytes(iv[8:], "big"))
 
 
-_POOL: list = []
+@intrinsic
+def _load_acquire(typingctx, flag):
+    """``flag[0]`` (an int64 array) read with acquire ordering: a load the compiler may not hoist out
+    of a wait loop, so a store by another thread is seen. (No ``pause``: inline assembly aborts Numba's
+    object cache.)"""
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.load_atomic(builder.bitcast(ary.data, ir.IntType(64).as_pointer()), "acquire", 8)
+    return types.int64(flag), codegen
 
 
-def _pool() -> ThreadPoolExecutor:
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(max_workers=max(1, max_threads() - 1), thread_name_prefix="cipherlab-aesni"))
-    return _POOL[0]
+
+@jit
+def _spin(flag, seen, limit):
+    """Wait (without the GIL) until ``flag[0] != seen`` or ``limit`` reads have passed; ``flag[0]``."""
+    for _ in range(limit):
+        value = _load_acquire(flag)
+        if value != seen:
+            return value
+    return _load_acquire(flag)
 
 
-def _forget_pool_in_child() -> None:
-    """A forked child inherits the executor but not its worker threads (work submitted to it would
-    never run): the child starts without a pool and makes its own on first use, and measures its own
+#: How long a helper thread stays awake after its last piece (seconds), spinning in native code without
+#: the GIL: a stream of messages hands the next one to a thread already running instead of waking a
+#: halted vCPU (tens of microseconds to a millisecond on a VM) each time; then it sleeps.
+SPIN_SECONDS = 2e-4
+#: The reads of :func:`_spin` that last :data:`SPIN_SECONDS` (measured on first use, per process).
+_SPIN_READS: list = [None]
+
+
+def spin_reads() -> int:
+    """The spin's bound in reads: :data:`SPIN_SECONDS` at the rate measured once (a hundred thousand reads)."""
+    if _SPIN_READS[0] is None:
+        flag = np.zeros(1, np.int64)
+        _spin(flag, 0, 1)  # compile or load from the cache, untimed
+        reads = 100_000
+        t0 = time.perf_counter()
+        _spin(flag, 0, reads)
+        _SPIN_READS[0] = max(1, int(SPIN_SECONDS * reads / max(time.perf_counter() - t0, 1e-9)))
+    return _SPIN_READS[0]
+
+
+class _Helper:
+    """A thread that runs the jobs handed to it (:meth:`give`): after each it spins for
+    :func:`spin_reads` on its flag (posted jobs count it up), then sleeps on a condition until the next."""
+
+    def __init__(self, index: int):
+        self.flag = np.zeros(1, np.int64)
+        self.job = None
+        self.cond = threading.Condition()
+        self.spins = 0     # jobs taken while spinning (awake), for trace and tests
+        self.sleeps = 0    # jobs taken after sleeping
+        self.thread = threading.Thread(target=self._run, name=f"cipherlab-aesni-{index}", daemon=True)
+        self.thread.start()
+
+    def give(self, job) -> None:
+        with self.cond:
+            self.job = job
+            self.flag[0] += 1
+            self.cond.notify()
+
+    def _run(self) -> None:
+        flag, cond, reads = self.flag, self.cond, spin_reads()
+        seen = 0
+        while True:
+            if _spin(flag, seen, reads) != seen:
+                self.spins += 1
+            else:
+                self.sleeps += 1
+                with cond:
+                    while flag[0] == seen:
+                        cond.wait()
+            with cond:
+                seen, job, self.job = int(flag[0]), self.job, None
+            if job is not None:
+                job.work()
+                job = None  # the message's arrays are not kept alive while waiting
+
+
+_HELPERS: list = []
+
+
+def _helpers(count: int) -> list:
+    """``count`` helper threads (made on first use, kept for the process)."""
+    while len(_HELPERS) < count:
+        _HELPERS.append(_Helper(len(_HELPERS)))
+    return _HELPERS[:count]
+
+
+def _forget_helpers_in_child() -> None:
+    """A forked child inherits the helpers' objects but not their threads (work handed to them would
+    never run): the child starts without them and makes its own on first use, and measures its own
     times (its cores may be shared differently)."""
-    _POOL.clear()
+    _HELPERS.clear()
     _SPEED.clear()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool_in_child)
+    os.register_at_fork(after_in_child=_forget_helpers_in_child)
 
 
 #: The least a thread claims at a time (bytes) where threads share a message: a claim costs a kernel call
 #: (about a microsecond), this much work about 6 us at 20 GB/s.
 PIECE_MIN_BYTES = 1 << 17
+#: Guided scheduling's divisor: a claim takes the larger of the least piece and what is left over this
+#: times the thread count.
+GUIDE = 2
 
 
 class _Shared:
@@ -218,7 +303,7 @@ class _Shared:
                     start = self.next
                     if start >= n:
                         return
-                    size = max(self.least, (n - start) // (2 * self.threads))
+                    size = max(self.least, (n - start) // (GUIDE * self.threads))
                     size += -size % self.group
                     stop = self.next = min(n, start + size)
                 self.kernel(*self.args_for(start, stop))
@@ -369,9 +454,8 @@ def share(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
     its pieces (:class:`_Shared`), whatever its length. :func:`_ranges` decides when to; the sweep's
     plain-copy ceiling calls it."""
     job = _Shared(kernel, args_for, (n_bytes + 15) // 16, threads, group)
-    pool = _pool()
-    for _ in range(threads - 1):
-        pool.submit(job.work)
+    for helper in _helpers(min(threads, max_threads()) - 1):
+        helper.give(job)
     job.work()
     if job.left and job.error is None:
         job.done.wait()

@@ -48,7 +48,7 @@ def test_run_sweep_fresh_and_reused_beside_pycryptodome():
         assert list(first.calls) == [bench.FIRST_CALLS]  # the cold calls, reported apart
         assert (two[two.library == "cipherlab"].query("object == 'reused'").calls >= bench.STREAM_CALLS).all()
         ways = frame.attrs["two_thread_ways"][1024]  # the table style: no long message is traced
-        assert ways == {"first_calls": [], "warm": []}
+        assert ways == {"first_calls": [], "first_call_faults": [], "warm": []}
         assert sorted(copies.threads) == [1, 2] and set(copies.bytes) == {1024}
     else:
         assert two.empty and copies.empty

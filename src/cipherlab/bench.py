@@ -359,7 +359,7 @@ def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats:
             i = next(i for i, (_, _, t, kind, _) in enumerate(cases) if t == 2 and kind == "array")
             seconds, calls = _first_calls(cases[i][4], FIRST_CALLS)
             rows.append(_row("sizes", "cipherlab", "first calls", mode, 128, 2, n, seconds, FIRST_CALLS, clock_hz))
-            ways[n] = {"first_calls": [bool(c.shared) for c in calls]}
+            ways[n] = {"first_calls": [bool(c.shared) for c in calls], "first_call_faults": [c.faults for c in calls]}
         streams = [t == 2 and lib == "cipherlab" for lib, _, t, _, _ in cases]
         timed = _time_cases([fn for *_, fn in cases], repeats, least=[STREAM_CALLS if s else 1 for s in streams],
                             per_call=[2 if kind == "streams" else 1 for *_, kind, _ in cases])
@@ -498,7 +498,8 @@ def run_sizes(args) -> int:
         print("\ntwo threads: not measured (Numba may run one thread here: NUMBA_NUM_THREADS)")
     for n, way in ways.items():
         print(f"two threads at {n} B, the way each long message took (shared / one thread): the first "
-              f"{FIRST_CALLS} calls {_ways(way['first_calls'])}, after warm-up {_ways(way['warm'])}")
+              f"{FIRST_CALLS} calls {_ways(way['first_calls'])} (page faults {way['first_call_faults']}), after "
+              f"warm-up {_ways(way['warm'])}")
     _print_limits(frame, record)
     gain = record["zmm_gain"]
     if gain == gain:

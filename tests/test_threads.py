@@ -135,3 +135,25 @@ def test_a_helper_runs_jobs_given_awake_or_asleep_and_a_trace_counts_each_way(mo
     assert all(c.n_bytes == 16 * n_blocks and c.seconds > 0 and c.kernel == "kernel" for c in calls)
     helper = T._helpers(1)[0]
     assert helper.sleeps >= 1 and helper.thread.is_alive()
+
+
+def test_jobs_handed_to_a_helper_at_once_all_run_and_beside_raises_the_helpers_error():
+    """Jobs handed to the helper before it takes them queue (none is lost: a call beside another user
+    thread's shared message still runs); ``beside`` runs both calls and raises the helper's error here."""
+    helper = T._helpers(1)[0]
+    ran = []
+    calls = [T._Call(lambda i=i: ran.append(i)) for i in range(5)]
+    for call in calls:
+        helper.give(call)
+    for call in calls:
+        assert call.done.wait(10)
+    assert sorted(ran) == list(range(5))
+    here = []
+    T.beside(lambda: here.append("here"), lambda: here.append("there"))
+    assert sorted(here) == ["here", "there"]
+
+    def fail():
+        raise KeyError("there")
+
+    with pytest.raises(KeyError, match="there"):
+        T.beside(lambda: None, fail)

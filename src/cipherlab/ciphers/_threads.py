@@ -76,27 +76,29 @@ def spin_reads() -> int:
 
 
 class _Helper:
-    """A thread that runs the jobs handed to it (:meth:`give`): after each it spins for
-    :func:`spin_reads` on its flag (posted jobs count it up), then sleeps on a condition until the next."""
+    """A thread that runs the jobs handed to it (:meth:`give`), in order: after each it spins for
+    :func:`spin_reads` on its flag (each job posted counts it up), then sleeps on a condition until the
+    next. Jobs queue (two user threads may hand it one each at once); a shared message's job that its
+    caller finished meanwhile returns at once."""
 
     def __init__(self, index: int):
         self.flag = np.zeros(1, np.int64)
-        self.job = None
+        self.jobs: deque = deque()
         self.cond = threading.Condition()
-        self.spins = 0     # jobs taken while spinning (awake), for trace and tests
-        self.sleeps = 0    # jobs taken after sleeping
+        self.spins = 0     # jobs seen while spinning (awake), for the trace's reader and tests
+        self.sleeps = 0    # times the spin ran out and the thread slept
         self.reads = spin_reads()  # measured here: a job handed to the new thread does not wait for it
         self.thread = threading.Thread(target=self._run, name=f"cipherlab-aesni-{index}", daemon=True)
         self.thread.start()
 
     def give(self, job) -> None:
         with self.cond:
-            self.job = job
+            self.jobs.append(job)
             self.flag[0] += 1
             self.cond.notify()
 
     def _run(self) -> None:
-        flag, cond, reads = self.flag, self.cond, self.reads
+        flag, cond, reads, jobs = self.flag, self.cond, self.reads, self.jobs
         seen = 0
         while True:
             if _spin(flag, seen, reads) != seen:
@@ -107,10 +109,9 @@ class _Helper:
                     while flag[0] == seen:
                         cond.wait()
             with cond:
-                seen, job, self.job = int(flag[0]), self.job, None
-            if job is not None:
-                job.work()
-                job = None  # the message's arrays are not kept alive while waiting
+                seen = int(flag[0])
+            while jobs:
+                jobs.popleft().work()  # popped: the message's arrays are not kept alive while waiting
 
 
 _HELPERS: list = []

@@ -12,7 +12,7 @@ from Crypto.Cipher import AES as PyAES
 from hypothesis import given, settings, strategies as st
 
 import cipherlab
-from cipherlab.ciphers import _aesni as HW
+from cipherlab.ciphers import _threads as T
 from cipherlab.ciphers.cpu import has_aesni
 from cipherlab.ciphers.modes import Cipher
 
@@ -93,7 +93,7 @@ def sharing(request, monkeypatch):
     """The threads share a message where the measured speed and hand-off say so, or always (the pieces'
     split is then exercised whatever the machine's load)."""
     if request.param == "always shared":
-        monkeypatch.setattr(HW, "shares", lambda kernel, n_bytes: True)
+        monkeypatch.setattr(T, "shares", lambda kernel, n_bytes: True)
     return request.param
 
 
@@ -223,96 +223,3 @@ def test_cipher_parts_are_shared_between_objects():
     b = cipherlab.new(bytes(range(16)), impl="table")._enc
     assert a.tables is b.tables and a.sboxes is b.sboxes and a.params is b.params
     assert not np.array_equal(a.rk32, b.rk32)
-
-
-def test_shared_pieces_cover_every_block_once_and_a_helpers_error_reaches_the_caller(monkeypatch):
-    """The guided pieces of a shared message cover each block exactly once, on two threads, in whole
-    groups but the last; an exception in any piece is raised on the caller's thread."""
-    monkeypatch.setattr(HW, "shares", lambda kernel, n_bytes: True)
-    n_blocks = 100_003
-    seen = np.zeros(n_blocks, np.int64)
-    pieces = []
-
-    def kernel(start, stop):
-        seen[start:stop] += 1
-        pieces.append((start, stop))
-
-    HW._ranges(kernel, 16 * n_blocks, 2, lambda a, b: (a, b), group=8)
-    assert (seen == 1).all()
-    assert all(a % 8 == 0 for a, _ in pieces) and len(pieces) > 2
-
-    def failing(start, stop):
-        if start:
-            raise RuntimeError("piece failed")
-
-    with pytest.raises(RuntimeError, match="piece failed"):
-        HW._ranges(failing, 16 * n_blocks, 2, lambda a, b: (a, b))
-
-
-def test_threads_share_a_size_class_only_where_sharing_was_measured_faster(monkeypatch):
-    """A size class's first long messages alternate, one thread first, until each way has SAMPLES timings;
-    then the faster measured way runs (sharing only SHARE_GAIN times faster), every EXPLORE_EVERY-th call
-    the other. Either way covers each block exactly once."""
-    monkeypatch.setattr(HW, "_SPEED", {})
-    n = 1 << 20
-    pieces = []
-
-    def kernel(start, stop):
-        pieces.append((start, stop))
-
-    ways = []
-    for _ in range(2 * HW.SAMPLES):
-        ways.append(HW.shares(kernel, n))
-        HW._ranges(kernel, n, 2, lambda a, b: (a, b))
-        seen = np.zeros(n // 16, np.int64)
-        for a, b in pieces:
-            seen[a:b] += 1
-        assert (seen == 1).all() and (len(pieces) > 1) == ways[-1]
-        pieces.clear()
-    assert ways == [False, True] * HW.SAMPLES
-    key = HW._size_class(kernel, n)
-    one, shared, wait, _, _ = HW._SPEED[key]
-    assert len(one) == len(shared) == HW.SAMPLES and wait == HW.EXPLORE_EVERY and min(one) > 0 and min(shared) > 0
-    # synthetic figures: which way each call takes
-    HW._SPEED[key] = [[1.0, 9.0, 1.0], [1.0 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16, True]  # medians: one disturbed call ignored
-    assert HW.shares(kernel, n) and not HW.shares(kernel, 2 * n)  # another size class starts on one thread
-    speed = [[1.0] * HW.SAMPLES, [1.01 / HW.SHARE_GAIN] * HW.SAMPLES, 5, 16, None]  # not faster enough
-    HW._SPEED[key] = speed[:4] + [HW._choice(speed)]
-    assert not HW.shares(kernel, n)
-    HW._SPEED[key][2] = 0  # the wait is over: the other way runs once
-    assert HW.shares(kernel, n)
-
-
-def test_a_call_of_the_other_way_that_confirms_the_choice_doubles_the_wait_for_the_next(monkeypatch):
-    """One thread chosen: each chosen call counts the wait down; the shared call at its end, slower again,
-    doubles the wait (up to EXPLORE_MAX); one that turns out faster changes the choice and resets the wait."""
-    monkeypatch.setattr(HW, "_SPEED", {})
-    n = 1 << 20
-    for _ in range(HW.SAMPLES):  # one thread: 1 s per message, shared: 2 s
-        HW._record(len, n, False, 1.0)
-        HW._record(len, n, True, 2.0)
-    key = HW._size_class(len, n)
-    for wait in (HW.EXPLORE_EVERY, 2 * HW.EXPLORE_EVERY, 4 * HW.EXPLORE_EVERY):
-        assert HW._SPEED[key][2:4] == [wait, wait]
-        for _ in range(wait):
-            assert not HW.shares(len, n)
-            HW._record(len, n, False, 1.0)
-        assert HW.shares(len, n)
-        HW._record(len, n, True, 2.0)
-    HW._SPEED[key][3] = HW.EXPLORE_MAX
-    HW._SPEED[key][2] = 0
-    HW._record(len, n, True, 2.0)
-    assert HW._SPEED[key][2:4] == [HW.EXPLORE_MAX, HW.EXPLORE_MAX]
-    for _ in range(2):  # sharing got faster (the other core freed): the second such call turns the median
-        HW._SPEED[key][2] = 0
-        HW._record(len, n, True, 0.5)
-    assert HW.shares(len, n) and HW._SPEED[key][2:4] == [HW.EXPLORE_EVERY, HW.EXPLORE_EVERY]
-
-
-def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
-    monkeypatch.setattr(HW, "_SPEED", {})
-    for seconds in (1.0, 3.0, 2.0, 5.0):
-        HW._record(len, 100, False, seconds)
-    HW._record(len, 100, True, 0.5)
-    one, shared, *_ = HW._SPEED[HW._size_class(len, 100)]
-    assert list(one) == pytest.approx([0.03, 0.02, 0.05][-HW.SAMPLES:]) and list(shared) == [0.005]

@@ -3,6 +3,7 @@ the table and the Environment page's parts built from it. No speed is asserted (
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pandas as pd
@@ -40,8 +41,14 @@ def test_run_sweep_fresh_and_reused_beside_pycryptodome():
     two = frame[frame.threads == 2]
     copies = frame[frame.library == "copy"]
     if bench.max_threads() >= 2:  # a reused cipherlab object on two threads, and the copy's ceiling, at the sizes asked only
-        assert set(two.bytes) == {1024} and set(zip(two.library, two["data"])) == {
-            ("cipherlab", "array"), ("cipherlab", "bytes"), ("copy", "array")}
+        assert set(two.bytes) == {1024} and set(zip(two.library, two.object, two["data"])) == {
+            ("cipherlab", "reused", "array"), ("cipherlab", "reused", "bytes"), ("cipherlab", "reused", "streams"),
+            ("cipherlab", "first calls", "array"), ("copy", "reused", "array")}
+        first = two[two.object == "first calls"]
+        assert list(first.calls) == [bench.FIRST_CALLS]  # the cold calls, reported apart
+        assert (two[two.library == "cipherlab"].query("object == 'reused'").calls >= bench.STREAM_CALLS).all()
+        ways = frame.attrs["two_thread_ways"][1024]  # the table style: no long message is traced
+        assert ways == {"first_calls": [], "first_call_faults": [], "warm": []}
         assert sorted(copies.threads) == [1, 2] and set(copies.bytes) == {1024}
     else:
         assert two.empty and copies.empty
@@ -59,6 +66,12 @@ def test_run_sweep_fresh_and_reused_beside_pycryptodome():
         assert table["bytes: 2 threads / 1 thread"].iloc[1] == pytest.approx(
             table["cipherlab reused bytes 2 threads MB/s"].iloc[1] / table["cipherlab reused bytes MB/s"].iloc[1])
         assert np.isnan(table["plain copy: 2 threads / 1 thread"].iloc[0])
+        row = table.iloc[1]
+        mbps = two[two.library == "cipherlab"].set_index(["object", "data"]).mb_per_s
+        assert row["2 threads first calls / 1 thread"] == pytest.approx(
+            mbps["first calls", "array"] / row["cipherlab reused MB/s"])
+        assert row["2 streams / 1 thread"] == pytest.approx(mbps["reused", "streams"] / row["cipherlab reused MB/s"])
+        assert row["cipherlab reused 2 threads MB/s"] == pytest.approx(mbps["reused", "array"])
         copy = copies.set_index("threads").mb_per_s
         assert table["plain copy: 2 threads / 1 thread"].iloc[1] == pytest.approx(copy[2] / copy[1])
     on_bytes = frame[(frame.library == "cipherlab") & (frame["data"] == "bytes") & (frame.threads == 1)]
@@ -233,3 +246,20 @@ def test_bench_profile_goes_with_sizes_and_not_with_out(capsys):
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "--profile" in err
+
+
+def test_time_cases_holds_a_stream_per_batch_and_divides_by_the_messages_per_call():
+    """A case with ``least`` calls per batch runs at least that many in each batch (after one warm-up call);
+    its time is divided by ``per_call`` (two streams: one message on each of two threads per call)."""
+    counts = [0, 0]
+
+    def one():
+        counts[0] += 1
+
+    def two():
+        counts[1] += 1
+        time.sleep(1e-3)  # a batch of one call lasts BATCH_SECONDS already
+
+    (s1, c1), (s2, c2) = bench._time_cases([one, two], repeats=2, least=[1, 5], per_call=[1, 2])
+    assert c2 == 5 and counts[1] == 1 + 1 + 2 * 5  # warm-up, the batch-size probe, two batches of five
+    assert c1 >= 1 and s1 > 0 and 5e-4 <= s2 < 1.0  # 1 ms per call, two messages per call

@@ -100,7 +100,7 @@ def test_a_user_choice_of_layer_is_respected():
 
 
 # Every style, forked after it ran its threaded path: the hardware style keeps a thread pool per
-# process (``_aesni._pool``), which a forked child inherits without its worker thread; the child
+# process (``_aesni._helpers``), which a forked child inherits without their threads; the child
 # must make its own instead of waiting forever on the inherited one.
 STYLES_SCRIPT = textwrap.dedent("""\
     import multiprocessing as mp, os, signal, sys

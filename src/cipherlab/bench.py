@@ -237,13 +237,23 @@ def _copy(inp: np.ndarray, out: np.ndarray, start: int, stop: int) -> None:
     np.copyto(out[16 * start:16 * stop], inp[16 * start:16 * stop])  # numpy releases the GIL for a copy
 
 
+#: A two-thread case is timed as a user streaming messages sees it: this many calls of the size class run
+#: first (the learned choice of one thread or sharing made, the helper thread and the second vCPU awake;
+#: as a JIT compile is kept out of a timing), and each batch holds at least :data:`STREAM_CALLS` messages.
+#: The first calls are timed one by one and reported apart (``object`` ``first calls``).
+FIRST_CALLS = 8
+STREAM_CALLS = 8
+
+
 def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes, two_threads: bool) -> list:
     """``(library, object, threads, data, callable)`` for one message: cipherlab and PyCryptodome, each
     with a fresh object per message (what a user does) and with one object reused, cipherlab on a uint8
     array and on ``bytes`` (bytes in, bytes out, as a user calls it; PyCryptodome returns bytes always);
-    with ``two_threads``, a reused cipherlab object on two threads too, and beside it the ceiling of two
-    threads on this machine: a plain copy of the same bytes (``library`` ``copy``) on one thread and
-    shared by two, as the cipher's pieces are."""
+    with ``two_threads``, a reused cipherlab object on two threads too, two user threads each streaming
+    its own messages through its own object on one thread (``data`` ``streams``: the hardware's scaling
+    for independent work; a call is one message on each thread, its time per message), and beside them
+    the ceiling of two threads on this machine: a plain copy of the same bytes (``library`` ``copy``) on
+    one thread and shared by two, as the cipher's pieces are."""
     kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False)
     ours = new(key, "aes", mode, threads=1, **kw)
     # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
@@ -256,32 +266,51 @@ def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, 
              ("pycryptodome", "fresh", 1, "bytes", fresh),
              ("pycryptodome", "reused", 1, "bytes", lambda: theirs.encrypt(raw))]
     if two_threads:
-        from cipherlab.ciphers._aesni import share
+        from cipherlab.ciphers._threads import beside, share
         both = new(key, "aes", mode, threads=2, **kw)
+        other = new(key, "aes", mode, threads=1, **kw)
         out = np.empty_like(data)
         cases += [("cipherlab", "reused", 2, "array", lambda: both.encrypt(data)),
                   ("cipherlab", "reused", 2, "bytes", lambda: both.encrypt(raw)),
+                  ("cipherlab", "reused", 2, "streams",
+                   lambda: beside(lambda: ours.encrypt(data), lambda: other.encrypt(data))),
                   ("copy", "reused", 1, "array", lambda: np.copyto(out, data)),
                   ("copy", "reused", 2, "array", lambda: share(_copy, data.shape[0], 2, lambda a, b: (data, out, a, b)))]
     return cases
 
 
-def _time_cases(cases: list, repeats: int) -> list:
+def _first_calls(fn, count: int) -> "tuple[float, list]":
+    """The mean time of ``fn``'s first ``count`` calls, each timed alone, and their trace (the way each
+    long message took: :func:`cipherlab.ciphers._threads.trace`)."""
+    from cipherlab.ciphers._threads import trace
+    with trace() as calls:
+        times = []
+        for _ in range(count):
+            t0 = time.perf_counter_ns()
+            fn()
+            times.append((time.perf_counter_ns() - t0) / 1e9)
+    return sum(times) / count, calls
+
+
+def _time_cases(cases: list, repeats: int, least=None, per_call=None) -> list:
     """``(seconds per call, calls per batch)`` of each case: a warm-up call (JIT compile or cache load),
-    calls per batch doubled until a batch lasts :data:`BATCH_SECONDS`, then ``repeats`` batches of
-    each, interleaved across the cases, the fastest kept."""
+    calls per batch doubled until a batch lasts :data:`BATCH_SECONDS` (and holds ``least[i]`` calls at
+    least: a stream), then ``repeats`` batches of each, interleaved across the cases, the fastest kept;
+    each case's time divided by ``per_call[i]`` (messages per call)."""
+    least = least or [1] * len(cases)
+    per_call = per_call or [1] * len(cases)
     calls = []
-    for fn in cases:
+    for fn, low in zip(cases, least):
         fn()
         c = 1
         while c < 1 << 16 and _batch_time(fn, c) * c < BATCH_SECONDS:
             c *= 2
-        calls.append(c)
+        calls.append(max(c, low))
     best = [float("inf")] * len(cases)
     for _ in range(repeats):
         for i, fn in enumerate(cases):
             best[i] = min(best[i], _batch_time(fn, calls[i]))
-    return list(zip(best, calls))
+    return [(b / k, c) for b, c, k in zip(best, calls, per_call)]
 
 
 def _check_sweep_args(mode, impl, repeats):
@@ -319,13 +348,32 @@ def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats:
         raise ValueError(f"sizes must be positive multiples of 16 bytes, got {sizes!r}")
     rng = np.random.default_rng(seed)
     key, iv = rng.bytes(16), rng.bytes(16)
-    rows = []
+    rows, ways = [], {}
     for n in sizes:
         data = rng.integers(0, 256, n, dtype=np.uint8)
-        cases = _sweep_cases(mode, impl, key, iv, data, data.tobytes(), n in two_threads and max_threads() >= 2)
-        for (library, obj, threads, kind, _), (s, c) in zip(cases, _time_cases([fn for *_, fn in cases], repeats)):
+        two = n in two_threads and max_threads() >= 2
+        cases = _sweep_cases(mode, impl, key, iv, data, data.tobytes(), two)
+        if two:  # the size class's first calls on two threads, timed alone; the kernel's compile (or cache
+            from cipherlab.ciphers._threads import start  # load) and the helper thread's making kept out
+            start(2)
+            cases[1][4]()  # the reused object on one thread: the same kernel
+            i = next(i for i, (_, _, t, kind, _) in enumerate(cases) if t == 2 and kind == "array")
+            seconds, calls = _first_calls(cases[i][4], FIRST_CALLS)
+            rows.append(_row("sizes", "cipherlab", "first calls", mode, 128, 2, n, seconds, FIRST_CALLS, clock_hz))
+            ways[n] = {"first_calls": [bool(c.shared) for c in calls], "first_call_faults": [c.faults for c in calls]}
+        ours_two = [t == 2 and lib == "cipherlab" for lib, _, t, _, _ in cases]  # each batch a stream of messages
+        timed = _time_cases([fn for *_, fn in cases], repeats, least=[STREAM_CALLS if s else 1 for s in ours_two],
+                            per_call=[2 if kind == "streams" else 1 for *_, kind, _ in cases])
+        if two:
+            from cipherlab.ciphers._threads import trace
+            with trace() as calls:  # the way the warm object takes now (the learned choice)
+                cases[i][4]()
+            ways[n]["warm"] = [bool(c.shared) for c in calls]
+        for (library, obj, threads, kind, _), (s, c) in zip(cases, timed):
             rows.append(_row("sizes", library, obj, mode, 128, threads, n, s, c, clock_hz, kind))
-    return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+    frame = pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+    frame.attrs["two_thread_ways"] = ways
+    return frame
 
 
 def run_limits(size: int = LIMIT_BYTES, impl: str = "auto", repeats: int = 5, seed: int = 0,
@@ -420,6 +468,10 @@ def _print_limits(frame: pd.DataFrame, record: dict) -> None:
     print(probe_table(record).round(3).to_string(index=False))
 
 
+def _ways(shared: list) -> str:
+    return " ".join("S" if s else "1" for s in shared) or "none timed (a short message or not the hardware style)"
+
+
 def run_sizes(args) -> int:
     """``cipherlab bench --sizes``: the probe of the bound, the sweep and its limit part, OpenSSL beside
     it, printed (and written with ``--out``)."""
@@ -429,9 +481,11 @@ def run_sizes(args) -> int:
     impl = resolve_impl((args.impl or ["auto"])[0])
     record = bound_record(impl)
     clock = record["probe"]["clock_hz"]
-    frame = pd.concat([run_sweep(sizes=SWEEP_SIZES, mode=args.mode, impl=impl, repeats=args.repeats, clock_hz=clock,
-                                 two_threads=TWO_THREAD_SIZES),
-                       run_limits(size=LIMIT_BYTES, impl=impl, repeats=args.repeats, clock_hz=clock)], ignore_index=True)
+    sizes = run_sweep(sizes=SWEEP_SIZES, mode=args.mode, impl=impl, repeats=args.repeats, clock_hz=clock,
+                      two_threads=TWO_THREAD_SIZES)
+    ways = sizes.attrs["two_thread_ways"]
+    frame = pd.concat([sizes, run_limits(size=LIMIT_BYTES, impl=impl, repeats=args.repeats, clock_hz=clock)],
+                      ignore_index=True)
     openssl = openssl_speed(args.mode, SWEEP_SIZES)
     width = record["kernel_width"]
     print(f"cipherlab bench --sizes: AES-128 {args.mode.upper()}, impl {impl}"
@@ -443,6 +497,10 @@ def run_sizes(args) -> int:
         print(f"\nOpenSSL: {openssl}")
     if max_threads() < 2:
         print("\ntwo threads: not measured (Numba may run one thread here: NUMBA_NUM_THREADS)")
+    for n, way in ways.items():
+        print(f"two threads at {n} B, the way each long message took (shared / one thread): the first "
+              f"{FIRST_CALLS} calls {_ways(way['first_calls'])} (page faults {way['first_call_faults']}), after "
+              f"warm-up {_ways(way['warm'])}")
     _print_limits(frame, record)
     gain = record["zmm_gain"]
     if gain == gain:
@@ -458,7 +516,8 @@ def run_sizes(args) -> int:
                             if isinstance(openssl, pd.DataFrame) else float("nan"))
         meta = run_metadata(profile=args.profile or "bench", seed=0, config=sweep_parameters(args.repeats, args.mode),
                             sizes=list(SWEEP_SIZES), clock_hz_measured=clock, load_average_before=load_before,
-                            **record,
+                            **record, two_thread_ways={str(n): w for n, w in ways.items()},
+                            first_calls=FIRST_CALLS, stream_calls=STREAM_CALLS,
                             openssl=openssl if isinstance(openssl, str) else "measured")
         rows = rows.assign(run_id=meta["run_id"])
         if args.profile:   # the pipeline's raw file (rule bench_sweep), through the one raw writer

@@ -35,9 +35,11 @@ def sweep_parameters(repeats: int, mode: str = SWEEP_MODE) -> dict:
 MiB = 1 << 20
 #: The sweep table's short view on the page (the full table folds out).
 #: What a user does (bytes in and out, a fresh and a reused object) against PyCryptodome, the fraction of the
-#: measured bound, and two threads against one beside a plain copy's; arrays, MB/s and cycles per byte fold out.
+#: measured bound, and two threads against one (warm, and the first calls apart), two user threads' streams and a
+#: plain copy's beside; arrays, MB/s and cycles per byte fold out.
 SWEEP_SHORT = ["message", "bytes fresh: cipherlab / PyCryptodome", "bytes reused: cipherlab / PyCryptodome",
-               "reused: fraction of the bound", "2 threads / 1 thread", "plain copy: 2 threads / 1 thread"]
+               "reused: fraction of the bound", "2 threads / 1 thread", "2 threads first calls / 1 thread",
+               "2 streams / 1 thread", "plain copy: 2 threads / 1 thread"]
 CASES = (("cipherlab", "fresh"), ("cipherlab", "reused"), ("pycryptodome", "fresh"), ("pycryptodome", "reused"))
 
 
@@ -73,8 +75,11 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
     per byte beside the measured bound and the formula's figure (from ``meta``, the run's record) and
     the fraction of the bound (bound / measured), the ratios to PyCryptodome (cipherlab on arrays, and
     on bytes in and out as a user calls it), and at the sizes timed on two threads, a reused object's
-    MB/s there, its scaling factor (two threads / one; on arrays, and on bytes) and the ceiling beside it: the same factor of a
-    plain copy of the message's bytes, shared by two threads the same way.
+    MB/s there, its scaling factor (two threads / one; on arrays, and on bytes; warm: a stream of messages
+    after the size class's first calls), the same factor of those first calls (timed alone, apart: the
+    choice of one thread or sharing being learned, the helper thread waking), of two user threads each
+    streaming its own messages on one thread (``streams``), and the ceiling beside them: the same factor
+    of a plain copy of the message's bytes, shared by two threads the same way.
 
     ``frame``: the rows of :func:`cipherlab.bench.run_sweep`; ``openssl``: its rows (``bytes, mb_per_s``)
     or None to take the ``openssl_mb_per_s`` column.
@@ -84,6 +89,7 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
     on_bytes = frame[(frame.library == "cipherlab") & (frame["data"] == "bytes")]
     bytes_two = on_bytes[on_bytes.threads == 2].set_index("bytes").mb_per_s
     on_bytes = on_bytes[on_bytes.threads == 1]
+    streams = frame[(frame.library == "cipherlab") & (frame["data"] == "streams")].set_index("bytes").mb_per_s
     copies = frame[frame.library == "copy"].pivot_table(index="bytes", columns="threads", values="mb_per_s")
     frame = frame[(frame["data"] == "array") | (frame.library == "pycryptodome")]
     one = frame[frame.threads == 1]
@@ -113,9 +119,15 @@ def sweep_table(frame: pd.DataFrame, openssl: "pd.DataFrame | str | None" = None
         out[f"cipherlab {obj} bytes MB/s"] = by_bytes[obj].reindex(out.index) if obj in by_bytes else float("nan")
         out[f"bytes {obj}: cipherlab / PyCryptodome"] = (out[f"cipherlab {obj} bytes MB/s"]
                                                         / out[f"pycryptodome {obj} MB/s"])
-    two = frame[(frame.threads == 2) & (frame.library == "cipherlab")].set_index("bytes").mb_per_s
+    ours_two = frame[(frame.threads == 2) & (frame.library == "cipherlab")]
+    two = ours_two[ours_two.object == "reused"].set_index("bytes").mb_per_s
     out["cipherlab reused 2 threads MB/s"] = two.reindex(out.index)
     out["2 threads / 1 thread"] = out["cipherlab reused 2 threads MB/s"] / out["cipherlab reused MB/s"]
+    first = ours_two[ours_two.object == "first calls"].set_index("bytes").mb_per_s
+    out["cipherlab 2 threads first calls MB/s"] = first.reindex(out.index)
+    out["2 threads first calls / 1 thread"] = out["cipherlab 2 threads first calls MB/s"] / out["cipherlab reused MB/s"]
+    out["cipherlab 2 streams MB/s"] = streams.reindex(out.index)
+    out["2 streams / 1 thread"] = out["cipherlab 2 streams MB/s"] / out["cipherlab reused MB/s"]
     out["cipherlab reused bytes 2 threads MB/s"] = bytes_two.reindex(out.index)
     out["bytes: 2 threads / 1 thread"] = out["cipherlab reused bytes 2 threads MB/s"] / out["cipherlab reused bytes MB/s"]
     out["plain copy: 2 threads / 1 thread"] = ((copies[2] / copies[1]).reindex(out.index)

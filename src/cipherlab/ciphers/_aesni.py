@@ -17,11 +17,6 @@ A second S-box of any other shape raises ``ValueError`` (none exists today).
 """
 from __future__ import annotations
 
-import os
-import threading
-import time
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -31,22 +26,17 @@ from cipherlab.ciphers import _aesni_kernels as H
 from cipherlab.ciphers import _vaes_kernels as V  # importing compiles nothing: the kernels compile on first call
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers import probe
-from cipherlab.ciphers._numba import max_threads
+from cipherlab.ciphers._threads import PARALLEL_MIN_BYTES, _ranges
 from cipherlab.ciphers._schedule import kernel_round_keys
 from cipherlab.ciphers.cpu import has_vaes, has_zmm
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
-           "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN",
-           "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES", "share"]
+           "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
 _INV_SR = np.argsort(_SR).astype(np.uint8)
-
-# Below this many bytes (or with one thread) the serial kernels run: thread
-# start-up would cost more than it saves at 10 GB/s.
-PARALLEL_MIN_BYTES = 1 << 16
 
 
 class HwPlan(NamedTuple):
@@ -162,175 +152,6 @@ def plan(spec, decrypt: bool) -> HwPlan:
 def counter(iv: bytes) -> tuple:
     """The 16-byte big-endian initial counter block as the CTR kernel's ``(hi, lo)`` words."""
     return np.uint64(int.from_bytes(iv[:8], "big")), np.uint64(int.from_bytes(iv[8:], "big"))
-
-
-_POOL: list = []
-
-
-def _pool() -> ThreadPoolExecutor:
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(max_workers=max(1, max_threads() - 1), thread_name_prefix="cipherlab-aesni"))
-    return _POOL[0]
-
-
-def _forget_pool_in_child() -> None:
-    """A forked child inherits the executor but not its worker threads (work submitted to it would
-    never run): the child starts without a pool and makes its own on first use, and measures its own
-    times (its cores may be shared differently)."""
-    _POOL.clear()
-    _SPEED.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool_in_child)
-
-
-#: The least a thread claims at a time (bytes) where threads share a message: a claim costs a kernel call
-#: (about a microsecond), this much work about 6 us at 20 GB/s.
-PIECE_MIN_BYTES = 1 << 17
-
-
-class _Shared:
-    """One message's blocks shared by the threads that run it: each claims a piece at a time, the next
-    ``max(least, left // (2 * threads))`` blocks (guided scheduling: large pieces first, small at the end),
-    so a thread that starts late (a worker must be woken: tens of microseconds on an idle vCPU) takes
-    fewer, and no thread waits for one that has not started."""
-    __slots__ = ("kernel", "args_for", "n_blocks", "threads", "least", "group", "next", "left", "lock", "done",
-                 "error")
-
-    def __init__(self, kernel, args_for, n_blocks: int, threads: int, group: int):
-        self.kernel, self.args_for, self.n_blocks, self.threads, self.group = kernel, args_for, n_blocks, threads, group
-        self.least = max(group, (PIECE_MIN_BYTES // 16) // group * group)
-        self.next = 0
-        self.left = n_blocks  # blocks not yet done
-        self.lock = threading.Lock()
-        self.done = threading.Event()
-        self.error = None
-
-    def work(self) -> None:
-        """Claim and run pieces until none is left (on any thread; the caller's included)."""
-        lock, n = self.lock, self.n_blocks
-        try:
-            while True:
-                with lock:
-                    start = self.next
-                    if start >= n:
-                        return
-                    size = max(self.least, (n - start) // (2 * self.threads))
-                    size += -size % self.group
-                    stop = self.next = min(n, start + size)
-                self.kernel(*self.args_for(start, stop))
-                with lock:
-                    self.left -= stop - start
-                    if not self.left:
-                        self.done.set()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, raised there
-            self.error = exc
-            self.done.set()
-
-
-#: A size class's choice between one thread and the threads sharing: sharing is chosen where its measured
-#: time per byte is at least this many times shorter than one thread's (so two threads are never slower).
-SHARE_GAIN = 1.1
-#: Each way's figure is the median of its last this-many timed messages (one disturbed call, a first call's
-#: page faults say, does not decide); until both ways have that many, the calls alternate, one thread first.
-SAMPLES = 3
-#: Once both figures stand, the way not chosen runs again after this many calls of the size class, so that
-#: both follow the machine's load (a second core taken by another process makes sharing slower than one
-#: thread; freed, faster again). Each time that call confirms the choice the wait doubles, up to
-#: :data:`EXPLORE_MAX` (on a loaded machine a shared call can wait a whole time slice for a preempted
-#: helper: rarely tried, it costs little); a call that changes the choice brings the wait back to this.
-EXPLORE_EVERY = 16
-EXPLORE_MAX = 1024
-#: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls until the other way runs, that wait,
-#: the choice]`` (size class: the message length's bit length, a factor of two; each figure a deque of the
-#: last :data:`SAMPLES` timings; the choice made again at each call of the other way), timed from the
-#: messages themselves: no extra work is run.
-_SPEED: dict = {}
-
-
-def _size_class(kernel, n_bytes: int) -> tuple:
-    return kernel, int(n_bytes).bit_length()
-
-
-def _median(figures) -> float:
-    return sorted(figures)[len(figures) // 2]
-
-
-def _choice(speed) -> "bool | None":
-    """The faster way of a size class's figures (True: shared), None while a way has fewer than SAMPLES."""
-    one, shared = speed[0], speed[1]
-    if len(one) < SAMPLES or len(shared) < SAMPLES:
-        return None
-    return _median(one) >= SHARE_GAIN * _median(shared)
-
-
-def shares(kernel, n_bytes: int) -> bool:
-    """Whether ``kernel`` runs a message of ``n_bytes`` on more than one thread: the first messages of its
-    size class alternate, one thread first, until each way has :data:`SAMPLES` timings; from then on the
-    faster of the two measured figures decides (sharing only where it is :data:`SHARE_GAIN` times faster),
-    except a call now and then (:data:`EXPLORE_EVERY`) that runs the other way to keep its figure current."""
-    speed = _SPEED.get(_size_class(kernel, n_bytes))
-    if speed is None:
-        return False
-    choice = speed[4]
-    if choice is None:
-        return len(speed[1]) < len(speed[0])
-    return choice if speed[2] > 0 else not choice
-
-
-def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
-    """Add one timed message to its size class's figures (see :func:`shares`)."""
-    key = _size_class(kernel, n_bytes)
-    speed = _SPEED.get(key)
-    if speed is None:
-        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY, None]
-    speed[shared].append(seconds / max(n_bytes, 1))
-    before = speed[4]
-    if before is None:  # still alternating
-        speed[4] = _choice(speed)
-    elif speed[2] > 0 or shared == before:  # the chosen way
-        speed[2] -= 1
-    else:  # the other way's call: choose again
-        speed[4] = _choice(speed)
-        speed[3] = min(EXPLORE_MAX, 2 * speed[3]) if speed[4] == before else EXPLORE_EVERY
-        speed[2] = speed[3]
-
-
-def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
-    """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads, this one
-    included (:class:`_Shared`); the kernels release the GIL (``nogil``), so the pieces run in parallel.
-    Each piece but the last is a whole number of the kernel's groups of ``group`` blocks in flight.
-    ``threads == 1`` and small inputs run serially here; a longer message runs on one thread or shared as
-    :func:`shares` decides from this size class's measured times, and is timed for it (two clock reads).
-    The output is the same bytes either way: every block's result depends on its index only.
-    """
-    n_blocks = (n_bytes + 15) // 16
-    if threads == 1 or n_bytes < PARALLEL_MIN_BYTES:
-        kernel(*args_for(0, n_blocks))
-        return
-    both = shares(kernel, n_bytes)
-    t0 = time.perf_counter()
-    if both:
-        share(kernel, n_bytes, threads, args_for, group)
-    else:
-        kernel(*args_for(0, n_blocks))
-    _record(kernel, n_bytes, both, time.perf_counter() - t0)
-
-
-def share(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
-    """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads sharing
-    its pieces (:class:`_Shared`), whatever its length. :func:`_ranges` decides when to; the sweep's
-    plain-copy ceiling calls it."""
-    job = _Shared(kernel, args_for, (n_bytes + 15) // 16, threads, group)
-    pool = _pool()
-    for _ in range(threads - 1):
-        pool.submit(job.work)
-    job.work()
-    if job.left and job.error is None:
-        job.done.wait()
-    if job.error is not None:
-        raise job.error
 
 
 def _readonly(inp: np.ndarray) -> np.ndarray:

@@ -1,0 +1,365 @@
+"""Threads sharing one message: the helper threads, the pieces they claim, and the learned choice
+between one thread and sharing, per kernel and size class.
+
+The kernels release the GIL (``nogil``), so pieces of one message run in parallel on a helper thread and
+the caller's. :func:`_ranges` runs a message one way or the other as :func:`shares` decides from that size
+class's measured times (:func:`_record`); :func:`share` splits it in guided pieces (:class:`_Shared`);
+:func:`beside` runs two independent calls at once. A helper stays awake for :data:`SPIN_SECONDS` after a
+piece (a bounded spin in native code, without the GIL), then sleeps. :func:`trace` shows which way each
+long message took and its time.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import threading
+import time
+from collections import deque
+from contextlib import contextmanager
+from typing import NamedTuple
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from cipherlab.ciphers._numba import jit, max_threads
+
+__all__ = ["PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN", "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES",
+           "GUIDE", "share", "trace", "Call", "beside", "SPIN_SECONDS", "spin_reads", "start"]
+
+# Below this many bytes (or with one thread) the serial kernels run: thread
+# start-up would cost more than it saves at 10 GB/s.
+PARALLEL_MIN_BYTES = 1 << 16
+
+
+@intrinsic
+def _load_acquire(typingctx, flag):
+    """``flag[0]`` (an int64 array) read with acquire ordering: a load the compiler may not hoist out
+    of a wait loop, so a store by another thread is seen. (No ``pause``: inline assembly aborts Numba's
+    object cache.)"""
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.load_atomic(builder.bitcast(ary.data, ir.IntType(64).as_pointer()), "acquire", 8)
+    return types.int64(flag), codegen
+
+
+
+@jit
+def _spin(flag, seen, limit):
+    """Wait (without the GIL) until ``flag[0] != seen`` or ``limit`` reads have passed; ``flag[0]``."""
+    for _ in range(limit):
+        value = _load_acquire(flag)
+        if value != seen:
+            return value
+    return _load_acquire(flag)
+
+
+#: How long a helper thread stays awake after its last piece (seconds), spinning in native code without
+#: the GIL: a stream of messages hands the next one to a thread already running instead of waking a
+#: halted vCPU (tens of microseconds to a millisecond on a VM) each time; then it sleeps.
+SPIN_SECONDS = 2e-4
+#: The reads of :func:`_spin` that last :data:`SPIN_SECONDS` (measured on first use, per process).
+_SPIN_READS: list = [None]
+
+
+def spin_reads() -> int:
+    """The spin's bound in reads: :data:`SPIN_SECONDS` at the rate measured once (a hundred thousand reads)."""
+    if _SPIN_READS[0] is None:
+        flag = np.zeros(1, np.int64)
+        _spin(flag, 0, 1)  # compile or load from the cache, untimed
+        reads = 100_000
+        t0 = time.perf_counter()
+        _spin(flag, 0, reads)
+        _SPIN_READS[0] = max(1, int(SPIN_SECONDS * reads / max(time.perf_counter() - t0, 1e-9)))
+    return _SPIN_READS[0]
+
+
+class _Helper:
+    """A thread that runs the jobs handed to it (:meth:`give`), in order: after each it spins for
+    :func:`spin_reads` on its flag (each job posted counts it up), then sleeps on a condition until the
+    next. Jobs queue (two user threads may hand it one each at once); a shared message's job that its
+    caller finished meanwhile returns at once."""
+
+    def __init__(self, index: int):
+        self.flag = np.zeros(1, np.int64)
+        self.jobs: deque = deque()
+        self.cond = threading.Condition()
+        self.spins = 0     # jobs seen while spinning (awake), for the trace's reader and tests
+        self.sleeps = 0    # times the spin ran out and the thread slept
+        self.reads = spin_reads()  # measured here: a job handed to the new thread does not wait for it
+        self.thread = threading.Thread(target=self._run, name=f"cipherlab-aesni-{index}", daemon=True)
+        self.thread.start()
+
+    def give(self, job) -> None:
+        with self.cond:
+            self.jobs.append(job)
+            self.flag[0] += 1
+            self.cond.notify()
+
+    def _run(self) -> None:
+        flag, cond, reads, jobs = self.flag, self.cond, self.reads, self.jobs
+        seen = 0
+        while True:
+            if _spin(flag, seen, reads) != seen:
+                self.spins += 1
+            else:
+                self.sleeps += 1
+                with cond:
+                    while flag[0] == seen:
+                        cond.wait()
+            with cond:
+                seen = int(flag[0])
+            while jobs:
+                jobs.popleft().work()  # popped: the message's arrays are not kept alive while waiting
+
+
+_HELPERS: list = []
+
+
+def _helpers(count: int) -> list:
+    """``count`` helper threads (made on first use, kept for the process)."""
+    while len(_HELPERS) < count:
+        _HELPERS.append(_Helper(len(_HELPERS)))
+    return _HELPERS[:count]
+
+
+def start(threads: int) -> None:
+    """Make the helper threads that ``threads`` threads sharing a message need, now (their wait compiled or
+    loaded from the cache, its bound measured): a timing keeps this one-time set-up out, as a compile."""
+    _helpers(max(0, min(threads, max_threads()) - 1))
+
+
+def _forget_helpers_in_child() -> None:
+    """A forked child inherits the helpers' objects but not their threads (work handed to them would
+    never run): the child starts without them and makes its own on first use, and measures its own
+    times (its cores may be shared differently)."""
+    _HELPERS.clear()
+    _SPEED.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_helpers_in_child)
+
+
+#: The least a thread claims at a time (bytes) where threads share a message: a claim costs a kernel call
+#: (about a microsecond), this much work about 6 us at 20 GB/s.
+PIECE_MIN_BYTES = 1 << 17
+#: Guided scheduling's divisor: a claim takes the larger of the least piece and what is left over this
+#: times the thread count.
+GUIDE = 2
+
+
+class _Shared:
+    """One message's blocks shared by the threads that run it: each claims a piece at a time, the next
+    ``max(least, left // (2 * threads))`` blocks (guided scheduling: large pieces first, small at the end),
+    so a thread that starts late (a worker must be woken: tens of microseconds on an idle vCPU) takes
+    fewer, and no thread waits for one that has not started."""
+    __slots__ = ("kernel", "args_for", "n_blocks", "threads", "least", "group", "next", "left", "lock", "done",
+                 "error")
+
+    def __init__(self, kernel, args_for, n_blocks: int, threads: int, group: int):
+        self.kernel, self.args_for, self.n_blocks, self.threads, self.group = kernel, args_for, n_blocks, threads, group
+        self.least = max(group, (PIECE_MIN_BYTES // 16) // group * group)
+        self.next = 0
+        self.left = n_blocks  # blocks not yet done
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.error = None
+
+    def work(self) -> None:
+        """Claim and run pieces until none is left (on any thread; the caller's included)."""
+        lock, n = self.lock, self.n_blocks
+        try:
+            while True:
+                with lock:
+                    start = self.next
+                    if start >= n:
+                        return
+                    size = max(self.least, (n - start) // (GUIDE * self.threads))
+                    size += -size % self.group
+                    stop = self.next = min(n, start + size)
+                self.kernel(*self.args_for(start, stop))
+                with lock:
+                    self.left -= stop - start
+                    if not self.left:
+                        self.done.set()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, raised there
+            self.error = exc
+            self.done.set()
+
+
+#: A size class's choice between one thread and the threads sharing: sharing is chosen where its measured
+#: time per byte is at least this many times shorter than one thread's (so two threads are never slower).
+SHARE_GAIN = 1.1
+#: Each way's figure is the median of its last this-many timed messages (one disturbed call, a first call's
+#: page faults say, does not decide); until both ways have that many, the calls alternate, one thread first.
+SAMPLES = 3
+#: Once both figures stand, the way not chosen runs again after this many calls of the size class, so that
+#: both follow the machine's load (a second core taken by another process makes sharing slower than one
+#: thread; freed, faster again). Each time that call confirms the choice the wait doubles, up to
+#: :data:`EXPLORE_MAX` (on a loaded machine a shared call can wait a whole time slice for a preempted
+#: helper: rarely tried, it costs little); a call that changes the choice brings the wait back to this.
+EXPLORE_EVERY = 16
+EXPLORE_MAX = 1024
+#: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls until the other way runs, that wait,
+#: the choice]`` (size class: the message length's bit length, a factor of two; each figure a deque of the
+#: last :data:`SAMPLES` timings; the choice made again at each call of the other way), timed from the
+#: messages themselves: no extra work is run.
+_SPEED: dict = {}
+
+
+def _size_class(kernel, n_bytes: int) -> tuple:
+    return kernel, int(n_bytes).bit_length()
+
+
+def _median(figures) -> float:
+    return sorted(figures)[len(figures) // 2]
+
+
+def _choice(speed) -> "bool | None":
+    """The faster way of a size class's figures (True: shared), None while a way has fewer than SAMPLES."""
+    one, shared = speed[0], speed[1]
+    if len(one) < SAMPLES or len(shared) < SAMPLES:
+        return None
+    return _median(one) >= SHARE_GAIN * _median(shared)
+
+
+def shares(kernel, n_bytes: int) -> bool:
+    """Whether ``kernel`` runs a message of ``n_bytes`` on more than one thread: the first messages of its
+    size class alternate, one thread first, until each way has :data:`SAMPLES` timings; from then on the
+    faster of the two measured figures decides (sharing only where it is :data:`SHARE_GAIN` times faster),
+    except a call now and then (:data:`EXPLORE_EVERY`) that runs the other way to keep its figure current."""
+    speed = _SPEED.get(_size_class(kernel, n_bytes))
+    if speed is None:
+        return False
+    choice = speed[4]
+    if choice is None:
+        return len(speed[1]) < len(speed[0])
+    return choice if speed[2] > 0 else not choice
+
+
+def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
+    """Add one timed message to its size class's figures (see :func:`shares`)."""
+    key = _size_class(kernel, n_bytes)
+    speed = _SPEED.get(key)
+    if speed is None:
+        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY, None]
+    speed[shared].append(seconds / max(n_bytes, 1))
+    before = speed[4]
+    if before is None:  # still alternating
+        speed[4] = _choice(speed)
+    elif speed[2] > 0 or shared == before:  # the chosen way
+        speed[2] -= 1
+    else:  # the other way's call: choose again
+        speed[4] = _choice(speed)
+        speed[3] = min(EXPLORE_MAX, 2 * speed[3]) if speed[4] == before else EXPLORE_EVERY
+        speed[2] = speed[3]
+
+
+#: Where :func:`trace` collects each long message's record while it is on (None: off, the usual case).
+_TRACE: list = [None]
+
+
+class Call(NamedTuple):
+    """One long message as :func:`_ranges` ran it (see :func:`trace`)."""
+    kernel: str
+    n_bytes: int
+    shared: bool     # run by the threads sharing it (False: one thread)
+    seconds: float
+    faults: int      # minor page faults the process took during it (fresh output pages: > 0)
+
+
+@contextmanager
+def trace():
+    """Collect a :class:`Call` for each message :func:`_ranges` times (one thread or shared) while the
+    block runs: which way each call took, its time and the page faults taken meanwhile (a fresh output
+    array faults its pages in; a reused one takes none). A debugging aid, off in the hot path otherwise::
+
+        with trace() as calls:
+            c.encrypt(data)
+        calls[0].shared
+    """
+    calls: list = []
+    previous, _TRACE[0] = _TRACE[0], calls
+    try:
+        yield calls
+    finally:
+        _TRACE[0] = previous
+
+
+def _faults() -> int:
+    return resource.getrusage(_RUSAGE).ru_minflt
+
+
+_RUSAGE = resource.RUSAGE_SELF  # the helper threads' faults too
+
+
+def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
+    """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads, this one
+    included (:class:`_Shared`); the kernels release the GIL (``nogil``), so the pieces run in parallel.
+    Each piece but the last is a whole number of the kernel's groups of ``group`` blocks in flight.
+    ``threads == 1`` and small inputs run serially here; a longer message runs on one thread or shared as
+    :func:`shares` decides from this size class's measured times, and is timed for it (two clock reads).
+    The output is the same bytes either way: every block's result depends on its index only.
+    """
+    n_blocks = (n_bytes + 15) // 16
+    if threads == 1 or n_bytes < PARALLEL_MIN_BYTES:
+        kernel(*args_for(0, n_blocks))
+        return
+    both = shares(kernel, n_bytes)
+    calls = _TRACE[0]
+    if calls is not None:
+        faults = _faults()
+    t0 = time.perf_counter()
+    if both:
+        share(kernel, n_bytes, threads, args_for, group)
+    else:
+        kernel(*args_for(0, n_blocks))
+    seconds = time.perf_counter() - t0
+    _record(kernel, n_bytes, both, seconds)
+    if calls is not None:
+        calls.append(Call(getattr(kernel, "__name__", repr(kernel)), n_bytes, both, seconds, _faults() - faults))
+
+
+def share(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
+    """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads sharing
+    its pieces (:class:`_Shared`), whatever its length. :func:`_ranges` decides when to; the sweep's
+    plain-copy ceiling calls it."""
+    job = _Shared(kernel, args_for, (n_bytes + 15) // 16, threads, group)
+    for helper in _helpers(min(threads, max_threads()) - 1):
+        helper.give(job)
+    job.work()
+    if job.left and job.error is None:
+        job.done.wait()
+    if job.error is not None:
+        raise job.error
+
+
+class _Call:
+    """A call handed to a helper thread (:func:`beside`), its error kept for the caller."""
+    __slots__ = ("fn", "done", "error")
+
+    def __init__(self, fn):
+        self.fn, self.done, self.error = fn, threading.Event(), None
+
+    def work(self) -> None:
+        try:
+            self.fn()
+        except BaseException as exc:  # noqa: BLE001 - raised on the caller's thread
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+def beside(here, there) -> None:
+    """Run ``there()`` on a helper thread while ``here()`` runs on this one (two independent streams of
+    work: the sweep's two user threads); returns when both are done, raising the helper's error here."""
+    call = _Call(there)
+    _helpers(1)[0].give(call)
+    try:
+        here()
+    finally:
+        call.done.wait()
+    if call.error is not None:
+        raise call.error

@@ -1,0 +1,159 @@
+"""Threads sharing a message (cipherlab.ciphers._threads): the pieces, the learned choice of one thread or
+sharing, the helper threads' bounded wait, the trace. Logic only, on synthetic kernels and timings."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from cipherlab.ciphers import _threads as T
+
+
+def test_shared_pieces_cover_every_block_once_and_a_helpers_error_reaches_the_caller(monkeypatch):
+    """The guided pieces of a shared message cover each block exactly once, on two threads, in whole
+    groups but the last; an exception in any piece is raised on the caller's thread."""
+    monkeypatch.setattr(T, "shares", lambda kernel, n_bytes: True)
+    n_blocks = 100_003
+    seen = np.zeros(n_blocks, np.int64)
+    pieces = []
+
+    def kernel(start, stop):
+        seen[start:stop] += 1
+        pieces.append((start, stop))
+
+    T._ranges(kernel, 16 * n_blocks, 2, lambda a, b: (a, b), group=8)
+    assert (seen == 1).all()
+    assert all(a % 8 == 0 for a, _ in pieces) and len(pieces) > 2
+
+    def failing(start, stop):
+        if start:
+            raise RuntimeError("piece failed")
+
+    with pytest.raises(RuntimeError, match="piece failed"):
+        T._ranges(failing, 16 * n_blocks, 2, lambda a, b: (a, b))
+
+
+def test_threads_share_a_size_class_only_where_sharing_was_measured_faster(monkeypatch):
+    """A size class's first long messages alternate, one thread first, until each way has SAMPLES timings;
+    then the faster measured way runs (sharing only SHARE_GAIN times faster), every EXPLORE_EVERY-th call
+    the other. Either way covers each block exactly once."""
+    monkeypatch.setattr(T, "_SPEED", {})
+    n = 1 << 20
+    pieces = []
+
+    def kernel(start, stop):
+        pieces.append((start, stop))
+
+    ways = []
+    for _ in range(2 * T.SAMPLES):
+        ways.append(T.shares(kernel, n))
+        T._ranges(kernel, n, 2, lambda a, b: (a, b))
+        seen = np.zeros(n // 16, np.int64)
+        for a, b in pieces:
+            seen[a:b] += 1
+        assert (seen == 1).all() and (len(pieces) > 1) == ways[-1]
+        pieces.clear()
+    assert ways == [False, True] * T.SAMPLES
+    key = T._size_class(kernel, n)
+    one, shared, wait, _, _ = T._SPEED[key]
+    assert len(one) == len(shared) == T.SAMPLES and wait == T.EXPLORE_EVERY and min(one) > 0 and min(shared) > 0
+    # synthetic figures: which way each call takes
+    T._SPEED[key] = [[1.0, 9.0, 1.0], [1.0 / T.SHARE_GAIN] * T.SAMPLES, 5, 16, True]  # medians: one disturbed call ignored
+    assert T.shares(kernel, n) and not T.shares(kernel, 2 * n)  # another size class starts on one thread
+    speed = [[1.0] * T.SAMPLES, [1.01 / T.SHARE_GAIN] * T.SAMPLES, 5, 16, None]  # not faster enough
+    T._SPEED[key] = speed[:4] + [T._choice(speed)]
+    assert not T.shares(kernel, n)
+    T._SPEED[key][2] = 0  # the wait is over: the other way runs once
+    assert T.shares(kernel, n)
+
+
+def test_a_call_of_the_other_way_that_confirms_the_choice_doubles_the_wait_for_the_next(monkeypatch):
+    """One thread chosen: each chosen call counts the wait down; the shared call at its end, slower again,
+    doubles the wait (up to EXPLORE_MAX); one that turns out faster changes the choice and resets the wait."""
+    monkeypatch.setattr(T, "_SPEED", {})
+    n = 1 << 20
+    for _ in range(T.SAMPLES):  # one thread: 1 s per message, shared: 2 s
+        T._record(len, n, False, 1.0)
+        T._record(len, n, True, 2.0)
+    key = T._size_class(len, n)
+    for wait in (T.EXPLORE_EVERY, 2 * T.EXPLORE_EVERY, 4 * T.EXPLORE_EVERY):
+        assert T._SPEED[key][2:4] == [wait, wait]
+        for _ in range(wait):
+            assert not T.shares(len, n)
+            T._record(len, n, False, 1.0)
+        assert T.shares(len, n)
+        T._record(len, n, True, 2.0)
+    T._SPEED[key][3] = T.EXPLORE_MAX
+    T._SPEED[key][2] = 0
+    T._record(len, n, True, 2.0)
+    assert T._SPEED[key][2:4] == [T.EXPLORE_MAX, T.EXPLORE_MAX]
+    for _ in range(2):  # sharing got faster (the other core freed): the second such call turns the median
+        T._SPEED[key][2] = 0
+        T._record(len, n, True, 0.5)
+    assert T.shares(len, n) and T._SPEED[key][2:4] == [T.EXPLORE_EVERY, T.EXPLORE_EVERY]
+
+
+def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
+    monkeypatch.setattr(T, "_SPEED", {})
+    for seconds in (1.0, 3.0, 2.0, 5.0):
+        T._record(len, 100, False, seconds)
+    T._record(len, 100, True, 0.5)
+    one, shared, *_ = T._SPEED[T._size_class(len, 100)]
+    assert list(one) == pytest.approx([0.03, 0.02, 0.05][-T.SAMPLES:]) and list(shared) == [0.005]
+
+
+def test_the_helpers_spin_is_bounded_and_sees_a_posted_job():
+    """The helper's wait reads the flag until it changes or its bound of reads has passed, then returns
+    what it read: an unchanged flag after the bound (it goes to sleep), a posted value at once."""
+    flag = np.zeros(1, np.int64)
+    assert T._spin(flag, 0, 1000) == 0
+    assert T._spin(flag, 0, 0) == 0
+    flag[0] = 7
+    assert T._spin(flag, 0, 1 << 62) == 7  # no bound reached: the value was already there
+    assert T.spin_reads() >= 1
+
+
+def test_a_helper_runs_jobs_given_awake_or_asleep_and_a_trace_counts_each_way(monkeypatch):
+    """Jobs handed to a helper run whether it was still spinning or had gone to sleep; every block is
+    covered once; a trace records each long message's way and time."""
+    monkeypatch.setattr(T, "_SPEED", {})
+    n_blocks = 50_000
+    seen = np.zeros(n_blocks, np.int64)
+
+    def kernel(start, stop):
+        seen[start:stop] += 1
+
+    with T.trace() as calls:
+        for pause in (0.0, 0.05, 0.0, 0.05, 0.0, 0.05, 0.0):  # 50 ms: past the spin, the helper sleeps
+            time.sleep(pause)
+            T.share(kernel, 16 * n_blocks, 2, lambda a, b: (a, b), group=8)
+        for _ in range(2 * T.SAMPLES):
+            T._ranges(kernel, 16 * n_blocks, 2, lambda a, b: (a, b), group=8)
+    assert (seen == 7 + 2 * T.SAMPLES).all()
+    assert [c.shared for c in calls] == [False, True] * T.SAMPLES
+    assert all(c.n_bytes == 16 * n_blocks and c.seconds > 0 and c.kernel == "kernel" for c in calls)
+    helper = T._helpers(1)[0]
+    assert helper.sleeps >= 1 and helper.thread.is_alive()
+
+
+def test_jobs_handed_to_a_helper_at_once_all_run_and_beside_raises_the_helpers_error():
+    """Jobs handed to the helper before it takes them queue (none is lost: a call beside another user
+    thread's shared message still runs); ``beside`` runs both calls and raises the helper's error here."""
+    helper = T._helpers(1)[0]
+    ran = []
+    calls = [T._Call(lambda i=i: ran.append(i)) for i in range(5)]
+    for call in calls:
+        helper.give(call)
+    for call in calls:
+        assert call.done.wait(10)
+    assert sorted(ran) == list(range(5))
+    here = []
+    T.beside(lambda: here.append("here"), lambda: here.append("there"))
+    assert sorted(here) == ["here", "there"]
+
+    def fail():
+        raise KeyError("there")
+
+    with pytest.raises(KeyError, match="there"):
+        T.beside(lambda: None, fail)

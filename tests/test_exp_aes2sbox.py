@@ -569,3 +569,13 @@ def test_construction_finding_follows_the_counts():
     flipped = match.assign(matching=match["cells"] - match["matching"])
     text = V.construction_finding_text(flipped)
     assert "follow the `xor-sbox` reading" in text and "affine" not in text
+
+
+def test_fips197_year_shows_the_references_own_year_as_ours():
+    """'Ours' is FIPS PUB 197's own year (2001), beside the paper's printed year; it holds only where they agree."""
+    rows = {e.claim_id: e for e in E.defect_evidence(profile="quick") if e.claim_id.endswith("-s1-fips197-year")}
+    assert set(rows) == {"000-s1-fips197-year", "001-s1-fips197-year"}
+    for cid, ev in rows.items():
+        printed = paper.published(cid[:3], "Introduction (prose)")
+        year = int(printed.loc[printed["row"] == "FIPS-197 published", "number"].iloc[0])
+        assert ev.estimate == 2001.0 and ev.holds == (year == 2001) and str(year) in ev.detail

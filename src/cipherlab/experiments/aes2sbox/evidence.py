@@ -274,7 +274,8 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
     for paper in PAPERS:
         intro = _paper.published(paper, "Introduction (prose)")
         year = int(intro.loc[intro["row"] == "FIPS-197 published", "number"].iloc[0])
-        rows.append(Evidence(f"{paper}-s1-fips197-year", holds=year == FIPS_197_YEAR, estimate=float(year),
+        rows.append(Evidence(f"{paper}-s1-fips197-year", holds=year == FIPS_197_YEAR,
+                             estimate=float(FIPS_197_YEAR),   # ours: the reference's own year, beside the paper's
                              detail=f"the paper dates FIPS-197 to {year}; FIPS PUB 197 is dated {FIPS_197_DATE}",
                              **cond))
     prose = _paper.published("000", "Section 7.1 (prose)").set_index(["row", "column"])["number"]

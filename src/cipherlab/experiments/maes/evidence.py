@@ -321,6 +321,10 @@ def tables_consistency_evidence(profile: str) -> Evidence:
 #: How far a ratio the prose states may lie from the one the paper's own table gives and still agree with it
 #: (relative, on the ratio of times): 25 %, the default margin of the rules file.
 PROSE_TOLERANCE = 0.25
+#: Prose ratios a reader takes as "about, or at least" (a round figure for a large ratio: "lower by 50 times"
+#: against Table II's x59 and x79 is an understatement, not a contradiction): they agree with any table ratio
+#: no more than :data:`PROSE_TOLERANCE` below them.  (prose table, row, column.)
+PROSE_AT_LEAST = frozenset({("Table II (prose)", "Permutation vs InvMixColumns", "Decryption speed increase (reading)")})
 #: The prose's ratios of times against the table's: (claim, prose table, prose row, prose column, what the
 #: prose value is (``pct``: a speed-up in %, read as the ratio 1 + p/100), table, slower row, faster row, column).
 _T3_AES, _T3_OPT = "Original AES", "Original AES (optimized implementation)"
@@ -362,9 +366,11 @@ def slow_or_fast_label(row: str) -> str:
 def prose_tables_evidence(profile: str) -> list[Evidence]:
     """002-prose-t3-consistent, 002-prose-t1-consistent: does each ratio the prose states (a speed-up or a time
     increase, as the paper's own formula reads it) agree with the ratio its own Table III or Table I gives,
-    within :data:`PROSE_TOLERANCE`? Exact arithmetic on the transcription, its documented misprints
-    (``data/paper/002_misprints.csv``) read as corrected: a defect is never drawn from a cell held to be a
-    misprint, and the detail names each such cell, printed and corrected."""
+    within :data:`PROSE_TOLERANCE` (or, for :data:`PROSE_AT_LEAST`, no more than that below it)? Exact arithmetic
+    on the transcription, its documented misprints (``data/paper/002_misprints.csv``) read as corrected: a defect
+    is never drawn from a cell held to be a misprint, and the detail names each such cell, printed and corrected.
+    A misprint is documented only on evidence outside the sentence checked here (none of paper 002's cells has
+    such evidence today, so its tables are read as printed)."""
     out: dict[str, list[tuple[bool, str]]] = {}
     for cid, ptab, prow, pcol, ttab, slow, fast, tcol in PROSE_RATIOS:
         pr = _paper.published(PAPER, ptab)
@@ -373,12 +379,13 @@ def prose_tables_evidence(profile: str) -> list[Evidence]:
         cells = [t.loc[slow if tcol is None else (slow, tcol)], t.loc[fast if tcol is None else (fast, tcol)]]
         a, b = (float(c["number"]) for c in cells)
         table = a / b
-        ok = abs(said / table - 1) <= PROSE_TOLERANCE
+        at_least = (ptab, prow, pcol) in PROSE_AT_LEAST
+        ok = (said / table - 1 <= PROSE_TOLERANCE) if at_least else abs(said / table - 1) <= PROSE_TOLERANCE
         read = "".join(f" (printed {c['printed']}, a documented misprint read as {c['value']})"
                        for c in cells if c["misprint"])
         what = f"{prow}{'' if tcol is None or ttab != 'Table II' else ' (' + slow_or_fast_label(fast) + ')'}"
         out.setdefault(cid, []).append((ok, f"{ptab.replace(' (prose)', '')}, {what}, {pcol.replace(' (reading)', '').lower()}: "
-                                            f"the prose says x{said:.3g}, "
+                                            f"the prose says {'at least ' if at_least else ''}x{said:.3g}, "
                                             f"{ttab} gives {a:g} / {b:g} = x{table:.3g}{read}"))
     return [Evidence(cid, holds=all(ok for ok, _ in parts), estimate=float(sum(not ok for ok, _ in parts)),
                      unit="ratios that disagree", n=len(parts), style="exact arithmetic", profile=profile,

@@ -288,7 +288,6 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
                                 f"({dec[0]:g}, {dec[1]:g}), not its encryption means ({enc[0]:g}, {enc[1]:g})", **cond))
     for paper in PAPERS:
         rows.append(printed_percentages_evidence(paper, profile=profile))
-        rows.append(avalanche_definition_evidence(paper, profile=profile))
     rows.append(table_numbers_evidence("001", profile=profile))
     pv = pd.concat([_paper.published("000", n) for n in ("Section 7.1 (prose)", "Section 8 (prose)")])
     pv = pv[pv["row"].str.endswith("P-value")]
@@ -320,18 +319,6 @@ def printed_percentages_evidence(paper: str, *, profile: str) -> Evidence:
                      f"{share:.{decimals}f} %")
     return Evidence(f"{paper}-aval-pct-consistent", holds=bool(holds), n=len(parts), style="exact arithmetic",
                     profile=str(profile), section=SECTIONS["audit"], detail="; ".join(parts))
-
-
-def avalanche_definition_evidence(paper: str, *, profile: str) -> Evidence:
-    """"The output changes significantly with at least half the output bits [flipped]": the criterion the papers
-    cite asks each output bit to flip with probability 1/2, so half on average. How often does an ideal cipher (a
-    random permutation: the changed bits of one flip are Binomial(128, 1/2)) meet "at least half" on one flip?"""
-    p = float(_st.binom.sf(BLOCK_BITS // 2 - 1, BLOCK_BITS, 0.5))
-    return Evidence(f"{paper}-avalanche-definition", holds=bool(p == 1.0), estimate=100.0 * p, unit="%",
-                    n=BLOCK_BITS, style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
-                    detail=(f"an ideal cipher changes Binomial({BLOCK_BITS}, 1/2) bits per single-bit flip: at least "
-                            f"half ({BLOCK_BITS // 2}) on only {100.0 * p:.1f} % of flips; half is its mean, not a "
-                            "floor"))
 
 
 def table_numbers_evidence(paper: str, *, profile: str) -> Evidence:

@@ -203,9 +203,11 @@ def table1_evidence(k: pd.DataFrame, profile: str, seed: int = 0) -> list[Eviden
          "modified key expansion (approach 1) against AES key expansion, both compiled"),
         ("002-t1-sha3-1-less-keyexp", iv(n, "maes-1", "keyexp"), iv(n, "maes-1", "sha3"),
          "approach 1: modified key expansion against SHA-3 IV, both compiled"),
-        ("002-s4c-hash-high-speed", ke(n), iv(n, "maes-1", "sha3"),
-         "approach 1's SHA-3 IV against the AES key expansion it replaces as IV generator, both compiled: speed-up of "
-         "the hash"),
+        # "high speed" against what the hash replaces as IV generator: the key-expansion IV generator (Table I's
+        # key-expansion column), which needs our stand-in: it illustrates, the claim is not testable here
+        ("002-s4c-hash-high-speed", iv(n, "maes-1", "keyexp"), iv(n, "maes-1", "sha3"),
+         "approach 1's SHA-3 IV against the modified key expansion (our stand-in) it replaces as IV generator, both "
+         "compiled: speed-up of the hash"),
         ("002-t1-sha3-1-twice", iv(n, "maes-1", "sha3"), ke(n),
          "approach 1 SHA-3 IV against AES key expansion, both compiled: extra time"),
         ("002-t1-sha3-2-seven", iv(n, "maes-2", "sha3"), ke(n),
@@ -447,6 +449,13 @@ def entropy_decimals() -> int:
     return places.pop()
 
 
+def small_entropy_margin() -> float:
+    """What paper 002 calls "less than 8 by a small margin", read off its own Table IV (data/paper/): the largest
+    shortfall from 8 it prints, rounded up to its leading decimal digit (8 - 7.9936 = 0.0064: under 0.01 bits)."""
+    short = 8.0 - _paper.published(PAPER, "Table IV")["number"].astype(float)
+    return float(10.0 ** np.ceil(np.log10(short.max())))
+
+
 def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> list[Evidence]:
     rows = []
     d = f.entropy_diff
@@ -467,13 +476,16 @@ def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> li
         lo_ent = float(ent["entropy_bits"].min())
         decimals = entropy_decimals()
         printed = [round(float(e), decimals) for e in ent["entropy_bits"]]
-        rows.append(Evidence("002-t4-below-8", holds=bool(max(printed) < 8.0 and round(lo_ent) == 8),
+        margin = small_entropy_margin()
+        rows.append(Evidence("002-t4-below-8", holds=bool(max(printed) < 8.0 and 8.0 - min(printed) < margin),
                              estimate=lo_ent, size=size, style=style, mode=mode, profile=profile,
                              section="maes-table4", reading=f"mode={mode}", unit="bits",
                              detail=(f"byte entropy of the encrypted image, to the paper's {decimals} "
                                      "decimals: " + ", ".join(f"{r.cipher} {r.entropy_bits:.{decimals}f}"
                                                               for r in ent.itertuples())
-                                     + "; MAES's shortfall against AES's is decided in 002-t4-entropy-kept")))
+                                     + f"; 'a small margin' as the paper's Table IV shows it: every shortfall from 8 "
+                                       f"under {margin:g} bits; MAES's shortfall against AES's is decided in "
+                                       "002-t4-entropy-kept")))
         e = f.entropy[(f.entropy["mode"] == mode) & f.entropy["cipher"].str.startswith("maes")]
         worst = e.loc[e["p_value"].idxmin()]
         rows.append(Evidence("002-fig8-uniform", p_value=float(worst["p_value"]), n=int(worst["bytes"]), size=size,

@@ -391,7 +391,7 @@ def test_evidence_covers_every_claim_of_the_paper(small_frames):
 
 def test_evidence_structural_rows_from_the_cipher(small_frames):
     by = {(e.claim_id, e.mode): e for e in _evidence(small_frames)}
-    assert by[("002-complexity-maintained", "ecb")].holds is False  # one byte changed, not sixteen
+    assert not any(cid == "002-complexity-maintained" for cid, _ in by)   # a security claim: the attack decides
     assert by[("002-keyspace-unchanged", "")].holds is True
     # '16 IV vectors', printed three times, is read as printed: one IV per round makes 10 (AES-128), not 16
     ivs = by[("002-approach2-more-ivs", "")]

@@ -510,13 +510,6 @@ def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> li
                          mode="ecb", profile=profile,
                          section="maes-fig8", detail=f"P(equal | plain equal) >= {kept:.3f}, "
                                                      f"P(equal | plain differs) <= {lost:.3f}"))
-    per = f.dependency.groupby("cipher")["bytes_changed"].mean()
-    maes_dep = float(per[[c for c in per.index if c.startswith("maes")]].max())
-    aes_dep = float(per.get("aes", np.nan))
-    rows.append(Evidence("002-complexity-maintained", holds=bool(maes_dep >= aes_dep), mode="ecb", profile=profile,
-                         section="maes-dependency", size="one-byte changes of random blocks",
-                         detail=f"ciphertext bytes changed by one plaintext byte: aes {aes_dep:.2f}, "
-                                f"MAES at most {maes_dep:.2f} of 16"))
     ks = f.keyspace
     takes = {int(b): set(a.split()) for b, a in zip(ks["key_bits"], ks["accepted_by"])}
     same = all(("aes" in t) == ({"maes-1", "maes-2"} <= t) for t in takes.values()) and any(

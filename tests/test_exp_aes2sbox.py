@@ -322,7 +322,9 @@ def test_avalanche_claim_has_one_verdict_in_the_whole_registry():
     claims = verdicts.load_claims()
     aval = claims[claims["claim_id"].str.contains("avalanche") & (claims["scope"] == "claim")
                   & (claims["section"] != "aes2sbox-audit")]   # the audit checks the papers' own arithmetic
-    assert set(aval["claim_id"]) == {f"{p}-avalanche-slightly-below-50" for p in common.PAPERS}
+    # one row per sentence: each paper's Section 'slightly lower than 50 %', and 001's abstract 'below'
+    assert set(aval["claim_id"]) == {f"{p}-avalanche-slightly-below-50" for p in common.PAPERS} | {
+        "001-abstract-avalanche-below-min"}
     assert "avalanche" not in " ".join(SE.PAPER_CIPHERS)    # the security chapter adds no avalanche claim
 
 
@@ -347,8 +349,13 @@ def test_structural_claims_follow_the_data():
     assert v["000-s4-lightweight"] == "reproduced" and "every reading" in out.loc["000-s4-lightweight", "reading"]
     # the papers' own avalanche percentages follow from their own counts (31, 25 and 32, 25 of 128 bits)
     assert v["000-aval-pct-consistent"] == v["001-aval-pct-consistent"] == "reproduced"
-    # 'at least half the output bits': an ideal cipher changes fewer than half on 46.5 % of flips
-    assert v["000-avalanche-definition"] == v["001-avalanche-definition"] == "contradicted"
+    # a quoted definition of the avalanche effect, not a claim about the experiment: never decided
+    # 001's abstract: below the expected 50 % (AES-2SBox changes one byte per flip); the papers' decryption order
+    assert v["001-abstract-avalanche-below-min"] == "reproduced"
+    assert v["000-decryption-order"] == v["001-decryption-order"] == "reproduced"
+    assert "000-avalanche-definition" not in v and "001-avalanche-definition" not in v      # no evidence written
+    reg = verdicts.load_claims().set_index("claim_id")
+    assert set(reg.loc[["000-avalanche-definition", "001-avalanche-definition"], "rule"]) == {"not_testable"}
     assert v["001-table-numbers-unique"] == "contradicted"                      # two tables numbered 5
     # the conclusion's 'significantly / greatly increased': both operations, as the significance rows
     for p in common.PAPERS:
@@ -569,3 +576,25 @@ def test_construction_finding_follows_the_counts():
     flipped = match.assign(matching=match["cells"] - match["matching"])
     text = V.construction_finding_text(flipped)
     assert "follow the `xor-sbox` reading" in text and "affine" not in text
+
+
+def test_fips197_year_shows_the_references_own_year_as_ours():
+    """'Ours' is FIPS PUB 197's own year (2001), beside the paper's printed year; it holds only where they agree."""
+    rows = {e.claim_id: e for e in E.defect_evidence(profile="quick") if e.claim_id.endswith("-s1-fips197-year")}
+    assert set(rows) == {"000-s1-fips197-year", "001-s1-fips197-year"}
+    for cid, ev in rows.items():
+        printed = paper.published(cid[:3], "Introduction (prose)")
+        year = int(printed.loc[printed["row"] == "FIPS-197 published", "number"].iloc[0])
+        assert ev.estimate == 2001.0 and ev.holds == (year == 2001) and str(year) in ev.detail
+
+
+@pytest.mark.parametrize("p", ["000", "001"])
+def test_the_papers_decryption_order_inverts_encryption_and_the_check_can_fail(p, monkeypatch):
+    """'Inverse ShiftRows, Inverse SubBytes, Inverse AddRoundKey and Inverse SubBytesXOR for nine rounds, the
+    final round without Inverse SubBytesXOR', written out step by step, recovers AES-2SBox's plaintexts; the same
+    steps with InvShiftRows left out (a wrong order of bytes) do not."""
+    ev = E.decryption_order_evidence(p, profile="quick", n_blocks=16)
+    assert ev.claim_id == f"{p}-decryption-order" and ev.holds is True and ev.estimate == 0 and ev.n == 64
+    monkeypatch.setattr(E, "_inv_shift_rows", lambda state: state)
+    bad = E.decryption_order_evidence(p, profile="quick", n_blocks=16)
+    assert bad.holds is False and bad.estimate > 0

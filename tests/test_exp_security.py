@@ -331,13 +331,18 @@ def test_security_evidence_is_findings_and_one_decided_claim():
     assert set(sec["claim_id"]) <= set(ev["claim_id"]) and (sec["scope"] == "extension").all()
     assert set(mine.loc[mine["scope"] == "claim", "claim_id"]) == {"000-security-slightly-weakened",
                                                                      "001-security-slightly-weakened",
-                                                                     "002-s6c-no-leak", "002-s6b-reliable",
-                                                                     "002-s4b-approach2-more-secure"}
+                                                                     "002-s4b-approach2-more-secure",
+                                                                     *evidence.NO_LEAK_CLAIMS["002"]}
     out = verdicts.decide_all(mine, ev).set_index("claim_id")
     assert (out.loc[sec["claim_id"], "verdict"] == "finding").all()
     assert out.loc["000-security-slightly-weakened", "verdict"] == "contradicted"   # the codebook attack reads it
     assert out.loc["002-s6c-no-leak", "verdict"] == "contradicted"                  # and reads MAES without the key
     assert out.loc["002-s6b-reliable", "verdict"] == "contradicted"                 # whatever the key space
+    # 'keeps the security level equivalent to AES' (and its three siblings): the attack that reads MAES
+    # without the key fails on AES, so the level is not kept; the reason names the attacker model
+    for cid in ("002-complexity-maintained", "002-s1-iv-keeps-complexity", "002-s4a-key-dependent-complexity",
+                "002-s7-faster-preserving-complexity"):
+        assert out.loc[cid, "verdict"] == "contradicted" and "encryption oracle" in out.loc[cid, "reason"], cid
     # the design's weaknesses, shown as findings: the affine second S-box, the IV folded into the round key
     assert out.loc["000-sec-second-sbox-affine", "outcome"] == "established"
     assert out.loc["002-sec-iv-round-key", "outcome"] == "established"

@@ -115,19 +115,20 @@ def test_the_checker_can_fail():
 def test_corrected_reads_the_documented_misprints_and_keeps_what_was_printed(monkeypatch):
     from cipherlab.analysis import paper as P
 
-    t3 = P.corrected("002", "Table III").set_index(["row", "column"])
-    cell = t3.loc[("Original AES", "Decryption")]
-    assert (cell["value"], cell["number"], cell["printed"]) == ("153", 153.0, "253") and "fifth" in cell["misprint"]
-    assert t3.loc[("Original AES", "Encryption"), "misprint"] == ""         # every other cell as printed
-    assert P.corrected("000", "Table 1").set_index(["row", "column"]).loc[("1", "7"), "value"] == "BF"
+    t1 = P.corrected("000", "Table 1").set_index(["row", "column"])
+    cell = t1.loc[("1", "7")]
+    assert (cell["value"], cell["printed"]) == ("BF", "BE") and "permutation" in cell["misprint"]
+    assert t1.loc[("1", "8"), "misprint"] == ""                             # every other cell as printed
+    t3 = P.corrected("002", "Table III").set_index(["row", "column"])        # no documented misprint: as printed
+    assert (t3["misprint"] == "").all() and t3.loc[("Original AES", "Decryption"), "value"] == "253"
     real = P.published
 
     def stray(paper, table=None):           # a misprint naming a cell the table does not have
         df = real(paper, table)
-        return df.replace({"row Original AES": "row Original DES"})
+        return df.replace({"row 1": "row 99"})
     monkeypatch.setattr(P, "published", stray)
-    with pytest.raises(ValueError, match="row 'Original DES', column 'Decryption', which is not one cell"):
-        P.corrected("002", "Table III")
+    with pytest.raises(ValueError, match="row '99', column '7', which is not one cell"):
+        P.corrected("000", "Table 1")
 
 
 @pytest.mark.parametrize("p", ["000", "001"])

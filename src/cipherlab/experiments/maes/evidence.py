@@ -53,45 +53,44 @@ def paper_claim_ids() -> list[str]:
     return sorted(c.loc[c["paper"] == PAPER, "claim_id"])
 
 
-#: Why the bulk per-block cost stands for the paper's one block (shown on every one-block claim's row).
-PROXY_WHY = "a one-block call is mostly call overhead, which both ciphers pay alike"
+#: The condition every one-block claim of Table III is decided at (the paper's own: one 16-byte block per call).
+ONE_BLOCK = "16 B (one block per call)"
 
 
 def _one_block(f: Frames, cid: str, impl: str, op: str, old: str, new: str, profile: str, section: str,
                seed: int) -> Evidence:
-    """A one-block claim decided on the cipher's cost: per-block time from batched (bulk, ECB, one thread) calls.
+    """A one-block claim decided at its own condition: one 16-byte block per call, as the paper timed Table III.
 
-    A one-block call is mostly call overhead (the wrapper's checks and the
-    kernel dispatch), which both sides pay alike, so it shrinks the effect of
-    the cipher towards 0. The cipher's own cost of a block is the bulk ECB
-    time per block (the whole file in one call): that decides. The raw
-    one-call comparison and the empty-call overhead stand beside it in ``detail``.
+    The one-block calls (the ``maes_block`` raw file, interleaved with AES's
+    A/A twin) decide. The cipher's own cost of a block (the bulk ECB time per
+    block, the whole file in one call) and the empty-call overhead stand beside
+    it in ``detail`` as context: they explain why a one-block gap is small
+    (the call overhead both ciphers pay), they never decide.
     """
     where = {"impl": impl, "operation": op}
+    aes = {**where, "cipher": "aes", "role": "main"}
+    old_f = aes if old == "aes" else {**where, "cipher": old, "role": "main"}
+    ev = speed_case(f.block, cid, old_f, {**where, "cipher": new, "role": "main"}, aes,
+                    {**where, "cipher": "aes", "role": "control"}, seed=seed, size=ONE_BLOCK, style=impl,
+                    profile=profile, section=section, reading=f"style={impl}")
     bulk = f.bulk[(f.bulk["mode"] == "ecb") & (f.bulk["impl"] == impl)]
     if bulk.empty:
         raise ValueError(f"the bulk timings have no ECB rows in style {impl!r}: bulk_modes must include ecb")
     bw = {**where, "mode": "ecb"}
     aes_b = {**bw, "cipher": "aes", "role": "main"}
     old_b = aes_b if old == "aes" else {**bw, "cipher": old, "role": "main"}
-    nbulk = int(bulk["bytes"].iloc[0])
-    ev = speed_case(f.bulk, cid, old_b, {**bw, "cipher": new, "role": "main"}, aes_b,
-                    {**bw, "cipher": "aes", "role": "control"}, seed=seed, size=f"per block of {nbulk} B ECB calls",
-                    style=impl, mode="ecb", profile=profile, section=section, reading=f"style={impl}",
-                    proxy_for="size=16 B", proxy_why=PROXY_WHY)
-    aes = {**where, "cipher": "aes", "role": "main"}
-    old_f = aes if old == "aes" else {**where, "cipher": old, "role": "main"}
-    raw = speed_case(f.block, cid, old_f, {**where, "cipher": new, "role": "main"}, aes,
-                     {**where, "cipher": "aes", "role": "control"}, seed=seed)
+    per_block = speed_case(f.bulk, cid, old_b, {**bw, "cipher": new, "role": "main"}, aes_b,
+                           {**bw, "cipher": "aes", "role": "control"}, seed=seed)
     sel = lambda d, c: float(np.median(d.loc[(d["impl"] == impl) & (d["operation"] == op) & (d["cipher"] == c)
                                              & (d["role"] == "main"), "seconds"]))
     blocks = int(bulk["bytes"].iloc[0]) // 16
     ovh = overhead_us(f.overhead) if f.overhead is not None else float("nan")
-    detail = (f"{op}, {new} against {old}: cipher cost per block from one call over {blocks} blocks "
-              f"({sel(f.bulk[f.bulk['mode'] == 'ecb'], old) / blocks * 1e6:.3f} against "
-              f"{sel(f.bulk[f.bulk['mode'] == 'ecb'], new) / blocks * 1e6:.3f} us); one-block calls as the paper "
-              f"timed them: {sel(f.block, old) * 1e6:.2f} against {sel(f.block, new) * 1e6:.2f} us, "
-              f"{raw.estimate:+.1f} % [{raw.low:+.1f}, {raw.high:+.1f}], empty-call overhead {ovh:.3f} us")
+    ecb = f.bulk[f.bulk["mode"] == "ecb"]
+    detail = (f"{op}, {new} against {old}, one block per call (decides): {sel(f.block, old) * 1e6:.2f} against "
+              f"{sel(f.block, new) * 1e6:.2f} us, of which {ovh:.3f} us is the empty-call overhead; context, not "
+              f"deciding: the cipher's own cost of a block, from one ECB call over {blocks} blocks, "
+              f"{sel(ecb, old) / blocks * 1e6:.3f} against {sel(ecb, new) / blocks * 1e6:.3f} us, "
+              f"{per_block.estimate:+.1f} % [{per_block.low:+.1f}, {per_block.high:+.1f}]")
     return dataclasses.replace(ev, detail=detail)
 
 
@@ -109,11 +108,8 @@ def _speed(f: Frames, impls, original: str, optimized: str, profile: str, seed: 
     for cid, impl, op in (("002-t3-enc-half", original, "encrypt"), ("002-t3-dec-fifth", original, "decrypt"),
                           ("002-t3-opt-enc-slight", optimized, "encrypt"),
                           ("002-t3-opt-dec-half", optimized, "decrypt")):
-        ev = _one_block(f, cid, impl, op, "aes", "maes-2", profile, "maes-table3", seed)
-        if cid == "002-t3-opt-enc-slight":      # "slightly": the size the paper itself printed (Table III)
-            ev = dataclasses.replace(ev, stated=float((t3[("Original AES (optimized implementation)", "Encryption")]
-                                                       / t3[(t3_rows["maes-2"], "Encryption")] - 1) * 100))
-        rows.append(ev)
+        # "decreases slightly" (002-t3-opt-enc-slight) is a small effect in words: rule small_effect, no stated size
+        rows.append(_one_block(f, cid, impl, op, "aes", "maes-2", profile, "maes-table3", seed))
     worst = min((dataclasses.replace(
         _one_block(f, "002-t3-fastest", optimized, op, "aes", c, profile, "maes-table3", seed),
         stated=float((t3[("Original AES (optimized implementation)", op.capitalize() + "ion")]
@@ -207,9 +203,11 @@ def table1_evidence(k: pd.DataFrame, profile: str, seed: int = 0) -> list[Eviden
          "modified key expansion (approach 1) against AES key expansion, both compiled"),
         ("002-t1-sha3-1-less-keyexp", iv(n, "maes-1", "keyexp"), iv(n, "maes-1", "sha3"),
          "approach 1: modified key expansion against SHA-3 IV, both compiled"),
-        ("002-s4c-hash-high-speed", ke(n), iv(n, "maes-1", "sha3"),
-         "approach 1's SHA-3 IV against the AES key expansion it replaces as IV generator, both compiled: speed-up of "
-         "the hash"),
+        # "high speed" against what the hash replaces as IV generator: the key-expansion IV generator (Table I's
+        # key-expansion column), which needs our stand-in: it illustrates, the claim is not testable here
+        ("002-s4c-hash-high-speed", iv(n, "maes-1", "keyexp"), iv(n, "maes-1", "sha3"),
+         "approach 1's SHA-3 IV against the modified key expansion (our stand-in) it replaces as IV generator, both "
+         "compiled: speed-up of the hash"),
         ("002-t1-sha3-1-twice", iv(n, "maes-1", "sha3"), ke(n),
          "approach 1 SHA-3 IV against AES key expansion, both compiled: extra time"),
         ("002-t1-sha3-2-seven", iv(n, "maes-2", "sha3"), ke(n),
@@ -325,6 +323,10 @@ def tables_consistency_evidence(profile: str) -> Evidence:
 #: How far a ratio the prose states may lie from the one the paper's own table gives and still agree with it
 #: (relative, on the ratio of times): 25 %, the default margin of the rules file.
 PROSE_TOLERANCE = 0.25
+#: Prose ratios a reader takes as "about, or at least" (a round figure for a large ratio: "lower by 50 times"
+#: against Table II's x59 and x79 is an understatement, not a contradiction): they agree with any table ratio
+#: no more than :data:`PROSE_TOLERANCE` below them.  (prose table, row, column.)
+PROSE_AT_LEAST = frozenset({("Table II (prose)", "Permutation vs InvMixColumns", "Decryption speed increase (reading)")})
 #: The prose's ratios of times against the table's: (claim, prose table, prose row, prose column, what the
 #: prose value is (``pct``: a speed-up in %, read as the ratio 1 + p/100), table, slower row, faster row, column).
 _T3_AES, _T3_OPT = "Original AES", "Original AES (optimized implementation)"
@@ -366,9 +368,11 @@ def slow_or_fast_label(row: str) -> str:
 def prose_tables_evidence(profile: str) -> list[Evidence]:
     """002-prose-t3-consistent, 002-prose-t1-consistent: does each ratio the prose states (a speed-up or a time
     increase, as the paper's own formula reads it) agree with the ratio its own Table III or Table I gives,
-    within :data:`PROSE_TOLERANCE`? Exact arithmetic on the transcription, its documented misprints
-    (``data/paper/002_misprints.csv``) read as corrected: a defect is never drawn from a cell held to be a
-    misprint, and the detail names each such cell, printed and corrected."""
+    within :data:`PROSE_TOLERANCE` (or, for :data:`PROSE_AT_LEAST`, no more than that below it)? Exact arithmetic
+    on the transcription, its documented misprints (``data/paper/002_misprints.csv``) read as corrected: a defect
+    is never drawn from a cell held to be a misprint, and the detail names each such cell, printed and corrected.
+    A misprint is documented only on evidence outside the sentence checked here (none of paper 002's cells has
+    such evidence today, so its tables are read as printed)."""
     out: dict[str, list[tuple[bool, str]]] = {}
     for cid, ptab, prow, pcol, ttab, slow, fast, tcol in PROSE_RATIOS:
         pr = _paper.published(PAPER, ptab)
@@ -377,12 +381,13 @@ def prose_tables_evidence(profile: str) -> list[Evidence]:
         cells = [t.loc[slow if tcol is None else (slow, tcol)], t.loc[fast if tcol is None else (fast, tcol)]]
         a, b = (float(c["number"]) for c in cells)
         table = a / b
-        ok = abs(said / table - 1) <= PROSE_TOLERANCE
+        at_least = (ptab, prow, pcol) in PROSE_AT_LEAST
+        ok = (said / table - 1 <= PROSE_TOLERANCE) if at_least else abs(said / table - 1) <= PROSE_TOLERANCE
         read = "".join(f" (printed {c['printed']}, a documented misprint read as {c['value']})"
                        for c in cells if c["misprint"])
         what = f"{prow}{'' if tcol is None or ttab != 'Table II' else ' (' + slow_or_fast_label(fast) + ')'}"
         out.setdefault(cid, []).append((ok, f"{ptab.replace(' (prose)', '')}, {what}, {pcol.replace(' (reading)', '').lower()}: "
-                                            f"the prose says x{said:.3g}, "
+                                            f"the prose says {'at least ' if at_least else ''}x{said:.3g}, "
                                             f"{ttab} gives {a:g} / {b:g} = x{table:.3g}{read}"))
     return [Evidence(cid, holds=all(ok for ok, _ in parts), estimate=float(sum(not ok for ok, _ in parts)),
                      unit="ratios that disagree", n=len(parts), style="exact arithmetic", profile=profile,
@@ -444,6 +449,13 @@ def entropy_decimals() -> int:
     return places.pop()
 
 
+def small_entropy_margin() -> float:
+    """What paper 002 calls "less than 8 by a small margin", read off its own Table IV (data/paper/): the largest
+    shortfall from 8 it prints, rounded up to its leading decimal digit (8 - 7.9936 = 0.0064: under 0.01 bits)."""
+    short = 8.0 - _paper.published(PAPER, "Table IV")["number"].astype(float)
+    return float(10.0 ** np.ceil(np.log10(short.max())))
+
+
 def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> list[Evidence]:
     rows = []
     d = f.entropy_diff
@@ -464,13 +476,16 @@ def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> li
         lo_ent = float(ent["entropy_bits"].min())
         decimals = entropy_decimals()
         printed = [round(float(e), decimals) for e in ent["entropy_bits"]]
-        rows.append(Evidence("002-t4-below-8", holds=bool(max(printed) < 8.0 and round(lo_ent) == 8),
+        margin = small_entropy_margin()
+        rows.append(Evidence("002-t4-below-8", holds=bool(max(printed) < 8.0 and 8.0 - min(printed) < margin),
                              estimate=lo_ent, size=size, style=style, mode=mode, profile=profile,
                              section="maes-table4", reading=f"mode={mode}", unit="bits",
                              detail=(f"byte entropy of the encrypted image, to the paper's {decimals} "
                                      "decimals: " + ", ".join(f"{r.cipher} {r.entropy_bits:.{decimals}f}"
                                                               for r in ent.itertuples())
-                                     + "; MAES's shortfall against AES's is decided in 002-t4-entropy-kept")))
+                                     + f"; 'a small margin' as the paper's Table IV shows it: every shortfall from 8 "
+                                       f"under {margin:g} bits; MAES's shortfall against AES's is decided in "
+                                       "002-t4-entropy-kept")))
         e = f.entropy[(f.entropy["mode"] == mode) & f.entropy["cipher"].str.startswith("maes")]
         worst = e.loc[e["p_value"].idxmin()]
         rows.append(Evidence("002-fig8-uniform", p_value=float(worst["p_value"]), n=int(worst["bytes"]), size=size,
@@ -495,13 +510,6 @@ def _image(f: Frames, key: bytes, options: dict, profile: str, style: str) -> li
                          mode="ecb", profile=profile,
                          section="maes-fig8", detail=f"P(equal | plain equal) >= {kept:.3f}, "
                                                      f"P(equal | plain differs) <= {lost:.3f}"))
-    per = f.dependency.groupby("cipher")["bytes_changed"].mean()
-    maes_dep = float(per[[c for c in per.index if c.startswith("maes")]].max())
-    aes_dep = float(per.get("aes", np.nan))
-    rows.append(Evidence("002-complexity-maintained", holds=bool(maes_dep >= aes_dep), mode="ecb", profile=profile,
-                         section="maes-dependency", size="one-byte changes of random blocks",
-                         detail=f"ciphertext bytes changed by one plaintext byte: aes {aes_dep:.2f}, "
-                                f"MAES at most {maes_dep:.2f} of 16"))
     ks = f.keyspace
     takes = {int(b): set(a.split()) for b, a in zip(ks["key_bits"], ks["accepted_by"])}
     same = all(("aes" in t) == ({"maes-1", "maes-2"} <= t) for t in takes.values()) and any(

@@ -200,7 +200,10 @@ def pseudocode_evidence(*, profile: str, seed: int = 0, claims: "pd.DataFrame | 
     pc3 = _quote(claims, "003-pc3-stores-decryption-time")
     missing = stored_unassigned(pc3)
     a1 = _quote(claims, "003-a1-key-per-mode")
+    # "the same encryption keys" (plural) read as the one key set Key_Set = {K1, K2, K3} used for every file; the
+    # algorithms hold to it when they pick a key by the mode (Mi) from that set, not a new key by the file (Fi)
     per_mode = bool(re.search(r"Select key K_?i from Key_Set according to M_?i", a1))
+    per_file = bool(re.search(r"according to F_?i|new key|generate[sd]? (a )?key", a1, re.IGNORECASE))
     cond = dict(style="the transcription", profile=profile)
     return [
         _v.Evidence("003-a4-decrypt-using-aes", holds=not says_aes or not any(rej.values()), n=2 * n, mode="eax",
@@ -212,10 +215,12 @@ def pseudocode_evidence(*, profile: str, seed: int = 0, claims: "pd.DataFrame | 
         _v.Evidence("003-pc3-stores-decryption-time", holds=not missing, section=SECTIONS["fig7"], **cond,
                     detail=("Pseudocode 3 assigns EncryptionTime and stores "
                             + (", ".join(missing) + ", which it never assigns" if missing else "what it assigns"))),
-        _v.Evidence("003-a1-key-per-mode", holds=not per_mode, section=SECTIONS["phase1"], **cond,
-                    detail=("Algorithms 1-2 select a key per mode from a set of three, where Sec. 3 applies the "
-                            "modes 'using the same encryption keys'" if per_mode else
-                            "Algorithms 1-2 name no key per mode")),
+        _v.Evidence("003-a1-key-per-mode", holds=per_mode and not per_file, section=SECTIONS["phase1"], **cond,
+                    detail=("Algorithms 1-2 take one key set, Key_Set = {K1, K2, K3}, for every file and select "
+                            "each mode's key from it, so every data size is encrypted under the same keys, as "
+                            "Sec. 3 states" if per_mode and not per_file else
+                            "Algorithms 1-2 change the key from file to file" if per_file else
+                            "Algorithms 1-2 name no key set shared by every file")),
     ]
 
 

@@ -202,8 +202,10 @@ def _mode_of(phase, fast: str, slow: str) -> str:
 
 def compare(claim_id: str, df: pd.DataFrame, phase, op: str, fast: str, slow: str, nbytes: int, *,
             profile: str, section: str, seed: int, slow_bytes: "int | None" = None, per_byte: bool = False,
-            detail: str = "") -> _v.Evidence:
+            detail: str = "", rules: "dict | None" = None) -> _v.Evidence:
     """Speedup of ``fast`` over ``slow`` (same phase and operation) with the A/A band of the same run.
+
+    ``rules``: the rules file's values, or a copy with a stricter ``confidence`` (a family-wise reading).
 
     ``slow_bytes``/``per_byte``: compare the same case at two sizes, per byte
     (a throughput gain with size: one code path at two sizes, a ``size_change`` statistic,
@@ -219,7 +221,7 @@ def compare(claim_id: str, df: pd.DataFrame, phase, op: str, fast: str, slow: st
     ctl = _control(phase, op, max(nbytes, sb))
     c_old = _times(df, instance="main", **ctl)
     c_new = _times(df, instance="control", **ctl)
-    return _v.speed_evidence(claim_id, old, new, c_old, c_new, seed=seed, size=_size(nbytes, slow_bytes),
+    return _v.speed_evidence(claim_id, old, new, c_old, c_new, rules=rules, seed=seed, size=_size(nbytes, slow_bytes),
                              style=IMPL, mode=_mode_of(phase, fast, slow), profile=profile, section=section,
                              detail=detail or f"{LABELS[fast]} over {LABELS[slow]}, {op}",
                              statistic="size_change" if fast == slow and sb != nbytes else "")

@@ -42,7 +42,7 @@ CONVERGENT_PCT = 10.0
 #: The claims this module gives evidence for.
 CLAIMS = ("003-f6-ccm-eax-enc-dec-differ", "003-f5-ccm-higher-average", "003-f7-f9-consistent",
           "003-t7-f5-f10-consistent", "003-f7-f9-blowfish-cast-consistent", "003-a4-decrypt-using-aes",
-          "003-pc3-stores-decryption-time", "003-a1-key-per-mode")
+          "003-pc3-stores-decryption-time", "003-a1-key-per-mode", "003-t2-s511-stable-contradiction")
 
 
 def _phase1(p1: pd.DataFrame, **sel) -> np.ndarray:
@@ -205,7 +205,17 @@ def pseudocode_evidence(*, profile: str, seed: int = 0, claims: "pd.DataFrame | 
     per_mode = bool(re.search(r"Select key K_?i from Key_Set according to M_?i", a1))
     per_file = bool(re.search(r"according to F_?i|new key|generate[sd]? (a )?key", a1, re.IGNORECASE))
     cond = dict(style="the transcription", profile=profile)
+    # Table 2 and Sec. 5.1.1 on stability, decided on the text alone: one names GCM the most stable, the other
+    # sends the reader who values stability to CCM; no one reading of "stable" makes both true
+    both = _quote(claims, "003-t2-s511-stable-contradiction")
+    gcm_most = bool(re.search(r"GCM\b[^;]*Most Stable", both, re.IGNORECASE))
+    ccm_for = bool(re.search(r"CCM\b[^;]*where stability", both, re.IGNORECASE))
     return [
+        _v.Evidence("003-t2-s511-stable-contradiction", holds=not (gcm_most and ccm_for),
+                    section=SECTIONS["stability"], **cond,
+                    detail=("Table 2 names GCM the most stable and Sec. 5.1.1 recommends CCM, not GCM, where "
+                            "stability matters more than speed: under one reading of 'stable' at most one holds"
+                            if gcm_most and ccm_for else "the two passages name the same mode for stability")),
         _v.Evidence("003-a4-decrypt-using-aes", holds=not says_aes or not any(rej.values()), n=2 * n, mode="eax",
                     section=SECTIONS["phase2"], style=IMPL, profile=profile,
                     detail=(f"Algorithm 4 {'decrypts every method using AES' if says_aes else 'names each method'}; "

@@ -109,7 +109,7 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     gains = gain_evidence(cold[cold["phase"] == 1], cold[cold["phase"] == 2], profile=profile, seed=seed,
                           style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
     return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains
-            + stability.stability_evidence(phase1, profile=profile, seed=seed))
+            + stability.stability_evidence(phase1, profile=profile, seed=seed, cold=cold))
 
 
 def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:

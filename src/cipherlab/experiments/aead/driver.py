@@ -101,7 +101,7 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
                                   seed=seed)
             + sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed)
             + consistency_claims(phase1, profile=profile, seed=seed)
-            + reread.reread_evidence(phase2, profile=profile, seed=seed))
+            + reread.reread_evidence(phase1, phase2, profile=profile, seed=seed))
     if cold is None:
         return warm
     # a claim decided under the paper's protocol has two rows: the protocol is their reading

@@ -93,13 +93,35 @@ def test_aes_rejects_blowfish_and_cast_ciphertexts_but_accepts_its_own():
 
 def test_the_pseudocode_defects_are_read_from_the_registry_passages(monkeypatch):
     evs = {e.claim_id: e for e in C.pseudocode_evidence(profile="test")}
-    assert not any(e.holds for e in evs.values())
+    assert not any(e.holds for cid, e in evs.items() if cid != "003-a1-key-per-mode")
     assert "DecryptionTime" in evs["003-pc3-stores-decryption-time"].detail
     # a corrected passage passes: the checks read the quote, not a verdict written in code
     claims = V.load_claims().copy()
     fix = {"003-pc3-stores-decryption-time": "EncryptionTime <- E - S; Store(Algorithm, size, EncryptionTime)",
-           "003-a1-key-per-mode": "Key K for every mode",
-           "003-a4-decrypt-using-aes": "iii. Decrypt Ei using Mi with Ki under Mode EAX"}
+           "003-a4-decrypt-using-aes": "iii. Decrypt Ei using Mi with Ki under Mode EAX",
+           "003-t2-s511-stable-contradiction": "Table 2: GCM Most Stable; Sec. 5.1.1: GCM where stability matters"}
     for cid, q in fix.items():
         claims.loc[claims["claim_id"] == cid, "quote"] = q
     assert all(e.holds for e in C.pseudocode_evidence(profile="test", claims=claims))
+
+
+def test_the_same_keys_are_one_key_set_for_every_file_and_a_key_per_file_breaks_it():
+    # Sec. 3's "the same encryption keys": Algorithms 1-2 pick each mode's key from one set used for every file
+    assert {e.claim_id: e for e in C.pseudocode_evidence(profile="test")}["003-a1-key-per-mode"].holds
+    claims = V.load_claims().copy()
+    for passage in ("i. Select key Ki from Key_Set according to Fi", "i. Generate a new key Ki for file Fi",
+                    "i. Encrypt Fi under Mode Mi"):
+        claims.loc[claims["claim_id"] == "003-a1-key-per-mode", "quote"] = passage
+        ev = {e.claim_id: e for e in C.pseudocode_evidence(profile="test", claims=claims)}["003-a1-key-per-mode"]
+        assert not ev.holds, passage
+
+
+def test_the_stability_contradiction_is_decided_on_the_text_alone():
+    ev = {e.claim_id: e for e in C.pseudocode_evidence(profile="test")}["003-t2-s511-stable-contradiction"]
+    assert ev.holds is False and "GCM the most stable" in ev.detail and ev.estimate is None
+    claims = V.load_claims().copy()
+    claims.loc[claims["claim_id"] == "003-t2-s511-stable-contradiction", "quote"] = (
+        "Table 2: Throughput Encryption: GCM Highest & Most Stable; Sec. 5.1.1: Mode GCM is a better option where "
+        "stability is more important to the user than maximum speed")
+    assert {e.claim_id: e for e in C.pseudocode_evidence(profile="test", claims=claims)}[
+        "003-t2-s511-stable-contradiction"].holds

@@ -65,3 +65,20 @@ def test_linearity_evidence_is_decided_on_its_own_interval(low, high, expected):
     ev = V.Evidence("003-t1-semilinear", estimate=low, low=low, high=high, control_low=-1.7, control_high=1.7,
                     unit="%", statistic="fit_misfit")
     assert V.decide(claim, ev).verdict == expected
+
+
+def test_equally_affected_is_decided_on_the_costs_per_byte_within_the_convergent_margin():
+    """'All three modes are equally affected by file size': reproduced when the costs per byte agree within
+    +-10 %, contradicted when one mode pays 3.5 times another per byte (as the paper's own Figs. 5 and 9 imply)."""
+    from cipherlab.analysis import verdicts as V
+    from cipherlab.experiments.aead import evidence
+    cid = "003-s511-equally-affected"
+    mine = evidence.paper_claims()
+    assert mine.set_index("claim_id").loc[cid, "rule"] == "equivalent"
+
+    def verdict(per_byte):
+        ev = linearity.equal_growth_evidence(synthetic_raw(1, per_byte), profile="full", seed=1, n_resamples=200)
+        frame = V.evidence_frame([ev]).assign(chapter="aead")
+        return V.decide_all(mine[mine["claim_id"] == cid], frame).set_index("claim_id").loc[cid, "verdict"]
+    assert verdict(PAPER_ORDER) == "contradicted"
+    assert verdict({**PAPER_ORDER, "ccm": 1.0, "eax": 1.0}) == "reproduced"

@@ -165,3 +165,34 @@ def test_convergence_is_read_for_every_mode_and_names_the_one_that_decides():
     assert sorted(e.reading for e in rows) == ["mode=ccm", "mode=eax", "mode=gcm"]
     d = _decide_only(rows, {"003-t1-converge"})
     assert d.loc["003-t1-converge", "verdict"] == "contradicted" and d.loc["003-t1-converge", "reading"] == "mode=eax"
+
+
+def test_the_rejection_gap_is_read_in_microseconds_as_tables_6_7_print_it():
+    """'At 5MB: The gap widens': the difference of rejection times grows when GCM keeps its lead; it does not
+    when GCM's lead shrinks faster than the times grow."""
+    import numpy as np
+    from cipherlab.experiments.aead import sentence_claims as E
+    rng = np.random.default_rng(0)
+
+    def times(mean):
+        return mean * np.exp(0.02 * rng.standard_normal((6, 40)))
+    est, lo, hi = E.gap_growth(times(1.0), times(2.5), times(5.0), times(12.5), seed=1, n_resamples=500)
+    assert est == pytest.approx(400, rel=0.05) and lo < est < hi and lo > 0            # 1.5 to 7.5: five times wider
+    est, lo, hi = E.gap_growth(times(1.0), times(2.5), times(5.0), times(6.0), seed=1, n_resamples=500)
+    assert hi < 0                                                                      # 1.5 to 1.0: it narrows
+    est, lo, hi = E.gap_growth(times(2.0), times(1.0), times(5.0), times(3.0), seed=1, n_resamples=500)
+    assert hi < 0                                # the 'fast' case is the slower one and falls further behind
+    with pytest.raises(ValueError, match="must differ at the middle size"):
+        E.gap_growth(np.ones((2, 3)), np.ones((2, 3)), times(5.0), times(6.0))
+    with pytest.raises(ValueError, match="processes x trials"):
+        E.gap_growth(np.ones(3), times(1.0), times(5.0), times(6.0))
+
+
+def test_the_widening_rows_decide_on_the_microsecond_gap():
+    from cipherlab.experiments.aead import sentence_claims as E
+    rows = E.widening_evidence(synthetic_raw("forgery", PAPER_ORDER), profile="full", seed=1)
+    assert [e.reading for e in rows] == ["pair=gcm<ccm", "pair=gcm<eax"]
+    assert all(e.control_low is not None and "us" in e.detail for e in rows)
+    d = _decide_only(rows, {"003-s52-gap-widens"})
+    assert d.loc["003-s52-gap-widens", "verdict"] == "reproduced", d.loc["003-s52-gap-widens", "reason"]
+

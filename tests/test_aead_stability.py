@@ -57,15 +57,15 @@ def test_the_steadier_mode_is_the_one_whose_calls_vary_least_and_the_papers_two_
     assert d.loc["003-t2-gcm-most-stable", "verdict"] == "reproduced", d.loc["003-t2-gcm-most-stable", "reason"]
     assert d.loc["003-s511-gcm-consistent", "verdict"] == "reproduced"
     assert d.loc["003-s511-ccm-stable", "verdict"] == "contradicted"
-    assert evidence.paper_claims().set_index("claim_id").loc["003-s511-ccm-stable", "concern"] == "defect"
+    assert evidence.paper_claims().set_index("claim_id").loc["003-t2-s511-stable-contradiction", "concern"] == "defect"
 
 
 def test_a_fixed_cost_that_bends_throughput_across_sizes_is_not_instability():
     """Span is not the reading: GCM's throughput climbs most with size, yet equal call-to-call spreads decide
     nothing, whatever the spans."""
     rows = stability.stability_evidence(_spread_raw({"gcm": 0.05, "ccm": 0.05, "eax": 0.05}), profile="full", seed=1)
-    assert [e.reading for e in rows if e.claim_id == "003-s511-ccm-stable"] == ["operation=encrypt",
-                                                                                  "operation=decrypt"]
+    assert [e.reading for e in rows if e.claim_id == "003-s511-ccm-stable"] == [
+        "stable=call-to-call spread, operation=encrypt", "stable=call-to-call spread, operation=decrypt"]
     d = _decide(rows, set(stability.STABILITY_CLAIMS))
     assert "reproduced" not in set(d["verdict"]), d["reason"].tolist()
 
@@ -79,3 +79,31 @@ def test_bad_cold_data_is_refused_in_one_line():
         stability.span_pct(one, "gcm", "encrypt")
     with pytest.raises(ValueError, match="no warm trials of AES-ocb encrypt"):
         stability.rel_iqr_pct(_spread_raw({"gcm": 0.1, "ccm": 0.1, "eax": 0.1}), "ocb", "encrypt")
+
+
+def test_both_readings_of_stable_are_decided_and_the_least_favourable_decides():
+    """GCM's calls spread least (the call-to-call reading holds), but under the paper's one-cold-call protocol a
+    fixed cost per call bends GCM's throughput most across the sizes, since it spends least per byte: the shape
+    reading goes against 'GCM most stable', and decides the row."""
+    p1 = _spread_raw({"gcm": 0.02, "ccm": 0.08, "eax": 0.08})
+    cold = synthetic_cold(PAPER_ORDER, fixed=1e-3, noise=0.01)
+    rows = stability.stability_evidence(p1, profile="full", seed=1, cold=cold)
+    t2 = {e.reading: e for e in rows if e.claim_id == "003-t2-gcm-most-stable"}
+    assert set(t2) == {"stable=call-to-call spread, operation=encrypt", "stable=shape across sizes, operation=encrypt"}
+    shape = t2["stable=shape across sizes, operation=encrypt"]
+    assert shape.high < 0 and "span of the cold throughput" in shape.detail       # GCM's curve bends most
+    d = _decide(rows, set(stability.STABILITY_CLAIMS))
+    assert d.loc["003-t2-gcm-most-stable", "verdict"] == "contradicted", d.loc["003-t2-gcm-most-stable", "reason"]
+    assert "shape across sizes" in d.loc["003-t2-gcm-most-stable", "reading"]
+    # flat curves (no fixed cost): the shape reading cannot tell the modes apart, so the row is not reproduced
+    flat = stability.stability_evidence(p1, profile="full", seed=1, cold=synthetic_cold(PAPER_ORDER, fixed=0.0),
+                                        claims=["003-t2-gcm-most-stable"])
+    d = _decide(flat, {"003-t2-gcm-most-stable"})
+    assert d.loc["003-t2-gcm-most-stable", "verdict"] != "reproduced", d.loc["003-t2-gcm-most-stable", "reason"]
+    # and a GCM whose cold curve is the flattest (half the others' fixed cost share) passes both readings
+    bent = synthetic_cold(PAPER_ORDER, fixed=1e-3, noise=0.01)
+    slow = (bent["phase"] == 1) & (bent["mode"] != "gcm") & (bent["bytes"] == min(SIZES))
+    bent.loc[slow, "seconds"] *= 3.0
+    d = _decide(stability.stability_evidence(p1, profile="full", seed=1, cold=bent,
+                                                   claims=["003-t2-gcm-most-stable"]), {"003-t2-gcm-most-stable"})
+    assert d.loc["003-t2-gcm-most-stable", "verdict"] == "reproduced", d.loc["003-t2-gcm-most-stable", "reason"]

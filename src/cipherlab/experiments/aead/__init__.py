@@ -16,8 +16,9 @@ declaration, the driver and the views.
 * :mod:`.figures`: the paper's figures from our data;
 * :mod:`.linearity`: the fixed-cost-plus-per-byte fit of time over size ("linear scalability");
 * :mod:`.statements`: the paper's words against the library and its own tables;
-* :mod:`.evidence`, :mod:`.sentence_claims`: evidence for the claims of paper 003
-  (:mod:`cipherlab.analysis.verdicts` decides);
+* :mod:`.evidence`, :mod:`.sentence_claims`, :mod:`.consistency`, :mod:`.stability`, :mod:`.reread`: evidence
+  for the claims of paper 003 (:mod:`cipherlab.analysis.verdicts` decides); :mod:`.reread` holds the claims a
+  sentence-by-sentence re-reading found with no row;
 * :mod:`.findings`: paper 003's paragraphs of the findings page;
 * :mod:`.views`: the chapter's tables as the page shows them.
 """

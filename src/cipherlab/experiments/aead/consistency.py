@@ -42,7 +42,7 @@ CONVERGENT_PCT = 10.0
 #: The claims this module gives evidence for.
 CLAIMS = ("003-f6-ccm-eax-enc-dec-differ", "003-f5-ccm-higher-average", "003-f7-f9-consistent",
           "003-t7-f5-f10-consistent", "003-f7-f9-blowfish-cast-consistent", "003-a4-decrypt-using-aes",
-          "003-pc3-stores-decryption-time", "003-a1-key-per-mode")
+          "003-pc3-stores-decryption-time", "003-a1-key-per-mode", "003-t2-s511-stable-contradiction")
 
 
 def _phase1(p1: pd.DataFrame, **sel) -> np.ndarray:
@@ -200,9 +200,22 @@ def pseudocode_evidence(*, profile: str, seed: int = 0, claims: "pd.DataFrame | 
     pc3 = _quote(claims, "003-pc3-stores-decryption-time")
     missing = stored_unassigned(pc3)
     a1 = _quote(claims, "003-a1-key-per-mode")
+    # "the same encryption keys" (plural) read as the one key set Key_Set = {K1, K2, K3} used for every file; the
+    # algorithms hold to it when they pick a key by the mode (Mi) from that set, not a new key by the file (Fi)
     per_mode = bool(re.search(r"Select key K_?i from Key_Set according to M_?i", a1))
+    per_file = bool(re.search(r"according to F_?i|new key|generate[sd]? (a )?key", a1, re.IGNORECASE))
     cond = dict(style="the transcription", profile=profile)
+    # Table 2 and Sec. 5.1.1 on stability, decided on the text alone: one names GCM the most stable, the other
+    # sends the reader who values stability to CCM; no one reading of "stable" makes both true
+    both = _quote(claims, "003-t2-s511-stable-contradiction")
+    gcm_most = bool(re.search(r"GCM\b[^;]*Most Stable", both, re.IGNORECASE))
+    ccm_for = bool(re.search(r"CCM\b[^;]*where stability", both, re.IGNORECASE))
     return [
+        _v.Evidence("003-t2-s511-stable-contradiction", holds=not (gcm_most and ccm_for),
+                    section=SECTIONS["stability"], **cond,
+                    detail=("Table 2 names GCM the most stable and Sec. 5.1.1 recommends CCM, not GCM, where "
+                            "stability matters more than speed: under one reading of 'stable' at most one holds"
+                            if gcm_most and ccm_for else "the two passages name the same mode for stability")),
         _v.Evidence("003-a4-decrypt-using-aes", holds=not says_aes or not any(rej.values()), n=2 * n, mode="eax",
                     section=SECTIONS["phase2"], style=IMPL, profile=profile,
                     detail=(f"Algorithm 4 {'decrypts every method using AES' if says_aes else 'names each method'}; "
@@ -212,10 +225,12 @@ def pseudocode_evidence(*, profile: str, seed: int = 0, claims: "pd.DataFrame | 
         _v.Evidence("003-pc3-stores-decryption-time", holds=not missing, section=SECTIONS["fig7"], **cond,
                     detail=("Pseudocode 3 assigns EncryptionTime and stores "
                             + (", ".join(missing) + ", which it never assigns" if missing else "what it assigns"))),
-        _v.Evidence("003-a1-key-per-mode", holds=not per_mode, section=SECTIONS["phase1"], **cond,
-                    detail=("Algorithms 1-2 select a key per mode from a set of three, where Sec. 3 applies the "
-                            "modes 'using the same encryption keys'" if per_mode else
-                            "Algorithms 1-2 name no key per mode")),
+        _v.Evidence("003-a1-key-per-mode", holds=per_mode and not per_file, section=SECTIONS["phase1"], **cond,
+                    detail=("Algorithms 1-2 take one key set, Key_Set = {K1, K2, K3}, for every file and select "
+                            "each mode's key from it, so every data size is encrypted under the same keys, as "
+                            "Sec. 3 states" if per_mode and not per_file else
+                            "Algorithms 1-2 change the key from file to file" if per_file else
+                            "Algorithms 1-2 name no key set shared by every file")),
     ]
 
 

@@ -19,8 +19,8 @@ from matplotlib.figure import Figure
 from cipherlab.analysis import paper, plotting, timing, verdicts
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
-from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, stability, tables,
-                                       wycheproof)
+from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, reread, stability,
+                                       tables, wycheproof)
 from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, gain_evidence, sentence_claims
 from cipherlab.experiments.aead.consistency import consistency_claims
 from cipherlab.experiments.aead.chapter import MB, input_name
@@ -100,7 +100,8 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     warm = (evidence.table_claims(phase1, phase2, forgery_times, outcomes, flips, wyche, rewrite, profile=profile,
                                   seed=seed)
             + sentence_claims(phase1, phase2, forgery_times, profile=profile, seed=seed)
-            + consistency_claims(phase1, profile=profile, seed=seed))
+            + consistency_claims(phase1, profile=profile, seed=seed)
+            + reread.reread_evidence(phase1, phase2, profile=profile, seed=seed))
     if cold is None:
         return warm
     # a claim decided under the paper's protocol has two rows: the protocol is their reading
@@ -109,7 +110,7 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     gains = gain_evidence(cold[cold["phase"] == 1], cold[cold["phase"] == 2], profile=profile, seed=seed,
                           style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
     return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains
-            + stability.stability_evidence(phase1, profile=profile, seed=seed))
+            + stability.stability_evidence(phase1, profile=profile, seed=seed, cold=cold))
 
 
 def build(run, raw: Mapping[str, pd.DataFrame]) -> dict[str, Any]:

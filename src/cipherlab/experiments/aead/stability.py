@@ -19,8 +19,17 @@ drawn process's trials at every size together) and the A/A band of the twin
 case: the same ratio between AES-GCM's control instance and its main instance,
 timed in the same interleaved run. :func:`stability_table` prints each mode's
 relative IQR beside its cold and warm throughput, so the figures of every
-stability row can be read off it. The span across sizes stays in the table
-(``span_pct``) as what the cold curves show, not deciding.
+stability row can be read off it.
+
+Referees read "stable" both ways, so each stability row states and decides both
+readings (:data:`READINGS`), and the least favourable decides the row (the
+engine's ``readings: every``): the call-to-call spread above, and the **shape
+across sizes**, how little a mode's throughput changes from the smallest file
+to the largest under the paper's own protocol (one cold call per file, the
+protocol of its Figs. 5-6): the span, max / min of the per-size median
+throughput (``span_pct``), B's span over A's (%, above 0 when A's curve is the
+flatter), with the same bootstrap over processes and the A/A band of the control
+twin's span over its main case's.
 """
 from __future__ import annotations
 
@@ -39,6 +48,8 @@ STABILITY_CLAIMS = {
     "003-s511-ccm-stable": ("ccm", ("gcm",), ("encrypt", "decrypt")),
 }
 SECTION = "aead-stability"
+#: The two readings of "stable" every stability row is decided under (the least favourable decides).
+READINGS = {"spread": "stable=call-to-call spread", "shape": "stable=shape across sizes"}
 
 
 def _per_process(cold: pd.DataFrame, mode: str, op: str, instance: str = "main") -> tuple[np.ndarray, np.ndarray]:
@@ -122,16 +133,47 @@ def spread_evidence(claim_id: str, phase1: pd.DataFrame, steady: str, other: str
                        n=int(min(x.size for x in a + b)), processes=procs,
                        control_low=float(clo), control_high=float(chi), unit="%", style=IMPL,
                        mode=f"{other} vs {steady}", size=", ".join(f"{s} B" for s in sizes), profile=profile,
-                       section=SECTION, reading=f"operation={op}",
+                       section=SECTION, reading=f"{READINGS['spread']}, operation={op}",
                        detail=(f"relative IQR of throughput over the warm trials, mean over the sizes, {op}: "
                                f"AES-{LABELS[other]} {spreads[other]:.2f} %, AES-{LABELS[steady]} "
                                f"{spreads[steady]:.2f} % (rel_iqr_pct of aead_stability)"))
 
 
-def stability_evidence(phase1: pd.DataFrame, *, profile: str, seed: int = 0,
+def shape_evidence(claim_id: str, cold: pd.DataFrame, steady: str, other: str, op: str, *, profile: str,
+                   seed: int = 0, n_resamples: "int | None" = None) -> _v.Evidence:
+    """``other``'s span of cold throughput across the sizes over ``steady``'s (%, above 0: ``steady``'s curve is
+    the flatter), with the bootstrap over processes and the A/A band of the control twin's span over its main's."""
+    from cipherlab.experiments.aead.protocol import COLD_STYLE
+    rules = _v.load_rules()
+    n_resamples = int(n_resamples or rules["bootstrap_resamples"])
+    conf = float(rules["confidence"])
+    _, cm = PHASE1_CONTROL
+    sizes, a = _per_process(cold, steady, op)
+    b, c_main, c_twin = (_per_process(cold, m, op, inst)[1] for m, inst in ((other, "main"), (cm, "main"),
+                                                                          (cm, "control")))
+    procs = min(x.shape[0] for x in (a, b, c_main, c_twin))
+    a, b, c_main, c_twin = (x[:procs] for x in (a, b, c_main, c_twin))
+    pick = np.random.default_rng(seed).integers(0, procs, size=(n_resamples, procs))
+    tail = (1 - conf) / 2 * 100
+    lo, hi = np.percentile(np.expm1(_log_span(b[pick]) - _log_span(a[pick])) * 100, [tail, 100 - tail])
+    clo, chi = np.percentile(np.expm1(_log_span(c_twin[pick]) - _log_span(c_main[pick])) * 100, [tail, 100 - tail])
+    spans = {m: float(np.expm1(_log_span(x)) * 100) for m, x in ((steady, a), (other, b))}
+    est = float(np.expm1(_log_span(b) - _log_span(a)) * 100)
+    return _v.Evidence(claim_id, estimate=est, low=float(min(lo, est)), high=float(max(hi, est)), n=procs,
+                       processes=procs, control_low=float(clo), control_high=float(chi), unit="%", style=COLD_STYLE,
+                       mode=f"{other} vs {steady}", size=", ".join(f"{int(x)} B" for x in sizes), profile=profile,
+                       section=SECTION, reading=f"{READINGS['shape']}, operation={op}",
+                       detail=(f"span of the cold throughput across the sizes (largest over smallest per-size "
+                               f"median, one cold call per file and process), {op}: AES-{LABELS[other]} "
+                               f"{spans[other]:.1f} %, AES-{LABELS[steady]} {spans[steady]:.1f} % (span_pct of "
+                               "aead_stability)"))
+
+
+def stability_evidence(phase1: pd.DataFrame, *, profile: str, seed: int = 0, cold: "pd.DataFrame | None" = None,
                        claims=tuple(STABILITY_CLAIMS)) -> list[_v.Evidence]:
-    """Evidence of :data:`STABILITY_CLAIMS`: one row per operation (the claim's readings), the weaker of the
-    modes compared deciding within it."""
+    """Evidence of :data:`STABILITY_CLAIMS`: one row per reading of "stable" (:data:`READINGS`; the shape across
+    sizes only with ``cold``, the paper's protocol) and operation, the weaker of the modes compared deciding
+    within it; the engine combines the readings, the least favourable deciding."""
     from cipherlab.experiments.aead.evidence import weakest
     out = []
     for cid in claims:
@@ -139,6 +181,9 @@ def stability_evidence(phase1: pd.DataFrame, *, profile: str, seed: int = 0,
         for op in ops:
             evs = [spread_evidence(cid, phase1, steady, o, op, profile=profile, seed=seed) for o in others]
             out.append(weakest(evs, "modes") if len(evs) > 1 else evs[0])
+            if cold is not None:
+                evs = [shape_evidence(cid, cold, steady, o, op, profile=profile, seed=seed) for o in others]
+                out.append(weakest(evs, "modes") if len(evs) > 1 else evs[0])
     return out
 
 

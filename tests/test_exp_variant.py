@@ -396,10 +396,44 @@ def test_design_concerns_name_every_measure_weaker_than_aes():
     assert card.design_concerns(same) == [] and card.design_concerns(results, "aes") == []
     # fewer SP 800-22 passes than AES count only where a random source would rarely fail as many
     noisy = card.design_concerns({**results, "randomness": rnd.assign(expected_pass_probability=0.5)})
-    rare = card.design_concerns({**results, "randomness": rnd.assign(expected_pass_probability=0.99)})
+    rare = card.design_concerns({**results, "randomness": rnd.assign(expected_pass_probability=0.999)})
     assert not any("SP 800-22" in x for x in noisy)
-    assert rare[-1].startswith("SP 800-22 on the CTR keystream: 1 of 3 tests passed (AES 3 of 3; a random source "
-                               "fails 2 or more with probability 0.0003")
+    assert rare[-1] == ("SP 800-22 on the CTR keystream: 1 of 3 tests passed (AES 3 of 3; a random source fails 2 or "
+                        "more with probability at most 0.0015, however the tests are correlated)")
+    # 2 of 3 failed at a pass probability of 0.99: rare only if the tests were independent (0.0003), not in general
+    assert not any("SP 800-22" in x for x in card.design_concerns(
+        {**results, "randomness": rnd.assign(expected_pass_probability=0.99)}))
+
+
+def test_the_chance_of_sp800_22_failures_assumes_no_independence_of_the_tests():
+    """3 of 9 tests failed at 16 sequences (the stand-in of abikoye-2019 in the audited run): independent tests would
+    make it a 1-in-7000 event; without independence the bound is about 0.033, 200 times larger, and true."""
+    from scipy import stats
+
+    from cipherlab.experiments.variant.randomness import (chance_of_failing, chance_of_passing_all,
+                                                          expected_pass_probability)
+    p = expected_pass_probability(16)
+    independent = float(stats.binom.sf(2, 9, 1 - p))
+    bound = chance_of_failing(3, 9, p)
+    assert independent < 2e-4 and bound == pytest.approx(9 * (1 - p) / 3) and 0.03 < bound < 0.035
+    # the per-test proportion reading: the lowest count seen (14 of 16) in any of 9 tests
+    assert chance_of_failing(3, 9, p, passes=[14, 16, 16], n_sequences=16) == pytest.approx(bound)
+    assert chance_of_failing(9, 9, p, passes=[0] * 9, n_sequences=16) < 1e-20   # no sequence passes: never chance
+    assert chance_of_failing(0, 9, p) == 1.0 and chance_of_passing_all(9, p) == pytest.approx(1 - 9 * (1 - p))
+    assert chance_of_passing_all(200, p) == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(tests=st.integers(1, 20), q=st.floats(1e-4, 0.5), k=st.integers(1, 20))
+def test_the_sp800_22_bound_holds_for_independent_and_for_fully_correlated_tests(tests, q, k):
+    from scipy import stats
+
+    from cipherlab.experiments.variant.randomness import chance_of_failing, chance_of_passing_all
+    k = min(k, tests)
+    bound = chance_of_failing(k, tests, 1 - q)
+    assert bound >= float(stats.binom.sf(k - 1, tests, q)) - 1e-12   # independent tests
+    assert bound >= q - 1e-12                                          # one test repeated: all fail together
+    assert chance_of_passing_all(tests, 1 - q) <= (1 - q) ** tests + 1e-12 and chance_of_passing_all(tests, 1 - q) <= 1 - q
 
 
 def test_card_aes(batteries):

@@ -21,12 +21,11 @@ below.
 from __future__ import annotations
 
 import pandas as pd
-from scipy import stats
-
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.experiments.variant.measures import confirmed_equivalence
+from cipherlab.experiments.variant.randomness import chance_of_failing, chance_of_passing_all
 from cipherlab.experiments.variant.trails import TRAIL_KEYS
 
 #: the tests the card lists when it finds nothing
@@ -39,7 +38,8 @@ TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures an
 NO_WEAKNESS = "no structural weakness found by this battery"
 #: the card's first line when no attack read the cipher but its design is weaker than AES's somewhere
 NO_BREAK = "no attack of this battery recovered a plaintext"
-#: SP 800-22 counts as a weakness only when a random source fails that many tests less often than this
+#: SP 800-22 counts as a weakness only when a random source fails that many tests less often than this (a bound true
+#: however the tests are correlated: :func:`cipherlab.experiments.variant.randomness.chance_of_failing`)
 CHANCE = 0.01
 
 
@@ -116,13 +116,15 @@ def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
         ours, ref = d[d["cipher"] == cipher], d[d["cipher"] == "aes"]
         failed = int((~ours["passed"].astype(bool)).sum())
         p = float(ours["expected_pass_probability"].iloc[0]) if "expected_pass_probability" in ours else None
-        chance = None if p is None else float(stats.binom.sf(failed - 1, len(ours), 1 - p))
+        counts = {"passes": (ours["proportion"] * ours["sequences"]).round().astype(int),
+                  "n_sequences": int(ours["sequences"].iloc[0])} if {"proportion", "sequences"} <= set(ours) else {}
+        chance = None if p is None else chance_of_failing(failed, len(ours), p, **counts)
         if (len(ours) and len(ref) and int(ours["passed"].sum()) < int(ref["passed"].sum())
                 and (chance is None or chance < CHANCE)):
             out.append(f"SP 800-22 on the {mode.upper()} {inp}: {int(ours['passed'].sum())} of {len(ours)} tests "
                        f"passed (AES {int(ref['passed'].sum())} of {len(ref)}"
-                       + (f"; a random source fails {failed} or more with probability {chance:.2g})"
-                          if chance is not None else ")"))
+                       + (f"; a random source fails {failed} or more with probability at most {chance:.2g}, however "
+                          "the tests are correlated)" if chance is not None else ")"))
     return out
 
 
@@ -278,6 +280,7 @@ def randomness_lines(randomness: pd.DataFrame, cipher: str) -> list[str]:
             text += f" (AES, same settings: {int(aes['passed'].sum())} of {len(aes)})"
         if p is not None:
             text += (f"; at {seq} sequences a random source passes each test with probability {p:.0%} and all "
-                     f"{len(ours)} with {p ** len(ours):.0%}")
+                     f"{len(ours)} with at least {chance_of_passing_all(len(ours), p):.0%}, however the tests are "
+                     "correlated")
         out.append(text)
     return out

@@ -11,6 +11,7 @@ import yaml
 from cipherlab.analysis.claims import CLAIM_COLUMNS
 from cipherlab.ciphers.described import load_variant, register_variant_file
 from cipherlab.experiments.variant import claims, driver, measures, report, trails
+from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.pipeline import chapters
 from cipherlab.pipeline.paths import VARIANTS_DIR
 
@@ -187,14 +188,41 @@ def test_the_papers_own_times_are_checked_for_growing_with_the_length(toy):
 
 def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy):
     found = report.own_findings(toy)
-    assert list(found["concern"]) == [""] and found["outcome"].eq("established").all()
-    assert found["reason"].iloc[0].startswith("The cipher is AES with transformed round keys")
+    assert list(found["concern"]) == ["security"] and found["outcome"].eq("established").all()
+    assert found["verdict"].eq("finding").all()
+    assert found["reason"].iloc[0].startswith("The modification adds no security beyond the key material it adds: "
+                                              "the cipher is AES with transformed round keys")
     assert "the only gain is the key space (128-bit keys: 2^128 keys (AES 2^128))" in found["reason"].iloc[0]
     weaker = {**toy, "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
     assert "design is weaker than AES's, measured by the same battery: a design margin of 0 round(s) against " \
            "trails (AES 6); at least 10 active S-boxes in 4 rounds (AES 25)" in report.own_findings(weaker)["reason"].iloc[1]
     assert "**Its design is weaker than AES's**" in report.findings_markdown(weaker)
+    assert list(report.own_findings(weaker)["concern"]) == ["security", "security"]
     assert report.paper(toy).subject == "S(x) ^ 0x5A, a toy paper"   # the file's summary, not the registry label
+
+
+def test_the_equivalence_to_aes_leads_the_reports_main_concerns(toy):
+    """The decisive fact about the design's security is a concern of kind security: it comes before every
+    contradicted headline claim and overclaim of the paper, with the lead of a finding of ours (no quote)."""
+    from cipherlab.report import template, tiers
+
+    concerns = template.concern_rows(tiers.with_tier(toy["verdicts"]), report.own_findings(toy))
+    kind, row = concerns[0]
+    assert (kind, row["claim_id"]) == ("security", "variant_toy-paper")
+    assert {k for k, _ in concerns[1:]} >= {"contradicted"}
+    text = template._concern_sentence(kind, row, {})
+    assert text.startswith("**A weakness of the design.** The modification adds no security beyond the key material")
+
+
+def test_a_stand_ins_weaker_design_is_a_finding_not_a_concern(toy, monkeypatch):
+    """A stand-in's weaker design says nothing of the paper's cipher: listed among the findings, not a concern;
+    with no equivalence to AES, nothing of the battery's structure leads the concerns."""
+    none = toy["equivalence"].assign(equivalent_to=NONE_FOUND, confirmed=False)
+    weaker = {**toy, "equivalence": none,
+              "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
+    monkeypatch.setattr(report, "paper_of", lambda results: {"citation": "x", "stand_in": "how the byte is drawn"})
+    found = report.own_findings(weaker)
+    assert list(found["concern"]) == [""] and found["reason"].iloc[0].startswith("The chapter's stand-in")
 
 
 def test_the_card_puts_the_equivalence_first(toy):

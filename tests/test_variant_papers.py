@@ -282,6 +282,32 @@ def test_the_example_papers_are_variant_papers_with_their_passages(name):
     assert (rows.loc[rows["rule"] == "not_testable", "note"] != "").all()
 
 
+@pytest.mark.parametrize("name", ["al-mamun-2017", "abikoye-2019"])
+def test_one_fact_decides_one_row_of_an_example_paper(name):
+    """No two decided rows of a paper rest on the same measurement: a fact counted twice would decide two rows."""
+    rows = claims.load_paper_claims(name)
+    decided = rows[rows["rule"] != "not_testable"]
+    assert decided["measure"].is_unique, decided[["claim_id", "measure"]]
+
+
+def test_al_mamun_title_rests_on_the_equivalence_and_the_random_key_on_no_stand_in():
+    rows = claims.load_paper_claims("al-mamun-2017").set_index("claim_id")
+    title = rows.loc["al-mamun-2017-title"]
+    assert title["measure"] == "beyond-aes-key" and title["rule"] == "holds" and title["tier"] == "headline"
+    for summarised in ("al-mamun-2017-sac", "al-mamun-2017-time-security", "al-mamun-2017-random-key"):
+        assert summarised in title["note"]
+    assert rows.loc["al-mamun-2017-sac", "measure"] == "sac-sbox-vs-aes"
+    key = rows.loc["al-mamun-2017-random-key"]   # the text does not say whether the byte is secret
+    assert key["rule"] == "not_testable" and not key["measure"]
+    assert "kept secret with the key" in key["note"] and "in the clear" in key["note"]
+
+
+def test_abikoye_marks_as_overclaim_only_the_sentence_that_claims_more_than_its_evaluation():
+    rows = claims.load_paper_claims("abikoye-2019").set_index("claim_id")
+    assert list(rows.index[rows["concern"] == "overclaim"]) == ["abikoye-2019-enhanced"]
+    assert "abikoye-2019-enhanced" in rows.loc["abikoye-2019-avalanche-gain", "note"]   # counted there, once
+
+
 # --- the trail bounds follow the variant's own ShiftRows ---------------------------------------------
 
 def test_the_active_sbox_bound_follows_a_variant_shift_rows(tmp_path):

@@ -25,7 +25,7 @@ from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.experiments.variant.measures import confirmed_equivalence
-from cipherlab.experiments.variant.randomness import chance_of_failing, chance_of_passing_all
+from cipherlab.experiments.variant.randomness import chance_of_failing, chance_of_passing_all, chance_of_worst_test
 from cipherlab.experiments.variant.trails import TRAIL_KEYS
 
 #: the tests the card lists when it finds nothing
@@ -115,17 +115,31 @@ def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
     for (mode, inp), d in rnd[rnd["cipher"] != "plaintext"].groupby(["mode", "input"], sort=False):
         ours, ref = d[d["cipher"] == cipher], d[d["cipher"] == "aes"]
         failed = int((~ours["passed"].astype(bool)).sum())
-        p = float(ours["expected_pass_probability"].iloc[0]) if "expected_pass_probability" in ours else None
-        counts = {"passes": (ours["proportion"] * ours["sequences"]).round().astype(int),
-                  "n_sequences": int(ours["sequences"].iloc[0])} if {"proportion", "sequences"} <= set(ours) else {}
-        chance = None if p is None else chance_of_failing(failed, len(ours), p, **counts)
+        chance, why = _chance(ours, failed)
         if (len(ours) and len(ref) and int(ours["passed"].sum()) < int(ref["passed"].sum())
                 and (chance is None or chance < CHANCE)):
             out.append(f"SP 800-22 on the {mode.upper()} {inp}: {int(ours['passed'].sum())} of {len(ours)} tests "
-                       f"passed (AES {int(ref['passed'].sum())} of {len(ref)}"
-                       + (f"; a random source fails {failed} or more with probability at most {chance:.2g}, however "
-                          "the tests are correlated)" if chance is not None else ")"))
+                       f"passed (AES {int(ref['passed'].sum())} of {len(ref)}" + (f"; {why})" if why else ")"))
     return out
+
+
+def _chance(ours: pd.DataFrame, failed: int) -> "tuple[float | None, str]":
+    """How rare the variant's SP 800-22 result is for a truly random source, by a bound true however the tests are
+    correlated, and the words saying so: SP 800-22's per-test reading (the worst test's count of passing sequences,
+    :func:`~cipherlab.experiments.variant.randomness.chance_of_worst_test`) where the table has the counts, else the
+    count of failed tests (:func:`~cipherlab.experiments.variant.randomness.chance_of_failing`); (None, "") without
+    the pass probability."""
+    if "expected_pass_probability" not in ours or not len(ours):
+        return None, ""
+    tail = "however the tests are correlated"
+    if {"proportion", "sequences"} <= set(ours.columns):
+        n = int(ours["sequences"].iloc[0])
+        lowest = int((ours["proportion"] * ours["sequences"]).round().min())
+        chance = chance_of_worst_test(lowest, n, len(ours))
+        return chance, (f"its worst test had {n - lowest} of {n} sequences fail, which a random source gives in one of "
+                        f"{len(ours)} tests with probability at most {chance:.2g}, {tail}")
+    chance = chance_of_failing(failed, len(ours), float(ours["expected_pass_probability"].iloc[0]))
+    return chance, f"a random source fails {failed} or more with probability at most {chance:.2g}, {tail}"
 
 
 def equivalence_line(results: dict) -> "str | None":

@@ -81,9 +81,9 @@ def weaknesses(results: dict) -> list[dict]:
 def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
     """Where the variant's design is weaker than AES's in this run (same settings): a smaller design margin, fewer
     active S-boxes in 4 rounds, an S-box of larger differential uniformity or smaller nonlinearity (the worst over
-    every sampled key and round), fewer SP 800-22 tests passed than AES where a random source would fail that many
-    with probability below :data:`CHANCE` (never for a cipher that is AES up to its round keys, whose statistics are
-    AES's). Each item says the variant's value and AES's; empty for AES itself or a variant at least as strong as
+    every sampled key and round), fewer SP 800-22 tests passed than AES where a random source would give a result as
+    bad with probability below :data:`CHANCE` by a bound true however the tests are correlated (:func:`_chance`;
+    never for a cipher that is AES up to its round keys, whose statistics are AES's). Each item says the variant's value and AES's; empty for AES itself or a variant at least as strong as
     AES in each of these."""
     cipher = cipher or results["cipher"]
     if cipher == "aes":

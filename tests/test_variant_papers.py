@@ -11,6 +11,7 @@ import yaml
 from cipherlab.analysis.claims import CLAIM_COLUMNS
 from cipherlab.ciphers.described import load_variant, register_variant_file
 from cipherlab.experiments.variant import claims, driver, measures, report, trails
+from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.pipeline import chapters
 from cipherlab.pipeline.paths import VARIANTS_DIR
 
@@ -187,14 +188,41 @@ def test_the_papers_own_times_are_checked_for_growing_with_the_length(toy):
 
 def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy):
     found = report.own_findings(toy)
-    assert list(found["concern"]) == [""] and found["outcome"].eq("established").all()
-    assert found["reason"].iloc[0].startswith("The cipher is AES with transformed round keys")
+    assert list(found["concern"]) == ["security"] and found["outcome"].eq("established").all()
+    assert found["verdict"].eq("finding").all()
+    assert found["reason"].iloc[0].startswith("The modification adds no security beyond the key material it adds: "
+                                              "the cipher is AES with transformed round keys")
     assert "the only gain is the key space (128-bit keys: 2^128 keys (AES 2^128))" in found["reason"].iloc[0]
     weaker = {**toy, "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
     assert "design is weaker than AES's, measured by the same battery: a design margin of 0 round(s) against " \
            "trails (AES 6); at least 10 active S-boxes in 4 rounds (AES 25)" in report.own_findings(weaker)["reason"].iloc[1]
     assert "**Its design is weaker than AES's**" in report.findings_markdown(weaker)
+    assert list(report.own_findings(weaker)["concern"]) == ["security", "security"]
     assert report.paper(toy).subject == "S(x) ^ 0x5A, a toy paper"   # the file's summary, not the registry label
+
+
+def test_the_equivalence_to_aes_leads_the_reports_main_concerns(toy):
+    """The decisive fact about the design's security is a concern of kind security: it comes before every
+    contradicted headline claim and overclaim of the paper, with the lead of a finding of ours (no quote)."""
+    from cipherlab.report import template, tiers
+
+    concerns = template.concern_rows(tiers.with_tier(toy["verdicts"]), report.own_findings(toy))
+    kind, row = concerns[0]
+    assert (kind, row["claim_id"]) == ("security", "variant_toy-paper")
+    assert {k for k, _ in concerns[1:]} >= {"contradicted"}
+    text = template._concern_sentence(kind, row, {})
+    assert text.startswith("**A weakness of the design.** The modification adds no security beyond the key material")
+
+
+def test_a_stand_ins_weaker_design_is_a_finding_not_a_concern(toy, monkeypatch):
+    """A stand-in's weaker design says nothing of the paper's cipher: listed among the findings, not a concern;
+    with no equivalence to AES, nothing of the battery's structure leads the concerns."""
+    none = toy["equivalence"].assign(equivalent_to=NONE_FOUND, confirmed=False)
+    weaker = {**toy, "equivalence": none,
+              "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
+    monkeypatch.setattr(report, "paper_of", lambda results: {"citation": "x", "stand_in": "how the byte is drawn"})
+    found = report.own_findings(weaker)
+    assert list(found["concern"]) == [""] and found["reason"].iloc[0].startswith("The chapter's stand-in")
 
 
 def test_the_card_puts_the_equivalence_first(toy):
@@ -252,6 +280,32 @@ def test_the_example_papers_are_variant_papers_with_their_passages(name):
                 part = part.split(" (")[0]
             assert part in flat, (name, part)
     assert (rows.loc[rows["rule"] == "not_testable", "note"] != "").all()
+
+
+@pytest.mark.parametrize("name", ["al-mamun-2017", "abikoye-2019"])
+def test_one_fact_decides_one_row_of_an_example_paper(name):
+    """No two decided rows of a paper rest on the same measurement: a fact counted twice would decide two rows."""
+    rows = claims.load_paper_claims(name)
+    decided = rows[rows["rule"] != "not_testable"]
+    assert decided["measure"].is_unique, decided[["claim_id", "measure"]]
+
+
+def test_al_mamun_title_rests_on_the_equivalence_and_the_random_key_on_no_stand_in():
+    rows = claims.load_paper_claims("al-mamun-2017").set_index("claim_id")
+    title = rows.loc["al-mamun-2017-title"]
+    assert title["measure"] == "beyond-aes-key" and title["rule"] == "holds" and title["tier"] == "headline"
+    for summarised in ("al-mamun-2017-sac", "al-mamun-2017-time-security", "al-mamun-2017-random-key"):
+        assert summarised in title["note"]
+    assert rows.loc["al-mamun-2017-sac", "measure"] == "sac-sbox-vs-aes"
+    key = rows.loc["al-mamun-2017-random-key"]   # the text does not say whether the byte is secret
+    assert key["rule"] == "not_testable" and not key["measure"]
+    assert "kept secret with the key" in key["note"] and "in the clear" in key["note"]
+
+
+def test_abikoye_marks_as_overclaim_only_the_sentence_that_claims_more_than_its_evaluation():
+    rows = claims.load_paper_claims("abikoye-2019").set_index("claim_id")
+    assert list(rows.index[rows["concern"] == "overclaim"]) == ["abikoye-2019-enhanced"]
+    assert "abikoye-2019-enhanced" in rows.loc["abikoye-2019-avalanche-gain", "note"]   # counted there, once
 
 
 # --- the trail bounds follow the variant's own ShiftRows ---------------------------------------------

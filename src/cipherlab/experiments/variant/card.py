@@ -21,12 +21,11 @@ below.
 from __future__ import annotations
 
 import pandas as pd
-from scipy import stats
-
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.experiments.variant.measures import confirmed_equivalence
+from cipherlab.experiments.variant.randomness import chance_of_failing, chance_of_passing_all, chance_of_worst_test
 from cipherlab.experiments.variant.trails import TRAIL_KEYS
 
 #: the tests the card lists when it finds nothing
@@ -39,7 +38,8 @@ TESTS_RUN = ("correctness (round trips, style agreement)", "byte-map measures an
 NO_WEAKNESS = "no structural weakness found by this battery"
 #: the card's first line when no attack read the cipher but its design is weaker than AES's somewhere
 NO_BREAK = "no attack of this battery recovered a plaintext"
-#: SP 800-22 counts as a weakness only when a random source fails that many tests less often than this
+#: SP 800-22 counts as a weakness only when a random source fails that many tests less often than this (a bound true
+#: however the tests are correlated: :func:`cipherlab.experiments.variant.randomness.chance_of_failing`)
 CHANCE = 0.01
 
 
@@ -81,9 +81,9 @@ def weaknesses(results: dict) -> list[dict]:
 def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
     """Where the variant's design is weaker than AES's in this run (same settings): a smaller design margin, fewer
     active S-boxes in 4 rounds, an S-box of larger differential uniformity or smaller nonlinearity (the worst over
-    every sampled key and round), fewer SP 800-22 tests passed than AES where a random source would fail that many
-    with probability below :data:`CHANCE` (never for a cipher that is AES up to its round keys, whose statistics are
-    AES's). Each item says the variant's value and AES's; empty for AES itself or a variant at least as strong as
+    every sampled key and round), fewer SP 800-22 tests passed than AES where a random source would give a result as
+    bad with probability below :data:`CHANCE` by a bound true however the tests are correlated (:func:`_chance`;
+    never for a cipher that is AES up to its round keys, whose statistics are AES's). Each item says the variant's value and AES's; empty for AES itself or a variant at least as strong as
     AES in each of these."""
     cipher = cipher or results["cipher"]
     if cipher == "aes":
@@ -115,15 +115,31 @@ def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
     for (mode, inp), d in rnd[rnd["cipher"] != "plaintext"].groupby(["mode", "input"], sort=False):
         ours, ref = d[d["cipher"] == cipher], d[d["cipher"] == "aes"]
         failed = int((~ours["passed"].astype(bool)).sum())
-        p = float(ours["expected_pass_probability"].iloc[0]) if "expected_pass_probability" in ours else None
-        chance = None if p is None else float(stats.binom.sf(failed - 1, len(ours), 1 - p))
+        chance, why = _chance(ours, failed)
         if (len(ours) and len(ref) and int(ours["passed"].sum()) < int(ref["passed"].sum())
                 and (chance is None or chance < CHANCE)):
             out.append(f"SP 800-22 on the {mode.upper()} {inp}: {int(ours['passed'].sum())} of {len(ours)} tests "
-                       f"passed (AES {int(ref['passed'].sum())} of {len(ref)}"
-                       + (f"; a random source fails {failed} or more with probability {chance:.2g})"
-                          if chance is not None else ")"))
+                       f"passed (AES {int(ref['passed'].sum())} of {len(ref)}" + (f"; {why})" if why else ")"))
     return out
+
+
+def _chance(ours: pd.DataFrame, failed: int) -> "tuple[float | None, str]":
+    """How rare the variant's SP 800-22 result is for a truly random source, by a bound true however the tests are
+    correlated, and the words saying so: SP 800-22's per-test reading (the worst test's count of passing sequences,
+    :func:`~cipherlab.experiments.variant.randomness.chance_of_worst_test`) where the table has the counts, else the
+    count of failed tests (:func:`~cipherlab.experiments.variant.randomness.chance_of_failing`); (None, "") without
+    the pass probability."""
+    if "expected_pass_probability" not in ours or not len(ours):
+        return None, ""
+    tail = "however the tests are correlated"
+    if {"proportion", "sequences"} <= set(ours.columns):
+        n = int(ours["sequences"].iloc[0])
+        lowest = int((ours["proportion"] * ours["sequences"]).round().min())
+        chance = chance_of_worst_test(lowest, n, len(ours))
+        return chance, (f"its worst test had {n - lowest} of {n} sequences fail, which a random source gives in one of "
+                        f"{len(ours)} tests with probability at most {chance:.2g}, {tail}")
+    chance = chance_of_failing(failed, len(ours), float(ours["expected_pass_probability"].iloc[0]))
+    return chance, f"a random source fails {failed} or more with probability at most {chance:.2g}, {tail}"
 
 
 def equivalence_line(results: dict) -> "str | None":
@@ -278,6 +294,7 @@ def randomness_lines(randomness: pd.DataFrame, cipher: str) -> list[str]:
             text += f" (AES, same settings: {int(aes['passed'].sum())} of {len(aes)})"
         if p is not None:
             text += (f"; at {seq} sequences a random source passes each test with probability {p:.0%} and all "
-                     f"{len(ours)} with {p ** len(ours):.0%}")
+                     f"{len(ours)} with at least {chance_of_passing_all(len(ours), p):.0%}, however the tests are "
+                     "correlated")
         out.append(text)
     return out

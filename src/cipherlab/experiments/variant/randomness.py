@@ -22,7 +22,8 @@ from cipherlab.analysis.stats import byte_entropy
 from cipherlab.experiments.security import randomness
 from cipherlab.experiments.security.quiet import new_quiet
 
-__all__ = ["randomness_tables", "expected_pass_probability", "image_entropy_table", "ENTROPY_MODES"]
+__all__ = ["randomness_tables", "expected_pass_probability", "chance_of_failing", "chance_of_worst_test",
+           "chance_of_passing_all", "image_entropy_table", "ENTROPY_MODES"]
 
 #: the modes the encrypted image's byte entropy is measured in (a paper's entropy claim names one)
 ENTROPY_MODES = ("ecb", "cbc", "ctr")
@@ -33,6 +34,31 @@ def expected_pass_probability(n_sequences: int, alpha: float = randomness.ALPHA)
     least the acceptable proportion (section 4.2.1) of sequences with P >= alpha, each with probability 1 - alpha."""
     need = math.ceil(randomness.acceptable_proportion(n_sequences, alpha) * n_sequences - 1e-9)
     return float(stats.binom.sf(need - 1, n_sequences, 1 - alpha))
+
+
+def chance_of_failing(failed: int, tests: int, pass_probability: float) -> float:
+    """An upper bound on the probability that a truly random source fails ``failed`` or more of ``tests`` SP 800-22
+    tests, true however the tests are correlated: the expected number of failures over ``failed`` (Markov's
+    inequality), ``tests * (1 - pass_probability) / failed``, each test passing with ``pass_probability``
+    (:func:`expected_pass_probability`). Never the binomial count of independent tests: the tests read the same bits
+    (frequency, cumulative sums and runs move together), and independence makes a few failures look about a hundred
+    times rarer than they are."""
+    if failed <= 0:
+        return 1.0
+    return float(min(1.0, tests * (1.0 - pass_probability) / failed))
+
+
+def chance_of_worst_test(lowest: int, n_sequences: int, tests: int, alpha: float = randomness.ALPHA) -> float:
+    """SP 800-22's own per-test reading (the proportion of sequences passing): an upper bound on the probability that
+    a truly random source gives, in any of ``tests`` tests, a count of passing sequences (P >= alpha) of ``lowest``
+    or fewer of ``n_sequences``, true however the tests are correlated (a union bound over the tests)."""
+    return float(min(1.0, tests * float(stats.binom.cdf(int(lowest), int(n_sequences), 1.0 - alpha))))
+
+
+def chance_of_passing_all(tests: int, pass_probability: float) -> float:
+    """A lower bound on the probability that a truly random source passes all ``tests`` tests, true however they
+    are correlated (the union bound): ``1 - tests * (1 - pass_probability)``, at least 0."""
+    return float(max(0.0, 1.0 - tests * (1.0 - pass_probability)))
 
 
 def randomness_tables(cipher: str, image: np.ndarray, *, keystream_bytes: int = 65536, seed: int = 0,

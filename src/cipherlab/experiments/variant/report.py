@@ -23,12 +23,17 @@ from pathlib import Path
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
+from cipherlab.analysis.verdicts import FINDING
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.card import design_concerns, weaknesses
 from cipherlab.experiments.variant.measures import confirmed_equivalence as _equivalent
 
 __all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html",
            "methodology_markdown", "findings_markdown", "tested_claims", "break_findings", "own_findings"]
+
+
+#: the columns of the report's findings (the template's): each a finding of ours, ``verdict`` "finding"
+FINDING_COLUMNS = ["claim_id", "concern", "outcome", "ours", "verdict", "reason"]
 
 
 def _text(value: str) -> str:
@@ -174,24 +179,32 @@ def own_findings(results: dict) -> pd.DataFrame:
     """Every decisive finding of the battery, as the template's findings (its section *Our own findings*): the
     attacks that read the cipher (:func:`break_findings`, ``concern = "break"``), the structural equivalence to
     AES with what it leaves to gain, and where the design is weaker than AES's (design margin, active S-boxes,
-    S-box, SP 800-22), each said of the stand-in where the construction is one."""
+    S-box, SP 800-22), each said of the stand-in where the construction is one. The equivalence is the decisive fact
+    about the design's security (nothing but the key space can differ from AES's): ``concern = "security"``, so the
+    report's main concerns lead with it after any break; so is a weaker design of the paper's own construction,
+    never of a stand-in's (a finding about the stand-in, ``concern`` empty)."""
     rows = break_findings(results).to_dict("records")
     cid = f"variant_{results['cipher']}"
     eq = _equivalent(results)
-    if eq is not None:
+    if eq is not None:   # the decisive fact about the design's security: a concern of kind security, leading
         bits = "; ".join(f"{8 * size}-bit keys: 2^{b} keys (AES 2^{8 * size})"
                          for size, b in sorted(results["key_bits"].items()))
-        rows.append({"claim_id": cid, "concern": "", "outcome": "established", "ours": "holds",
-                     "reason": f"The cipher is {eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "
+        rows.append({"claim_id": cid, "concern": "security", "outcome": "established", "ours": "holds",
+                     "verdict": FINDING,
+                     "reason": "The modification adds no security beyond the key material it adds: the cipher is "
+                               f"{eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "
                                f"decided from its structure and confirmed by encrypting ({int(eq['blocks_equal'])} of "
-                               f"{int(eq['blocks_confirmed'])} blocks equal): every S-box property, trail bound and "
-                               f"statistical measure is AES's, and the only gain is the key space ({bits})"})
+                               f"{int(eq['blocks_confirmed'])} blocks equal), so every S-box property, trail bound and "
+                               "statistical measure is AES's, every attack on AES applies to it with the transformed "
+                               f"round keys, and the only gain is the key space ({bits})"})
     weaker = design_concerns(results)
-    if weaker:
-        rows.append({"claim_id": cid, "concern": "", "outcome": "established", "ours": "holds",
+    if weaker:   # a security concern of the paper's own construction; of a stand-in only a finding about it
+        own = not (paper_of(results).get("stand_in") and eq is None)
+        rows.append({"claim_id": cid, "concern": "security" if own else "", "outcome": "established",
+                     "ours": "holds", "verdict": FINDING,
                      "reason": f"{_whose(results)} design is weaker than AES's, measured by the same battery: "
                                + "; ".join(weaker)})
-    return pd.DataFrame(rows, columns=["claim_id", "concern", "outcome", "ours", "reason"])
+    return pd.DataFrame(rows, columns=FINDING_COLUMNS)
 
 
 def break_findings(results: dict) -> pd.DataFrame:
@@ -199,7 +212,8 @@ def break_findings(results: dict) -> pd.DataFrame:
     (``concern = "break"``, established): the report's recommendation weighs them as it weighs the security
     chapter's attacks on the four papers' ciphers."""
     rows = [{"claim_id": f"variant_{results['cipher']}", "concern": "break", "outcome": "established",
-             "ours": "holds", "reason": f"{w['what']}: {w['cost']} (an encryption oracle for the chosen plaintexts)"}
+             "ours": "holds", "verdict": FINDING,
+             "reason": f"{w['what']}: {w['cost']} (an encryption oracle for the chosen plaintexts)"}
             for w in weaknesses(results)]
-    return pd.DataFrame(rows, columns=["claim_id", "concern", "outcome", "ours", "reason"])
+    return pd.DataFrame(rows, columns=FINDING_COLUMNS)
 

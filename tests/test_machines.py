@@ -169,7 +169,7 @@ SIZED, DECLARED = "002-t2-mixcol-half", "002-t1-sha3-1-twice"   # within_margin 
 # The two rows as the registry holds them, but declared as these tests need (the registry may re-read a row):
 # SIZED carries its size and is decided in the table style, DECLARED carries only its direction.
 SIZED_CLAIMS = CLAIMS[CLAIMS["claim_id"].isin([SIZED, DECLARED])].copy()
-SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == SIZED, ["carries", "decided_by"]] = ["size", "style=table"]
+SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == SIZED, ["carries", "decided_by", "readings"]] = ["size", "style=table", ""]
 SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == DECLARED, "carries"] = "direction"
 
 
@@ -345,3 +345,10 @@ def test_a_run_on_the_same_cpu_kind_never_makes_a_size_machine_bound_by_evidence
     here_, there = _with_cpu(sized_here(), KIND), sized_there("box-b", 160.0, 155.0, 165.0)
     assert M.bound_by_evidence(here_, [_with_cpu(there, KIND)], SIZED_CLAIMS).pairs == {}
     assert set(M.bound_by_evidence(here_, [_with_cpu(there, KIND + " x")], SIZED_CLAIMS).pairs) == {SIZED}
+
+
+def test_a_same_path_speed_up_decided_under_every_style_is_never_machine_bound_by_evidence():
+    anyr = SIZED_CLAIMS.copy()
+    anyr.loc[anyr["claim_id"] == SIZED, "readings"] = "any"
+    here_, there = sized_here(), sized_there("box-b", 160.0, 155.0, 165.0)
+    assert M.bound_by_evidence(here_, [there], anyr).pairs == {}

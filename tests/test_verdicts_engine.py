@@ -934,3 +934,57 @@ def test_among_readings_of_one_verdict_the_least_favourable_interval_is_shown():
                              for e, lo, hi, r in ((7.6, -1.4, 17.5, "step=1"), (-5.7, -13.3, 2.5, "step=2"))])
     picked, decision, label = V._combine(c, rows, RULES)
     assert picked["reading"] == "step=2" and decision.verdict == "inconclusive" and "-13.3" in decision.basis
+
+
+# ----------------------------------------------------------------------------- readings: any (same-path speed-ups)
+@pytest.mark.parametrize("words, expected", [
+    (["not reproduced", "contradicted", "contradicted"], "not reproduced"),
+    (["contradicted", "reproduced", "inconclusive"], "reproduced"),
+    (["contradicted", "inconclusive"], "inconclusive"),
+    (["contradicted", "contradicted"], "contradicted"),
+])
+def test_readings_any_take_the_most_favourable_reading(words, expected):
+    assert words[V.combine_verdicts(words, "any", RULES["combine_order"])] == expected
+
+
+def test_among_readings_of_one_verdict_any_shows_the_most_favourable_interval():
+    assert V.combine_verdicts(["not reproduced"] * 3, "any", RULES["combine_order"], [-85.0, 39.0, 0.1]) == 1
+
+
+# published 20 % +-25 %, A/A +-2 % (floor 3): within beyond the noise is [18.45, 21.25]
+STYLE = {"reference": dict(estimate=20.0, low=19.0, high=21.0),      # within the margin: reproduced
+         "far": dict(estimate=40.0, low=39.0, high=41.0),            # far above: the size excluded
+         "table": dict(estimate=0.2, low=-0.5, high=0.8),            # no effect beyond the noise
+         "aesni": dict(estimate=-85.0, low=-86.0, high=-84.0)}       # the opposite direction
+
+
+def _styles(*names):
+    return [dict(reading=f"style={n}", style=n, **STYLE[n]) for n in names]
+
+
+def test_a_same_path_speed_up_is_reproduced_if_any_style_reproduces_its_size():
+    row = _readings(*_styles("reference", "table", "aesni"), readings="any")
+    assert row["verdict"] == "reproduced" and row["reading"] == "style=reference"
+    assert "any reading may hold: 1 of 3 readings give reproduced" in row["reason"]
+    for name in ("style=table: 0.2 [-0.5, 0.8], contradicted", "style=aesni: -85 [-86, -84], contradicted"):
+        assert name in row["reason"]                  # every style's figure in the reason
+    assert _readings(*_styles("reference", "table", "aesni"))["verdict"] == "contradicted"   # every: the least
+
+
+def test_a_same_path_speed_up_is_not_reproduced_when_no_style_comes_within_the_margin():
+    row = _readings(*_styles("far", "table", "aesni"), readings="any")
+    assert row["verdict"] == "not reproduced" and row["reading"] == "style=far"
+    assert "style=table: 0.2 [-0.5, 0.8], contradicted" in row["reason"]
+    assert _readings(*_styles("table", "aesni"), readings="any")["verdict"] == "contradicted"
+
+
+def test_every_reading_is_named_with_its_figure_when_all_agree():
+    """Two readings of one claim (say two readings of "stable"): the reason shows both readings' figures."""
+    row = _readings(*_styles("far"), dict(reading="style=other", style="other", estimate=45.0, low=44.0, high=46.0))
+    assert row["verdict"] == "not reproduced" and row["reading"].startswith("every reading")
+    assert "the same under every reading: style=far: 40 [39, 41], not reproduced; style=other: 45 [44, 46]" \
+        in row["reason"]
+
+
+def test_the_registry_admits_readings_any():
+    assert _load([claim(readings="any")]).iloc[0]["readings"] == "any"

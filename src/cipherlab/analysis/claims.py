@@ -49,8 +49,10 @@ CONDITION_KEYS = ("size", "style", "mode")
 #: counted apart.
 VERDICT_WORDS = ("reproduced", "not reproduced", "contradicted", "inconclusive", "not testable", "covered",
                  "not at condition", "machine-bound")
-#: How several readings of one claim combine: ``every`` reading must hold, or ``most`` of them (the median).
-READINGS = ("every", "most")
+#: How several readings of one claim combine: ``every`` reading must hold (the least favourable decides), ``most``
+#: of them (the median), or ``any`` (the most favourable decides: a same-path speed-up's size under each
+#: implementation style the paper leaves open, :mod:`cipherlab.analysis.verdicts`).
+READINGS = ("every", "most", "any")
 
 #: The book's verdict page (one row per claim), beside the chapter pages.
 VERDICT_PAGE = "verdicts.html"

@@ -381,7 +381,9 @@ def _sized(claims: pd.DataFrame) -> pd.DataFrame:
     """The claims whose stated size is declared to carry over to another machine (``carries: size``, the
     default) and which a rule decides with a size: a margin, or a stated bound."""
     carries = claims["carries"].fillna("").astype(str) if "carries" in claims else pd.Series("", index=claims.index)
-    return claims[carries.isin(["", "size"]) & claims["rule"].isin(["within_margin", "ordering"])
+    # a same-path speed-up decided under every style (readings: any) is the cipher's own work, never the machine's
+    anyr = (claims["readings"].fillna("").astype(str) == "any") if "readings" in claims else carries.eq("x")
+    return claims[carries.isin(["", "size"]) & ~anyr & claims["rule"].isin(["within_margin", "ordering"])
                   & (claims["scope"] != "extension") & (claims["covered_by"].fillna("").astype(str) == "")]
 
 

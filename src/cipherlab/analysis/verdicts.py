@@ -256,13 +256,16 @@ def readings_rule(claim, rules) -> str:
 def combine_verdicts(verdicts, how: str, order, favour=None) -> int:
     """The index of the reading whose verdict decides: ``every``, the least favourable in ``order`` (among readings
     of the same verdict, the one whose interval reaches least far in the claim's favour: lowest ``favour``);
-    ``most``, the median: the most favourable verdict that more than half of the readings reach or pass."""
+    ``most``, the median: the most favourable verdict that more than half of the readings reach or pass;
+    ``any``, the most favourable in ``order`` (among readings of the same verdict, the highest ``favour``)."""
     ranks = [list(order).index(v) for v in verdicts]
     favour = [0.0] * len(ranks) if favour is None else list(favour)
     if how == "every":
         return min(range(len(ranks)), key=lambda i: (ranks[i], favour[i]))
+    if how == "any":
+        return max(range(len(ranks)), key=lambda i: (ranks[i], favour[i], -i))
     if how != "most":
-        raise ValueError(f"readings must be every or most, got {how!r}")
+        raise ValueError(f"readings must be every, most or any, got {how!r}")
     for rank in sorted(set(ranks), reverse=True):
         if sum(r >= rank for r in ranks) * 2 > len(ranks):
             return next(i for i in range(len(ranks)) if ranks[i] == rank)
@@ -283,7 +286,8 @@ def _favour(claim, ev) -> float:
 
 
 def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
-    """Several readings of one claim, one verdict: by the claim's ``readings`` rule (``every`` or ``most``).
+    """Several readings of one claim, one verdict: by the claim's ``readings`` rule (``every``, ``most`` or
+    ``any``); the reason names every reading's figure and verdict, so a referee sees each reading.
 
     Readings whose verdict is a status counted apart (machine-bound) rank as reproduced in the order: their
     direction held.
@@ -294,18 +298,22 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
     pick = decided[combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])]
     readings = [r["reading"] for r, _ in decided]
+    figures = "; ".join(f"{r}: {ours_text(e)}, {d.verdict}" for r, (e, d) in zip(readings, decided))
     if all(d.verdict == pick[1].verdict for _, d in decided):
         label = "every reading (" + ", ".join(readings) + ")"
         basis = f"the same under every reading ({', '.join(readings)}); under {pick[0]['reading']}: {pick[1].basis}"
-        reason = pick[1].reason
+        reason = f"{pick[1].reason.rstrip('.')} (the same under every reading: {figures})"
     else:
         label = pick[0]["reading"]
         each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
-        which = ("the least favourable" if how == "every" else "the median") + f" of {len(readings)} readings"
+        which = {"every": "the least favourable", "most": "the median",
+                 "any": "the most favourable"}[how] + f" of {len(readings)} readings"
         basis = f"under {label}, {which} ({each}): {pick[1].basis}"
         n_same = sum(d.verdict == pick[1].verdict for _, d in decided)
-        reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {'every reading must hold' if how == 'every' else 'most readings decide'}: "
-                  f"{n_same} of {len(readings)} readings give {pick[1].verdict})")
+        rule = {"every": "every reading must hold", "most": "most readings decide",
+                "any": "any reading may hold"}[how]
+        reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
+                  f"{n_same} of {len(readings)} readings give {pick[1].verdict}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
 
 

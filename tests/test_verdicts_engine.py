@@ -988,3 +988,49 @@ def test_every_reading_is_named_with_its_figure_when_all_agree():
 
 def test_the_registry_admits_readings_any():
     assert _load([claim(readings="any")]).iloc[0]["readings"] == "any"
+
+
+# ----------------------------------------------------------------------------- readings: monotone ("every step")
+def test_family_scale_is_bonferronis_widening_of_each_interval():
+    from cipherlab.analysis.stats import family_scale, widen
+    assert family_scale(0.95, 1) == pytest.approx(1.0)
+    assert family_scale(0.95, 12) == pytest.approx(2.8653 / 1.95996, rel=1e-4)    # z(1 - 0.05/24) / z(0.975)
+    assert widen(10.0, 9.0, 12.0, 2.0) == (8.0, 14.0)
+    with pytest.raises(ValueError, match="confidence"):
+        family_scale(1.5, 3)
+
+
+def _steps(*steps, end=(30.0, 25.0, 35.0)):
+    rows = [dict(reading=f"step={i}", estimate=e, low=lo, high=hi, unit="%") for i, (e, lo, hi) in enumerate(steps)]
+    e, lo, hi = end
+    return [*rows, dict(reading="end-to-end", estimate=e, low=lo, high=hi, unit="%")]
+
+
+MONO = dict(rule="ordering", published="", margin="", readings="monotone")
+#: 12 steps, A/A +-2 % floored to +-3 %: the scale for m = 12 is 1.462, so a step at -6 [-7, -5] widens to
+#: [-7.46, -4.54], wholly below -3 (reversed), while -4.5 [-5.5, -3.5] widens to [-5.96, -3.04]: still reversed,
+#: and -4 [-5, -3.2] widens to [-5.46, -2.83], across the band: not reversed at the family-wise level
+RISE = (5.0, 4.0, 6.0)
+
+
+@pytest.mark.parametrize("step, expected", [
+    ((-6.0, -7.0, -5.0), "contradicted"),
+    ((-4.5, -5.5, -3.5), "contradicted"),
+    ((-4.0, -5.0, -3.2), "reproduced"),       # reversed uncorrected, not at the family-wise level
+    ((0.0, -1.0, 1.0), "reproduced"),         # a flat step is no step against the claim
+])
+def test_a_monotone_claim_is_contradicted_only_by_a_step_reversed_at_the_family_wise_level(step, expected):
+    row = _readings(*_steps(*([RISE] * 11), step), **MONO)
+    assert row["verdict"] == expected, row["reason"]
+    if expected == "reproduced":
+        assert row["reading"] == "end-to-end" and "no step of 12" in row["reason"]
+    else:
+        assert row["reading"] == "step=11" and "family-wise level" in row["reason"]
+
+
+def test_a_monotone_claim_takes_its_direction_from_the_end_to_end_change():
+    assert _readings(*_steps(RISE, RISE, end=(1.0, -1.0, 2.0)), **MONO)["verdict"] == "inconclusive"
+    assert _readings(*_steps(RISE, RISE, end=(-20.0, -25.0, -15.0)), **MONO)["verdict"] == "contradicted"
+    with pytest.raises(ValueError, match="readings: monotone needs one reading 'end-to-end'"):
+        _readings(dict(reading="step=0", estimate=5.0, low=4.0, high=6.0),
+                  dict(reading="step=1", estimate=5.0, low=4.0, high=6.0), **MONO)

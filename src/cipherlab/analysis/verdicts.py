@@ -292,9 +292,11 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     Readings whose verdict is a status counted apart (machine-bound) rank as reproduced in the order: their
     direction held.
     """
+    how = readings_rule(claim, rules)
+    if how == "monotone":
+        return _monotone(claim, rows, rules)
     decided = [(r, decide(claim, r, rules)) for _, r in rows.iterrows()]
     order = list(rules["combine_order"])
-    how = readings_rule(claim, rules)
     ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
     pick = decided[combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])]
     readings = [r["reading"] for r, _ in decided]
@@ -315,6 +317,46 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
                   f"{n_same} of {len(readings)} readings give {pick[1].verdict}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
+
+
+#: The reading of a ``readings: monotone`` claim that holds the end-to-end change (the others are its steps).
+END_TO_END = "end-to-end"
+
+
+def _monotone(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
+    """A claim that a quantity moves one way at every one of m steps (``readings: monotone``): the end-to-end
+    change (the reading :data:`END_TO_END`) decides the direction, and no step may go the other way beyond the
+    noise at the family-wise level: each step's interval widened to ``1 - (1 - confidence) / m``
+    (Bonferroni; for "does any step reverse" Holm's answer is the same), never the minimum of m uncorrected
+    comparisons. A reversed step contradicts; otherwise the end-to-end verdict stands."""
+    from cipherlab.analysis.stats import family_scale, widen
+    ends = rows[rows["reading"] == END_TO_END]
+    steps = rows[rows["reading"] != END_TO_END]
+    if len(ends) != 1 or steps.empty:
+        raise ValueError(f"claim {claim['claim_id']}: readings: monotone needs one reading {END_TO_END!r} and "
+                         f"one reading per step, got {list(rows['reading'])}")
+    end = ends.iloc[0]
+    whole = decide(claim, end, rules)
+    scale = family_scale(float(rules["confidence"]), len(steps))
+    decided = []
+    for _, r in steps.iterrows():
+        wide = r.copy()
+        if _get(r, "low") is not None and _get(r, "estimate") is not None:
+            wide["low"], wide["high"] = widen(_get(r, "estimate"), _get(r, "low"), _get(r, "high"), scale)
+        decided.append((wide, decide(claim, wide, rules)))
+    back = [(r, d) for r, d in decided if d.outcome == "reversed"]
+    level = f"{(1 - (1 - float(rules['confidence'])) / len(steps)) * 100:.3g} %"
+    each = "; ".join(f"{r['reading']}: {ours_text(r)}" for r, _ in decided)
+    if back:
+        r, d = min(back, key=lambda x: _favour(claim, x[0]))
+        reason = (f"{d.reason.rstrip('.')} (the step {r['reading']} goes against the claim beyond the noise at the "
+                  f"family-wise level: each of {len(steps)} steps at {level}; steps: {each})")
+        return r, Decision(d.verdict, f"monotone, step {r['reading']} reversed: {d.basis}", d.outcome, d.band,
+                           reason), r["reading"]
+    reason = (f"{whole.reason.rstrip('.')} (end to end; no step of {len(steps)} goes against the claim beyond the "
+              f"noise at the family-wise level, each at {level}: {each})")
+    return end, Decision(whole.verdict, f"monotone, end to end: {whole.basis}", whole.outcome, whole.band,
+                         reason), END_TO_END
 
 
 def _status(outcome: str, rules) -> Decision:

@@ -134,6 +134,14 @@ def test_a_security_finding_that_holds_weighs_in_the_recommendation_and_leads_th
     assert template.recommendation(_template_rows(spec[:1]), false)[0] == "accept"
 
 
+def test_no_concern_never_says_untested_headline_claims_hold():
+    from cipherlab.report.referee import Paper
+    spec = [("a", "not testable", "headline", ""), ("b", "reproduced", "supporting", "")]
+    body = {s.key: s.body for s in template.report_sections(Paper("000", "x", "aes2sbox", ""), _template_rows(spec))}
+    assert "every headline claim holds" not in body["concerns"]
+    assert "0 could be tested and decided here; 1 is not testable" in body["concerns"]
+
+
 def test_the_recommendation_says_how_many_headline_claims_could_be_tested_at_all():
     spec = [("a", "reproduced", "headline", ""), ("b", "not testable", "headline", ""),
             ("c", "inconclusive", "headline", ""), ("d", "covered", "headline", ""),

@@ -401,7 +401,8 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
                                 for i, (k, r) in enumerate(concerns[:MAX_CONCERNS], 1))
                       + (f"\n\nAnd {len(concerns) - MAX_CONCERNS} more of these kinds, each on the verdict page."
                          if len(concerns) > MAX_CONCERNS else ""))
-                     or "None: every headline claim holds, and nothing else of concern was found."),
+                     or ("None: no headline claim is refuted here, and nothing else of concern was found. "
+                         + tested_sentence(claims))),
         "headline": _headline_html(claims[claims["tier"] == "headline"]),
         "methodology": _methodology(paper, claims, protocol),
         "defects": _defects(paper.id, claims, misprints),

@@ -105,7 +105,11 @@ BREAK = pd.DataFrame([{"claim_id": "000-sec-codebook-attack", "paper": "000", "v
     ([("a", "reproduced", "headline", ""), ("b", "reproduced", "supporting", "")], None, "accept"),
     ([("a", "reproduced", "headline", ""), ("b", "inconclusive", "headline", "")], None, "minor revision"),
     ([("a", "reproduced", "headline", ""), ("b", "contradicted", "supporting", "defect")], None, "minor revision"),
-    ([("a", "reproduced", "headline", ""), ("b", "not testable", "headline", "overclaim")], None, "major revision"),
+    # not testable counts neither for nor against: a headline claim undecided, not an overclaim refuted
+    ([("a", "reproduced", "headline", ""), ("b", "not testable", "headline", "overclaim")], None, "minor revision"),
+    ([("a", "reproduced", "headline", ""), ("b", "inconclusive", "supporting", "overclaim")], None, "accept"),
+    ([("a", "reproduced", "headline", ""), ("b", "not reproduced", "supporting", "overclaim")], None,
+     "major revision"),
     ([("a", "reproduced", "headline", ""), ("b", "not reproduced", "headline", "")], None, "major revision"),
     ([("a", "reproduced", "headline", ""), ("b", "reproduced", "headline", "")], BREAK, "reject"),
 ])
@@ -116,11 +120,42 @@ def test_the_recommendation_follows_the_rule_written_once(spec, findings, grade)
         assert list(why["claim_id"]) == ["000-sec-codebook-attack"]
 
 
+def test_a_security_finding_that_holds_weighs_in_the_recommendation_and_leads_the_concerns():
+    """A finding that the variant is equivalent to AES (a key-dependent constant folding into the round key) is
+    a security finding: with every headline claim reproduced, it still asks for a major revision, and it is the
+    first concern; one that does not hold weighs nothing."""
+    spec = [("a", "reproduced", "headline", ""), ("b", "contradicted", "headline", "")]
+    equivalent = pd.DataFrame([_finding("000-sec-iv-round-key", "security", True,
+                                        "the key-dependent constant folds into the round key: AES itself")])
+    grade, _, why = template.recommendation(_template_rows(spec[:1]), equivalent)
+    assert grade == "major revision" and list(why["claim_id"]) == ["000-sec-iv-round-key"]
+    assert [k for k, _ in template.concern_rows(_template_rows(spec), equivalent)][:2] == ["security", "contradicted"]
+    false = pd.DataFrame([_finding("000-sec-iv-round-key", "security", False)])
+    assert template.recommendation(_template_rows(spec[:1]), false)[0] == "accept"
+
+
+def test_no_concern_never_says_untested_headline_claims_hold():
+    from cipherlab.report.referee import Paper
+    spec = [("a", "not testable", "headline", ""), ("b", "reproduced", "supporting", "")]
+    body = {s.key: s.body for s in template.report_sections(Paper("000", "x", "aes2sbox", ""), _template_rows(spec))}
+    assert "every headline claim holds" not in body["concerns"]
+    assert "0 could be tested and decided here; 1 is not testable" in body["concerns"]
+
+
+def test_the_recommendation_says_how_many_headline_claims_could_be_tested_at_all():
+    spec = [("a", "reproduced", "headline", ""), ("b", "not testable", "headline", ""),
+            ("c", "inconclusive", "headline", ""), ("d", "covered", "headline", ""),
+            ("e", "contradicted", "supporting", "")]
+    text = template.tested_sentence(_template_rows(spec))
+    assert text == ("Of the paper's 3 headline claims (covered rows counted once), 1 could be tested and decided "
+                    "here; 1 is not testable and 1 inconclusive, which count neither for nor against the paper.")
+
+
 def test_a_break_is_the_first_concern_whatever_the_counts_say():
     spec = [("t5", "reproduced", "headline", ""), ("t3", "contradicted", "headline", ""),
             ("own", "contradicted", "supporting", "defect"), ("bound", "not testable", "supporting", "overclaim")]
     kinds = [k for k, _ in template.concern_rows(_template_rows(spec), BREAK)]
-    assert kinds == ["break", "contradicted", "overclaim", "defect"]
+    assert kinds == ["break", "contradicted", "defect"]      # a not-testable overclaim is no concern
 
 
 def _finding(cid, concern, holds, reason="our analysis: it holds"):
@@ -180,7 +215,8 @@ def test_every_report_has_the_template_sections_in_order():
     assert body["concerns"].startswith("1. **The cipher is broken.**")
     assert "an i3 laptop" in body["methodology"] and "an EPYC" in body["methodology"]
     assert "000-own" in body["defects"] and "000-bound" in body["overclaims"]
-    assert "NIST SP 800-38D, Appendix C" in body["overclaims"]
+    assert "NIST SP 800-38D, Appendix C" in body["overclaims"] and "beyond what can be tested" in body["overclaims"]
+    assert "Of the paper's 2 headline claims (covered rows counted once), 2 could be tested" in body["recommendation"]
     assert body["headline"].count("<tr data-verdict") == 2 and "the quantity of t5" in body["headline"]
     assert body["recommendation"].startswith("**Reject.**") and "methods.html" in body["recommendation"]
     rule = template.recommendation_rule_markdown()

@@ -169,7 +169,7 @@ SIZED, DECLARED = "002-t2-mixcol-half", "002-t1-sha3-1-twice"   # within_margin 
 # The two rows as the registry holds them, but declared as these tests need (the registry may re-read a row):
 # SIZED carries its size and is decided in the table style, DECLARED carries only its direction.
 SIZED_CLAIMS = CLAIMS[CLAIMS["claim_id"].isin([SIZED, DECLARED])].copy()
-SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == SIZED, ["carries", "decided_by"]] = ["size", "style=table"]
+SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == SIZED, ["carries", "decided_by", "readings"]] = ["size", "style=table", ""]
 SIZED_CLAIMS.loc[SIZED_CLAIMS["claim_id"] == DECLARED, "carries"] = "direction"
 
 
@@ -288,3 +288,67 @@ def test_a_book_built_from_an_emulated_shipped_run_is_no_second_real_machine(tre
     assert rows.set_index("claim_id").loc[SIZED, "verdict"] == "reproduced" and not table["bound_by_evidence"].any()
     real = paths.Profile("quick", tree="runs/box-b")                 # a real run's book, the other real run absent
     assert M.measured_here(real, here.rows, here.evidence).emulated == ""
+
+
+# --- the same CPU kind is another run; exact evidence is never the machine's -------------------------------------
+
+KIND = "AuthenticAMD family 25 model 17 stepping 1 | aes avx2"
+
+
+def _with_cpu(m: M.Measured, cpu: str, commit: str = "") -> M.Measured:
+    return M.Measured(m.run, m.machine, m.emulated, commit or m.commit, m.rows, m.evidence, m.retired, cpu)
+
+
+def test_cpu_kind_needs_both_the_cpu_id_and_the_flags_and_ignores_the_flags_order():
+    card = {"cpu": {"id": "AuthenticAMD family 25 model 17 stepping 1", "flags": "avx2 aes"}}
+    assert M.cpu_kind(card) == KIND
+    assert M.cpu_kind({"cpu": {"id": "AuthenticAMD family 25 model 17 stepping 1"}}) == ""
+    assert M.cpu_kind({"cpu": {"id": "not readable", "flags": "aes"}}) == "" and M.cpu_kind(None) == ""
+
+
+def test_exact_evidence_is_evidence_no_row_of_which_is_timed():
+    ev = evidence(6.7, 5.2, 8.8)
+    assert M.exact_evidence(ev[ev["claim_id"] == SBOX])               # a structural fact
+    assert not M.exact_evidence(ev[ev["claim_id"] == SPEED])          # an A/A control: timed
+    assert not M.exact_evidence(ev)                                   # one timed row makes the claim timed
+    speed = evidence_frame([Evidence(SBOX, estimate=400.0, holds=True, unit="MB/s")])
+    assert not M.exact_evidence(speed)                                # a unit of speed: timed
+    fit = evidence_frame([Evidence(SBOX, estimate=1.0, low=0.5, high=1.5, unit="%", statistic="size_change")])
+    assert not M.exact_evidence(fit)                                  # a timing statistic
+    assert not M.exact_evidence(ev[:0])
+
+
+def test_a_verdict_that_differs_on_exact_evidence_changed_with_the_code_not_the_machine(tree):
+    ship("box-a", evidence(6.5, 5.0, 8.0, holds=False))   # the structural fact now false there: exact evidence
+    other = M.shipped_measured(runs.load_run("box-a"), CLAIMS)
+    table = M.compare(_with_cpu(here(), "", "d" * 40), [other], CLAIMS)
+    port = M.portability(table).set_index("claim_id")
+    text = port.loc[SBOX, "portability"]
+    assert text.startswith(M.CODE_CHANGED) and not port.loc[SBOX, "machine_dependent"]
+    assert "this run (commit dddddddddddd) gives reproduced" in text and "box-a (commit cccccccccccc)" in text
+    assert M.machine_dependent(M.with_portability(here().rows, table)) == set()
+
+
+def test_a_timed_verdict_that_differs_on_the_same_cpu_kind_is_run_to_run_variation_not_the_machines(tree):
+    ship("box-c", evidence(-20.0, -25.0, -15.0))
+    other = M.shipped_measured(runs.load_run("box-c"), CLAIMS)
+    same = M.compare(_with_cpu(here(), KIND), [_with_cpu(other, KIND)], CLAIMS)
+    port = M.portability(same).set_index("claim_id")
+    assert port.loc[SPEED, "portability"].startswith(M.SAME_CPU + ": the verdict differs on box-c (contradicted)")
+    assert not port.loc[SPEED, "machine_dependent"]
+    assert "all of one CPU kind" in port.loc[SBOX, "portability"]
+    apart = M.compare(_with_cpu(here(), KIND), [_with_cpu(other, KIND + " avx512f")], CLAIMS)   # other flags
+    assert M.portability(apart).set_index("claim_id").loc[SPEED, "machine_dependent"]
+
+
+def test_a_run_on_the_same_cpu_kind_never_makes_a_size_machine_bound_by_evidence():
+    here_, there = _with_cpu(sized_here(), KIND), sized_there("box-b", 160.0, 155.0, 165.0)
+    assert M.bound_by_evidence(here_, [_with_cpu(there, KIND)], SIZED_CLAIMS).pairs == {}
+    assert set(M.bound_by_evidence(here_, [_with_cpu(there, KIND + " x")], SIZED_CLAIMS).pairs) == {SIZED}
+
+
+def test_a_same_path_speed_up_decided_under_every_style_is_never_machine_bound_by_evidence():
+    anyr = SIZED_CLAIMS.copy()
+    anyr.loc[anyr["claim_id"] == SIZED, "readings"] = "any"
+    here_, there = sized_here(), sized_there("box-b", 160.0, 155.0, 165.0)
+    assert M.bound_by_evidence(here_, [there], anyr).pairs == {}

@@ -934,3 +934,103 @@ def test_among_readings_of_one_verdict_the_least_favourable_interval_is_shown():
                              for e, lo, hi, r in ((7.6, -1.4, 17.5, "step=1"), (-5.7, -13.3, 2.5, "step=2"))])
     picked, decision, label = V._combine(c, rows, RULES)
     assert picked["reading"] == "step=2" and decision.verdict == "inconclusive" and "-13.3" in decision.basis
+
+
+# ----------------------------------------------------------------------------- readings: any (same-path speed-ups)
+@pytest.mark.parametrize("words, expected", [
+    (["not reproduced", "contradicted", "contradicted"], "not reproduced"),
+    (["contradicted", "reproduced", "inconclusive"], "reproduced"),
+    (["contradicted", "inconclusive"], "inconclusive"),
+    (["contradicted", "contradicted"], "contradicted"),
+])
+def test_readings_any_take_the_most_favourable_reading(words, expected):
+    assert words[V.combine_verdicts(words, "any", RULES["combine_order"])] == expected
+
+
+def test_among_readings_of_one_verdict_any_shows_the_most_favourable_interval():
+    assert V.combine_verdicts(["not reproduced"] * 3, "any", RULES["combine_order"], [-85.0, 39.0, 0.1]) == 1
+
+
+# published 20 % +-25 %, A/A +-2 % (floor 3): within beyond the noise is [18.45, 21.25]
+STYLE = {"reference": dict(estimate=20.0, low=19.0, high=21.0),      # within the margin: reproduced
+         "far": dict(estimate=40.0, low=39.0, high=41.0),            # far above: the size excluded
+         "table": dict(estimate=0.2, low=-0.5, high=0.8),            # no effect beyond the noise
+         "aesni": dict(estimate=-85.0, low=-86.0, high=-84.0)}       # the opposite direction
+
+
+def _styles(*names):
+    return [dict(reading=f"style={n}", style=n, **STYLE[n]) for n in names]
+
+
+def test_a_same_path_speed_up_is_reproduced_if_any_style_reproduces_its_size():
+    row = _readings(*_styles("reference", "table", "aesni"), readings="any")
+    assert row["verdict"] == "reproduced" and row["reading"] == "style=reference"
+    assert "any reading may hold: 1 of 3 readings give reproduced" in row["reason"]
+    for name in ("style=table: 0.2 [-0.5, 0.8], contradicted", "style=aesni: -85 [-86, -84], contradicted"):
+        assert name in row["reason"]                  # every style's figure in the reason
+    assert _readings(*_styles("reference", "table", "aesni"))["verdict"] == "contradicted"   # every: the least
+
+
+def test_a_same_path_speed_up_is_not_reproduced_when_no_style_comes_within_the_margin():
+    row = _readings(*_styles("far", "table", "aesni"), readings="any")
+    assert row["verdict"] == "not reproduced" and row["reading"] == "style=far"
+    assert "style=table: 0.2 [-0.5, 0.8], contradicted" in row["reason"]
+    assert _readings(*_styles("table", "aesni"), readings="any")["verdict"] == "contradicted"
+
+
+def test_every_reading_is_named_with_its_figure_when_all_agree():
+    """Two readings of one claim (say two readings of "stable"): the reason shows both readings' figures."""
+    row = _readings(*_styles("far"), dict(reading="style=other", style="other", estimate=45.0, low=44.0, high=46.0))
+    assert row["verdict"] == "not reproduced" and row["reading"].startswith("every reading")
+    assert "the same under every reading: style=far: 40 [39, 41], not reproduced; style=other: 45 [44, 46]" \
+        in row["reason"]
+
+
+def test_the_registry_admits_readings_any():
+    assert _load([claim(readings="any")]).iloc[0]["readings"] == "any"
+
+
+# ----------------------------------------------------------------------------- readings: monotone ("every step")
+def test_family_scale_is_bonferronis_widening_of_each_interval():
+    from cipherlab.analysis.stats import family_scale, widen
+    assert family_scale(0.95, 1) == pytest.approx(1.0)
+    assert family_scale(0.95, 12) == pytest.approx(2.8653 / 1.95996, rel=1e-4)    # z(1 - 0.05/24) / z(0.975)
+    assert widen(10.0, 9.0, 12.0, 2.0) == (8.0, 14.0)
+    with pytest.raises(ValueError, match="confidence"):
+        family_scale(1.5, 3)
+
+
+def _steps(*steps, end=(30.0, 25.0, 35.0)):
+    rows = [dict(reading=f"step={i}", estimate=e, low=lo, high=hi, unit="%") for i, (e, lo, hi) in enumerate(steps)]
+    e, lo, hi = end
+    return [*rows, dict(reading="end-to-end", estimate=e, low=lo, high=hi, unit="%")]
+
+
+MONO = dict(rule="ordering", published="", margin="", readings="monotone")
+#: 12 steps, A/A +-2 % floored to +-3 %: the scale for m = 12 is 1.462, so a step at -6 [-7, -5] widens to
+#: [-7.46, -4.54], wholly below -3 (reversed), while -4.5 [-5.5, -3.5] widens to [-5.96, -3.04]: still reversed,
+#: and -4 [-5, -3.2] widens to [-5.46, -2.83], across the band: not reversed at the family-wise level
+RISE = (5.0, 4.0, 6.0)
+
+
+@pytest.mark.parametrize("step, expected", [
+    ((-6.0, -7.0, -5.0), "contradicted"),
+    ((-4.5, -5.5, -3.5), "contradicted"),
+    ((-4.0, -5.0, -3.2), "reproduced"),       # reversed uncorrected, not at the family-wise level
+    ((0.0, -1.0, 1.0), "reproduced"),         # a flat step is no step against the claim
+])
+def test_a_monotone_claim_is_contradicted_only_by_a_step_reversed_at_the_family_wise_level(step, expected):
+    row = _readings(*_steps(*([RISE] * 11), step), **MONO)
+    assert row["verdict"] == expected, row["reason"]
+    if expected == "reproduced":
+        assert row["reading"] == "end-to-end" and "no step of 12" in row["reason"]
+    else:
+        assert row["reading"] == "step=11" and "family-wise level" in row["reason"]
+
+
+def test_a_monotone_claim_takes_its_direction_from_the_end_to_end_change():
+    assert _readings(*_steps(RISE, RISE, end=(1.0, -1.0, 2.0)), **MONO)["verdict"] == "inconclusive"
+    assert _readings(*_steps(RISE, RISE, end=(-20.0, -25.0, -15.0)), **MONO)["verdict"] == "contradicted"
+    with pytest.raises(ValueError, match="readings: monotone needs one reading 'end-to-end'"):
+        _readings(dict(reading="step=0", estimate=5.0, low=4.0, high=6.0),
+                  dict(reading="step=1", estimate=5.0, low=4.0, high=6.0), **MONO)

@@ -49,8 +49,11 @@ CONDITION_KEYS = ("size", "style", "mode")
 #: counted apart.
 VERDICT_WORDS = ("reproduced", "not reproduced", "contradicted", "inconclusive", "not testable", "covered",
                  "not at condition", "machine-bound")
-#: How several readings of one claim combine: ``every`` reading must hold, or ``most`` of them (the median).
-READINGS = ("every", "most")
+#: How several readings of one claim combine: ``every`` reading must hold (the least favourable decides), ``most``
+#: of them (the median), or ``any`` (the most favourable decides: a same-path speed-up's size under each
+#: implementation style the paper leaves open, :mod:`cipherlab.analysis.verdicts`), or ``monotone`` ("at every
+#: step": the end-to-end reading decides, no step reversed at the family-wise level).
+READINGS = ("every", "most", "any", "monotone")
 
 #: The book's verdict page (one row per claim), beside the chapter pages.
 VERDICT_PAGE = "verdicts.html"

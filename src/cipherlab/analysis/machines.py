@@ -23,6 +23,7 @@ error. The table is the pipeline's ``machines`` (a timing table), written by the
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,7 +40,8 @@ from cipherlab.pipeline.results import save_table
 __all__ = ["NOT_MEASURED", "THIS_RUN", "DECISIVE", "Measured", "shipped_measured", "compare", "portability",
            "with_portability", "machine_dependent", "differing", "speed_table", "measured_here",
            "compare_with_shipped", "save_comparison", "COMPARISON_COLUMNS", "MACHINE_OUTCOMES", "BoundByEvidence",
-           "bound_by_evidence", "decide_across", "size_apart"]
+           "bound_by_evidence", "decide_across", "size_apart", "this_card", "cpu_kind", "exact_evidence",
+           "SAME_CPU", "CODE_CHANGED"]
 
 #: The verdict shown for a claim a run has no evidence for.
 NOT_MEASURED = "not measured"
@@ -47,7 +49,13 @@ NOT_MEASURED = "not measured"
 THIS_RUN = "this run"
 COMPARISON_COLUMNS = ("claim_id", "paper", "tier", "run", "machine", "emulated", "commit", "verdict", "reason",
                       "speed", "estimate", "low", "high", "ratio_to_this", "size_differs", "verdict_differs",
-                      "bound_by_evidence")
+                      "bound_by_evidence", "same_cpu", "exact")
+#: How :func:`portability` names a verdict that differs only from runs of the same CPU kind (the same CPU model
+#: and flags): run-to-run variation, never the machine's.
+SAME_CPU = "same CPU kind, other run"
+#: How :func:`portability` names a verdict that differs on exact evidence (no timing: no noise): the code or the
+#: data changed between the two runs' commits, never the machine.
+CODE_CHANGED = "changed with the code or data"
 #: The outcomes of a machine-bound size: the direction held beyond the noise, the size said to agree, differ or
 #: neither on that machine (:func:`cipherlab.analysis.compare.machine_size`).
 MACHINE_OUTCOMES = ("agrees_here", "differs_here", "unclear_here")
@@ -64,6 +72,42 @@ class Measured:
     rows: pd.DataFrame
     evidence: pd.DataFrame
     retired: list[str] = field(default_factory=list)
+    #: The CPU kind (:func:`cpu_kind`: vendor, family, model, stepping and flags); empty where not recorded,
+    #: which is never the same kind as another run's.
+    cpu: str = ""
+
+
+def cpu_kind(card: "dict | None") -> str:
+    """A run card's CPU kind: its CPU id (vendor, family, model, stepping) and its OS flags, or ``""`` when the
+    card does not record both. Two runs of one kind are the same CPU, another run, never two machines."""
+    cpu = (card or {}).get("cpu") or {}
+    cid, flags = str(cpu.get("id") or ""), str(cpu.get("flags") or "")
+    unknown = ("", "not readable", "not recorded", "None")
+    if cid in unknown or flags in unknown:
+        return ""
+    return f"{cid} | {' '.join(sorted(flags.split()))}"
+
+
+def _timing_units(rules: dict) -> set[str]:
+    return {str(u) for u in ((rules.get("across_machines") or {}).get("timing_units") or ())}
+
+
+def exact_evidence(evidence: pd.DataFrame, rules: "dict | None" = None) -> bool:
+    """Whether evidence rows are exact (deterministic: a count, a structural fact, a seeded statistic, the paper's
+    own figures), so that they have no run-to-run noise and no machine can change them: none is timed, i.e. none
+    has an A/A control, fresh processes, a declared statistic of a timing kind (``noise_by_statistic``) or a unit
+    of time or speed (``across_machines: timing_units`` in the rules file). No rows: not exact."""
+    if evidence.empty:
+        return False
+    rules = rules or load_rules()
+
+    def _has(col):
+        if col not in evidence:
+            return pd.Series(False, index=evidence.index)
+        return evidence[col].notna() & (evidence[col].astype(str).str.strip() != "")
+    units = evidence["unit"].fillna("").astype(str) if "unit" in evidence else pd.Series("", index=evidence.index)
+    timed = (_has("control_low") | _has("processes") | _has("statistic") | units.isin(_timing_units(rules)))
+    return not bool(timed.any())
 
 
 def _decide_each(claims: pd.DataFrame, evidence: pd.DataFrame, rules: dict) -> pd.DataFrame:
@@ -97,7 +141,8 @@ def shipped_measured(run: "_runs.ShippedRun", claims: "pd.DataFrame | None" = No
     retired = sorted(set(evidence["claim_id"]) - known)
     evidence = evidence[evidence["claim_id"].isin(known)]
     rows = _decide_each(claims, evidence, rules or load_rules())
-    return Measured(run.name, run.label, run.emulated or "", str(run.card.get("commit", "")), rows, evidence, retired)
+    return Measured(run.name, run.label, run.emulated or "", str(run.card.get("commit", "")), rows, evidence, retired,
+                    cpu_kind(run.card))
 
 
 def _deciding(claim_id: str, row: pd.Series, evidence: pd.DataFrame) -> "pd.Series | None":
@@ -135,14 +180,29 @@ def _long(measured: Measured, claims: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _exact_ids(measured: Measured, rules: dict) -> set[str]:
+    ev = measured.evidence
+    if ev.empty or "claim_id" not in ev:
+        return set()
+    return {cid for cid, g in ev.groupby("claim_id", sort=False) if exact_evidence(g, rules)}
+
+
+def same_cpu(this: Measured, other: Measured) -> bool:
+    """Whether two runs ran on the same CPU kind (:func:`cpu_kind`, both recorded and equal)."""
+    return bool(this.cpu) and this.cpu == other.cpu
+
+
 def compare(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | None" = None,
-            bound: "dict[str, dict[str, str]] | None" = None) -> pd.DataFrame:
+            bound: "dict[str, dict[str, str]] | None" = None, rules: "dict | None" = None) -> pd.DataFrame:
     """One row per claim and run, this run's first (:data:`COMPARISON_COLUMNS`): the verdict; for a speed claim
     the estimate and interval as speed ratios, ``ratio_to_this`` (this run's estimate over that run's) and
     ``size_differs`` (the two intervals disjoint); ``verdict_differs`` from this run's (both measured);
     ``bound_by_evidence`` on this run's row and each run's whose size lies apart from it (``bound``, claim to
-    runs, :attr:`BoundByEvidence.pairs`)."""
+    runs, :attr:`BoundByEvidence.pairs`); ``same_cpu``: that run ran on this run's CPU kind (:func:`same_cpu`);
+    ``exact``: the claim's evidence is exact on both runs (:func:`exact_evidence`)."""
     bound = bound or {}
+    rules = rules or load_rules()
+    exact_here = _exact_ids(this, rules)
     claims = load_claims() if claims is None else claims
     claims = claims[claims["scope"] != "extension"]
     here = _long(this, claims)
@@ -158,9 +218,13 @@ def compare(this: Measured, others: "list[Measured]", claims: "pd.DataFrame | No
         both = (there["verdict"].to_numpy() != NOT_MEASURED) & (h["verdict"].to_numpy() != NOT_MEASURED)
         there["verdict_differs"] = both & (there["verdict"].to_numpy() != h["verdict"].to_numpy())
         there["bound_by_evidence"] = [other.run in bound.get(c, {}) for c in there["claim_id"]]
+        there["same_cpu"] = same_cpu(this, other)
+        exact_there = _exact_ids(other, rules) & exact_here
+        there["exact"] = there["claim_id"].isin(list(exact_there))
         frames.append(there)
     here["ratio_to_this"], here["size_differs"], here["verdict_differs"] = np.nan, False, False
     here["bound_by_evidence"] = here["claim_id"].isin(list(bound))
+    here["same_cpu"], here["exact"] = True, here["claim_id"].isin(list(exact_here))
     out = pd.concat(frames, ignore_index=True)
     return out[list(COMPARISON_COLUMNS)]
 
@@ -198,17 +262,37 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
             continue
         decided = pd.concat([group[(group["run"] == THIS_RUN)], measured])
         decided = decided[decided["verdict"].isin(DECISIVE)]
-        dependent = here["verdict"] != NOT_MEASURED and decided["verdict"].nunique() > 1
+        if here["verdict"] in DECISIVE:
+            differ = decided[(decided["run"] != THIS_RUN) & (decided["verdict"] != here["verdict"])]
+        else:
+            differ = decided[decided["run"] != THIS_RUN]
+        exact = differ["exact"].eq(True) if "exact" in differ else pd.Series(False, index=differ.index)
+        same = differ["same_cpu"].eq(True) if "same_cpu" in differ else pd.Series(False, index=differ.index)
+        code, kind, machine = differ[exact], differ[~exact & same], differ[~exact & ~same]
+        # only runs of another CPU kind, on timed evidence, make a verdict the machine's
+        dependent = here["verdict"] != NOT_MEASURED and (
+            len(machine) > 0 if here["verdict"] in DECISIVE else machine["verdict"].nunique() > 1)
+        others_differ = here["verdict"] != NOT_MEASURED and decided["verdict"].nunique() > 1
         if here["verdict"] == NOT_MEASURED or measured.empty:
             text = "not measured here" if here["verdict"] == NOT_MEASURED else "not measured on another machine"
         elif dependent:
-            differ = (decided[(decided["run"] != THIS_RUN) & (decided["verdict"] != here["verdict"])]
-                      if here["verdict"] in DECISIVE else decided)
             text = ("machine-dependent: the verdict differs on " if here["verdict"] in DECISIVE else
                     "machine-dependent: undecided here, decided differently on ") + \
-                ", ".join(f"{r.run} ({r.verdict})" for r in differ.itertuples())
+                ", ".join(f"{r.run} ({r.verdict})" for r in machine.itertuples())
+        elif others_differ and len(code):
+            text = (f"{CODE_CHANGED}, not the machine: the evidence is exact (no timing, no noise), and "
+                    f"{_commit(here)} gives {here['verdict']} where "
+                    + ", ".join(f"{_commit(r._asdict())} gives {r.verdict}" for r in code.itertuples())
+                    + ": compare the two commits, not the machines")
+        elif others_differ and len(kind):
+            text = (f"{SAME_CPU}: the verdict differs on " + ", ".join(f"{r.run} ({r.verdict})"
+                                                                       for r in kind.itertuples())
+                    + ", a run on the same CPU model and flags: run-to-run variation, never the machine's")
         elif (measured["verdict"] == here["verdict"]).all():
-            text = f"portable: the same verdict on all {len(measured) + 1} machines that measured it"
+            one_kind = others["same_cpu"].eq(True).all() if "same_cpu" in others else False
+            text = (f"portable: the same verdict on all {len(measured) + 1} "
+                    + ("runs that measured it, all of one CPU kind (same CPU kind, other run)" if one_kind
+                       else "machines that measured it"))
         else:
             undecided = pd.concat([group[group["run"] == THIS_RUN], measured])
             undecided = undecided[~undecided["verdict"].isin(DECISIVE)]
@@ -217,6 +301,13 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
                        f"machine{'s' if len(decided) != 1 else ''})" if len(decided) else ""))
         rows.append((cid, shown, text, bool(dependent)))
     return pd.DataFrame(rows, columns=["claim_id", "machines", "portability", "machine_dependent"])
+
+
+def _commit(row) -> str:
+    """A comparison row's run and commit in words: ``this run (commit 0123456789ab)``."""
+    commit = str(row.get("commit") or "")
+    name = "this run" if row.get("run") == THIS_RUN else str(row.get("run"))
+    return f"{name} (commit {commit[:12]})" if commit and commit != "nan" else f"{name} (commit not recorded)"
 
 
 def with_portability(rows: pd.DataFrame, comparison: pd.DataFrame) -> pd.DataFrame:
@@ -250,6 +341,9 @@ def differing(comparison: pd.DataFrame) -> pd.DataFrame:
     order = [THIS_RUN] + [r for r in dict.fromkeys(comparison["run"]) if r != THIS_RUN]
     wide = wide.reindex(columns=[r for r in order if r in wide.columns]).reset_index()
     wide["machine-dependent"] = [bool(port.loc[c, "machine_dependent"]) for c in wide["claim_id"]]
+    wide["why"] = [(CODE_CHANGED + " (exact evidence)" if str(port.loc[c, "portability"]).startswith(CODE_CHANGED)
+                    else SAME_CPU if str(port.loc[c, "portability"]).startswith(SAME_CPU) else "")
+                   for c in wide["claim_id"]]
     return wide.sort_values("machine-dependent", ascending=False, kind="stable").reset_index(drop=True)
 
 
@@ -287,7 +381,9 @@ def _sized(claims: pd.DataFrame) -> pd.DataFrame:
     """The claims whose stated size is declared to carry over to another machine (``carries: size``, the
     default) and which a rule decides with a size: a margin, or a stated bound."""
     carries = claims["carries"].fillna("").astype(str) if "carries" in claims else pd.Series("", index=claims.index)
-    return claims[carries.isin(["", "size"]) & claims["rule"].isin(["within_margin", "ordering"])
+    # a same-path speed-up decided under every style (readings: any) is the cipher's own work, never the machine's
+    anyr = (claims["readings"].fillna("").astype(str) == "any") if "readings" in claims else carries.eq("x")
+    return claims[carries.isin(["", "size"]) & ~anyr & claims["rule"].isin(["within_margin", "ordering"])
                   & (claims["scope"] != "extension") & (claims["covered_by"].fillna("").astype(str) == "")]
 
 
@@ -349,7 +445,7 @@ def bound_by_evidence(this: Measured, others: "list[Measured]", claims: "pd.Data
     claims = load_claims() if claims is None else claims
     rules = rules or load_rules()
     out = BoundByEvidence()
-    real = [o for o in others if not o.emulated]
+    real = [o for o in others if not o.emulated and not same_cpu(this, o)]   # the same CPU kind: another run
     if this.emulated or not real:
         return out
     for _, one in _sized(claims).iterrows():
@@ -383,7 +479,7 @@ def _with(measured: Measured, rows: "dict[str, dict]") -> Measured:
         keep = [c for c in frame.columns if c in row]
         frame.loc[frame["claim_id"] == cid, keep] = [row[c] for c in keep]
     return Measured(measured.run, measured.machine, measured.emulated, measured.commit, frame, measured.evidence,
-                    measured.retired)
+                    measured.retired, measured.cpu)
 
 
 def decide_across(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame,
@@ -408,8 +504,31 @@ def measured_here(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.Dat
     the tree is an emulated machine's, or the shipped run it is built from was one."""
     prof = as_profile(profile)
     emulated = (_runs.load_run(prof.shipped_run).emulated if prof.shipped_run else prof.machine) or ""
+    card = this_card(prof)
     return Measured(THIS_RUN, prof.shipped_run or (prof.machine and f"this machine, emulated {prof.machine}")
-                    or "this machine", emulated, "", rows, evidence)
+                    or "this machine", emulated, str((card or {}).get("commit") or ""), rows, evidence,
+                    cpu=cpu_kind(card))
+
+
+def this_card(profile: "str | Profile") -> "dict | None":
+    """The card of the run this book is built from: a shipped run's own, else made from this tree's raw records
+    (None when they are missing or mixed: the Environment page shows the machine then)."""
+    prof = as_profile(profile)
+    if prof.shipped_run:
+        return _runs.load_run(prof.shipped_run).card
+    metas = {}
+    for path in sorted(prof.raw.glob("*.meta.json")):
+        try:
+            metas[path.name] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+    if not metas:
+        return None
+    try:
+        machine = _runs.MACHINES.get(prof.machine or "")
+        return _runs.machine_card(metas, machine="this machine", profile=prof.name, emulated=machine)
+    except _runs.RunError:
+        return None
 
 
 def compare_with_shipped(profile: "str | Profile", rows: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFrame:

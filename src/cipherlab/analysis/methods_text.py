@@ -148,7 +148,15 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "could mean; a reading its own numbers exclude is not admitted, and the row's note says why. A claim the "
         "paper states \"in most measures\", or as an overall ranking over its sizes, declares `readings: most`: "
         "the median reading decides (the most favourable verdict that more than half of the readings reach), "
-        "never the single size where the gap is smallest.",
+        "never the single size where the gap is smallest. The size of a same-path speed-up (a modified cipher "
+        "against AES in one implementation style: the same code path with one step changed, so its size is the "
+        "cipher's own work and carries over) declares `readings: any`: each style of ours is a reading the paper "
+        "leaves open, and the most favourable decides (reproduced if any style reproduces the size, not "
+        "reproduced when none comes within the margin). A claim \"at every step\" (a quantity rising at each of m "
+        "sizes) declares `readings: monotone`: the end-to-end change decides its direction, and a step "
+        "contradicts only when it goes the other way beyond the noise at the family-wise level (each step's "
+        "interval widened to 1 - (1 - confidence) / m, Bonferroni), never the minimum of m uncorrected "
+        "comparisons. Whatever the rule, the reason names every reading's figure and verdict.",
         "- How large a claim says its effect is decides what an effect inside the noise band means (`small_effect` in "
         f"the rules file: small within {float(rules['small_effect']['small']):g} half-width of the band, clearly "
         f"beyond it past {float(rules['small_effect']['clear']):g}). A claim that states a small effect "
@@ -169,7 +177,12 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         f"{float((rules.get('across_machines') or {}).get('size_apart', 1.0)):g} times the sum of the two runs' "
         "noise half-widths (`across_machines` in the rules file). The claim is then *machine-bound* on each of "
         "the two, its reason naming both machines' figures; a book built from one shipped run alone has no "
-        "second machine, and the declaration decides.",
+        "second machine, and the declaration decides. Two runs on the same CPU kind (the same CPU id and flags) "
+        "are the same CPU kind, another run: never two machines, so they make no verdict machine-dependent and "
+        "no size machine-bound by evidence, and a verdict that differs between them is run-to-run variation, "
+        "named so. Evidence that is exact (no timing, no noise: a count, a structural fact, a seeded statistic) "
+        "is never the machine's: a verdict that differs on it changed with the code or data between the two "
+        "runs' commits, both named.",
         "- A stand-in (our own construction where the paper's is unknown) illustrates and never decides: a claim "
         "whose only evidence is a stand-in's is *not testable*, and the stand-in's result is shown as a finding. "
         "A row measured at another condition may stand for the claim's only as a declared proxy, whose label "

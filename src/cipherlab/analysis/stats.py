@@ -368,3 +368,19 @@ def timing_summary(df: pd.DataFrame, by: Sequence[str], value: str = "seconds") 
         "max": g.max(),
     })
     return out.reset_index()
+
+
+def family_scale(confidence: float, m: int) -> float:
+    """How much wider each of ``m`` intervals at ``confidence`` must be to hold at that level family-wise
+    (Bonferroni: each at ``1 - (1 - confidence) / m``), by the normal quantiles' ratio: 1 for ``m = 1``.
+    Applied to each side of a percentile interval about its estimate (:func:`widen`)."""
+    if not 0 < confidence < 1 or int(m) < 1:
+        raise ValueError(f"confidence must lie in (0, 1) and m be >= 1, got {confidence!r}, {m!r}")
+    alpha = 1 - confidence
+    return float(_st.norm.ppf(1 - alpha / (2 * int(m))) / _st.norm.ppf(1 - alpha / 2))
+
+
+def widen(est: float, lo: float, hi: float, scale: float) -> tuple[float, float]:
+    """An interval ``[lo, hi]`` about ``est`` with each side ``scale`` times as long."""
+    return est - (est - lo) * scale, est + (hi - est) * scale
+

@@ -256,13 +256,16 @@ def readings_rule(claim, rules) -> str:
 def combine_verdicts(verdicts, how: str, order, favour=None) -> int:
     """The index of the reading whose verdict decides: ``every``, the least favourable in ``order`` (among readings
     of the same verdict, the one whose interval reaches least far in the claim's favour: lowest ``favour``);
-    ``most``, the median: the most favourable verdict that more than half of the readings reach or pass."""
+    ``most``, the median: the most favourable verdict that more than half of the readings reach or pass;
+    ``any``, the most favourable in ``order`` (among readings of the same verdict, the highest ``favour``)."""
     ranks = [list(order).index(v) for v in verdicts]
     favour = [0.0] * len(ranks) if favour is None else list(favour)
     if how == "every":
         return min(range(len(ranks)), key=lambda i: (ranks[i], favour[i]))
+    if how == "any":
+        return max(range(len(ranks)), key=lambda i: (ranks[i], favour[i], -i))
     if how != "most":
-        raise ValueError(f"readings must be every or most, got {how!r}")
+        raise ValueError(f"readings must be every, most or any, got {how!r}")
     for rank in sorted(set(ranks), reverse=True):
         if sum(r >= rank for r in ranks) * 2 > len(ranks):
             return next(i for i in range(len(ranks)) if ranks[i] == rank)
@@ -283,30 +286,77 @@ def _favour(claim, ev) -> float:
 
 
 def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
-    """Several readings of one claim, one verdict: by the claim's ``readings`` rule (``every`` or ``most``).
+    """Several readings of one claim, one verdict: by the claim's ``readings`` rule (``every``, ``most`` or
+    ``any``); the reason names every reading's figure and verdict, so a referee sees each reading.
 
     Readings whose verdict is a status counted apart (machine-bound) rank as reproduced in the order: their
     direction held.
     """
+    how = readings_rule(claim, rules)
+    if how == "monotone":
+        return _monotone(claim, rows, rules)
     decided = [(r, decide(claim, r, rules)) for _, r in rows.iterrows()]
     order = list(rules["combine_order"])
-    how = readings_rule(claim, rules)
     ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
     pick = decided[combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])]
     readings = [r["reading"] for r, _ in decided]
+    figures = "; ".join(f"{r}: {ours_text(e)}, {d.verdict}" for r, (e, d) in zip(readings, decided))
     if all(d.verdict == pick[1].verdict for _, d in decided):
         label = "every reading (" + ", ".join(readings) + ")"
         basis = f"the same under every reading ({', '.join(readings)}); under {pick[0]['reading']}: {pick[1].basis}"
-        reason = pick[1].reason
+        reason = f"{pick[1].reason.rstrip('.')} (the same under every reading: {figures})"
     else:
         label = pick[0]["reading"]
         each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
-        which = ("the least favourable" if how == "every" else "the median") + f" of {len(readings)} readings"
+        which = {"every": "the least favourable", "most": "the median",
+                 "any": "the most favourable"}[how] + f" of {len(readings)} readings"
         basis = f"under {label}, {which} ({each}): {pick[1].basis}"
         n_same = sum(d.verdict == pick[1].verdict for _, d in decided)
-        reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {'every reading must hold' if how == 'every' else 'most readings decide'}: "
-                  f"{n_same} of {len(readings)} readings give {pick[1].verdict})")
+        rule = {"every": "every reading must hold", "most": "most readings decide",
+                "any": "any reading may hold"}[how]
+        reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
+                  f"{n_same} of {len(readings)} readings give {pick[1].verdict}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
+
+
+#: The reading of a ``readings: monotone`` claim that holds the end-to-end change (the others are its steps).
+END_TO_END = "end-to-end"
+
+
+def _monotone(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
+    """A claim that a quantity moves one way at every one of m steps (``readings: monotone``): the end-to-end
+    change (the reading :data:`END_TO_END`) decides the direction, and no step may go the other way beyond the
+    noise at the family-wise level: each step's interval widened to ``1 - (1 - confidence) / m``
+    (Bonferroni; for "does any step reverse" Holm's answer is the same), never the minimum of m uncorrected
+    comparisons. A reversed step contradicts; otherwise the end-to-end verdict stands."""
+    from cipherlab.analysis.stats import family_scale, widen
+    ends = rows[rows["reading"] == END_TO_END]
+    steps = rows[rows["reading"] != END_TO_END]
+    if len(ends) != 1 or steps.empty:
+        raise ValueError(f"claim {claim['claim_id']}: readings: monotone needs one reading {END_TO_END!r} and "
+                         f"one reading per step, got {list(rows['reading'])}")
+    end = ends.iloc[0]
+    whole = decide(claim, end, rules)
+    scale = family_scale(float(rules["confidence"]), len(steps))
+    decided = []
+    for _, r in steps.iterrows():
+        wide = r.copy()
+        if _get(r, "low") is not None and _get(r, "estimate") is not None:
+            wide["low"], wide["high"] = widen(_get(r, "estimate"), _get(r, "low"), _get(r, "high"), scale)
+        decided.append((wide, decide(claim, wide, rules)))
+    back = [(r, d) for r, d in decided if d.outcome == "reversed"]
+    level = f"{(1 - (1 - float(rules['confidence'])) / len(steps)) * 100:.3g} %"
+    each = "; ".join(f"{r['reading']}: {ours_text(r)}" for r, _ in decided)
+    if back:
+        r, d = min(back, key=lambda x: _favour(claim, x[0]))
+        reason = (f"{d.reason.rstrip('.')} (the step {r['reading']} goes against the claim beyond the noise at the "
+                  f"family-wise level: each of {len(steps)} steps at {level}; steps: {each})")
+        return r, Decision(d.verdict, f"monotone, step {r['reading']} reversed: {d.basis}", d.outcome, d.band,
+                           reason), r["reading"]
+    reason = (f"{whole.reason.rstrip('.')} (end to end; no step of {len(steps)} goes against the claim beyond the "
+              f"noise at the family-wise level, each at {level}: {each})")
+    return end, Decision(whole.verdict, f"monotone, end to end: {whole.basis}", whole.outcome, whole.band,
+                         reason), END_TO_END
 
 
 def _status(outcome: str, rules) -> Decision:

@@ -8,11 +8,11 @@ no number is typed in. Text that comes from a file (a card's CPU model, a claim 
 from __future__ import annotations
 
 import html
-import json
 
 import pandas as pd
 
-from cipherlab.analysis.machines import NOT_MEASURED, THIS_RUN, differing, portability, speed_table
+from cipherlab.analysis.machines import (CODE_CHANGED, NOT_MEASURED, SAME_CPU, THIS_RUN, differing, portability,
+                                        speed_table, this_card)
 from cipherlab.pipeline import runs as _runs
 from cipherlab.pipeline.paths import Profile, as_profile
 from cipherlab.report.tiers import ALL_VERDICTS
@@ -26,32 +26,12 @@ def load_comparison(profile: "str | Profile") -> pd.DataFrame:
     df = pd.read_csv(as_profile(profile).table("machines"), keep_default_na=False, na_values=[""],
                      dtype={c: str for c in ("claim_id", "paper", "tier", "run", "machine", "emulated", "commit",
                                              "verdict", "reason")})
-    for col in ("speed", "size_differs", "verdict_differs", "bound_by_evidence"):
-        df[col] = df[col].astype(str).str.lower().isin(["true", "1"])
+    for col in ("speed", "size_differs", "verdict_differs", "bound_by_evidence", "same_cpu", "exact"):
+        df[col] = (df[col].astype(str).str.lower().isin(["true", "1"]) if col in df
+                   else False)   # a table an older cipherlab wrote: neither column
     for col in ("run", "machine", "emulated", "commit", "verdict", "reason"):
         df[col] = df[col].fillna("").astype(str)
     return df
-
-
-def this_card(profile: "str | Profile") -> "dict | None":
-    """The card of the run this book is built from: a shipped run's own, else made from this tree's raw records
-    (None when they are missing or mixed: the Environment page shows the machine then)."""
-    prof = as_profile(profile)
-    if prof.shipped_run:
-        return _runs.load_run(prof.shipped_run).card
-    metas = {}
-    for path in sorted(prof.raw.glob("*.meta.json")):
-        try:
-            metas[path.name] = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-    if not metas:
-        return None
-    try:
-        machine = _runs.MACHINES.get(prof.machine or "")
-        return _runs.machine_card(metas, machine="this machine", profile=prof.name, emulated=machine)
-    except _runs.RunError:
-        return None
 
 
 def _card_row(run: str, card: "dict | None") -> dict:
@@ -92,7 +72,11 @@ def summary_markdown(comparison: pd.DataFrame) -> str:
     alone = int(measured["portability"].str.startswith("not measured on another").sum())
     undecided = int(measured["portability"].str.startswith("undecided").sum())
     bound = int(measured["portability"].str.startswith("machine-bound by evidence").sum())
-    same = len(measured) - dep - alone - undecided - bound
+    code = int(measured["portability"].str.startswith(CODE_CHANGED).sum())
+    kind = int(measured["portability"].str.startswith(SAME_CPU).sum())
+    same = len(measured) - dep - alone - undecided - bound - code - kind
+    cards = comparison.drop_duplicates("run")
+    one_kind = [r for r in cards.itertuples() if r.run != THIS_RUN and getattr(r, "same_cpu", False)]
     speed = comparison.loc[comparison["speed"], "claim_id"].nunique()
     sized = comparison.loc[comparison["size_differs"], "claim_id"].nunique()
     return (f"This run is compared with {len(others)} shipped run{'s' if len(others) != 1 else ''} "
@@ -100,11 +84,18 @@ def summary_markdown(comparison: pd.DataFrame) -> str:
             f"**{same}** have the same verdict on every machine that measured them, **{dep}** were decided "
             f"differently on two machines (machine-dependent: never counted as the paper's error), **{bound}** "
             "state a size that differs between two real machines beyond both runs' noise (machine-bound by "
-            f"evidence: counted apart, never as the paper's error), {undecided} were left undecided on some "
+            f"evidence: counted apart, never as the paper's error), **{code}** were decided differently on "
+            "exact evidence (no timing, no noise: changed with the code or data between the two runs' commits, "
+            f"never the machine's), **{kind}** differ only from a run on the same CPU kind ({SAME_CPU}: "
+            f"run-to-run variation, never the machine's), {undecided} were left undecided on some "
             f"machine while the others agree, and {alone} were measured by no other run. "
             f"Of the {speed} speed claims, {sized} have an effect whose interval on another machine lies wholly "
             "apart from this run's; an emulated machine's, or a gap within both runs' noise, leaves the claim as "
-            "its row declares.")
+            "its row declares."
+            + (" " + ", ".join(f"`{r.run}`" for r in one_kind) + (" ran" if len(one_kind) > 1 else " ran")
+               + f" on this run's CPU kind (the same CPU model and flags): {SAME_CPU}, never a second machine, so "
+               "it can neither make a verdict machine-dependent nor a size machine-bound by evidence."
+               if one_kind else ""))
 
 
 def differing_html(comparison: pd.DataFrame) -> str:
@@ -113,12 +104,13 @@ def differing_html(comparison: pd.DataFrame) -> str:
     table = differing(comparison)
     if table.empty:
         return "<p>No claim's verdict differs between the machines compared.</p>"
-    runs = [c for c in table.columns if c not in ("claim_id", "paper", "tier", "machine-dependent")]
+    runs = [c for c in table.columns if c not in ("claim_id", "paper", "tier", "machine-dependent", "why")]
     head = "".join(f"<th>{html.escape(h)}</th>" for h in ["claim", "paper", "tier", "machine-dependent", *runs])
     body = []
     for _, r in table.iterrows():
         cells = [claim_link(r["claim_id"]), html.escape(str(r["paper"])), html.escape(str(r["tier"])),
-                 "yes: decided differently" if r["machine-dependent"] else "no: undecided on some"]
+                 "yes: decided differently" if r["machine-dependent"] else
+                 f"no: {r['why']}" if r.get("why") else "no: undecided on some"]
         cells += [badge({"verdict": r[c], "covered_by": ""}) if r[c] in ALL_VERDICTS else html.escape(str(r[c]))
                   for c in runs]
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")

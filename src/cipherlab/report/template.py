@@ -51,6 +51,7 @@ from cipherlab.report import tiers
 from cipherlab.analysis.page_text import page_text
 
 __all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "recommendation_rule_markdown",
+           "tested_sentence",
            "concern_rows", "PROTOCOL_COLUMNS"]
 
 #: The sections of every report, in order.
@@ -137,7 +138,9 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
         "not reproduced": head[head["verdict"] == "not reproduced"],
         "headline_refuted": head[head["verdict"].isin(REFUTED)],
         "headline_undecided": every[(every["tier"] == "headline") & every["verdict"].isin(UNDECIDED)],
-        "overclaim": claims[(concern == "overclaim") & (claims["verdict"] != "reproduced")],
+        # not testable (or inconclusive) counts neither for nor against: only a refuted overclaim weighs
+        "overclaim": claims[(concern == "overclaim") & claims["verdict"].isin(REFUTED)],
+        "overclaim_untested": claims[(concern == "overclaim") & claims["verdict"].isin(UNDECIDED)],
         "defect": claims[(concern == "defect") & claims["verdict"].isin(REFUTED)],
         "supporting_refuted": sup[sup["verdict"].isin(REFUTED) & (concern.reindex(sup.index) != "defect")],
         "machine-bound": claims[(claims["verdict"] == "machine-bound")
@@ -297,6 +300,34 @@ def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | Non
     return text
 
 
+def _overclaims(cond: Mapping[str, pd.DataFrame]) -> str:
+    """The overclaims our evidence refutes (they weigh in the recommendation), then those stated beyond what this
+    project can test (listed with their reference; counted neither for nor against the paper)."""
+    text = _listed(cond["overclaim"], "None refuted by this run's evidence.", with_reference=True)
+    untested = cond["overclaim_untested"]
+    if len(untested):
+        text += ("\n\nStated beyond what can be tested here (not testable or inconclusive: neither for nor against "
+                 "the paper in the recommendation; the reference says what the literature allows):\n\n"
+                 + _listed(untested, "", with_reference=True))
+    return text
+
+
+def tested_sentence(claims: pd.DataFrame) -> str:
+    """How many headline claims could be tested at all: decided here (reproduced, not reproduced, contradicted, or a
+    machine-bound size said to agree or differ), and how many not (inconclusive, not testable; covered rows are
+    counted at the row that covers them)."""
+    head = claims[claims["tier"] == "headline"]
+    counted = head[~head["verdict"].astype(str).str.startswith("covered") & (head["verdict"] != "not at condition")]
+    if counted.empty:
+        return "The registry marks no headline claim of this paper to test."
+    decided = counted[~counted["verdict"].isin(UNDECIDED)]
+    untestable = int((counted["verdict"] == "not testable").sum())
+    undecided = int((counted["verdict"] == "inconclusive").sum())
+    return (f"Of the paper's {_plural(len(counted), 'headline claim')} (covered rows counted once), "
+            f"{len(decided)} could be tested and decided here; {untestable} {'is' if untestable == 1 else 'are'} "
+            f"not testable and {undecided} inconclusive, which count neither for nor against the paper.")
+
+
 def _supporting(claims: pd.DataFrame) -> str:
     sup = claims[claims["tier"] != "headline"]
     if sup.empty:
@@ -370,17 +401,18 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
                                 for i, (k, r) in enumerate(concerns[:MAX_CONCERNS], 1))
                       + (f"\n\nAnd {len(concerns) - MAX_CONCERNS} more of these kinds, each on the verdict page."
                          if len(concerns) > MAX_CONCERNS else ""))
-                     or "None: every headline claim holds, and nothing else of concern was found."),
+                     or ("None: no headline claim is refuted here, and nothing else of concern was found. "
+                         + tested_sentence(claims))),
         "headline": _headline_html(claims[claims["tier"] == "headline"]),
         "methodology": _methodology(paper, claims, protocol),
         "defects": _defects(paper.id, claims, misprints),
-        "overclaims": _listed(conditions(claims, findings)["overclaim"], "None recorded.", with_reference=True),
+        "overclaims": _overclaims(conditions(claims, findings)),
         "supporting": _supporting(claims),
         "findings": _findings(findings, claims),
         "machines": _machines(claims),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
-                              if len(why) else "")
+                              if len(why) else "") + " " + tested_sentence(claims)
                            + " (The rule, the same for every paper, is on the [Methods](methods.html) page.)"),
     }
     out = [Section(k, TITLES[k], body[k]) for k in SECTION_KEYS if k != "recommendation"]

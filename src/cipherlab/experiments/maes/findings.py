@@ -32,9 +32,10 @@ def speed_sentence(verdicts: "pd.DataFrame | None") -> str:
     have = [] if verdicts is None else [c for c in SPEED_CLAIMS if c in set(verdicts["claim_id"])]
     if not have:
         return not_built(CHAPTER.name)
-    return (f"**Speed.** Paper {PAPER} claims MAES faster than AES for one block; each claim is decided at its own "
-            "condition, one 16-byte block per call as the paper timed its Table III, in the style of AES the paper's "
-            "row names:\n\n" + verdict_lines(verdicts, have))
+    return (f"**Speed.** Paper {PAPER} claims MAES faster than AES for one block; each claim is decided on the "
+            "cipher's cost of a block (a proxy its row names, with the reason), in the style of AES the paper's row "
+            "names, or, for MAES against AES in one style, under every style of ours (the most favourable "
+            "decides):\n\n" + verdict_lines(verdicts, have))
 
 
 def paragraphs(tables: Mapping[str, pd.DataFrame], paper: str = PAPER) -> list[str]:

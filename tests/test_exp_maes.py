@@ -602,6 +602,10 @@ def test_the_stand_in_never_decides_the_original_is_faster_claim(small_frames):
     claims = V.load_claims()
     claim = claims[claims["claim_id"] == "002-t1-aes-keyexp-faster"]
     sha3 = ev["reading"] == "iv_source=sha3"
+    # the figures set here, not timed: the rows' shape is the chapter's, the noise a quiet machine's (a loaded one
+    # made this machine's band +-45 % and the verdict inconclusive, which is right for it and not under test here)
+    ev = ev.assign(estimate=ev["estimate"].where(~sha3, 60.0), low=ev["low"].where(~sha3, 50.0),
+                   high=ev["high"].where(~sha3, 70.0), control_low=-2.0, control_high=2.0)
     keyexp = ev.assign(estimate=ev["estimate"].where(sha3, 0.0), low=ev["low"].where(sha3, -0.1),
                        high=ev["high"].where(sha3, 0.1))
     for frame in (ev, keyexp):

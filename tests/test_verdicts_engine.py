@@ -395,6 +395,13 @@ EVERY_WORD = [
     ("small_effect", dict(published="", margin=""), dict(low=3.0, high=9.0, **AA), "not reproduced"),
     ("small_effect", dict(published="", margin=""), dict(low=-9.0, high=-3.0, **AA), "contradicted"),
     ("small_effect", dict(published="", margin=""), dict(low=1.0, high=3.0, **AA), "inconclusive"),
+    # a slight lead in percent beyond the band: as small as stated up to slight_pct (15), beyond it larger, across it
+    # inconclusive; the reverse beyond the band still contradicts
+    ("small_effect", dict(published="", margin=""), dict(low=4.0, high=11.0, unit="%", **AA), "reproduced"),
+    ("small_effect", dict(published="", margin=""), dict(low=4.0, high=15.0, unit="%", **AA), "reproduced"),
+    ("small_effect", dict(published="", margin=""), dict(low=15.5, high=25.0, unit="%", **AA), "not reproduced"),
+    ("small_effect", dict(published="", margin=""), dict(low=10.0, high=20.0, unit="%", **AA), "inconclusive"),
+    ("small_effect", dict(published="", margin=""), dict(low=-11.0, high=-4.0, unit="%", **AA), "contradicted"),
     # ordering with a stated bound: "at least 150 % faster" (null 150; band +-2 % scaled by 2.5 around 150)
     ("ordering", dict(published="150", null="150", margin=""), dict(low=160.0, high=170.0, unit="%", **AA),
      "reproduced"),

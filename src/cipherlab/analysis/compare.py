@@ -201,16 +201,28 @@ def _direction_text(lo, hi, band, h, side, established) -> str:
             f"the claimed direction is not excluded ({where})")
 
 
-def small(lo, hi, band, h, side, stated_text: str) -> Outcome:
+def small(lo, hi, band, h, side, stated_text: str, slight: "float | None" = None) -> Outcome:
     """A claim that states a small effect (inside the band) in a direction: as small as stated when ours lies
-    inside the band too (its sign cannot be told there); larger than stated beyond the band on the claimed
-    side; reversed beyond it on the other."""
+    inside the band too (its sign cannot be told there), or, given ``slight`` (the most a slight effect in its
+    direction reaches, in the claim's unit), beyond the band in its direction but wholly within ``slight``;
+    larger than stated beyond the band on the claimed side (beyond ``slight`` where given); reversed beyond it
+    on the other."""
     where = place(lo, hi, band)
     text = f"{interval_text(lo, hi)} {where} the {band_text(band, h)}"
     if where == "within":
         return Outcome("as_small_as_stated", f"{text}: as small as the claim's {stated_text}, whose sign the noise "
                                              "hides")
     if (where == "above") == (side > 0) and where != "overlapping":
+        if slight is not None:
+            reach = hi if side > 0 else -lo
+            start = lo if side > 0 else -hi
+            if reach <= slight:
+                return Outcome("as_small_as_stated", f"{text}, and within the {fmt(slight)} % a slight effect "
+                                                     f"reaches: as small as the claim's {stated_text}, in its "
+                                                     "direction")
+            if start <= slight:
+                return Outcome("undecided", f"{text}, across the {fmt(slight)} % a slight effect reaches")
+            text = f"{text}, beyond the {fmt(slight)} % a slight effect reaches"
         return Outcome("size_excluded", f"{text}: larger than the claim's {stated_text}, in its direction")
     if where != "overlapping":
         return Outcome("reversed", f"{text}: the reverse of the claim, beyond the noise")
@@ -219,11 +231,14 @@ def small(lo, hi, band, h, side, stated_text: str) -> Outcome:
 
 @_applies_band
 def small_effect(lo, hi, est, base, h, percent, rules) -> Outcome:
-    """The rule ``small_effect``: a claim that states a small effect above ``base`` ("slightly faster")."""
+    """The rule ``small_effect``: a claim that states a small effect above ``base`` ("slightly faster"); for a
+    speed-up in percent, a slight effect reaches up to ``small_effect.slight_pct`` of the rules file."""
     noisy = too_noisy(h, abs(est - base), percent, rules, (lo, hi, noise_band(h, base, percent)))
     if noisy:
         return noisy
-    return small(lo, hi, noise_band(h, base, percent), h, 1.0, "small effect")
+    cap = (rules.get("small_effect") or {}).get("slight_pct") if percent else None
+    return small(lo, hi, noise_band(h, base, percent), h, 1.0, "small effect",
+                 None if cap is None else base + float(cap))
 
 
 def machine_size(lo, hi, edges: "tuple[float, float] | None", h: float, percent: bool, target: str,

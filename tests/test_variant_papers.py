@@ -290,10 +290,11 @@ def test_one_fact_decides_one_row_of_an_example_paper(name):
     assert decided["measure"].is_unique, decided[["claim_id", "measure"]]
 
 
-def test_al_mamun_title_rests_on_the_equivalence_and_the_random_key_on_no_stand_in():
+def test_al_mamun_title_and_random_key_are_not_testable_and_the_equivalence_is_the_reports_concern():
     rows = claims.load_paper_claims("al-mamun-2017").set_index("claim_id")
-    title = rows.loc["al-mamun-2017-title"]
-    assert title["measure"] == "beyond-aes-key" and title["rule"] == "holds" and title["tier"] == "headline"
+    title = rows.loc["al-mamun-2017-title"]   # credits the byte's key material: whether it is secret is not said
+    assert title["rule"] == "not_testable" and not title["measure"] and title["tier"] == "headline"
+    assert "al-mamun-2017-random-key" in title["note"] and "equivalence to AES" in title["note"]
     for summarised in ("al-mamun-2017-sac", "al-mamun-2017-time-security", "al-mamun-2017-random-key"):
         assert summarised in title["note"]
     assert rows.loc["al-mamun-2017-sac", "measure"] == "sac-sbox-vs-aes"
@@ -304,6 +305,8 @@ def test_al_mamun_title_rests_on_the_equivalence_and_the_random_key_on_no_stand_
 
 def test_abikoye_marks_as_overclaim_only_the_sentence_that_claims_more_than_its_evaluation():
     rows = claims.load_paper_claims("abikoye-2019").set_index("claim_id")
+    premise = rows.loc["abikoye-2019-aes-key-premise"]     # a stated motive, not a claim about AES
+    assert premise["rule"] == "not_testable" and not premise["measure"] and "stated motive" in premise["note"]
     assert list(rows.index[rows["concern"] == "overclaim"]) == ["abikoye-2019-enhanced"]
     assert "abikoye-2019-enhanced" in rows.loc["abikoye-2019-avalanche-gain", "note"]   # counted there, once
 

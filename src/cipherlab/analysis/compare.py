@@ -212,6 +212,12 @@ def small(lo, hi, band, h, side, stated_text: str, slight: "float | None" = None
     if where == "within":
         return Outcome("as_small_as_stated", f"{text}: as small as the claim's {stated_text}, whose sign the noise "
                                              "hides")
+    if slight is not None and where == "overlapping":
+        near, far = (lo, hi) if side > 0 else (-hi, -lo)
+        if near >= (band[0] if side > 0 else -band[1]) and far <= slight:   # none of it reversed, all of it slight
+            return Outcome("as_small_as_stated", f"{text}, none of it beyond the band against the claim and all of it "
+                                                 f"within the {fmt(slight)} % a slight effect reaches: as small as "
+                                                 f"the claim's {stated_text}")
     if (where == "above") == (side > 0) and where != "overlapping":
         if slight is not None:
             reach = hi if side > 0 else -lo

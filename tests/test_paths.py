@@ -18,7 +18,7 @@ def test_unknown_profile_is_rejected_with_the_allowed_values():
         paths.config_file("nope")
 
 
-@pytest.mark.parametrize("tree", ["runs/amd-epyc-2026-11-27", "machines/no-aes"])
+@pytest.mark.parametrize("tree", ["runs/amd-epyc-2026-11-28", "machines/no-aes"])
 def test_a_tree_of_its_own_never_shares_a_path_with_the_users_trees(tree):
     for name in paths.PROFILES:
         own, other = paths.Profile(name, tree=""), paths.Profile(name, tree=tree)
@@ -47,7 +47,7 @@ def test_a_bad_tree_is_refused_naming_it(tree):
 
 
 def test_a_run_folder_is_data_runs_name_and_bad_names_are_refused():
-    assert paths.run_dir("amd-epyc-2026-11-27") == paths.ROOT / "data" / "runs" / "amd-epyc-2026-11-27"
+    assert paths.run_dir("amd-epyc-2026-11-28") == paths.ROOT / "data" / "runs" / "amd-epyc-2026-11-28"
     for bad in ("", "../x", "a/b", "A", ".hidden", "x" * 81):
         with pytest.raises(ValueError, match="run must be a name"):
             paths.run_dir(bad)

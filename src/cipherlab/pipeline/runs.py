@@ -150,7 +150,7 @@ class ShippedRun:
 
     @property
     def label(self) -> str:
-        """How the book names the run: ``amd-epyc-2026-11-27 (AMD EPYC, without AES instructions)``."""
+        """How the book names the run: ``amd-epyc-2026-11-28 (AMD EPYC, without AES instructions)``."""
         cpu = self.card.get("cpu", {}).get("model", "CPU not recorded")
         return f"{self.name} ({cpu}" + (", without AES instructions, emulated" if self.emulated == "no-aes"
                                         else f", emulated {self.emulated}" if self.emulated else "") + ")"

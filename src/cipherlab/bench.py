@@ -45,6 +45,7 @@ from cipherlab.ciphers._aesni import ZMM_MIN_GAIN
 from cipherlab.ciphers.probe import instruction_bound
 from cipherlab.analysis.sweep import SWEEP_EXPERIMENT, SWEEP_MODE, limit_table, probe_table, sweep_parameters, sweep_table
 from cipherlab.bench_tables import REFERENCE, against_bound, format_table, kernel_rows, target_ratios, user_table
+from cipherlab.bench_timing import FIRST_CALLS, STREAM_CALLS, batch_time, first_calls, sweep_cases, time_cases
 
 __all__ = ["run_bench", "run_sweep", "run_limits", "bound_record", "against_bound", "openssl_speed", "sweep_table",
            "instruction_bound", "main", "target_ratios", "format_table", "kernel_rows", "user_table", "BENCH_IMPLS",
@@ -221,98 +222,6 @@ LIMIT_BYTES = 8 * MiB
 #: :data:`LIMIT_BYTES`, against the measured bound).
 SWEEP_COLUMNS = ["part", "library", "object", "mode", "key_bits", "threads", "bytes", "seconds", "mb_per_s",
                  "cycles_per_byte", "calls", "data"]
-#: Seconds each batch of calls should last: long enough for perf_counter, short enough to fit in one
-#: time slice of a shared machine (the fastest batch is kept).
-BATCH_SECONDS = 5e-4
-
-
-def _batch_time(fn, calls: int) -> float:
-    t0 = time.perf_counter_ns()
-    for _ in range(calls):
-        fn()
-    return (time.perf_counter_ns() - t0) / 1e9 / calls
-
-
-def _copy(inp: np.ndarray, out: np.ndarray, start: int, stop: int) -> None:
-    np.copyto(out[16 * start:16 * stop], inp[16 * start:16 * stop])  # numpy releases the GIL for a copy
-
-
-#: A two-thread case is timed as a user streaming messages sees it: this many calls of the size class run
-#: first (the learned choice of one thread or sharing made, the helper thread and the second vCPU awake;
-#: as a JIT compile is kept out of a timing), and each batch holds at least :data:`STREAM_CALLS` messages.
-#: The first calls are timed one by one and reported apart (``object`` ``first calls``).
-FIRST_CALLS = 8
-STREAM_CALLS = 8
-
-
-def _sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes, two_threads: bool) -> list:
-    """``(library, object, threads, data, callable)`` for one message: cipherlab and PyCryptodome, each
-    with a fresh object per message (what a user does) and with one object reused, cipherlab on a uint8
-    array and on ``bytes`` (bytes in, bytes out, as a user calls it; PyCryptodome returns bytes always);
-    with ``two_threads``, a reused cipherlab object on two threads too, two user threads each streaming
-    its own messages through its own object on one thread (``data`` ``streams``: the hardware's scaling
-    for independent work; a call is one message on each thread, its time per message), and beside them
-    the ceiling of two threads on this machine: a plain copy of the same bytes (``library`` ``copy``) on
-    one thread and shared by two, as the cipher's pieces are."""
-    kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False)
-    ours = new(key, "aes", mode, threads=1, **kw)
-    # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
-    theirs = pycryptodome_aes(key, mode, kw["iv"])
-    fresh = lambda: pycryptodome_aes(key, mode, kw["iv"]).encrypt(raw)  # noqa: E731
-    cases = [("cipherlab", "fresh", 1, "array", lambda: new(key, "aes", mode, threads=1, **kw).encrypt(data)),
-             ("cipherlab", "reused", 1, "array", lambda: ours.encrypt(data)),
-             ("cipherlab", "fresh", 1, "bytes", lambda: new(key, "aes", mode, threads=1, **kw).encrypt(raw)),
-             ("cipherlab", "reused", 1, "bytes", lambda: ours.encrypt(raw)),
-             ("pycryptodome", "fresh", 1, "bytes", fresh),
-             ("pycryptodome", "reused", 1, "bytes", lambda: theirs.encrypt(raw))]
-    if two_threads:
-        from cipherlab.ciphers._threads import beside, share
-        both = new(key, "aes", mode, threads=2, **kw)
-        other = new(key, "aes", mode, threads=1, **kw)
-        out = np.empty_like(data)
-        cases += [("cipherlab", "reused", 2, "array", lambda: both.encrypt(data)),
-                  ("cipherlab", "reused", 2, "bytes", lambda: both.encrypt(raw)),
-                  ("cipherlab", "reused", 2, "streams",
-                   lambda: beside(lambda: ours.encrypt(data), lambda: other.encrypt(data))),
-                  ("copy", "reused", 1, "array", lambda: np.copyto(out, data)),
-                  ("copy", "reused", 2, "array", lambda: share(_copy, data.shape[0], 2, lambda a, b: (data, out, a, b)))]
-    return cases
-
-
-def _first_calls(fn, count: int) -> "tuple[float, list]":
-    """The mean time of ``fn``'s first ``count`` calls, each timed alone, and their trace (the way each
-    long message took: :func:`cipherlab.ciphers._threads.trace`)."""
-    from cipherlab.ciphers._threads import trace
-    with trace() as calls:
-        times = []
-        for _ in range(count):
-            t0 = time.perf_counter_ns()
-            fn()
-            times.append((time.perf_counter_ns() - t0) / 1e9)
-    return sum(times) / count, calls
-
-
-def _time_cases(cases: list, repeats: int, least=None, per_call=None) -> list:
-    """``(seconds per call, calls per batch)`` of each case: a warm-up call (JIT compile or cache load),
-    calls per batch doubled until a batch lasts :data:`BATCH_SECONDS` (and holds ``least[i]`` calls at
-    least: a stream), then ``repeats`` batches of each, interleaved across the cases, the fastest kept;
-    each case's time divided by ``per_call[i]`` (messages per call)."""
-    least = least or [1] * len(cases)
-    per_call = per_call or [1] * len(cases)
-    calls = []
-    for fn, low in zip(cases, least):
-        fn()
-        c = 1
-        while c < 1 << 16 and _batch_time(fn, c) * c < BATCH_SECONDS:
-            c *= 2
-        calls.append(max(c, low))
-    best = [float("inf")] * len(cases)
-    for _ in range(repeats):
-        for i, fn in enumerate(cases):
-            best[i] = min(best[i], _batch_time(fn, calls[i]))
-    return [(b / k, c) for b, c, k in zip(best, calls, per_call)]
-
-
 def _check_sweep_args(mode, impl, repeats):
     from cipherlab.ciphers.modes import resolve_impl
     check_choices("mode", (mode,), BENCH_MODES)
@@ -334,11 +243,11 @@ def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats:
               clock_hz: "float | None" = None, two_threads=TWO_THREAD_SIZES) -> pd.DataFrame:
     """Throughput of AES-128 by message size, one thread: cipherlab and PyCryptodome side by side.
 
-    Each size runs the cases of :func:`_sweep_cases` (cipherlab / PyCryptodome, a fresh object per
+    Each size runs the cases of :func:`cipherlab.bench_timing.sweep_cases` (cipherlab / PyCryptodome, a fresh object per
     message / one object reused, cipherlab on arrays and on bytes), and at the sizes of ``two_threads``
     a reused cipherlab object on two threads and the plain copy's ceiling as well (where Numba may run
     two), interleaved, ``repeats`` batches each (a batch lasts about
-    :data:`BATCH_SECONDS`); the fastest batch is reported, as seconds per call. ``cycles_per_byte``
+    :data:`cipherlab.bench_timing.BATCH_SECONDS`); the fastest batch is reported, as seconds per call. ``cycles_per_byte``
     uses ``clock_hz`` (None: NaN, the clock unknown).
     """
     impl = _check_sweep_args(mode, impl, repeats)
@@ -352,17 +261,17 @@ def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats:
     for n in sizes:
         data = rng.integers(0, 256, n, dtype=np.uint8)
         two = n in two_threads and max_threads() >= 2
-        cases = _sweep_cases(mode, impl, key, iv, data, data.tobytes(), two)
+        cases = sweep_cases(mode, impl, key, iv, data, data.tobytes(), two)
         if two:  # the size class's first calls on two threads, timed alone; the kernel's compile (or cache
             from cipherlab.ciphers._threads import start  # load) and the helper thread's making kept out
             start(2)
             cases[1][4]()  # the reused object on one thread: the same kernel
             i = next(i for i, (_, _, t, kind, _) in enumerate(cases) if t == 2 and kind == "array")
-            seconds, calls = _first_calls(cases[i][4], FIRST_CALLS)
+            seconds, calls = first_calls(cases[i][4], FIRST_CALLS)
             rows.append(_row("sizes", "cipherlab", "first calls", mode, 128, 2, n, seconds, FIRST_CALLS, clock_hz))
             ways[n] = {"first_calls": [bool(c.shared) for c in calls], "first_call_faults": [c.faults for c in calls]}
         ours_two = [t == 2 and lib == "cipherlab" for lib, _, t, _, _ in cases]  # each batch a stream of messages
-        timed = _time_cases([fn for *_, fn in cases], repeats, least=[STREAM_CALLS if s else 1 for s in ours_two],
+        timed = time_cases([fn for *_, fn in cases], repeats, least=[STREAM_CALLS if s else 1 for s in ours_two],
                             per_call=[2 if kind == "streams" else 1 for *_, kind, _ in cases])
         if two:
             from cipherlab.ciphers._threads import trace
@@ -391,7 +300,7 @@ def run_limits(size: int = LIMIT_BYTES, impl: str = "auto", repeats: int = 5, se
             labels.append((mode, key_bits))
             cases.append(lambda c=c: c.encrypt(data))
     rows = [_row("limit", "cipherlab", "reused", mode, key_bits, 1, size, s, c, clock_hz)
-            for (mode, key_bits), (s, c) in zip(labels, _time_cases(cases, repeats))]
+            for (mode, key_bits), (s, c) in zip(labels, time_cases(cases, repeats))]
     return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
 
 
@@ -410,7 +319,7 @@ def new_timings(mode: str = "ctr", repeats: int = 40, seed: int = 0) -> pd.DataF
     best = [float("inf")] * len(fns)
     for _ in range(repeats):
         for i, fn in enumerate(fns):
-            best[i] = min(best[i], _batch_time(fn, calls))
+            best[i] = min(best[i], batch_time(fn, calls))
     return pd.DataFrame([dict(impl=impl, us=b * 1e6, pycryptodome_us=best[0] * 1e6, ratio=b / best[0])
                          for impl, b in zip(styles, best[1:])])
 

@@ -1,0 +1,105 @@
+"""How the size sweep (``cipherlab bench --sizes``, :func:`cipherlab.bench.run_sweep`) times its cases: the
+cases of one message (cipherlab and PyCryptodome, fresh and reused objects, arrays and bytes; at the two-thread
+sizes the two-thread object, the "2 streams" rows and the plain copy's ceiling), the first calls of a size class
+timed one by one, and the batched, interleaved timing that keeps the fastest batch. Timing only: the rows and
+tables are made in :mod:`cipherlab.bench` and :mod:`cipherlab.bench_tables`."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from cipherlab.ciphers.modes import new, pycryptodome_aes
+
+__all__ = ["BATCH_SECONDS", "FIRST_CALLS", "STREAM_CALLS", "batch_time", "sweep_cases", "first_calls", "time_cases"]
+
+#: Seconds each batch of calls should last: long enough for perf_counter, short enough to fit in one
+#: time slice of a shared machine (the fastest batch is kept).
+BATCH_SECONDS = 5e-4
+
+
+def batch_time(fn, calls: int) -> float:
+    t0 = time.perf_counter_ns()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter_ns() - t0) / 1e9 / calls
+
+
+def _copy(inp: np.ndarray, out: np.ndarray, start: int, stop: int) -> None:
+    np.copyto(out[16 * start:16 * stop], inp[16 * start:16 * stop])  # numpy releases the GIL for a copy
+
+
+#: A two-thread case is timed as a user streaming messages sees it: this many calls of the size class run
+#: first (the learned choice of one thread or sharing made, the helper thread and the second vCPU awake;
+#: as a JIT compile is kept out of a timing), and each batch holds at least :data:`STREAM_CALLS` messages.
+#: The first calls are timed one by one and reported apart (``object`` ``first calls``).
+FIRST_CALLS = 8
+STREAM_CALLS = 8
+
+
+def sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes, two_threads: bool) -> list:
+    """``(library, object, threads, data, callable)`` for one message: cipherlab and PyCryptodome, each
+    with a fresh object per message (what a user does) and with one object reused, cipherlab on a uint8
+    array and on ``bytes`` (bytes in, bytes out, as a user calls it; PyCryptodome returns bytes always);
+    with ``two_threads``, a reused cipherlab object on two threads too, two user threads each streaming
+    its own messages through its own object on one thread (``data`` ``streams``: the hardware's scaling
+    for independent work; a call is one message on each thread, its time per message), and beside them
+    the ceiling of two threads on this machine: a plain copy of the same bytes (``library`` ``copy``) on
+    one thread and shared by two, as the cipher's pieces are."""
+    kw = dict(iv=None if mode == "ecb" else iv, impl=impl, padding=False)
+    ours = new(key, "aes", mode, threads=1, **kw)
+    # a reused PyCryptodome CTR object streams on (its counter moves): still one message per call
+    theirs = pycryptodome_aes(key, mode, kw["iv"])
+    fresh = lambda: pycryptodome_aes(key, mode, kw["iv"]).encrypt(raw)  # noqa: E731
+    cases = [("cipherlab", "fresh", 1, "array", lambda: new(key, "aes", mode, threads=1, **kw).encrypt(data)),
+             ("cipherlab", "reused", 1, "array", lambda: ours.encrypt(data)),
+             ("cipherlab", "fresh", 1, "bytes", lambda: new(key, "aes", mode, threads=1, **kw).encrypt(raw)),
+             ("cipherlab", "reused", 1, "bytes", lambda: ours.encrypt(raw)),
+             ("pycryptodome", "fresh", 1, "bytes", fresh),
+             ("pycryptodome", "reused", 1, "bytes", lambda: theirs.encrypt(raw))]
+    if two_threads:
+        from cipherlab.ciphers._threads import beside, share
+        both = new(key, "aes", mode, threads=2, **kw)
+        other = new(key, "aes", mode, threads=1, **kw)
+        out = np.empty_like(data)
+        cases += [("cipherlab", "reused", 2, "array", lambda: both.encrypt(data)),
+                  ("cipherlab", "reused", 2, "bytes", lambda: both.encrypt(raw)),
+                  ("cipherlab", "reused", 2, "streams",
+                   lambda: beside(lambda: ours.encrypt(data), lambda: other.encrypt(data))),
+                  ("copy", "reused", 1, "array", lambda: np.copyto(out, data)),
+                  ("copy", "reused", 2, "array", lambda: share(_copy, data.shape[0], 2, lambda a, b: (data, out, a, b)))]
+    return cases
+
+
+def first_calls(fn, count: int) -> "tuple[float, list]":
+    """The mean time of ``fn``'s first ``count`` calls, each timed alone, and their trace (the way each
+    long message took: :func:`cipherlab.ciphers._threads.trace`)."""
+    from cipherlab.ciphers._threads import trace
+    with trace() as calls:
+        times = []
+        for _ in range(count):
+            t0 = time.perf_counter_ns()
+            fn()
+            times.append((time.perf_counter_ns() - t0) / 1e9)
+    return sum(times) / count, calls
+
+
+def time_cases(cases: list, repeats: int, least=None, per_call=None) -> list:
+    """``(seconds per call, calls per batch)`` of each case: a warm-up call (JIT compile or cache load),
+    calls per batch doubled until a batch lasts :data:`BATCH_SECONDS` (and holds ``least[i]`` calls at
+    least: a stream), then ``repeats`` batches of each, interleaved across the cases, the fastest kept;
+    each case's time divided by ``per_call[i]`` (messages per call)."""
+    least = least or [1] * len(cases)
+    per_call = per_call or [1] * len(cases)
+    calls = []
+    for fn, low in zip(cases, least):
+        fn()
+        c = 1
+        while c < 1 << 16 and batch_time(fn, c) * c < BATCH_SECONDS:
+            c *= 2
+        calls.append(max(c, low))
+    best = [float("inf")] * len(cases)
+    for _ in range(repeats):
+        for i, fn in enumerate(cases):
+            best[i] = min(best[i], batch_time(fn, calls[i]))
+    return [(b / k, c) for b, c, k in zip(best, calls, per_call)]

@@ -551,3 +551,83 @@ def decrypt_block_rounds(key: bytes, block: bytes, sboxes, perms, middle=("mixco
             inv[v] = x
         s = [inv[b] for b in unperm]
     return bytes(a ^ b for a, b in zip(s, rk[0]))
+
+
+# -- what decides a speed verdict, the plain way: the two-level bootstrap and the noise band -------------
+# Written from the docstrings of cipherlab.analysis.stats.speedup_ci and of the noise band, one resample and one
+# process at a time. The random draws are taken in the order the real code documents (processes for every
+# resample, then the old trials, then the new), so on small inputs both give the same interval.
+
+
+def _percent(ratio) -> float:
+    return (ratio - 1.0) * 100.0
+
+
+def _stat_naive(name, values) -> float:
+    import statistics
+    v = sorted(values)
+    if name == "median":
+        return statistics.median(v)
+    if name == "mean":
+        return sum(v) / len(v)
+    if name == "q25":                                    # linear interpolation between order statistics
+        pos = 0.25 * (len(v) - 1)
+        i = int(pos)
+        return v[i] + (v[min(i + 1, len(v) - 1)] - v[i]) * (pos - i)
+    raise ValueError(name)
+
+
+def _percentile_naive(values, q) -> float:
+    v = sorted(values)
+    pos = q / 100 * (len(v) - 1)
+    i = int(pos)
+    return v[i] + (v[min(i + 1, len(v) - 1)] - v[i]) * (pos - i)
+
+
+def two_level_speedup_naive(old, new, statistic="median", confidence=0.95, n_resamples=200, seed=0,
+                            paired=False):
+    """``(estimate, low, high)`` of the several-process speed-up: each process's ratio of statistics (paired:
+    the statistic of its rounds' log ratios), their geometric mean over processes; each resample draws the
+    processes with replacement, then the trials within each drawn process (paired: the rounds, pairs kept)."""
+    import math
+
+    import numpy as np
+    procs = len(old)
+
+    def combine(o_rows, n_rows):
+        if paired:
+            logs = [_stat_naive(statistic, [math.log(a / b) for a, b in zip(o, n)]) for o, n in zip(o_rows, n_rows)]
+        else:
+            logs = [math.log(_stat_naive(statistic, o) / _stat_naive(statistic, n)) for o, n in zip(o_rows, n_rows)]
+        return _percent(math.exp(sum(logs) / len(logs)))
+
+    rng = np.random.default_rng(seed)
+    pick = rng.integers(0, procs, size=(n_resamples, procs, 1))
+    if paired:
+        rounds = len(old[0])
+        ri = rng.integers(0, rounds, size=(n_resamples, procs, rounds))
+    else:
+        xi = rng.integers(0, len(old[0]), size=(n_resamples, procs, len(old[0])))
+        yi = rng.integers(0, len(new[0]), size=(n_resamples, procs, len(new[0])))
+    dist = []
+    for r in range(n_resamples):
+        o_rows, n_rows = [], []
+        for p in range(procs):
+            q = int(pick[r, p, 0])
+            if paired:
+                o_rows.append([old[q][int(t)] for t in ri[r, p]])
+                n_rows.append([new[q][int(t)] for t in ri[r, p]])
+            else:
+                o_rows.append([old[q][int(t)] for t in xi[r, p]])
+                n_rows.append([new[q][int(t)] for t in yi[r, p]])
+        dist.append(combine(o_rows, n_rows))
+    tail = (1 - confidence) / 2 * 100
+    return combine(old, new), _percentile_naive(dist, tail), _percentile_naive(dist, 100 - tail)
+
+
+def noise_band_naive(control_low, control_high, floor_pct, percent, at):
+    """The A/A noise band of a comparison at ``at``: its half-width the control interval's largest excursion
+    from 0, at least the floor where the unit is percent; a speed-up's band scaled by ``1 + at / 100``."""
+    h = max(abs(control_low), abs(control_high), floor_pct if percent else 0.0)
+    half = h * (1 + at / 100) if percent and at > -100 else h
+    return at - half, at + half

@@ -209,3 +209,26 @@ def test_process_pvalue_rejects_bad_input_in_one_line(old, new, msg):
 def test_process_pvalue_of_identical_processes():
     old = np.full((3, 4), 2.0)
     assert stats.process_pvalue(old, old) == 1.0 and stats.process_pvalue(old, old / 2) == 0.0
+
+
+# -- against the naive reference (tests/naive.py): the two-level bootstrap that decides speed verdicts -----
+import naive  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+
+@settings(max_examples=15, deadline=None)
+@given(procs=hs.integers(2, 4), trials=hs.integers(2, 6), statistic=hs.sampled_from(["median", "mean", "q25"]),
+       paired=hs.booleans(), seed=hs.integers(0, 2 ** 16), shift=hs.floats(-0.3, 0.3))
+def test_the_two_level_bootstrap_equals_the_naive_one_resample_at_a_time(procs, trials, statistic, paired, seed,
+                                                                          shift):
+    """Several processes: the vectorized two-level bootstrap of speedup_ci (processes, then trials or rounds) gives
+    the estimate and interval of a loop over resamples and processes drawing the same random numbers."""
+    rng = np.random.default_rng(seed)
+    old = rng.uniform(1.0, 2.0, size=(procs, trials))
+    new = old * (1 + shift) * rng.uniform(0.9, 1.1, size=(procs, trials))
+    if paired and statistic == "q25":
+        statistic = "median"
+    got = stats.speedup_ci(old, new, statistic=statistic, n_resamples=200, seed=seed, paired=paired)
+    want = naive.two_level_speedup_naive(old.tolist(), new.tolist(), statistic, 0.95, 200, seed, paired)
+    assert (got.estimate, got.low, got.high) == pytest.approx(want, rel=1e-9, abs=1e-9)

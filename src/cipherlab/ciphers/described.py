@@ -67,6 +67,7 @@ import numpy as np
 import yaml
 
 from cipherlab._checks import check_choice
+from cipherlab.names import SOFTWARE_STYLES
 from cipherlab.ciphers import _kernels as K
 from cipherlab.ciphers._aesni import _second_sbox_map
 from cipherlab.ciphers._schedule import build_schedule
@@ -252,7 +253,7 @@ def _probe(info: CipherInfo):
 
 def _styles(spec) -> tuple[str, ...]:
     """The styles a kernel-form object runs in: ``aesni`` only where the hardware round maps."""
-    own = ("reference", "table")
+    own = SOFTWARE_STYLES
     main = spec._extra().get("sbox")
     if main is not None and not np.array_equal(main[0], rijndael_sbox()):
         return own  # aesenc has the Rijndael S-box built in
@@ -448,7 +449,7 @@ def build_from_description(desc: VariantDescription) -> VariantInfo:
         options["additional_key"] = Option(desc.additional_key, check=_check_additional_key,
                                            doc="the additional secret byte beyond the AES key (0..255; default "
                                                f"{desc.additional_key}, the file's)")
-    info = VariantInfo(desc.name, _factory(desc), options, desc.key_sizes, ("reference", "table"), True,
+    info = VariantInfo(desc.name, _factory(desc), options, desc.key_sizes, SOFTWARE_STYLES, True,
                        summary=summary, description=desc)
     if desc.general:   # the general kernel is the reference style's; AES-NI and T-tables fix S-box and ShiftRows
         return replace(info, styles=("reference",))

@@ -22,15 +22,11 @@ SCANNED = ("SOFTWARE_STYLES", "OWN_STYLES", "STYLES", "MODES", "AES_KEY_BYTES", 
            "SHA3_VARIANTS", "SHA3_CHAINS")
 #: (file under src/cipherlab, name): how many literal copies it still holds.
 KNOWN_COPIES = {
-    ("ciphers/described.py", "SOFTWARE_STYLES"): 2,
     ("experiments/aead/chapter.py", "AES_KEY_BYTES"): 1,
     ("experiments/aes2sbox/common.py", "AES_KEY_BYTES"): 1,
     ("experiments/maes/common.py", "SOFTWARE_STYLES"): 1,
     ("experiments/maes/evidence.py", "MAES_IV_SOURCES"): 1,
     ("experiments/security/iv_fold.py", "MAES_IV_SOURCES"): 1,
-    ("experiments/variant/measures.py", "MODES"): 1,
-    ("experiments/variant/randomness.py", "MODES"): 1,
-    ("selfcheck.py", "AES_KEY_BYTES"): 1,
 }
 
 

@@ -33,12 +33,13 @@ from cipherlab._checks import check_choices
 from cipherlab.ciphers.described import build_from_description, load_variant
 from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new, pycryptodome_aes
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.names import AES_KEY_BYTES
 from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
 from cipherlab.pipeline.results import resolve_target, write_csv
 
 __all__ = ["run_selfcheck", "main", "vector_file"]
 
-KEY_SIZES = (16, 24, 32)
+KEY_SIZES = AES_KEY_BYTES
 ROUND_TRIP_LENGTHS = (0, 1, 15, 16, 17, 1000, 70_001)
 
 

@@ -24,6 +24,7 @@ from scipy import stats
 from cipherlab.analysis.evidence import Evidence
 from cipherlab.experiments.variant import structure
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.names import MODES
 from cipherlab.experiments.variant.keys import CONTROL as SBOX_CONTROL, MEASURES as SBOX_MEASURES
 
 __all__ = ["MEASURES", "SECTIONS", "evidence_for", "check_measure", "confirmed_equivalence"]
@@ -260,7 +261,7 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
     if name in ("image-entropy", "image-entropy-vs-aes"):
         ent = results["image_entropy"].set_index(["cipher", "mode"])["byte_entropy"]
         out = []
-        for mode in ("ecb", "cbc", "ctr"):
+        for mode in MODES:
             v = float(ent[(cipher, mode)]) - (float(ent[(CONTROL, mode)]) if name.endswith("-vs-aes") else 0.0)
             out.append({"estimate": v, "mode": mode, "reading": f"mode={mode}", "n": 1,
                         "detail": f"byte entropy of the encrypted image ({mode.upper()})"})

@@ -21,12 +21,13 @@ from scipy import stats
 from cipherlab.analysis.stats import byte_entropy
 from cipherlab.experiments.security import randomness
 from cipherlab.experiments.security.quiet import new_quiet
+from cipherlab.names import MODES
 
 __all__ = ["randomness_tables", "expected_pass_probability", "chance_of_failing", "chance_of_worst_test",
            "chance_of_passing_all", "image_entropy_table", "ENTROPY_MODES"]
 
 #: the modes the encrypted image's byte entropy is measured in (a paper's entropy claim names one)
-ENTROPY_MODES = ("ecb", "cbc", "ctr")
+ENTROPY_MODES = MODES
 
 
 def expected_pass_probability(n_sequences: int, alpha: float = randomness.ALPHA) -> float:

@@ -163,7 +163,7 @@ if not SHIPPED:
         thread, a fresh and a reused object, PyCryptodome and openssl speed beside; a timing job."""
         input:
             SELFCHECK,
-            code=package_files("ciphers") + [rel(paths.SRC_DIR / "bench.py")],
+            code=package_files("ciphers") + [rel(paths.SRC_DIR / f) for f in ("bench.py", "bench_timing.py")],
         output:
             csv=SWEEP,
             meta=raw_meta("bench_sweep"),

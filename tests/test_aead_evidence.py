@@ -3,6 +3,7 @@ import pytest
 
 from cipherlab.analysis import verdicts as V
 from cipherlab.experiments.aead import evidence
+from cipherlab.present.verdict_table import verdict_html
 
 from aead_synthetic import SIZES, PAPER_ORDER, synthetic_evidence, decide_synthetic
 
@@ -109,7 +110,7 @@ def test_every_verdict_links_to_a_section_of_this_chapter():
     d = evidence.decide(ev)
     assert set(d["claim_id"]) == set(evidence.paper_claims()["claim_id"])
     assert (d["chapter"] == "aead").all() and d["section"].str.startswith("aead-").all()
-    assert ".html#" in evidence.section_table(d, "aead-absolute") and 'href=".html' not in V.verdict_html(d)
+    assert ".html#" in evidence.section_table(d, "aead-absolute") and 'href=".html' not in verdict_html(d)
 
 
 def test_forgery_check_states_its_power():

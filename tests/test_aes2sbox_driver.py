@@ -107,7 +107,7 @@ def test_build_is_the_same_twice_and_follows_the_parameters(tree):
 
 def test_evidence_table_refuses_an_unknown_claim():
     from cipherlab.analysis.evidence import evidence_table
-    from cipherlab.analysis.verdicts import Evidence
+    from cipherlab.analysis.evidence import Evidence
     with pytest.raises(ValueError, match=r"unknown claim ids \['000-no-such-claim'\]"):
         evidence_table([Evidence("000-no-such-claim", holds=True)])
 

@@ -453,9 +453,9 @@ def _glossary():
     return glossary
 
 
-def _tiers():
-    from cipherlab.report import tiers
-    return tiers
+def _marks():
+    from cipherlab.present.verdict_table import MARKS
+    return MARKS
 
 
 #: Elements whose text a reader does not meet as prose: the marked terms themselves and other links,
@@ -554,7 +554,7 @@ def test_every_verdict_and_tier_a_page_shows_is_defined(book, chromium):
     assert key, "the verdict page has no key to its words"
     for table in re.findall(r'<table class="cl-counts">(.*?)</table>', verdicts_html, flags=re.S):
         for th in re.findall(r"<th>(.*?)</th>", table, flags=re.S)[1:]:
-            word = htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", th))).strip(" " + "".join(m[2] for m in _tiers().MARKS.values()))
+            word = htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", th))).strip(" " + "".join(m[2] for m in _marks().values()))
             if word != "total":
                 assert f">{htmllib.escape(glossary.lookup(word).term)}</a></dt>" in key.group(1), \
                     f"the count table's column {word!r} is not in the verdict page's key"

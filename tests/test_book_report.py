@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from cipherlab.analysis.claims import claim_anchor
+from cipherlab.present import verdict_table
 from cipherlab.report import forest, referee, template, tiers, verdict_page
 from cipherlab.report.book import chapter_toc, page_titles, retitle, toc_pages
 
@@ -54,9 +55,9 @@ def test_engine_verdicts_are_shown_in_words():
     assert labels["covered"] == "covered by 000-other"
     assert labels["not at condition"] == "not at the paper's condition"
     for v in (*tiers.ALL_VERDICTS, "finding"):
-        bg, fg, mark, marker = tiers.MARKS[v]
+        bg, fg, mark, marker = verdict_table.MARKS[v]
         assert mark and marker and bg.startswith("#")
-    markers = [m[3] for m in tiers.MARKS.values()]
+    markers = [m[3] for m in verdict_table.MARKS.values()]
     assert len(set(markers)) == len(markers), "two verdicts share a marker shape"
 
 

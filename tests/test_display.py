@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cipherlab.analysis.display import MISSING, format_number, show_table, table_html
+from cipherlab.present.display import MISSING, format_number, show_table, table_html
 
 
 @pytest.mark.parametrize("value, text", [

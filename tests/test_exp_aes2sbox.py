@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from cipherlab.analysis import paper, verdicts
-from cipherlab.analysis import table_layout as L
+from cipherlab.present import table_layout as L
 from cipherlab.experiments.aes2sbox import audit, avalanche, common, evidence, measure, sboxes, tables
 from cipherlab.experiments.aes2sbox import evidence as E
 from cipherlab.experiments.aes2sbox.chapter import CHAPTER

@@ -271,7 +271,7 @@ def test_with_no_second_real_machine_decide_across_keeps_the_declarations_verdic
 
 def test_the_methods_page_states_the_rule_with_the_factor_of_the_rules_file():
     from cipherlab.analysis.claims import load_rules
-    from cipherlab.analysis.methods_text import rules_markdown
+    from cipherlab.report.methods_text import rules_markdown
     rules = load_rules()
     assert "apart by more than 1 times the sum of the two runs' noise half-widths" in rules_markdown(rules)
     changed = {**rules, "across_machines": {"size_apart": 2.5}}

@@ -1,4 +1,4 @@
-"""cipherlab.analysis.page_text: text from a file is text on a page, whatever it holds.
+"""cipherlab.present.page_text: text from a file is text on a page, whatever it holds.
 
 Rendered by MyST's own Markdown parser, with the book's extensions (book/_config.yml), the way the
 book renders a notebook's Markdown output."""
@@ -14,7 +14,7 @@ from markdown_it.renderer import RendererHTML
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
-from cipherlab.analysis.page_text import page_html, page_text
+from cipherlab.present.page_text import page_html, page_text
 from cipherlab.pipeline import paths
 
 EXTENSIONS = set(yaml.safe_load((paths.BOOK_DIR / "_config.yml").read_text())["parse"]["myst_enable_extensions"])

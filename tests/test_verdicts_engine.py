@@ -6,6 +6,8 @@ import pandas as pd
 import pytest
 
 from cipherlab.analysis import verdicts as V
+from cipherlab.present.verdict_table import MARKS, badge, verdict_html
+from cipherlab.report.methods_text import meanings_markdown, rules_markdown
 RULES = V.load_rules()
 
 
@@ -166,7 +168,7 @@ def test_pvalue(expect, p, expected):
 def test_a_claim_without_evidence_links_to_its_chapter_section():
     claims = _load([claim(rule="not_testable", published="", margin="", note="unnamed CPU", section="aead-absolute")])
     out = V.decide_all(claims, V.evidence_frame([]).assign(chapter=[]), RULES)
-    assert out.loc[0, "chapter"] == "aead" and 'href="aead.html#aead-absolute"' in V.verdict_html(out)
+    assert out.loc[0, "chapter"] == "aead" and 'href="aead.html#aead-absolute"' in verdict_html(out)
 
 
 def test_holds_and_not_testable():
@@ -280,7 +282,7 @@ def test_the_real_claims_file_loads():
 
 
 def test_methods_page_states_every_rule_and_parameter_from_the_rules_file():
-    text = V.rules_markdown(RULES)
+    text = rules_markdown(RULES)
     for name in V.RULES:
         assert f"`{name}`" in text
     assert f"**{RULES['speed_statistic']}**" in text
@@ -288,7 +290,7 @@ def test_methods_page_states_every_rule_and_parameter_from_the_rules_file():
     assert ("within each round" in text) == (RULES["speed_pairing"] == "rounds")
     changed = dict(RULES, speed_statistic="q25", speed_pairing="none",
                    rules=dict(RULES["rules"], equivalent={"margin": 0.5}))
-    other = V.rules_markdown(changed)
+    other = rules_markdown(changed)
     assert "**q25**" in other and "margin = 0.5" in other and "within each round" not in other
 
 
@@ -327,9 +329,9 @@ def test_verdict_html_escapes_shows_the_condition_and_links_the_section():
     claims = _load([claim(quote="a < b", section="aes2sbox-speed")])
     ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="60416 B", style="table",
                                       profile="quick", **AA)]).assign(chapter="aes2sbox")
-    html = V.verdict_html(V.decide_all(claims, ev, RULES))
+    html = verdict_html(V.decide_all(claims, ev, RULES))
     assert "a &lt; b" in html and 'href="aes2sbox.html#aes2sbox-speed"' in html
-    assert "60416 B, table style, quick" in html and V.VERDICT_COLOURS["reproduced"] in html
+    assert "60416 B, table style, quick" in html and MARKS["reproduced"][0] in html
 
 
 def test_every_claim_names_the_section_of_a_chapter_that_writes_its_evidence():
@@ -840,9 +842,9 @@ def _contributing_block() -> str:
 
 
 def test_contributing_and_the_methods_page_hold_the_one_table_of_meanings():
-    table = V.meanings_markdown(RULES)
+    table = meanings_markdown(RULES)
     assert _contributing_block().strip() == table.strip()
-    assert table in V.rules_markdown(RULES)
+    assert table in rules_markdown(RULES)
     for word in RULES["verdicts"]:
         assert f"*{word}*" in table
 
@@ -873,10 +875,11 @@ def test_the_verdict_table_writes_the_statuses_as_the_table_of_meanings_shows_th
     claims = _load([claim(condition="size=5 MB"), claim(claim_id="y", covered_by="x", rule="not_testable",
                                                         published="", margin="", note="n")])
     ev = V.evidence_frame([V.Evidence("x", estimate=20.0, low=18.0, high=22.0, size="1000 B", **AA)])
-    html = V.verdict_html(V.decide_all(claims, ev.assign(chapter="c"), RULES))
+    html = verdict_html(V.decide_all(claims, ev.assign(chapter="c"), RULES))
     import html as _html
-    assert "<b>covered by x</b>" in html
-    assert f"<b>{_html.escape(RULES['verdicts'][V.NOT_AT_CONDITION]['shown'])}</b>" in html
+    assert badge(V.COVERED, "covered by x") in html
+    assert badge(V.NOT_AT_CONDITION, RULES['verdicts'][V.NOT_AT_CONDITION]['shown']) in html
+    assert _html.escape(RULES['verdicts'][V.NOT_AT_CONDITION]['shown']) in html
 
 
 @pytest.mark.parametrize("h, published, lo, hi, expected", [
@@ -1045,3 +1048,15 @@ def test_a_monotone_claim_takes_its_direction_from_the_end_to_end_change():
     with pytest.raises(ValueError, match="readings: monotone needs one reading 'end-to-end'"):
         _readings(dict(reading="step=0", estimate=5.0, low=4.0, high=6.0),
                   dict(reading="step=1", estimate=5.0, low=4.0, high=6.0), **MONO)
+
+
+def test_chapter_verdicts_decides_only_the_chapters_claims_and_every_row_is_the_chapters():
+    claims = _load([claim(claim_id="mine", section="c-speed"), claim(claim_id="theirs", section="d-speed"),
+                    claim(claim_id="bare", rule="not_testable", published="", margin="", note="n", section="c-x")])
+    ev = V.evidence_frame([V.Evidence(claim_id="mine", estimate=20.0, low=19.0, high=21.0, **AA)])
+    out = V.chapter_verdicts("c", ev, claims, RULES).set_index("claim_id")
+    assert sorted(out.index) == ["bare", "mine"] and set(out["chapter"]) == {"c"}
+    assert out.loc["mine", "verdict"] == V.decide_all(claims[claims["section"] == "c-speed"], ev.assign(chapter="c"),
+                                                      RULES).iloc[0]["verdict"]
+    with pytest.raises(ValueError):   # evidence of a claim that is not the chapter's is refused, as by decide_all
+        V.chapter_verdicts("d", ev, claims, RULES)

@@ -297,7 +297,7 @@ outputs.save_raw(CHAPTER, run, CHAPTER.measure.run(run))
 ''']
 
 TOY_CHAPTER_CELLS = ['''\
-from cipherlab.analysis.display import show_table
+from cipherlab.present.display import show_table
 from cipherlab.experiments import outputs
 from cipherlab.experiments.toy.chapter import CHAPTER
 run = CHAPTER.run(profile, overrides)

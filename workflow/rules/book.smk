@@ -38,8 +38,9 @@ rule verdicts:
         claims=rel(paths.CLAIMS_FILE),
         rules=rel(paths.VERDICT_RULES_FILE),
         code=[rel(paths.SRC_DIR / "analysis" / f"{m}.py") for m in ("verdicts", "claims", "compare", "evidence",
-                                                                     "reasons", "methods_text", "machines")]
-             + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers", "glossary")]
+                                                                     "reasons", "machines")]
+             + [rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("verdict_page", "tiers", "glossary", "methods_text")]
+             + [rel(paths.SRC_DIR / "present" / f"{m}.py") for m in ("verdict_table", "page_text")]
              + [rel(paths.BOOK_DIR / "glossary.yml")]   # the page's key and the rules in words
              + [rel(paths.SRC_DIR / "experiments" / "variant" / "claims.py")]   # the variant papers' rows
              + [rel(paths.SRC_DIR / "pipeline" / "runs.py")],   # the shipped runs' evidence, read and checked
@@ -96,7 +97,7 @@ rule report:
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("referee", "template", "forest", "tiers",
                                                                    "verdict_page", "glossary")]
              + [rel(paths.SRC_DIR / "analysis" / "machines.py")]   # the report's section across machines
-             + [rel(paths.SRC_DIR / "analysis" / "page_text.py"), rel(paths.BOOK_DIR / "glossary.yml")],
+             + [rel(paths.SRC_DIR / "present" / "page_text.py"), rel(paths.BOOK_DIR / "glossary.yml")],
         evidence=[table(ch.evidence) for ch in MANIFEST.chapters if ch.evidence],
     output:
         notebook=executed("report_{paper}"),
@@ -120,7 +121,7 @@ rule findings:
     input:
         notebook="notebooks/findings.ipynb",
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("findings", "tiers", "verdict_page")]
-             + [rel(paths.SRC_DIR / "analysis" / "display.py")]
+             + [rel(paths.SRC_DIR / "present" / "display.py")]
              # the paragraphs each chapter that declares papers writes: its declaration, its findings
              # module, the shared sentences (a chapter without papers adds nothing to the page)
              + [rel(p) for p in chapters.declaration_files() if p.parent.name in WRITERS]
@@ -213,7 +214,7 @@ rule book:
                        if p.is_file() and "_build" not in p.parts),
         declarations=[rel(p) for p in chapters.declaration_files()],   # the chapters' entries of the table of contents
         code=[rel(paths.SRC_DIR / "report" / f"{m}.py") for m in ("book", "glossary", "template")]   # staging, the terms
-             + [rel(paths.SRC_DIR / "analysis" / "methods_text.py")],   # marked, the Methods page's rules
+             + [rel(paths.SRC_DIR / "report" / "methods_text.py")],   # marked, the Methods page's rules
         notebooks=[executed(n) for n in BOOK_NOTEBOOKS],
         rules=rel(paths.VERDICT_RULES_FILE),   # the Methods page states them, and the reports' recommendation rule
         # everything the pages show: every other rule's outputs (tables, figures, raw files)

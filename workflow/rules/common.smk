@@ -69,10 +69,12 @@ def package_files(package):
 
 
 # Library code every chapter's numbers pass through: editing it re-runs the chapters.  The analysis
-# layer (timing, statistics, claims, verdicts, published values, display, plotting) and the pipeline
+# layer (timing, statistics, claims, verdicts, published values) and the pipeline
 # modules whose output a chapter reads (results, inputs) or that resolve its parameters.
 # (analysis/machines.py is not one: only the verdict, Machines and report rules read it, which name it themselves.)
 SHARED_ANALYSIS_CODE = [f for f in package_files("analysis") if f != rel(paths.SRC_DIR / "analysis" / "machines.py")]
+# ... and the presentation layer every chapter renders through (tables, numbers, figures, page text, verdict rows).
+SHARED_ANALYSIS_CODE += package_files("present")
 SHARED_ANALYSIS_CODE += [rel(paths.SRC_DIR / "pipeline" / f"{m}.py")
                          for m in ("results", "inputs", "params", "chapters", "config")]
 # ... and the modules every chapter package shares (cipherlab/experiments/*.py: the chapter files'

@@ -29,19 +29,15 @@ import pandas as pd
 
 from cipherlab.analysis import compare as _cmp
 from cipherlab.analysis import paper as _paper
-from cipherlab.analysis.page_text import page_html
-from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_PAGE, VERDICT_WORDS,
-                                       claim_anchor, claims_of_chapter, condition_terms, load_claims, load_rules,
+from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_WORDS,
+                                       claims_of_chapter, condition_terms, load_claims, load_rules,
                                        term_matches)
-from cipherlab.analysis.methods_text import meanings_markdown, rules_markdown
+from cipherlab.analysis.evidence import Evidence, evidence_frame, load_evidence, save_evidence, speed_evidence
 from cipherlab.analysis.reasons import condition_label, ours_text, plain_reason
-from cipherlab.pipeline.paths import Profile
-from cipherlab.pipeline.results import save_table
 
 __all__ = ["VERDICTS", "STATUSES", "FINDING", "verdict_of", "compare", "KINDS", "SCOPES", "RULES", "CLAIM_COLUMNS", "load_claims", "load_rules",
            "claims_of_chapter", "Evidence", "evidence_frame", "save_evidence", "load_evidence", "speed_evidence",
-           "Decision", "decide", "decide_all", "verdict_counts", "verdict_html", "rules_markdown", "meanings_markdown",
-           "shown_label", "combine_verdicts", "save_verdicts"]
+           "Decision", "decide", "decide_all", "verdict_counts", "shown_label", "combine_verdicts", "chapter_verdicts"]
 
 VERDICTS = VERDICT_WORDS[:5]
 #: Statuses counted apart: a claim another row tests, evidence taken at another condition than the claim's, and a
@@ -49,16 +45,6 @@ VERDICTS = VERDICT_WORDS[:5]
 STATUSES = VERDICT_WORDS[5:]
 COVERED, NOT_AT_CONDITION, MACHINE_BOUND = STATUSES
 FINDING = "finding"
-#: Background colour of each verdict in the book.
-VERDICT_COLOURS = {"reproduced": "#d4edda", "not reproduced": "#fff3cd", "contradicted": "#f8d7da",
-                   "inconclusive": "#dbe7f6", "not testable": "#e2e3e5", COVERED: "#ffffff",
-                   NOT_AT_CONDITION: "#ececf6", MACHINE_BOUND: "#f1ecf6", FINDING: "#f3f3f3"}
-
-
-# ----------------------------------------------------------------------------- evidence (re-exported)
-from cipherlab.analysis.evidence import (EVIDENCE_COLUMNS, Evidence, evidence_frame, load_evidence,  # noqa: E402
-                                         save_evidence, speed_evidence)
-
 
 # ----------------------------------------------------------------------------- decisions
 @dataclass(frozen=True)
@@ -535,53 +521,11 @@ def verdict_counts(rows: pd.DataFrame, statuses: bool = False) -> pd.DataFrame:
     return counts
 
 
-def verdict_html(rows: pd.DataFrame) -> str:
-    """Verdict rows as a four-column HTML table that fits the page.
+def chapter_verdicts(chapter: str, evidence: pd.DataFrame, claims: "pd.DataFrame | None" = None,
+                     rules: "dict | None" = None) -> pd.DataFrame:
+    """The verdicts of one chapter's claims (:func:`~cipherlab.analysis.claims.claims_of_chapter`) on its evidence.
 
-    Claim (id, linked to its row on the verdict page; quote, place in the
-    paper) | published | ours, with the A/A control and the condition
-    measured | verdict, linked to the section that holds the evidence, with
-    the reason (the verdict page, where the claim id links, names the rule in words).
+    The one way a chapter decides: every evidence row is the chapter's own, and a claim with no evidence row still
+    gets the chapter (from its section label, in :func:`decide_all`), so that its verdict links to the chapter.
     """
-    esc = page_html   # claim text, where and notes come from a file: text on the page
-    head = "".join(f'<th style="text-align:left;padding:0.3em 0.5em">{h}</th>'
-                   for h in ("claim", "published", "ours", "verdict"))
-    body = []
-    for r in rows.itertuples():
-        trials = (f"{r.n} trials in {r.processes} process{'es' if r.processes != '1' else ''}"
-                  if r.processes else "")
-        measured = getattr(r, "measured", "") or ", ".join(x for x in (r.size, r.style, r.mode) if x)
-        cond = ", ".join(x for x in (measured, r.profile, trials) if x) or "—"
-        link = "" if not r.chapter else f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
-        control = f"<br><small>A/A control {esc(str(r.control))}</small>" if r.control != "—" else ""
-        other = f"<br><small>other conditions: {esc(r.other)}</small>" if r.other else ""
-        reading = getattr(r, "reading", "")
-        other += f"<br><small>reading that decided: {esc(reading)}</small>" if reading else ""
-        misprint = getattr(r, "misprint", "")
-        other += f"<br><small>misprint read as corrected: {esc(misprint)}</small>" if misprint else ""
-        basis, detail = getattr(r, "basis", ""), getattr(r, "detail", "")
-        other += f"<br><small>what was measured: {esc(str(detail))}</small>" if detail else ""
-        other += f"<br><small>how the rule decided: {esc(str(basis))}</small>" if basis and basis != r.reason else ""
-        shown = getattr(r, "shown", "") or shown_label(r.verdict, getattr(r, "outcome", ""),
-                                                       getattr(r, "covered_by", ""))
-        cells = [
-            f'<a href="{VERDICT_PAGE}#{claim_anchor(r.claim_id)}"><b>{esc(r.claim_id)}</b></a>'
-            f"<br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
-            esc(str(r.published)),
-            f"{esc(str(r.ours))}{control}<br><small>measured at: {esc(cond)}</small>",
-            (f'<a href="{esc(link)}"><b>{esc(shown)}</b></a>' if link else f"<b>{esc(shown)}</b>")
-            + f"<br><small>{esc(str(r.reason))}</small>"
-            f"{other}",
-        ]
-        colour = VERDICT_COLOURS.get(r.verdict, "#fff")
-        tds = "".join(f'<td style="padding:0.3em 0.5em;vertical-align:top;word-break:break-word;'
-                      f'{"background:" + colour + ";" if i == 3 else ""}width:{w}">{c}</td>'
-                      for i, (c, w) in enumerate(zip(cells, ("34%", "12%", "24%", "30%"))))
-        body.append(f"<tr>{tds}</tr>")
-    return (f'<table class="table cipherlab-verdicts" style="font-size:0.85em;table-layout:fixed;width:100%">'
-            f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
-
-
-def save_verdicts(rows: pd.DataFrame, profile: "str | Profile"):
-    """The decided verdicts table: ``data/tables/<profile>/verdicts.csv``."""
-    return save_table(rows, "verdicts", profile)
+    return decide_all(claims_of_chapter(chapter, claims), evidence.assign(chapter=chapter), rules)

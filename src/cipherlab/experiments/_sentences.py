@@ -1,7 +1,7 @@
 """Sentence helpers shared by the chapters' findings paragraphs (``experiments/<name>/findings.py``).
 
 The findings page prints numbers the way the book does (:func:`num`, :func:`pct`,
-through :func:`cipherlab.analysis.display.format_number`) and states the same fact
+through :func:`cipherlab.present.display.format_number`) and states the same fact
 about two ciphers the same way (:func:`attack_sentence`: the security chapter's
 key-free codebook attack, which paper 000/001's AES-2SBox and paper 002's MAES both
 fall to).  Every number comes from the table passed in, never typed here.
@@ -13,8 +13,8 @@ from typing import Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
-from cipherlab.analysis.display import format_number, table_html
-from cipherlab.analysis.page_text import page_text
+from cipherlab.present.display import format_number, table_html
+from cipherlab.present.page_text import page_text
 
 
 def num(x, digits: int = 3) -> str:

@@ -14,8 +14,8 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from cipherlab.analysis import plotting
-from cipherlab.analysis.display import Table, show_table
+from cipherlab.present import plotting
+from cipherlab.present.display import Table, show_table
 from cipherlab.pipeline import params as _params
 from cipherlab.pipeline.chapters import Variants
 from cipherlab.pipeline.params import Run

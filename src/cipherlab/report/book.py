@@ -31,7 +31,7 @@ from cipherlab.pipeline.config import load_config, variant_list
 from cipherlab.pipeline.paths import BOOK_DIR, DATA_DIR, ROOT, Profile, config_file
 from cipherlab.pipeline.provenance import environment_summary, git_commit, new_run_id, package_versions
 from cipherlab.pipeline.results import write_text
-from cipherlab.analysis.verdicts import rules_markdown
+from cipherlab.report.methods_text import rules_markdown
 from cipherlab.report import glossary, referee
 from cipherlab.report import machines as machine_cards
 from cipherlab.report.template import recommendation_rule_markdown

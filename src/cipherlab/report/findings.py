@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.page_text import page_html
+from cipherlab.present.page_text import page_html
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile

@@ -1,7 +1,7 @@
 """The referee's report's figure: published against ours for every quantitative headline claim.
 
 A forest plot: one row per claim, the published value as a black bar, ours as a marker with its
-interval, the marker's colour *and* shape telling the verdict (:data:`cipherlab.report.tiers.MARKS`).
+interval, the marker's colour *and* shape telling the verdict (:data:`cipherlab.present.verdict_table.MARKS`).
 Claims that are ratios (speedups in %, read as ``1 + x/100``) share a log axis where 1 is "no
 effect", with the noise band the rule applied shaded around it; other quantitative claims are
 shown in a second panel as ours divided by the published value (1 = as printed), log scale too.
@@ -16,7 +16,8 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
-from cipherlab.analysis.plotting import style
+from cipherlab.present.plotting import style
+from cipherlab.present.verdict_table import MARKS, UNKNOWN_MARK
 from cipherlab.report import tiers
 
 #: Kinds whose numbers are comparable with the published value (p-values and structural checks are not).
@@ -85,7 +86,7 @@ def _panel(ax, data: pd.DataFrame, ratio: bool) -> None:
             est = r["estimate"] / base if base else None
             lo = r["low"] / base if base and r["low"] is not None else None
             hi = r["high"] / base if base and r["high"] is not None else None
-        bg, _, _, marker = tiers.MARKS.get(r["verdict"], ("#444", "#fff", "•", "o"))
+        bg, _, _, marker = MARKS.get(r["verdict"], UNKNOWN_MARK)
         vals = [v for v in (pub, est, lo, hi) if v is not None and v > 0]
         lows += vals
         if pub and pub > 0:
@@ -147,7 +148,7 @@ def forest_figure(numbers: pd.DataFrame, paper: str) -> "plt.Figure":
         _panel(ax, data.reset_index(drop=True), ratio)
         ax.set_title("speed claims (ratios)" if ratio else "other quantitative claims", fontsize=10, loc="left")
     present = [v for v in (*tiers.ALL_VERDICTS, "finding") if v in set(numbers["verdict"])]
-    handles = [Line2D([], [], ls="", marker=tiers.MARKS[v][3], markersize=8, markerfacecolor=tiers.MARKS[v][0],
+    handles = [Line2D([], [], ls="", marker=MARKS[v][3], markersize=8, markerfacecolor=MARKS[v][0],
                       markeredgecolor="black", label=v) for v in present]
     handles.append(Line2D([], [], color="black", lw=2.2, label="published"))
     if numbers["ratio"].any() and numbers["band"].notna().any():

@@ -48,7 +48,7 @@ from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.analysis.machines import machine_dependent
 from cipherlab.report import tiers
-from cipherlab.analysis.page_text import page_text
+from cipherlab.present.page_text import page_text
 
 __all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "recommendation_rule_markdown",
            "tested_sentence",

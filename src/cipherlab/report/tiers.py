@@ -11,7 +11,7 @@ way, here:
 * **verdict labels**: the engine's words, with ``covered`` shown as "covered by <id>" and
   ``not at condition`` as "not at the paper's condition".
 * **marks**: each verdict has a colour, a one-character mark and a marker shape (figures), so
-  that no verdict is told by colour alone.
+  that no verdict is told by colour alone (the one table, :data:`cipherlab.present.verdict_table.MARKS`).
 * **the applied band**: for a speed claim, the band the rule applied (the A/A control widened
   to the floor), not only the raw A/A interval.
 """
@@ -31,20 +31,6 @@ TIER_TITLES = {"headline": "headline claims", "supporting": "supporting checks",
 #: The engine's statuses counted apart (covered, not at condition, machine-bound); shown when present.
 EXTRA_VERDICTS = STATUSES
 ALL_VERDICTS = tuple(dict.fromkeys((*VERDICTS, *EXTRA_VERDICTS)))
-
-#: Per verdict: colour (background of its badge), text colour, a mark a reader sees without colour,
-#: and the matplotlib marker of the figures.
-MARKS: dict[str, tuple[str, str, str, str]] = {
-    "reproduced": ("#1e7b34", "#ffffff", "✓", "o"),
-    "not reproduced": ("#b35c00", "#ffffff", "≠", "s"),
-    "contradicted": ("#b0182a", "#ffffff", "✗", "X"),
-    "inconclusive": ("#2857a4", "#ffffff", "?", "D"),
-    "not testable": ("#5f6368", "#ffffff", "–", "^"),
-    "covered": ("#6a3d9a", "#ffffff", "→", "P"),
-    "not at condition": ("#7a5c3a", "#ffffff", "≈", "v"),
-    "machine-bound": ("#5b4a8a", "#ffffff", "⌂", "h"),
-    FINDING: ("#444444", "#ffffff", "•", "*"),
-}
 
 
 def tier_of(value) -> str:

@@ -5,7 +5,7 @@ chapters link to it) and ``data-paper``/``data-tier``/``data-verdict`` attribute
 book's own script (``book/_static/cipherlab.js``, no CDN) filters on.  The filter also reads
 the page's query string, ``verdicts.html?paper=003&verdict=contradicted``, so that a filtered
 view is a link.  Verdicts are shown by colour *and* a mark and a word
-(:data:`cipherlab.report.tiers.MARKS`); the noise band shown is the one the rule applied.
+(:data:`cipherlab.present.verdict_table.MARKS`); the noise band shown is the one the rule applied.
 """
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import html
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
-from cipherlab.analysis.page_text import page_html
+from cipherlab.present.page_text import page_html
 from cipherlab.analysis.verdicts import FINDING
+from cipherlab.present import verdict_table
 from cipherlab.report import glossary, tiers
 
 #: The verdict table's download name, beside the page in the built book (``_downloads`` is Sphinx's).
@@ -29,10 +30,7 @@ def claim_link(claim_id: str, text: "str | None" = None, page: str = VERDICT_PAG
 
 def badge(row) -> str:
     """The verdict as a coloured badge with its mark and its words (never colour alone)."""
-    v = str(row["verdict"])
-    bg, fg, mark, _ = tiers.MARKS.get(v, ("#444", "#fff", "•", "o"))
-    return (f'<span class="cl-verdict" style="background:{bg};color:{fg}">'
-            f'<span aria-hidden="true">{mark}</span> {html.escape(tiers.verdict_label(row))}</span>')
+    return verdict_table.badge(str(row["verdict"]), tiers.verdict_label(row))
 
 
 def evidence_href(row) -> str:

@@ -16,7 +16,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cipherlab.analysis import paper, plotting, timing, verdicts
+from cipherlab.analysis import paper, timing, verdicts
+from cipherlab.present import plotting
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, reread, stability,

@@ -40,6 +40,7 @@ from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
+from cipherlab.present.verdict_table import verdict_html
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
 from cipherlab.experiments.aead.linearity import equal_growth_evidence, linearity_evidence, parallel_cause_evidence
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL, DEFAULT_NONCE_BYTES, new_aead
@@ -539,20 +540,13 @@ def paper_claims(claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
 
 
 def decide(evidence: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of this chapter's claims (``cipherlab.analysis.verdicts.decide_all``) on ``evidence``.
-
-    A claim decided without evidence (``not_testable``) gets no chapter from
-    the engine, so its verdict would link to ``.html#<section>``; its section
-    label is this chapter's, so the chapter is filled in.
-    """
-    decided = _v.decide_all(_v.claims_of_chapter("aead"), evidence)
-    decided.loc[decided["chapter"].fillna("") == "", "chapter"] = "aead"
-    return decided
+    """The verdicts of this chapter's claims on ``evidence`` (:func:`cipherlab.analysis.verdicts.chapter_verdicts`)."""
+    return _v.chapter_verdicts("aead", evidence)
 
 
 def section_table(decided: pd.DataFrame, section: str) -> str:
     """The decided verdicts of one section's claims, as HTML (published, ours, A/A band, condition, rule)."""
-    return _v.verdict_html(decided[decided["section"] == section])
+    return verdict_html(decided[decided["section"] == section])
 
 
 def claim_coverage(evidence: Sequence[_v.Evidence], claims: "pd.DataFrame | None" = None) -> Mapping[str, list]:

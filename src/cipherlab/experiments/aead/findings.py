@@ -11,7 +11,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.display import format_number
+from cipherlab.present.display import format_number
 from cipherlab.analysis.verdicts import FINDING, STATUSES, VERDICTS
 from cipherlab.experiments._sentences import verdict_lines
 

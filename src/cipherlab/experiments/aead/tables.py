@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab._checks import check_choice
-from cipherlab.analysis.display import format_number
+from cipherlab.present.display import format_number
 from cipherlab.experiments.aead.measure import CIPHERS, LABELS, MODES
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Paper 003: how the chapter's tables read on the page (every one through :func:`cipherlab.analysis.display.show_table`).
+"""Paper 003: how the chapter's tables read on the page (every one through :func:`cipherlab.present.display.show_table`).
 
 The saved tables (``data/tables/...``) keep their machine-readable
 columns; these views choose, join and name columns for a reader, so a
@@ -23,8 +23,9 @@ from IPython.display import HTML, Markdown, display
 
 from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
-from cipherlab.analysis.page_text import page_text
-from cipherlab.analysis.display import Table, format_number, show_table
+from cipherlab.present.page_text import page_text
+from cipherlab.present.display import Table, format_number, show_table
+from cipherlab.present.verdict_table import verdict_html
 from cipherlab.experiments import outputs
 from cipherlab.experiments.aead.evidence import section_table
 from cipherlab.experiments.aead.figures import FORGERY_FIGURES, SIZE_FIGURES
@@ -407,7 +408,7 @@ def rewrite(built: Mapping[str, Any]) -> Table:
 def verdicts(decided: pd.DataFrame) -> None:
     """Every claim of paper 003: the counts, then each verdict."""
     display(counts_table(_verdicts.verdict_counts(decided)))
-    display(HTML(_verdicts.verdict_html(decided)))
+    display(HTML(verdict_html(decided)))
 
 
 def reading(decided: pd.DataFrame) -> Markdown:

@@ -36,7 +36,7 @@ from cipherlab.ciphers.aes import expand_key
 from cipherlab.ciphers.registry import InsecureCipherWarning
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, affine, inverse_affine, second_sbox
-from cipherlab.analysis.verdicts import Evidence
+from cipherlab.analysis.evidence import Evidence
 
 from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATION_ROW, OPERATIONS, PAPERS, SIGNIFICANCE_CLAIM,
                                                    SPEED_SECTION, SPEEDUP_CLAIM, TABLES, check_choice, check_paper)

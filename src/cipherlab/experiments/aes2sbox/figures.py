@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cipherlab.analysis.plotting import PALETTE, style
+from cipherlab.present.plotting import PALETTE, style
 
 from cipherlab.experiments.aes2sbox.common import BLOCK_BITS, OPERATIONS, PAPER_LABELS, PAPERS
 from cipherlab.experiments.aes2sbox.measure import times_ms

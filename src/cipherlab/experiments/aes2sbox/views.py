@@ -1,8 +1,8 @@
-"""How the AES-2SBox chapter shows its tables: every view goes through :func:`cipherlab.analysis.display.show_table`.
+"""How the AES-2SBox chapter shows its tables: every view goes through :func:`cipherlab.present.display.show_table`.
 
 The chapter's tables are written whole to ``data/tables/``; these functions
 only choose what a reader sees first (a short view that fits the page) and fold
-the full table below it (:mod:`cipherlab.analysis.table_layout`).  No number
+the full table below it (:mod:`cipherlab.present.table_layout`).  No number
 is computed here.
 
 The page views at the end (one per section of the two notebooks, in page
@@ -19,9 +19,10 @@ import pandas as pd
 from IPython.display import HTML, Markdown, display
 
 from cipherlab.analysis import verdicts
-from cipherlab.analysis.display import Table, show_table
+from cipherlab.present.display import Table, show_table
 from cipherlab.analysis.stats import timing_summary
-from cipherlab.analysis.table_layout import fitted_table, folded_groups, narrow_table
+from cipherlab.present.table_layout import fitted_table, folded_groups, narrow_table
+from cipherlab.present.verdict_table import verdict_html
 from cipherlab.ciphers.modes import InsecureCipherWarning
 from cipherlab.pipeline.inputs import read_input
 
@@ -260,8 +261,6 @@ def avalanche_finding(built: Mapping[str, Any]) -> None:
 
 def chapter_verdicts(built: Mapping[str, Any]) -> None:
     """The engine's verdicts on the claims this chapter decides, from its evidence table."""
-    claims, rules = verdicts.load_claims(), verdicts.load_rules()
-    ev = built["evidence_aes2sbox"].assign(chapter="aes2sbox")
-    decided = verdicts.decide_all(verdicts.claims_of_chapter("aes2sbox", claims), ev, rules)
+    decided = verdicts.chapter_verdicts("aes2sbox", built["evidence_aes2sbox"])
     display(show_table(verdicts.verdict_counts(decided), caption="Verdicts of this chapter"))
-    display(HTML(verdicts.verdict_html(decided)))
+    display(HTML(verdict_html(decided)))

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cipherlab.analysis import plotting
+from cipherlab.present import plotting
 from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.verdicts import load_rules
 from cipherlab.ciphers.registry import InsecureCipherWarning

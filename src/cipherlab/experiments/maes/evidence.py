@@ -19,7 +19,8 @@ import pandas as pd
 
 from cipherlab.ciphers.aes import mix_columns_blocks
 from cipherlab.ciphers.maes import maes_ivs
-from cipherlab.analysis.verdicts import Evidence, claims_of_chapter, evidence_frame
+from cipherlab.analysis.claims import claims_of_chapter
+from cipherlab.analysis.evidence import Evidence, evidence_frame
 from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats

@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cipherlab.analysis.plotting import PALETTE
+from cipherlab.present.plotting import PALETTE
 from cipherlab.experiments.maes.image import repeat_map
 
 

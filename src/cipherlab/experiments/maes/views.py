@@ -1,4 +1,4 @@
-"""How the MAES pages show their tables and run descriptions (all through :func:`cipherlab.analysis.display.show_table`).
+"""How the MAES pages show their tables and run descriptions (all through :func:`cipherlab.present.display.show_table`).
 
 The saved tables keep their exact values (key counts as decimal strings,
 seconds as measured); these views only choose columns, short headers and a
@@ -16,8 +16,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from cipherlab.analysis.display import MISSING, Table, format_number, show_table
-from cipherlab.analysis.verdicts import Evidence
+from cipherlab.present.display import MISSING, Table, format_number, show_table
+from cipherlab.analysis.evidence import Evidence
 from cipherlab.pipeline.paths import ROOT, Profile, as_profile
 
 from cipherlab.experiments.maes.chapter import CHAPTER, PAPER
@@ -363,9 +363,11 @@ def verdicts(run) -> None:
     """The verdicts of paper 002's claims, decided from the saved evidence under the declared rules."""
     from IPython.display import HTML
     from cipherlab.analysis import verdicts as V
-    decided = V.decide_all(V.claims_of_chapter(CHAPTER.name), V.load_evidence(run.profile, [CHAPTER.name]))
+    from cipherlab.analysis.evidence import load_evidence
+    from cipherlab.present.verdict_table import verdict_html
+    decided = V.chapter_verdicts(CHAPTER.name, load_evidence(run.profile, [CHAPTER.name]))
     _display(show_table(V.verdict_counts(decided).rename_axis("paper").reset_index()))
-    _display(HTML(V.verdict_html(decided)))
+    _display(HTML(verdict_html(decided)))
 
 
 def compile_times(built: Mapping[str, pd.DataFrame]) -> None:

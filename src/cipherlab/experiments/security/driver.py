@@ -225,7 +225,7 @@ def build(run, raw=None) -> dict:
     import matplotlib.pyplot as plt
 
     from cipherlab.analysis import verdicts
-    from cipherlab.analysis.plotting import style
+    from cipherlab.present.plotting import style
     from cipherlab.experiments.security import evidence
 
     style()

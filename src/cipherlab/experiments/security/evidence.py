@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.analysis.verdicts import Evidence
+from cipherlab.analysis.evidence import Evidence
 from cipherlab.experiments.security.summary import round_sbox_name
 
 #: The cipher(s) of each paper whose extensions this chapter measures.

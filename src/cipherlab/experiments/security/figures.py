@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from cipherlab.analysis.plotting import PALETTE
+from cipherlab.present.plotting import PALETTE
 
 
 def ddt_lat_figure(tables: dict, names) -> plt.Figure:

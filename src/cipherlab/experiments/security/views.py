@@ -1,8 +1,8 @@
-"""How the security chapter shows its tables: every view goes through :func:`cipherlab.analysis.display.show_table`.
+"""How the security chapter shows its tables: every view goes through :func:`cipherlab.present.display.show_table`.
 
 The tables are written whole to ``data/tables/`` (:func:`cipherlab.experiments.security.driver.build`,
 then ``outputs.save``); these functions choose the short view a reader sees first and fold the rest
-(:mod:`cipherlab.analysis.table_layout`).  No number is computed here beyond
+(:mod:`cipherlab.present.table_layout`).  No number is computed here beyond
 regrouping the chapter's own tables.
 
 The page's cells call the section views at the end (``views.dependency(built, run)``...): ``built`` is
@@ -13,8 +13,8 @@ from __future__ import annotations
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from cipherlab.analysis.display import Table, format_number
-from cipherlab.analysis.table_layout import fitted_table, narrow_table
+from cipherlab.present.display import Table, format_number
+from cipherlab.present.table_layout import fitted_table, narrow_table
 
 
 def sbox_properties_view(props: pd.DataFrame) -> Table:
@@ -198,9 +198,9 @@ def summary(built) -> Table:
 def verdicts(built) -> HTML:
     """The engine's verdicts and findings on the chapter's claims, from its evidence: counts, then every row."""
     from cipherlab.analysis import verdicts as engine
-    from cipherlab.analysis.display import show_table
+    from cipherlab.present.display import show_table
+    from cipherlab.present.verdict_table import verdict_html
 
-    ev = built["evidence_security"].assign(chapter="security")
-    decided = engine.decide_all(engine.claims_of_chapter("security"), ev)
+    decided = engine.chapter_verdicts("security", built["evidence_security"])
     display(show_table(engine.verdict_counts(decided), caption="Verdicts and findings of this chapter"))
-    return HTML(engine.verdict_html(decided))
+    return HTML(verdict_html(decided))

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cipherlab.analysis.plotting import style
+from cipherlab.present.plotting import style
 from cipherlab.ciphers.described import check_variant_name, register_variant_file
 from cipherlab.ciphers.registry import cipher_names, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox

@@ -1,4 +1,4 @@
-"""Figures of the variant battery (deterministic; saved by :func:`cipherlab.analysis.plotting.save_figure`)."""
+"""Figures of the variant battery (deterministic; saved by :func:`cipherlab.present.plotting.save_figure`)."""
 
 from __future__ import annotations
 

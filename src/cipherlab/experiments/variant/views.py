@@ -1,10 +1,10 @@
-"""The battery's tables as the book shows them (:func:`cipherlab.analysis.table_layout.fitted_table`)."""
+"""The battery's tables as the book shows them (:func:`cipherlab.present.table_layout.fitted_table`)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.analysis.table_layout import fitted_table
+from cipherlab.present.table_layout import fitted_table
 from cipherlab.experiments.variant.driver import with_control
 
 PCT = "{:+.1f} %"
@@ -76,7 +76,7 @@ def view(results: dict, table: str, caption: "str | None" = None):
 
     The short view (headers wrap) fits the page; every column is in the full
     table folded below it, in column groups that each fit
-    (:func:`cipherlab.analysis.table_layout.fitted_table`).
+    (:func:`cipherlab.present.table_layout.fitted_table`).
     """
     if table not in SHORT:
         raise ValueError(f"table must be one of {tuple(SHORT)}, got {table!r}")

@@ -1,6 +1,6 @@
 """Tables that fit the book's text column, for the AES-2SBox and security chapters.
 
-:func:`cipherlab.analysis.display.show_table` renders one table; a full table of many
+:func:`cipherlab.present.display.show_table` renders one table; a full table of many
 wide columns (hex ciphertexts, long method names) is still wider than the
 page even when folded.  :func:`fitted_table` shows the short view and folds
 the full table below it cut into column groups, each repeating the key
@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.display import Table, format_number, show_table, table_html
+from cipherlab.present.display import Table, format_number, show_table, table_html
 
 #: Width budget of one table, in pixels, in the book's text column (about 800 px at a 1400 px window).
 PAGE_PX = 700

@@ -352,3 +352,34 @@ def test_a_size_machine_bound_by_evidence_is_named_in_the_section_across_machine
     body = {s.key: s.body for s in template.report_sections(paper, rows)}["machines"]
     assert ("1 state a size that differs between two real machines beyond both runs' noise (machine-bound by "
             "evidence, counted apart, never as the paper's error: [000-t5](verdicts.html#claim-000-t5))") in body
+
+
+def test_verdicts_changed_with_the_code_and_run_to_run_noise_are_said_apart_in_the_section_across_machines():
+    """Rows whose exact evidence differs from the shipped run changed with the code or data (never the machine):
+    the section across machines counts and links them apart instead of hiding them behind "none differs between
+    machines"; a row that differs only from a run of the same CPU kind is named as run-to-run variation; the
+    measured run-to-run noise of speed rows is said when given, and changes no recommendation."""
+    from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise
+    from cipherlab.report.referee import Paper
+    spec = [("t5", "reproduced", "headline", ""), ("t6", "reproduced", "headline", ""),
+            ("t7", "reproduced", "headline", "")]
+    paper = Paper("003", "AEAD", "aead", "cite")
+    rows = _template_rows(spec, "003").assign(machines="box-b: reproduced",
+                                              portability="portable: the same verdict on all 2 machines")
+    rows.loc[rows["claim_id"] == "003-t5", "portability"] = f"{CODE_CHANGED}, not the machine: the evidence is exact"
+    rows.loc[rows["claim_id"] == "003-t6", "portability"] = f"{SAME_CPU}: the verdict differs on box-b (contradicted)"
+    body = {s.key: s.body for s in template.report_sections(paper, rows)}["machines"]
+    assert "1 of the paper's claims have the same verdict on every machine that measured them, and none differs " \
+           "between machines." in body
+    assert ("1 verdict differs from the shipped run because the code or data changed (not the machine: the "
+            "evidence is exact, with no timing and no noise): [003-t5](verdicts.html#claim-003-t5).") in body
+    assert "1 verdict differs only from a run on the same CPU kind (run-to-run variation, never the machine's): " \
+           "[003-t6](verdicts.html#claim-003-t6)." in body
+    assert "Run-to-run noise" not in body
+    noisy = template.report_sections(paper, rows, noise=RunNoise(run="box-a", total=9, disjoint=2))
+    assert ("of the 9 speed rows measured both here and in `box-a` (a run on the same CPU kind), 2 have 95 % "
+            "intervals that do not overlap") in {s.key: s.body for s in noisy}["machines"]
+    assert ({s.key: s.body for s in noisy}["recommendation"]
+            == {s.key: s.body for s in template.report_sections(paper, rows)}["recommendation"])
+    assert "Run-to-run noise" not in {s.key: s.body for s in template.report_sections(
+        paper, rows, noise=RunNoise(run="box-a", total=0, disjoint=0))}["machines"]

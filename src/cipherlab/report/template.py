@@ -142,6 +142,10 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
         "overclaim": claims[(concern == "overclaim") & claims["verdict"].isin(REFUTED)],
         "overclaim_untested": claims[(concern == "overclaim") & claims["verdict"].isin(UNDECIDED)],
         "defect": claims[(concern == "defect") & claims["verdict"].isin(REFUTED)],
+        # the paper's method cannot decide what it is used for: weighs whatever the row's verdict but reproduced
+        # (our evidence then stands for the sentence without the paper's method), and a finding of ours that holds
+        "method": pd.concat([claims[(concern == "method") & (claims["verdict"] != "reproduced")],
+                             fnd[(fconcern == "method") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd[:0]]),
         "supporting_refuted": sup[sup["verdict"].isin(REFUTED) & (concern.reindex(sup.index) != "defect")],
         "machine-bound": claims[(claims["verdict"] == "machine-bound")
                                 & (claims.get("outcome", pd.Series("", index=claims.index)) == "differs_here")],
@@ -210,6 +214,7 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
             "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
             "defect": "**The paper disagrees with itself.**",
+            "method": "**The paper's method cannot decide what it is used for.**",
             "caution": "**A caution about a design the paper compares (not one it proposes).**",
             "machine-bound": "**A size differs on this machine.**",
             "machine-dependent": "**The verdict differs between machines.**"}.get(kind, f"**{names.get(kind, kind)}.**")

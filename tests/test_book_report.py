@@ -353,3 +353,70 @@ def test_a_size_machine_bound_by_evidence_is_named_in_the_section_across_machine
     body = {s.key: s.body for s in template.report_sections(paper, rows)}["machines"]
     assert ("1 state a size that differs between two real machines beyond both runs' noise (machine-bound by "
             "evidence, counted apart, never as the paper's error: [000-t5](verdicts.html#claim-000-t5))") in body
+
+
+def test_verdicts_changed_with_the_code_and_run_to_run_noise_are_said_apart_in_the_section_across_machines():
+    """Rows whose exact evidence differs from the shipped run changed with the code or data (never the machine):
+    the section across machines counts and links them apart instead of hiding them behind "none differs between
+    machines"; a row that differs only from a run of the same CPU kind is named as run-to-run variation; the
+    measured run-to-run noise of speed rows is said when given, and changes no recommendation."""
+    from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise
+    from cipherlab.report.referee import Paper
+    spec = [("t5", "reproduced", "headline", ""), ("t6", "reproduced", "headline", ""),
+            ("t7", "reproduced", "headline", "")]
+    paper = Paper("003", "AEAD", "aead", "cite")
+    rows = _template_rows(spec, "003").assign(machines="box-b: reproduced",
+                                              portability="portable: the same verdict on all 2 machines")
+    rows.loc[rows["claim_id"] == "003-t5", "portability"] = f"{CODE_CHANGED}, not the machine: the evidence is exact"
+    rows.loc[rows["claim_id"] == "003-t6", "portability"] = f"{SAME_CPU}: the verdict differs on box-b (contradicted)"
+    body = {s.key: s.body for s in template.report_sections(paper, rows)}["machines"]
+    assert "1 of the paper's claims have the same verdict on every machine that measured them, and none differs " \
+           "between machines." in body
+    assert ("1 verdict differs from the shipped run because the code or data changed (not the machine: the "
+            "evidence is exact, with no timing and no noise): [003-t5](verdicts.html#claim-003-t5).") in body
+    assert "1 verdict differs only from a run on the same CPU kind (run-to-run variation, never the machine's): " \
+           "[003-t6](verdicts.html#claim-003-t6)." in body
+    assert "Run-to-run noise" not in body
+    noisy = template.report_sections(paper, rows, noise=RunNoise(run="box-a", total=9, disjoint=2))
+    assert ("of the 9 speed rows measured both here and in `box-a` (a run on the same CPU kind), 2 have 95 % "
+            "intervals that do not overlap") in {s.key: s.body for s in noisy}["machines"]
+    assert ({s.key: s.body for s in noisy}["recommendation"]
+            == {s.key: s.body for s in template.report_sections(paper, rows)}["recommendation"])
+    assert "Run-to-run noise" not in {s.key: s.body for s in template.report_sections(
+        paper, rows, noise=RunNoise(run="box-a", total=0, disjoint=0))}["machines"]
+
+
+@pytest.mark.parametrize("verdict, weighs", [("reproduced", False), ("contradicted", True), ("not reproduced", True),
+                                             ("not testable", True), ("inconclusive", True)])
+def test_a_flaw_of_the_papers_method_is_a_main_concern_after_security_and_asks_for_a_major_revision(verdict, weighs):
+    """A row marked ``concern: method`` (the paper's protocol or method cannot decide the sentence it is used
+    for) weighs whatever its verdict but *reproduced*, even not testable: it is a main concern after security and
+    before the contradicted claims, and the recommendation is a major revision; reproduced, it weighs nothing."""
+    from cipherlab.report.referee import Paper
+    spec = [("s6", verdict, "headline", "method"), ("t2", "contradicted", "headline", ""),
+            ("t3", "reproduced", "headline", "")]
+    rows = _template_rows(spec, "003")
+    kinds = [k for k, _ in template.concern_rows(rows)]
+    assert ("method" in kinds) is weighs
+    if weighs:
+        assert kinds[0] == "method" and kinds.index("method") < kinds.index("contradicted")
+        body = {s.key: s.body for s in template.report_sections(Paper("003", "AEAD", "aead", "cite"), rows)}
+        assert body["concerns"].startswith("1. **The paper's method cannot decide what it is used for.**")
+    alone = _template_rows([spec[0], spec[2]], "003")
+    assert (template.recommendation(alone)[0] == "major revision") is weighs
+
+
+def test_a_finding_of_ours_that_marks_a_method_flaw_weighs_only_when_it_holds():
+    flaw = BREAK.assign(claim_id="003-x-forgery-power", paper="003", concern="method")
+    rows = _template_rows([("t3", "reproduced", "headline", "")], "003")
+    assert template.recommendation(rows, flaw)[0] == "major revision"
+    assert [k for k, _ in template.concern_rows(rows, flaw)] == ["method"]
+    assert template.recommendation(rows, flaw.assign(outcome="not_established", ours="does not hold"))[0] == "accept"
+
+
+def test_concern_method_is_a_declared_concern_with_its_meaning_on_the_methods_page():
+    from cipherlab.analysis.claims import CONCERNS, load_rules
+    rules = load_rules()
+    assert "method" in CONCERNS and "method" in rules["report"]["concerns"]
+    assert "method" in rules["report"]["condition_text"]
+    assert "method" in template.recommendation_rule_markdown(rules)

@@ -352,3 +352,43 @@ def test_a_same_path_speed_up_decided_under_every_style_is_never_machine_bound_b
     anyr.loc[anyr["claim_id"] == SIZED, "readings"] = "any"
     here_, there = sized_here(), sized_there("box-b", 160.0, 155.0, 165.0)
     assert M.bound_by_evidence(here_, [there], anyr).pairs == {}
+
+
+def _noise_comparison():
+    """A synthetic comparison: this run and a shipped run of the same CPU kind, three speed claims (one with
+    disjoint intervals), one exact claim and one speed claim the other run did not measure."""
+    base = dict(paper="003", tier="headline", machine="", emulated="", commit="", verdict="reproduced", reason="",
+                ratio_to_this=np.nan, verdict_differs=False, bound_by_evidence=False, exact=False)
+    rows = []
+    for cid, here, there in [("s1", (1.0, 1.1), (1.05, 1.2)), ("s2", (2.0, 2.1), (2.2, 2.3)),
+                             ("s3", (3.0, 3.1), (3.0, 3.1))]:
+        rows.append({**base, "claim_id": cid, "run": M.THIS_RUN, "speed": True, "estimate": sum(here) / 2,
+                     "low": here[0], "high": here[1], "size_differs": False, "same_cpu": True})
+        rows.append({**base, "claim_id": cid, "run": "box-a", "speed": True, "estimate": sum(there) / 2,
+                     "low": there[0], "high": there[1], "size_differs": here[1] < there[0] or here[0] > there[1],
+                     "same_cpu": True})
+    rows.append({**base, "claim_id": "x1", "run": M.THIS_RUN, "speed": False, "estimate": 1.0, "low": 1.0,
+                 "high": 1.0, "size_differs": False, "same_cpu": True})
+    rows.append({**base, "claim_id": "x1", "run": "box-a", "speed": False, "estimate": 2.0, "low": 2.0,
+                 "high": 2.0, "size_differs": False, "same_cpu": True})
+    rows.append({**base, "claim_id": "s4", "run": M.THIS_RUN, "speed": True, "estimate": 1.0, "low": 0.9,
+                 "high": 1.1, "size_differs": False, "same_cpu": True})
+    rows.append({**base, "claim_id": "s4", "run": "box-a", "speed": False, "estimate": np.nan, "low": np.nan,
+                 "high": np.nan, "size_differs": False, "same_cpu": True, "verdict": M.NOT_MEASURED})
+    return pd.DataFrame(rows)
+
+
+def test_run_to_run_noise_counts_speed_rows_with_disjoint_intervals_against_a_run_of_the_same_cpu_kind():
+    comparison = _noise_comparison()
+    assert M.run_to_run_noise(comparison) == M.RunNoise(run="box-a", total=3, disjoint=1)
+    assert M.run_to_run_noise(comparison, {"s1", "s3"}) == M.RunNoise(run="box-a", total=2, disjoint=0)
+    assert M.run_to_run_noise(comparison.assign(same_cpu=False)) is None   # another CPU kind: not run-to-run noise
+    assert M.run_to_run_noise(comparison[comparison["run"] == M.THIS_RUN]) is None
+
+
+def test_the_machines_page_says_the_run_to_run_noise():
+    from cipherlab.report.machines import summary_markdown
+    text = summary_markdown(_noise_comparison())
+    assert ("of the 3 speed rows measured both here and in `box-a` (the same CPU kind), **1** have 95 % intervals "
+            "that do not overlap") in text
+    assert "changes no verdict" in text

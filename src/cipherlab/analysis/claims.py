@@ -36,8 +36,10 @@ CARRIES = ("size", "direction", "nothing")
 #: ``concern``: what a referee's report makes of the row beyond its verdict. ``overclaim``: the sentence claims
 #: more than its evidence (or the literature, ``reference``) allows; ``defect``: the paper's own numbers or
 #: statements disagree among themselves; ``break`` (an extension, a finding): an attack of ours that breaks the
-#: cipher the paper proposes, under the attacker model its quote names; ``security``: the paper's security claim.
-CONCERNS = ("overclaim", "defect", "break", "security")
+#: cipher the paper proposes, under the attacker model its quote names; ``security``: the paper's security claim;
+#: ``method``: the paper's protocol or method cannot decide the sentence it is used for (a forgery test without
+#: power, a timing protocol unstated or at odds with itself), weighed in the report as a main concern.
+CONCERNS = ("overclaim", "defect", "break", "security", "method")
 #: ``tier``: ``headline`` (what the paper is about: its speedups, security, entropy, rankings) or
 #: ``supporting`` (its arithmetic, its printed tables); ``condition``: the condition the claim is
 #: about (e.g. ``size=5 MB``), empty when it names none; ``covered_by``: the claim id of the row

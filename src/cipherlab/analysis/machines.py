@@ -39,7 +39,8 @@ from cipherlab.pipeline.results import save_table
 
 __all__ = ["NOT_MEASURED", "THIS_RUN", "DECISIVE", "Measured", "shipped_measured", "compare", "portability",
            "with_portability", "machine_dependent", "differing", "speed_table", "measured_here",
-           "compare_with_shipped", "save_comparison", "COMPARISON_COLUMNS", "MACHINE_OUTCOMES", "BoundByEvidence",
+           "compare_with_shipped", "save_comparison", "RunNoise", "run_to_run_noise",
+           "COMPARISON_COLUMNS", "MACHINE_OUTCOMES", "BoundByEvidence",
            "bound_by_evidence", "decide_across", "size_apart", "this_card", "cpu_kind", "exact_evidence",
            "SAME_CPU", "CODE_CHANGED"]
 
@@ -356,6 +357,36 @@ def speed_table(comparison: pd.DataFrame) -> pd.DataFrame:
     sub["bound_by_evidence"] = sub["bound_by_evidence"].eq(True) if "bound_by_evidence" in sub else False
     return sub[["claim_id", "paper", "tier", "run", "verdict", "estimate", "low", "high", "ratio_to_this",
                 "size_differs", "bound_by_evidence"]]
+
+
+@dataclass(frozen=True)
+class RunNoise:
+    """Run-to-run noise of the speed rows against one shipped run of this CPU kind (:func:`run_to_run_noise`)."""
+
+    run: str          # the shipped run of the same CPU kind
+    total: int        # speed claims measured as speed ratios on both runs
+    disjoint: int     # of them, those whose two 95 % intervals do not overlap
+
+
+def run_to_run_noise(comparison: pd.DataFrame, claim_ids: "set[str] | None" = None) -> "RunNoise | None":
+    """How many speed rows have disjoint intervals between this run and a shipped run of the same CPU kind (the
+    first such run): the measured run-to-run noise, so a reader knows an interval is the spread within one run.
+    ``claim_ids`` restricts it to some claims (one paper's). ``None`` when no shipped run of this CPU kind was
+    compared. Shown only: it changes no verdict."""
+    if comparison is None or comparison.empty or "same_cpu" not in comparison:
+        return None
+    other = comparison[(comparison["run"] != THIS_RUN) & comparison["same_cpu"].eq(True)]
+    if other.empty:
+        return None
+    run = str(other["run"].iloc[0])
+    there = other[(other["run"] == run) & other["speed"].astype(bool) & other["low"].notna() & other["high"].notna()]
+    here = comparison[(comparison["run"] == THIS_RUN) & comparison["speed"].astype(bool) & comparison["low"].notna()
+                      & comparison["high"].notna()]
+    both = there[there["claim_id"].isin(set(here["claim_id"]))]
+    if claim_ids is not None:
+        both = both[both["claim_id"].isin(set(claim_ids))]
+    both = both.drop_duplicates("claim_id")
+    return RunNoise(run=run, total=len(both), disjoint=int(both["size_differs"].eq(True).sum()))
 
 
 def _ratio_text(row) -> str:

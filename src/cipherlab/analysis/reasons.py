@@ -14,6 +14,7 @@ the paper quotes it from the literature as a yardstick (its transcription column
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 
@@ -69,23 +70,60 @@ def ours_text(ev) -> str:
     holds = _holds(ev)
     if holds is not None and est is None:
         return "holds" if holds else "does not hold"
-    unit = f" {_text(ev, 'unit')}" if _text(ev, "unit") else ""
     if est is None:
         p = _num(ev, "p_value")
         return f"p = {p:.3g}" if p is not None else "—"
-    out = fmt(est) + unit
+    unit = _text(ev, "unit")
+    out = with_unit(fmt(est), unit)
     if lo is not None and hi is not None and not (lo == hi == est):
-        out += f" [{fmt(lo)}, {fmt(hi)}]"
+        out += (f" [{with_unit(fmt(lo), unit)}, {with_unit(fmt(hi), unit)}]" if unit == LOG2_UNIT
+                else f" [{fmt(lo)}, {fmt(hi)}]")
     return out
 
 
+#: The unit of a value given as a base-2 exponent (a probability of 2^-128 is stored as -128 in this unit).
+LOG2_UNIT = "log2"
+
+
+def with_unit(value: str, unit: str) -> str:
+    """A value with its unit as a reader writes it: ``"41 %"``; an exponent in :data:`LOG2_UNIT` as ``"2^-128"``."""
+    if unit == LOG2_UNIT:
+        return f"2^{value}"
+    return f"{value} {unit}".strip()
+
+
+#: Abbreviations whose full stop does not end a sentence (lower-cased, without the stop), even before a capital
+#: ("Figs. 9-10", "Sec. 4.2", "et al. Smith", "vs. AES").
+ABBREVIATIONS = frozenset({"fig", "figs", "sec", "secs", "eq", "eqs", "tab", "tabs", "al", "vs", "cf", "approx",
+                           "no", "nos", "e.g", "i.e", "etc", "ref", "refs", "ch", "app", "p", "pp", "resp", "viz"})
+
+
+def _ends_sentence(t: str, i: int) -> bool:
+    """Whether the '.' or ';' at ``t[i]`` ends a sentence: a ';' always does; a '.' only before the end of the text
+    or a space and a capital letter (or digit-free opening quote/parenthesis and a capital), and never after an
+    abbreviation (:data:`ABBREVIATIONS`), a single-letter initial ("J. Daemen") or inside a decimal ("3.1")."""
+    nxt = t[i + 1:i + 2]
+    if t[i] == ";":
+        return nxt in (" ", "")
+    if nxt == "":
+        return True
+    if nxt != " ":
+        return False
+    rest = t[i + 2:].lstrip("\"'(“‘")
+    if not rest[:1].isupper():
+        return False
+    word = re.search(r"([A-Za-z.]*)$", t[:i]).group(1).lower()
+    return not (word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()))
+
+
 def _first_sentence(text: str) -> str:
-    """The text up to its first '. ' or '; ' outside parentheses (a note's leading clause)."""
+    """The text up to its first sentence end (:func:`_ends_sentence`) or '; ' outside parentheses (a note's leading
+    clause)."""
     t = " ".join(str(text).split())
     depth = 0
     for i, ch in enumerate(t):
         depth += (ch == "(") - (ch == ")")
-        if depth == 0 and ch in ".;" and t[i + 1:i + 2] in (" ", "") and t[max(0, i - 3):i] not in ("e.g", "i.e"):
+        if depth == 0 and ch in ".;" and _ends_sentence(t, i):
             return t[:i]
     return t.rstrip(".")
 
@@ -96,7 +134,7 @@ def _cap(text: str) -> str:
 
 def _pub(claim) -> str:
     pub, unit = _text(claim, "published"), _text(claim, "unit")
-    return f"{pub} {unit}".strip() if pub else ""
+    return with_unit(pub, unit) if pub else ""
 
 
 #: The transcription column (the last part of a claim's ``source``) of a value the paper quotes from the

@@ -11,7 +11,8 @@ import html
 
 import pandas as pd
 
-from cipherlab.analysis.machines import (CODE_CHANGED, NOT_MEASURED, SAME_CPU, THIS_RUN, differing, portability,
+from cipherlab.analysis.machines import (CODE_CHANGED, NOT_MEASURED, SAME_CPU, THIS_RUN, RunNoise, differing,
+                                        portability, run_to_run_noise,
                                         speed_table, this_card)
 from cipherlab.pipeline import runs as _runs
 from cipherlab.pipeline.paths import Profile, as_profile
@@ -95,7 +96,19 @@ def summary_markdown(comparison: pd.DataFrame) -> str:
             + (" " + ", ".join(f"`{r.run}`" for r in one_kind) + (" ran" if len(one_kind) > 1 else " ran")
                + f" on this run's CPU kind (the same CPU model and flags): {SAME_CPU}, never a second machine, so "
                "it can neither make a verdict machine-dependent nor a size machine-bound by evidence."
-               if one_kind else ""))
+               if one_kind else "")
+            + _noise_sentence(run_to_run_noise(comparison)))
+
+
+def _noise_sentence(noise: "RunNoise | None") -> str:
+    """The measured run-to-run noise: speed rows whose intervals are disjoint between this run and a shipped run
+    of the same CPU kind (shown only; it changes no verdict)."""
+    if noise is None or not noise.total:
+        return ""
+    return (f" **Run-to-run noise:** of the {noise.total} speed rows measured both here and in `{noise.run}` (the "
+            f"same CPU kind), **{noise.disjoint}** have 95 % intervals that do not overlap between the two runs: an "
+            "interval is the spread within one run, and a second run of the same machine may lie outside it. This "
+            "is shown only; it changes no verdict.")
 
 
 def differing_html(comparison: pd.DataFrame) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from cipherlab.analysis.machines import RunNoise, run_to_run_noise
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.pipeline import chapters as _chapters
 from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
@@ -157,8 +158,19 @@ def paper_findings(rows: pd.DataFrame, paper: str) -> pd.DataFrame:
 def sections(paper: str, rows: pd.DataFrame, profile: "str | Profile") -> "tuple[template.Section, ...]":
     """The sections of the referee's report on ``paper`` (one of the chapters' papers), by the one template."""
     p = check_paper(paper)
-    return template.report_sections(p, rows[rows["paper"].astype(str) == p.id], paper_findings(rows, p.id),
-                                    protocol_table(p.id, profile), misprints(p.id))
+    mine = rows[rows["paper"].astype(str) == p.id]
+    return template.report_sections(p, mine, paper_findings(rows, p.id), protocol_table(p.id, profile),
+                                    misprints(p.id), noise=paper_noise(profile, set(mine["claim_id"].astype(str))))
+
+
+def paper_noise(profile: "str | Profile", claim_ids: "set[str]") -> "RunNoise | None":
+    """The run-to-run noise of a paper's speed rows against a shipped run of the same CPU kind, from the run's
+    ``machines`` table (``None`` when the table is absent or no run of this CPU kind was compared)."""
+    prof = as_profile(profile)
+    if not prof.table("machines").is_file():
+        return None
+    from cipherlab.report.machines import load_comparison   # the report layer's reader of that table
+    return run_to_run_noise(load_comparison(prof), claim_ids)
 
 
 # ----------------------------------------------------------------------------- sections

@@ -46,7 +46,7 @@ import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
 from cipherlab.analysis.verdicts import FINDING
-from cipherlab.analysis.machines import machine_dependent
+from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise, machine_dependent
 from cipherlab.report import tiers
 from cipherlab.present.page_text import page_text
 
@@ -142,6 +142,10 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
         "overclaim": claims[(concern == "overclaim") & claims["verdict"].isin(REFUTED)],
         "overclaim_untested": claims[(concern == "overclaim") & claims["verdict"].isin(UNDECIDED)],
         "defect": claims[(concern == "defect") & claims["verdict"].isin(REFUTED)],
+        # the paper's method cannot decide what it is used for: weighs whatever the row's verdict but reproduced
+        # (our evidence then stands for the sentence without the paper's method), and a finding of ours that holds
+        "method": pd.concat([claims[(concern == "method") & (claims["verdict"] != "reproduced")],
+                             fnd[(fconcern == "method") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd[:0]]),
         "supporting_refuted": sup[sup["verdict"].isin(REFUTED) & (concern.reindex(sup.index) != "defect")],
         "machine-bound": claims[(claims["verdict"] == "machine-bound")
                                 & (claims.get("outcome", pd.Series("", index=claims.index)) == "differs_here")],
@@ -210,6 +214,7 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
             "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
             "defect": "**The paper disagrees with itself.**",
+            "method": "**The paper's method cannot decide what it is used for.**",
             "caution": "**A caution about a design the paper compares (not one it proposes).**",
             "machine-bound": "**A size differs on this machine.**",
             "machine-dependent": "**The verdict differs between machines.**"}.get(kind, f"**{names.get(kind, kind)}.**")
@@ -350,41 +355,70 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame) -> str:
     return "\n".join(parts) if parts else "None bearing on this paper in this run."
 
 
-def _machines(claims: pd.DataFrame) -> str:
+def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None) -> str:
     """Which of the paper's claims keep their verdict on every machine that measured them, which differ (named,
-    linked: never counted as the paper's error); from the rows' ``portability``."""
+    linked: never counted as the paper's error), which differ from a shipped run only because the code or data
+    changed (exact evidence: never the machine) or only from a run of the same CPU kind (run-to-run variation);
+    from the rows' ``portability``. ``noise``: the run-to-run noise measured against a shipped run of the same
+    CPU kind (:func:`cipherlab.analysis.machines.run_to_run_noise`), said after it."""
     if "portability" not in claims.columns:
-        return "This run was not compared with another machine."
-    mine = claims[claims["portability"].fillna("").astype(str) != ""]
+        return "This run was not compared with another machine." + _noise_text(noise)
+    port = claims["portability"].fillna("").astype(str)
+    mine = claims[port != ""]
     if mine.empty:
         return ("No shipped run of this profile was compared with this one, so it cannot say which verdicts hold "
                 "on other machines (the [Machines](machines.html) page says how to add one).")
+    port = mine["portability"].astype(str)
     dep = mine[mine["claim_id"].isin(machine_dependent(mine))]
-    same = mine[mine["portability"].str.startswith("portable")]
+    same = mine[port.str.startswith("portable")]
     text = (f"Across machines (the [Machines](machines.html) page): {len(same)} of the paper's claims have the same "
             f"verdict on every machine that measured them")
-    bound = mine[mine["portability"].str.startswith("machine-bound by evidence")]
+    bound = mine[port.str.startswith("machine-bound by evidence")]
     if len(bound):   # a size that differs between two real machines (cipherlab.analysis.machines.decide_across)
         text += (f"; {len(bound)} state a size that differs between two real machines beyond both runs' noise "
                  "(machine-bound by evidence, counted apart, never as the paper's error: "
                  + "; ".join(_link(_s(c)) for c in bound["claim_id"]) + ")")
     if dep.empty:
-        return text + ", and none differs between machines."
-    links = "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"
-                      for _, r in dep.iterrows())
-    return (text + f"; {len(dep)} differ between machines and are counted apart, never as the paper's error: "
-            + links + ".")
+        text += ", and none differs between machines"
+    else:
+        text += (f"; {len(dep)} differ between machines and are counted apart, never as the paper's error: "
+                 + "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"
+                             for _, r in dep.iterrows()))
+    text += "."
+    code = mine[port.str.startswith(CODE_CHANGED)]
+    if len(code):   # exact evidence that differs changed with the code or data, never with the machine
+        text += (f" {_plural(len(code), 'verdict')} {'differs' if len(code) == 1 else 'differ'} from the shipped "
+                 "run because the code or data changed (not the machine: the evidence is exact, with no timing "
+                 "and no noise): " + "; ".join(_link(_s(c)) for c in code["claim_id"]) + ".")
+    kind = mine[port.str.startswith(SAME_CPU)]
+    if len(kind):
+        text += (f" {_plural(len(kind), 'verdict')} {'differs' if len(kind) == 1 else 'differ'} only from a run on "
+                 "the same CPU kind (run-to-run variation, never the machine's): "
+                 + "; ".join(_link(_s(c)) for c in kind["claim_id"]) + ".")
+    return text + _noise_text(noise)
+
+
+def _noise_text(noise: "RunNoise | None") -> str:
+    """The run-to-run noise of speed rows against a shipped run of this CPU kind, in one sentence (or nothing)."""
+    if noise is None or not noise.total:
+        return ""
+    return (f" Run-to-run noise: of the {_plural(noise.total, 'speed row')} measured both here and in "
+            f"`{noise.run}` (a run on the same CPU kind), {noise.disjoint} have 95 % intervals that do not overlap "
+            "between the two runs; an interval is the spread within one run, not between runs (shown only: it "
+            "changes no verdict).")
 
 
 def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
                     protocol: "pd.DataFrame | None" = None, misprints: "pd.DataFrame | None" = None,
-                    rules: "dict | None" = None, extra: "Sequence[Section]" = ()) -> tuple[Section, ...]:
+                    rules: "dict | None" = None, extra: "Sequence[Section]" = (),
+                    noise: "RunNoise | None" = None) -> tuple[Section, ...]:
     """The sections of a referee's report on ``paper`` (any object with ``id``, ``subject``, ``chapter``).
 
     ``rows``: the paper's verdict rows (its claims; findings are dropped here); ``findings``: verdict rows of
     our own findings bearing on it (``concern = "break"`` marks an attack that breaks its cipher); ``protocol``:
     :data:`PROTOCOL_COLUMNS`; ``misprints``: the paper's documented misprints; ``extra``: sections a caller adds
-    before the recommendation.
+    before the recommendation; ``noise``: the run-to-run noise of the paper's speed rows against a shipped run of
+    the same CPU kind (said in the machines paragraph).
     """
     rules = rules or load_rules()
     claims = _claims(rows)
@@ -409,7 +443,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "overclaims": _overclaims(conditions(claims, findings)),
         "supporting": _supporting(claims),
         "findings": _findings(findings, claims),
-        "machines": _machines(claims),
+        "machines": _machines(claims, noise),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
                               if len(why) else "") + " " + tested_sentence(claims)

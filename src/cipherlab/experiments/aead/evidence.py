@@ -41,7 +41,7 @@ from cipherlab.analysis import stats as _stats
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL, forgery_bound, gcm_forgery_bound
-from cipherlab.experiments.aead.linearity import equal_growth_evidence, linearity_evidence, parallel_cause_evidence
+from cipherlab.experiments.aead.linearity import equally_affected_evidence, linearity_evidence, parallel_cause_evidence
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL, DEFAULT_NONCE_BYTES, new_aead
 
 #: MyST labels of the chapter's sections holding the evidence.
@@ -318,7 +318,7 @@ def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
     out.append(linearity_evidence(p1, profile=profile, seed=seed))
     mine = paper_claims().set_index("claim_id")["rule"]
     if mine.get("003-s511-equally-affected", "not_testable") != "not_testable":   # a claim row the engine adds
-        out.append(equal_growth_evidence(p1, profile=profile, seed=seed))
+        out.append(equally_affected_evidence(p1, profile=profile, seed=seed))
     out.append(parallel_cause_evidence(p1, profile=profile, seed=seed))
     return out
 

@@ -19,14 +19,20 @@ def _decide_only(evs, ids):
 
 
 def test_level_claims_start_at_1_mb_and_read_every_larger_size():
+    """One declared reading for every flat claim of Figs. 9-10: warm medians, from the level's start (1 MB, or the
+    smallest size for CAST's 'across all file sizes') to each larger size, the same +-10 % margin."""
     from cipherlab.experiments.aead import sentence_claims as E
     sizes = (100_000, 500_000, 1_000_000, 3_000_000, 5_000_000)
     flat = E.level_evidence(synthetic_raw(2, PAPER_ORDER, sizes=sizes), profile="full", seed=1)
     assert {e.claim_id for e in flat} == set(E.LEVEL_CLAIMS)
-    for cid in E.LEVEL_CLAIMS:
+    mine = evidence.paper_claims().set_index("claim_id")
+    for cid, (_, _, where) in E.LEVEL_CLAIMS.items():
         rows = [e for e in flat if e.claim_id == cid]
-        assert sorted(e.reading for e in rows) == ["size=3000000 B", "size=5000000 B"]   # every size after 1 MB
-        assert all(e.size.endswith("vs 1000000 B") and e.control_low is not None and e.unit == "%" for e in rows)
+        start, after = (1_000_000, [3_000_000, 5_000_000]) if where == "level" else (100_000, list(sizes[1:]))
+        assert sorted(e.reading for e in rows) == sorted(f"size={b} B" for b in after), cid
+        assert all(e.size.endswith(f"vs {start} B") and e.control_low is not None and e.unit == "%" for e in rows)
+        assert mine.loc[cid, "rule"] == "equivalent" and float(mine.loc[cid, "margin"]) == 10.0, cid
+        assert mine.loc[cid, "decided_by"] == "", cid    # warm medians, not the cold protocol
     d = _decide_only(flat, set(E.LEVEL_CLAIMS))
     assert (d["verdict"] == "reproduced").all(), d["reason"].tolist()   # 10 us fixed: level within 1 % after 1 MB
     # a fixed cost of 5 ms per call: throughput still climbs 2.5x from 1 MB to 5 MB, not level

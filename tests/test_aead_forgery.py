@@ -1,5 +1,6 @@
 """Tag forgery (Tables 5-7) and the forgery bound (aead.forgery)."""
 import math
+from fractions import Fraction
 
 import pandas as pd
 import pytest
@@ -64,3 +65,32 @@ def test_forged_tags_are_seeded_and_differ_from_the_genuine_tag():
         diff = int.from_bytes(t, "big") ^ int.from_bytes(tag, "big")
         assert bin(diff).count("1") == 1
     assert all(t != tag for t in forgery.forged_tags(tag, "random_tag", 50, 1, "x"))
+
+
+def test_gcm_forgery_bound_is_exact_and_grows_with_the_message():
+    assert forgery.gcm_forgery_bound(1, 128, 16) == Fraction(2, 2**128)
+    assert forgery.gcm_forgery_bound(1, 32, 16 * 2**20) == Fraction(2**20 + 1, 2**32)
+    assert forgery.gcm_forgery_bound(1, 32, 16 * 2**40) == 1                   # a probability is at most 1
+    # at the boundary the bound equals eq. 1's 2^-t only for a message of no blocks, which GCM never has
+    assert forgery.gcm_forgery_bound(1, 32, 0) == Fraction(1, 2**32)
+    assert forgery.gcm_forgery_bound(1, 32, 1) > Fraction(1, 2**32)
+    for bad in ((0, 32, 16), (1, 0, 16), (1, 1025, 16), (1.5, 32, 16)):
+        with pytest.raises(ValueError, match="q must be an integer"):
+            forgery.gcm_forgery_bound(*bad)
+
+
+@pytest.mark.parametrize("q, t, nbytes, log2", [
+    (100, 128, 5_000_000, -103.10),    # the paper's q and t at its largest forged message: about 2^-103
+    (100, 128, 0, -121.36),            # an empty message: degree 1, the ideal MAC's q / 2^t
+    (1, 32, 16, -31.0),                # one block: degree 2
+    (2**40, 32, 16 * 2**20, 0.0),      # capped at 1
+])
+def test_gcm_forgery_bound_grows_with_the_message(q, t, nbytes, log2):
+    import math
+    assert math.log2(forgery.gcm_forgery_bound(q, t, nbytes)) == pytest.approx(log2, abs=0.01)
+    assert forgery.gcm_forgery_bound(q, t, nbytes) >= forgery.forgery_bound(q, t)
+
+
+def test_gcm_forgery_bound_rejects_a_bad_length():
+    with pytest.raises(ValueError, match="nbytes must be an integer >= 0"):
+        forgery.gcm_forgery_bound(100, 128, -1)

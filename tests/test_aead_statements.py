@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import pytest
 from Crypto.Cipher import AES
@@ -36,14 +35,3 @@ def test_the_statements_say_what_the_library_and_the_tables_show():
     assert rows["003-t3-three-algorithms"].holds is False and "9 of its 9 cells" in rows["003-t3-three-algorithms"].detail
     own = rows["003-t5-fig9-consistent"]
     assert own.holds is False and 3.0 < own.estimate < 3.5      # 311 MB/s against about 95
-
-
-def test_gcm_forgery_bound_is_exact_and_grows_with_the_message():
-    assert S.gcm_forgery_bound(1, 128) == Fraction(2, 2**128)
-    assert S.gcm_forgery_bound(2**20, 32) == Fraction(2**20 + 1, 2**32)
-    assert S.gcm_forgery_bound(2**40, 32) == 1                   # a probability is at most 1
-    # at the boundary the bound equals eq. 1's 2^-t only for a message of no blocks, which GCM never has
-    assert S.gcm_forgery_bound(1, 32) > Fraction(1, 2**32)
-    for bad in ((0, 32), (1, 0), (1, 129), (1.5, 32)):
-        with pytest.raises(ValueError, match="n_blocks must be an integer"):
-            S.gcm_forgery_bound(*bad)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -238,6 +239,26 @@ def forgery_beside_paper(table: pd.DataFrame, published: pd.DataFrame, sizes_by_
 # ---------------------------------------------------------------------------
 # Forgery bound P <= q / 2^t
 # ---------------------------------------------------------------------------
+
+def forgery_bound(q: int, t: int) -> Fraction:
+    """Equations 2-4: the bound min(1, q / 2^t) on q forgery attempts against a t-bit tag, exactly."""
+    if not (isinstance(q, int) and q >= 1 and isinstance(t, int) and 1 <= t <= 1024):
+        raise ValueError(f"q must be an integer >= 1 and t an integer in 1..1024, got q={q!r}, t={t!r}")
+    return min(Fraction(1), Fraction(q, 2**t))
+
+
+def gcm_forgery_bound(q: int, t: int, nbytes: int) -> Fraction:
+    """GCM's forgery bound for q attempts at a t-bit tag on messages of ``nbytes`` bytes, exactly (ideal cipher).
+
+    McGrew and Viega, *The Security and Performance of the Galois/Counter Mode* (2004), and NIST SP 800-38D,
+    Appendix C: GHASH is a polynomial of degree ceil(bits / 128) + 1, so each attempt succeeds with probability
+    up to (ceil(bits / 128) + 1) / 2^t: the bound grows with the message length, unlike an ideal MAC's q / 2^t.
+    """
+    if not (isinstance(nbytes, int) and nbytes >= 0):
+        raise ValueError(f"nbytes must be an integer >= 0, got {nbytes!r}")
+    forgery_bound(q, t)   # checks q and t
+    return min(Fraction(1), Fraction(q * (-(-8 * nbytes // 128) + 1), 2**t))
+
 
 def forgery_bound_table(tag_bytes_by_mode: "Mapping[str, Sequence[int]] | None" = None,
                         log2_q_max: int = 40, log2_q_step: int = 1) -> pd.DataFrame:

@@ -55,8 +55,6 @@ COLD_CLAIMS = {
     "003-f10-aes-tp-climbs-dec": (2, "decrypt", ("aes",), "largest"),
     "003-f9-blowfish-rises-enc": (2, "encrypt", ("blowfish",), "level"),
     "003-f10-blowfish-rises-dec": (2, "decrypt", ("blowfish",), "level"),
-    # its siblings (the change of one cipher's throughput from the smallest size) are decided cold: so is it
-    "003-f9-cast-flat-enc": (2, "encrypt", ("cast",), "largest"),
 }
 
 

@@ -97,12 +97,14 @@ def library_evidence(*, profile: str) -> list[_v.Evidence]:
                     estimate=float(min(ccm)), unit="B", mode="ccm", section=SECTIONS["bound"], **cond,
                     detail=(f"AES-CCM accepts tags of {', '.join(map(str, ccm))} bytes (the even lengths of NIST "
                             "SP 800-38C); a t-bit tag is guessed with probability 2^-t, so a shorter one is weaker")),
-        _v.Evidence("003-abstract-scope", holds=len(timed) == len(CIPHERS) * len(MODES),
+        _v.Evidence("003-abstract-scope", holds=len({m for _, m in PHASE1_COMBOS}) == len(MODES)
+                    and len({c for c, _ in PHASE2_COMBOS}) == len(CIPHERS),
                     estimate=float(len(timed)), unit="pairs", section=SECTIONS["phase2"], **cond,
-                    detail=(f"Algorithms 1-4 time {len(timed)} of the {len(CIPHERS) * len(MODES)} algorithm-mode "
-                            "pairs the sentence names: AES in GCM, CCM and EAX (phase 1) and AES, Blowfish and "
-                            "CAST in EAX (phase 2); Blowfish and CAST are never run in GCM or CCM, and the security "
-                            "metrics (forgery trials, the bound) cover phase 1's AES modes only")),
+                    detail=(f"the paper compares the {len(MODES)} modes with AES (phase 1) and the "
+                            f"{len(CIPHERS)} algorithms in EAX (phase 2): {len(timed)} of the "
+                            f"{len(CIPHERS) * len(MODES)} algorithm-mode pairs, which the sentence does not claim "
+                            "to cover (Blowfish and CAST are never run in GCM or CCM); its 'formal' metrics are "
+                            "random-tag trials and the arithmetic of eq. 1 for the AES modes")),
     ]
 
 

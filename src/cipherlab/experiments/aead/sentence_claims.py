@@ -33,9 +33,13 @@ from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER
 #: Curves the paper says level off once the file reaches about 1 MB: claim -> (operation, cipher) of phase 2 (EAX).
 #: "Blowfish ... rises steadily to about 60 MB/s at a 1 MB file size then remains relatively stable" (Fig. 9);
 #: "Blowfish ... going to around 60-65 MB/s, and then leveled off"; "CAST ... also leveled off" (Fig. 10).
-LEVEL_CLAIMS = {"003-f9-blowfish-flat-enc": ("encrypt", "blowfish"),
-                "003-f10-blowfish-flat-dec": ("decrypt", "blowfish"),
-                "003-f10-cast-flat-dec": ("decrypt", "cast")}
+#: One declared reading for every flat claim of Figs. 9-10 (``start`` "level": the size nearest 1 MB; "smallest": the
+#: sentence speaks of all file sizes, CAST's Fig. 9 "ranging from ~45 to 50 MB/Sec across all file sizes"): our warm,
+#: batched medians, the change from the start to each larger size, each within the same margin, every one holding.
+LEVEL_CLAIMS = {"003-f9-blowfish-flat-enc": ("encrypt", "blowfish", "level"),
+                "003-f10-blowfish-flat-dec": ("decrypt", "blowfish", "level"),
+                "003-f10-cast-flat-dec": ("decrypt", "cast", "level"),
+                "003-f9-cast-flat-enc": ("encrypt", "cast", "smallest")}
 #: Where those curves level off, in bytes: the paper's 1 MB in the chapter's unit (:func:`.chapter.mb_to_bytes`); the
 #: measured size nearest it (in ratio) is taken, so a profile's ``mb_bytes`` of 2**20 picks the same size.
 LEVEL_FROM_BYTES = mb_to_bytes([1])[0]
@@ -45,7 +49,7 @@ def level_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.
     """"Then remains relatively stable / leveled off": the throughput change from the level's start to each larger size.
 
     The start is the measured size nearest :data:`LEVEL_FROM_BYTES` below the
-    largest; each larger size is one reading (``reading = "size=<n> B"``), so
+    largest (the smallest size for a claim of all sizes, :data:`LEVEL_CLAIMS`); each larger size is one reading (``reading = "size=<n> B"``), so
     the claim holds only if the throughput stays level at every step after it
     (the engine's declared ``readings`` rule). The statistic is the change of
     throughput in percent (per-byte time at the start over at the larger
@@ -54,9 +58,10 @@ def level_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.
     sizes = sorted(int(b) for b in p2["bytes"].unique())
     if len(sizes) < 2:
         raise ValueError(f"phase 2 needs at least two sizes to show a level, got {sizes}")
-    start = min(sizes[:-1], key=lambda b: abs(math.log(b / LEVEL_FROM_BYTES)))
+    level = min(sizes[:-1], key=lambda b: abs(math.log(b / LEVEL_FROM_BYTES)))
     out = []
-    for cid, (op, k) in LEVEL_CLAIMS.items():
+    for cid, (op, k, where) in LEVEL_CLAIMS.items():
+        start = level if where == "level" else sizes[0]
         section = SECTIONS["fig9" if op == "encrypt" else "fig10"]
         for nb in (b for b in sizes if b > start):
             ev = compare(cid, p2, 2, op, k, k, nb, slow_bytes=start, per_byte=True, profile=profile,
@@ -149,10 +154,11 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
 
 def per_size_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
     """Comparisons the paper states at every size, one row per size (``reading = "size=<n> B"``): CCM and EAX
-    "nearly the same" (Fig. 5) and "CCM slightly better" (Fig. 6); Blowfish's "lowest starting performance"
+    "nearly the same" and "CCM slightly better in most measures" (Fig. 5) and "CCM slightly better" (Fig. 6); Blowfish's "lowest starting performance"
     (Fig. 9) at the smallest size, the slower of AES and CAST over it."""
     out = []
     for cid, op, section in (("003-f5-ccm-eax-nearly-same", "encrypt", "fig5"),
+                             ("003-f5-ccm-slightly-better-enc", "encrypt", "fig5"),
                              ("003-f6-ccm-slightly-better-dec", "decrypt", "fig6")):
         for nb in sorted(int(b) for b in p1["bytes"].unique()):
             ev = compare(cid, p1, 1, op, "ccm", "eax", nb, profile=profile, section=SECTIONS[section], seed=seed)

@@ -16,7 +16,7 @@
   mode: for GCM a forgery attempt on a message of ``n`` blocks succeeds with
   probability up to ``(n + 1) / 2^t`` (GHASH is a polynomial of degree ``n + 1``
   in the hash key; NIST SP 800-38D, Appendix C), exactly computed at the
-  paper's largest file (:func:`gcm_forgery_bound`).
+  paper's largest file (:func:`.forgery.gcm_forgery_bound`).
 * ``003-t3-three-algorithms``: Table 3's caption names the three algorithms;
   its printed body is compared with Table 2's, cell by cell.
 """
@@ -31,6 +31,7 @@ from Crypto.Hash import CMAC
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.chapter import mb_to_bytes
+from cipherlab.experiments.aead.forgery import gcm_forgery_bound
 from cipherlab.experiments.aead.measure import IMPL, PAPER, new_aead, seeded_bytes
 
 #: MyST labels of the sections that show these checks.
@@ -70,15 +71,6 @@ def eax_composition_check(n_messages: int = 64, seed: int = 0) -> tuple[int, int
     return same, n_messages
 
 
-def gcm_forgery_bound(n_blocks: int, t: int) -> Fraction:
-    """The probability, at most, that one forgery attempt on GCM with a ``t``-bit tag succeeds for a message of
-    ``n_blocks`` 128-bit blocks (GHASH over them and the length block is a polynomial of degree ``n_blocks + 1``
-    in the hash key, with as many roots at most): ``min(1, (n_blocks + 1) / 2^t)``, exactly."""
-    if not (isinstance(n_blocks, int) and n_blocks >= 1 and isinstance(t, int) and 1 <= t <= 128):
-        raise ValueError(f"n_blocks must be an integer >= 1 and t an integer in 1..128, got {n_blocks!r}, {t!r}")
-    return min(Fraction(1), Fraction(n_blocks + 1, 2**t))
-
-
 def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     """Evidence of the checks above (one row each)."""
     same, tried = eax_composition_check(seed=seed)
@@ -106,7 +98,7 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     nbytes = mb_to_bytes([largest])[0]
     blocks_gcm = math.ceil(nbytes / 16)      # GHASH adds the length block: a polynomial of degree blocks + 1 in H
     t_tag = 32
-    ratio = gcm_forgery_bound(blocks_gcm, t_tag) / Fraction(1, 2**t_tag)
+    ratio = gcm_forgery_bound(1, t_tag, nbytes) / Fraction(1, 2**t_tag)
     rows_t5.append(_v.Evidence(
         "003-s3-eq1-any-tag-length", holds=ratio <= 1, estimate=math.log2(ratio), unit="log2", mode="gcm",
         size=f"{nbytes} B", style="exact arithmetic", profile=profile, section="aead-bound",

@@ -350,7 +350,8 @@ def linear_fit(built: Mapping[str, Any]) -> Table:
 
 
 def stability(built: Mapping[str, Any]) -> Table:
-    return show_table(built["aead_stability"])
+    return show_table(built["aead_stability"], short=["operation", "mode", "bytes", "cold_mb_per_s", "warm_mb_per_s",
+                                                      "rel_iqr_pct", "fit_resid_pct", "span_pct"])
 
 
 def ratios(built: Mapping[str, Any]) -> Table:

@@ -349,6 +349,9 @@ def test_structural_claims_follow_the_data():
     assert v["000-s4-lightweight"] == "reproduced" and "every reading" in out.loc["000-s4-lightweight", "reading"]
     # the papers' own avalanche percentages follow from their own counts (31, 25 and 32, 25 of 128 bits)
     assert v["000-aval-pct-consistent"] == v["001-aval-pct-consistent"] == "reproduced"
+    # but 001's conclusion prints 19.351 % for its table's 25 of 128 bits (19.531 %): a false statement, not a size
+    assert v["001-s6-avalanche-second-pair"] == "contradicted"
+    assert out.loc["001-s6-avalanche-second-pair", "outcome"] == "statement_false"
     # a quoted definition of the avalanche effect, not a claim about the experiment: never decided
     # 001's abstract: below the expected 50 % (AES-2SBox changes one byte per flip); the papers' decryption order
     assert v["001-abstract-avalanche-below-min"] == "reproduced"

@@ -320,9 +320,10 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
     printed = float(av.loc[av["row"] == "avalanche, second plaintext pair", "number"].iloc[0])
     t = _paper.published("001", TABLES["001"]["avalanche"])
     n = float(t.loc[(t["row"] == "3") & (t["column"] == "Avalanche Effect (changed bits)"), "number"].iloc[0])
-    rows.append(Evidence("001-s6-avalanche-second-pair", estimate=100.0 * n / BLOCK_BITS, unit="%",
-                         detail=f"{n:.0f} changed bits of {BLOCK_BITS}, by the paper's own table, are "
-                                f"{100.0 * n / BLOCK_BITS:.3f} %; the conclusion prints {printed:g} %", **cond))
+    share = 100.0 * n / BLOCK_BITS
+    rows.append(Evidence("001-s6-avalanche-second-pair", holds=round(share, 3) == round(printed, 3), estimate=share,
+                         unit="%", detail=f"{n:.0f} changed bits of {BLOCK_BITS}, by the paper's own table, are "
+                                          f"{share:.3f} %; the conclusion prints {printed:g} %", **cond))
     for paper in PAPERS:
         intro = _paper.published(paper, "Introduction (prose)")
         year = int(intro.loc[intro["row"] == "FIPS-197 published", "number"].iloc[0])

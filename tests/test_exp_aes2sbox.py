@@ -349,6 +349,9 @@ def test_structural_claims_follow_the_data():
     assert v["000-s4-lightweight"] == "reproduced" and "every reading" in out.loc["000-s4-lightweight", "reading"]
     # the papers' own avalanche percentages follow from their own counts (31, 25 and 32, 25 of 128 bits)
     assert v["000-aval-pct-consistent"] == v["001-aval-pct-consistent"] == "reproduced"
+    # but 001's conclusion prints 19.351 % for its table's 25 of 128 bits (19.531 %): a false statement, not a size
+    assert v["001-s6-avalanche-second-pair"] == "contradicted"
+    assert out.loc["001-s6-avalanche-second-pair", "outcome"] == "statement_false"
     # a quoted definition of the avalanche effect, not a claim about the experiment: never decided
     # 001's abstract: below the expected 50 % (AES-2SBox changes one byte per flip); the papers' decryption order
     assert v["001-abstract-avalanche-below-min"] == "reproduced"
@@ -601,3 +604,19 @@ def test_the_papers_decryption_order_inverts_encryption_and_the_check_can_fail(p
     monkeypatch.setattr(E, "_inv_shift_rows", lambda state: state)
     bad = E.decryption_order_evidence(p, profile="quick", n_blocks=16)
     assert bad.holds is False and bad.estimate > 0
+
+
+def test_lightweight_must_hold_in_every_software_style_and_names_each():
+    """'Lightweight as it will employ two S-boxes': less computation in both operations and in every software style
+    (reference, table); faster in the reference style alone, with no gain in the table style, does not establish it;
+    the hardware style is no reading of it."""
+    fast = _fake_protocols([10.0, 11.0, 12.0], [5.0, 6.0, 7.0], [10.0, 11.0, 12.0])
+    same = _fake_protocols([10.0, 11.0, 12.0], [10.0, 11.0, 12.0], [10.0, 11.0, 12.0], impl="table")
+    slow = _fake_protocols([10.0, 11.0, 12.0], [50.0, 55.0, 60.0], [10.0, 11.0, 12.0], impl="aesni")
+    both = _fake_protocols([10.0, 11.0, 12.0], [5.0, 6.0, 7.0], [10.0, 11.0, 12.0], impl="table")
+    out = _decide(_chapter_evidence(pd.concat([fast, same, slow], ignore_index=True)))
+    row = out.loc["000-s4-lightweight"]
+    assert row["verdict"] != "reproduced", row["reason"]
+    assert "style=table" in row["reason"] and "style=reference" in row["reason"] and "aesni" not in row["reason"]
+    out = _decide(_chapter_evidence(pd.concat([fast, both, slow], ignore_index=True)))
+    assert out.loc["000-s4-lightweight", "verdict"] == "reproduced"    # the hardware style never decides it

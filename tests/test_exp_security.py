@@ -332,6 +332,7 @@ def test_security_evidence_is_findings_and_one_decided_claim():
     assert set(mine.loc[mine["scope"] == "claim", "claim_id"]) == {"000-security-slightly-weakened",
                                                                      "001-security-slightly-weakened",
                                                                      "002-s4b-approach2-more-secure",
+                                                                     evidence.IV_COMPLEXITY_CLAIM,
                                                                      *evidence.NO_LEAK_CLAIMS["002"]}
     out = verdicts.decide_all(mine, ev).set_index("claim_id")
     assert (out.loc[sec["claim_id"], "verdict"] == "finding").all()
@@ -340,9 +341,11 @@ def test_security_evidence_is_findings_and_one_decided_claim():
     assert out.loc["002-s6b-reliable", "verdict"] == "contradicted"                 # whatever the key space
     # 'keeps the security level equivalent to AES' (and its three siblings): the attack that reads MAES
     # without the key fails on AES, so the level is not kept; the reason names the attacker model
-    for cid in ("002-complexity-maintained", "002-s1-iv-keeps-complexity", "002-s4a-key-dependent-complexity",
-                "002-s7-faster-preserving-complexity"):
+    for cid in ("002-complexity-maintained", "002-s1-iv-keeps-complexity", "002-s7-faster-preserving-complexity"):
         assert out.loc[cid, "verdict"] == "contradicted" and "encryption oracle" in out.loc[cid, "reason"], cid
+    # 'the IV key dependent, so the complexity will increase': decided by the IV fold, not by the attack
+    assert out.loc["002-s4a-key-dependent-complexity", "verdict"] == "contradicted"
+    assert "k_r ^ IV_r" in out.loc["002-s4a-key-dependent-complexity", "reason"]
     # the design's weaknesses, shown as findings: the affine second S-box, the IV folded into the round key
     assert out.loc["000-sec-second-sbox-affine", "outcome"] == "established"
     assert out.loc["002-sec-iv-round-key", "outcome"] == "established"
@@ -497,6 +500,9 @@ def test_maes_iv_folds_into_the_round_key_for_both_approaches_and_iv_sources():
     assert ev.claim_id == "002-sec-iv-round-key" and ev.holds is True and ev.estimate == 100.0
     bad = evidence.iv_fold_evidence(t.assign(equal=t["blocks"] - (t.index == 0)), profile="quick")
     assert bad.holds is False
+    # 'a key-dependent IV increases the complexity' holds only where the IV does not fold (one block suffices)
+    assert evidence.iv_complexity_evidence(ev).holds is False and evidence.iv_complexity_evidence(bad).holds is True
+    assert evidence.iv_complexity_evidence(ev).claim_id == "002-s4a-key-dependent-complexity"
 
 
 @pytest.mark.parametrize("nl, holds", [(0, True), (2, False), (112, False)])

@@ -24,8 +24,10 @@ PAPER_CIPHERS = {"000": ("aes-2sbox",), "002": ("maes-1", "maes-2")}
 #: A paper's own claims that its scheme leaks nothing or keeps AES's security ("complexity") level, decided by
 #: the codebook attack read the other way (attacker model: an encryption oracle for chosen blocks, no key).
 NO_LEAK_CLAIMS = {"002": ("002-s6c-no-leak", "002-s6b-reliable", "002-complexity-maintained",
-                          "002-s1-iv-keeps-complexity", "002-s4a-key-dependent-complexity",
-                          "002-s7-faster-preserving-complexity")}
+                          "002-s1-iv-keeps-complexity", "002-s7-faster-preserving-complexity")}
+#: Paper 002's claim that a key-dependent IV makes encryption more complex: decided by the IV fold (an IV that
+#: folds into the round key adds no key material, so no complexity), not by the attack, which needs no IV at all.
+IV_COMPLEXITY_CLAIM = "002-s4a-key-dependent-complexity"
 #: Paper 002's claim that approach 2 (an IV per round) is more secure than approach 1: holds only if the attack
 #: that reads approach 1 fails on approach 2.
 MORE_SECURE_CLAIM = "002-s4b-approach2-more-secure"
@@ -90,6 +92,14 @@ def iv_fold_evidence(table: pd.DataFrame, *, profile: str) -> Evidence:
         detail=(f"MAES's ciphertext equals that of the same rounds without the IV stage under the round keys "
                 f"k_r ^ IV_r ({per}; {int(table['keys'].max())} keys each): the key-dependent IV folds into the "
                 "round key and adds no security, whatever its source"))
+
+
+def iv_complexity_evidence(fold: Evidence) -> Evidence:
+    """``002-s4a-key-dependent-complexity`` ("the IV key dependent, so the complexity will increase"): holds only
+    if the IV stage is NOT the same rounds under other round keys, i.e. only if the fold check fails somewhere."""
+    return Evidence(IV_COMPLEXITY_CLAIM, holds=fold.holds is False, estimate=fold.estimate, unit=fold.unit,
+                    n=fold.n, profile=fold.profile, section=fold.section,
+                    detail=f"the key-dependent IV stage against the round keys: {fold.detail}")
 
 
 def evidence_rows(results: dict, *, profile: str, xor_byte: int = 0x7F) -> list[Evidence]:
@@ -169,7 +179,8 @@ def evidence_rows(results: dict, *, profile: str, xor_byte: int = 0x7F) -> list[
                 detail=f"inputs {', '.join(sorted(set(m['input'])))}; cells at or above the pass proportion: {per}"))
     rows.append(second_sbox_evidence(results, profile=profile, xor_byte=xor_byte))
     if "iv_fold" in results:
-        rows.append(iv_fold_evidence(results["iv_fold"], profile=profile))
+        fold = iv_fold_evidence(results["iv_fold"], profile=profile)
+        rows += [fold, iv_complexity_evidence(fold)]
     ent = results["image_entropy"].set_index("cipher")
     at = results["attack"]
     img = at[at["cipher"].isin(PAPER_CIPHERS["002"]) & (at["target"] == "image")]

@@ -35,6 +35,7 @@ from cipherlab.ciphers import modes
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.ciphers.registry import InsecureCipherWarning
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox
+from cipherlab.names import SOFTWARE_STYLES
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, affine, inverse_affine, second_sbox
 from cipherlab.analysis.evidence import Evidence
 
@@ -50,7 +51,7 @@ FIPS_197_DATE, FIPS_197_YEAR = "November 26, 2001", 2001
 LIGHTWEIGHT_PAPERS = ("000",)
 #: The styles 'lightweight' is decided in, every one of them: the software styles the paper's world knows (it names
 #: no hardware instructions); the hardware style is shown on the speed-up rows (000-t5-*).
-LIGHTWEIGHT_STYLES = ("reference", "table")
+LIGHTWEIGHT_STYLES = SOFTWARE_STYLES
 #: MyST labels of the chapter's sections that hold the evidence.
 SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": SPEED_SECTION, "audit": "aes2sbox-audit",
             "pairs": "aes2sbox-avalanche-pairs", "avalanche": "aes2sbox-avalanche"}

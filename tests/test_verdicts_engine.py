@@ -408,6 +408,19 @@ EVERY_WORD = [
     # enc-slight, 1.93 % [-0.92, 5.55] against a band of +-3.18); across the lower edge it stays inconclusive
     ("small_effect", dict(published="", margin=""), dict(low=-0.9, high=5.5, unit="%", **AA), "reproduced"),
     ("small_effect", dict(published="", margin=""), dict(low=-5.0, high=1.0, unit="%", **AA), "inconclusive"),
+    # a sameness of no direction (expect: either, "very close"): the same reach on either side, whatever its sign
+    ("small_effect", dict(published="", margin="", expect="either"), dict(low=-4.7, high=4.6, unit="%", **AA),
+     "reproduced"),
+    ("small_effect", dict(published="", margin="", expect="either"), dict(low=-14.0, high=-4.0, unit="%", **AA),
+     "reproduced"),
+    ("small_effect", dict(published="", margin="", expect="either"), dict(low=-1.0, high=1.0, unit="%", **AA),
+     "reproduced"),
+    ("small_effect", dict(published="", margin="", expect="either"), dict(low=10.0, high=20.0, unit="%", **AA),
+     "inconclusive"),
+    ("small_effect", dict(published="", margin="", expect="either"), dict(low=-25.0, high=-16.0, unit="%", **AA),
+     "contradicted"),
+    ("small_effect", dict(published="", margin="", expect="either"), dict(low=16.0, high=25.0, unit="%", **AA),
+     "contradicted"),
     # ordering with a stated bound: "at least 150 % faster" (null 150; band +-2 % scaled by 2.5 around 150)
     ("ordering", dict(published="150", null="150", margin=""), dict(low=160.0, high=170.0, unit="%", **AA),
      "reproduced"),
@@ -549,6 +562,18 @@ def test_a_machine_bound_status_is_shown_with_its_place_and_counted_apart():
 def test_the_registry_refuses_what_carries_and_readings_cannot_mean(field, value, match):
     with pytest.raises(ValueError, match=match):
         _load([claim(**{field: value})])
+
+
+def test_the_registry_refuses_a_direction_small_effect_cannot_mean():
+    with pytest.raises(ValueError, match="small_effect takes expect = either"):
+        _load([claim(rule="small_effect", published="", margin="", expect="reject")])
+
+
+def test_a_sameness_beyond_the_band_says_so_in_its_reason():
+    claims = _load([claim(rule="small_effect", published="", margin="", expect="either")])
+    ev = V.evidence_frame([V.Evidence("x", estimate=-0.4, low=-4.7, high=4.6, unit="%", **AA)]).assign(chapter="c")
+    reason = V.decide_all(claims, ev, RULES).loc[0, "reason"]
+    assert "whatever its sign" in reason and "inside this machine" not in reason.split("though")[0]
 
 
 def test_an_absolute_number_is_never_covered_by_a_ratio_row():

@@ -241,6 +241,9 @@ def load_claims(path=None, papers: "tuple[str, ...] | None" = None) -> pd.DataFr
             raise ValueError(f"{where}: rule {r.rule} needs an alpha")
         if r.rule == "pvalue" and r.expect not in ("reject", "retain"):
             raise ValueError(f"{where}: rule pvalue needs expect = reject | retain, got {r.expect!r}")
+        if r.rule == "small_effect" and r.expect not in ("", "either"):
+            raise ValueError(f"{where}: rule small_effect takes expect = either (a sameness of no direction) or "
+                             f"nothing (a small effect in the claim's direction), got {r.expect!r}")
         if r.rule == "within_margin" and _num(value) is None:
             raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
         if r.scope == "claim" and r.carries not in CARRIES:

@@ -212,6 +212,17 @@ def small(lo, hi, band, h, side, stated_text: str, slight: "float | None" = None
     if where == "within":
         return Outcome("as_small_as_stated", f"{text}: as small as the claim's {stated_text}, whose sign the noise "
                                              "hides")
+    if side == 0:     # a sameness ("similar", "very close"): no direction, the same reach on either side
+        base = (band[0] + band[1]) / 2
+        reach = band[1] - base if slight is None else slight - base
+        if lo >= base - reach and hi <= base + reach:
+            return Outcome("as_small_as_stated", f"{text}, all of it within ±{fmt(reach)} % (the most a slight "
+                                                 f"effect reaches), whatever its sign: as small as the claim's "
+                                                 f"{stated_text}")
+        if lo > base + reach or hi < base - reach:
+            return Outcome("statement_false", f"{text}, wholly beyond ±{fmt(reach)} %: not the claim's "
+                                              f"{stated_text}")
+        return Outcome("undecided", f"{text}, across the ±{fmt(reach)} % a slight effect reaches")
     if slight is not None and where == "overlapping":
         near, far = (lo, hi) if side > 0 else (-hi, -lo)
         if near >= (band[0] if side > 0 else -band[1]) and far <= slight:   # none of it reversed, all of it slight
@@ -236,15 +247,16 @@ def small(lo, hi, band, h, side, stated_text: str, slight: "float | None" = None
 
 
 @_applies_band
-def small_effect(lo, hi, est, base, h, percent, rules) -> Outcome:
-    """The rule ``small_effect``: a claim that states a small effect above ``base`` ("slightly faster"); for a
-    speed-up in percent, a slight effect reaches up to ``small_effect.slight_pct`` of the rules file."""
+def small_effect(lo, hi, est, base, h, percent, rules, either: bool = False) -> Outcome:
+    """The rule ``small_effect``: a claim that states a small effect above ``base`` ("slightly faster"), or,
+    with ``either`` (the claim's ``expect: either``), a sameness of no direction ("similar", "very close"); for
+    a speed-up in percent, a slight effect reaches up to ``small_effect.slight_pct`` of the rules file."""
     noisy = too_noisy(h, abs(est - base), percent, rules, (lo, hi, noise_band(h, base, percent)))
     if noisy:
         return noisy
     cap = (rules.get("small_effect") or {}).get("slight_pct") if percent else None
-    return small(lo, hi, noise_band(h, base, percent), h, 1.0, "small effect",
-                 None if cap is None else base + float(cap))
+    return small(lo, hi, noise_band(h, base, percent), h, 0.0 if either else 1.0,
+                 "sameness" if either else "small effect", None if cap is None else base + float(cap))
 
 
 def machine_size(lo, hi, edges: "tuple[float, float] | None", h: float, percent: bool, target: str,

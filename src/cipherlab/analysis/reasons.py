@@ -18,7 +18,7 @@ import re
 
 import pandas as pd
 
-from cipherlab.analysis.compare import fmt
+from cipherlab.analysis.compare import fmt, noise_band
 
 __all__ = ["condition_label", "ours_text", "plain_reason", "is_reference", "owner", "REFERENCE_COLUMN"]
 
@@ -153,6 +153,14 @@ def owner(claim) -> str:
     return "the reference" if is_reference(claim) else "the paper's"
 
 
+def _cmp_band(h: float, claim, ev) -> "tuple[float, float] | None":
+    """The noise band the comparison applied, around the claim's null (None without noise)."""
+    if not h:
+        return None
+    null = _num(claim, "null_value")
+    return noise_band(h, 0.0 if null is None or math.isnan(null) else null, _text(ev, "unit") == "%")
+
+
 def _band(h: float, ev) -> str:
     unit = " %" if _text(ev, "unit") == "%" else (f" {_text(ev, 'unit')}" if _text(ev, "unit") else "")
     return f"this machine's noise (±{fmt(h)}{unit})" if h else "the no-effect value"
@@ -228,7 +236,16 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
         stated = _num(ev, "stated")
         what = (f"{owner(claim)} {pub}" if pub and rule == "within_margin" else
                 f"the gap the paper prints ({fmt(stated)} %)" if stated is not None else "the small effect the claim states")
-        clause = f"inside {noise}, as small as {what}; its sign cannot be told at this resolution"
+        lo_, hi_, band = _num(ev, "low"), _num(ev, "high"), _cmp_band(h, claim, ev)
+        slight = (rules.get("small_effect") or {}).get("slight_pct")
+        if band is None or lo_ is None or (band[0] <= lo_ and hi_ <= band[1]) or slight is None:
+            clause = f"inside {noise}, as small as {what}; its sign cannot be told at this resolution"
+        elif _text(claim, "expect") == "either":
+            clause = (f"within ±{fmt(float(slight))} % (the most a slight effect reaches), whatever its sign, "
+                      f"though not all inside {noise}: as small as the sameness the claim states")
+        else:
+            clause = (f"in the claimed direction and within the {fmt(float(slight))} % a slight effect reaches, "
+                      f"none of it beyond {noise} against the claim: as small as {what}")
     elif outcome == "size_excluded":
         if rule == "small_effect" or (_num(ev, "stated") is not None and rule == "ordering"):
             clause = f"beyond {noise} in the claimed direction: larger than the small effect the paper states"
@@ -244,6 +261,10 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
     elif outcome == "below_resolution":
         clause = (f"within {noise}; the paper states no effect beyond it, so the claim can be neither shown nor "
                   "refuted here")
+    elif outcome == "statement_false" and rule == "small_effect":
+        slight = (rules.get("small_effect") or {}).get("slight_pct")
+        clause = (f"wholly beyond ±{fmt(float(slight))} % (the most a slight effect reaches): not the sameness the "
+                  "claim states") if slight is not None else f"wholly beyond {noise}: not the sameness the claim states"
     elif outcome == "statement_false":
         clause = (f"outside ±{fmt(_num(claim, 'margin_value'))} {_text(claim, 'unit')} of "
                   f"{fmt(_num(claim, 'null_value') or 0.0)}: not the sameness the claim states").replace("  ", " ")

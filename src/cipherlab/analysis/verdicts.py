@@ -177,7 +177,8 @@ def _compare(claim, ev, rules) -> _cmp.Outcome:
             return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules, carries=carries)
         return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated)
     if rule == "small_effect":
-        return _cmp.small_effect(lo, hi, est, 0.0 if null is None else null, h, percent, rules)
+        return _cmp.small_effect(lo, hi, est, 0.0 if null is None else null, h, percent, rules,
+                                 either=claim["expect"] == "either")
     if rule == "equivalent":
         return _cmp.equivalent(lo, hi, 0.0 if null is None else null, float(claim["margin_value"]), h, percent)
     if rule == "significance":

@@ -41,7 +41,10 @@ RULE_TEXT = {
                      "a claim that states a small effect in a direction (\"slightly faster\"): "
                      "`as_small_as_stated` if our interval lies inside the noise band (its sign cannot be told "
                      "there), `size_excluded` if wholly beyond it in the claimed direction (larger than small), "
-                     "`reversed` if wholly beyond it on the other side, otherwise `undecided`"),
+                     "`reversed` if wholly beyond it on the other side, otherwise `undecided`; beyond the band, a slight "
+                     "effect in its direction is as small as stated up to `slight_pct`; a sameness of no direction "
+                     "(`expect: either`: \"similar\", \"very close\") is as small as stated when our interval lies "
+                     "wholly within ±`slight_pct` whatever its sign, `statement_false` when wholly beyond it"),
     "equivalent": ("value",
                    "`established` if our interval of the difference lies within ±{margin} of the null (in the "
                    "claim's unit); `statement_false` if wholly outside; otherwise `undecided`"),

@@ -214,7 +214,8 @@ def pseudocode_evidence(*, profile: str, seed: int = 0, claims: "pd.DataFrame | 
         _v.Evidence("003-t2-s511-stable-contradiction", holds=not (gcm_most and ccm_for),
                     section=SECTIONS["stability"], **cond,
                     detail=("Table 2 names GCM the most stable and Sec. 5.1.1 recommends CCM, not GCM, where "
-                            "stability matters more than speed: under one reading of 'stable' at most one holds"
+                            "stability matters more than speed: whatever 'stable' means, read the same way in both, the two "
+                            "passages name different modes as the steadier, so they cannot both hold"
                             if gcm_most and ccm_for else "the two passages name the same mode for stability")),
         _v.Evidence("003-a4-decrypt-using-aes", holds=not says_aes or not any(rej.values()), n=2 * n, mode="eax",
                     section=SECTIONS["phase2"], style=IMPL, profile=profile,

@@ -564,6 +564,14 @@ def test_the_registry_refuses_what_carries_and_readings_cannot_mean(field, value
         _load([claim(**{field: value})])
 
 
+@pytest.mark.parametrize("lo, hi, outcome", [(35.0, 47.0, "differs_here"), (5.0, 11.0, "agrees_here"),
+                                             (10.0, 20.0, "unclear_here"), (-1.0, 1.0, "as_small_as_stated"),
+                                             (-9.0, -4.0, "reversed")])
+def test_a_slight_effect_between_two_code_paths_is_said_on_this_machine_once_its_direction_holds(lo, hi, outcome):
+    got = _machine(lo, hi, rule="small_effect", published="", margin="").outcome
+    assert got == outcome
+
+
 def test_the_registry_refuses_a_direction_small_effect_cannot_mean():
     with pytest.raises(ValueError, match="small_effect takes expect = either"):
         _load([claim(rule="small_effect", published="", margin="", expect="reject")])

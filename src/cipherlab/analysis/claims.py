@@ -252,8 +252,8 @@ def load_claims(path=None, papers: "tuple[str, ...] | None" = None) -> pd.DataFr
         if r.carries == "nothing" and (r.rule != "not_testable" or r.covered_by):
             raise ValueError(f"{where}: carries nothing (an absolute number of the paper's machine): its rule must "
                              "be not_testable and it is counted there, never covered_by a ratio row")
-        if r.carries == "direction" and r.rule not in ("within_margin", "ordering", "not_testable"):
-            raise ValueError(f"{where}: carries direction needs a stated size (rule within_margin, or ordering "
+        if r.carries == "direction" and r.rule not in ("within_margin", "ordering", "small_effect", "not_testable"):
+            raise ValueError(f"{where}: carries direction needs a stated size (rule within_margin, small_effect, or ordering "
                              f"with a bound), got rule {r.rule!r}")
         if r.readings not in ("",) + READINGS:
             raise ValueError(f"{where}: readings must be empty (the rules file's) or one of {READINGS}, "

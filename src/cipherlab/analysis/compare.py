@@ -259,6 +259,15 @@ def small_effect(lo, hi, est, base, h, percent, rules, either: bool = False) -> 
                  "sameness" if either else "small effect", None if cap is None else base + float(cap))
 
 
+def slight_on_machine(out: Outcome) -> Outcome:
+    """A slight effect whose size belongs to the paper's machine (``small_effect`` with ``carries: direction``,
+    e.g. "slightly better" between two different code paths), its direction held beyond the noise: the size
+    is only said to agree (within ``slight_pct``), differ (wholly beyond it) or neither, on this machine."""
+    name = {"as_small_as_stated": "agrees_here", "size_excluded": "differs_here"}.get(out.name, "unclear_here")
+    return replace(out, name=name, reason=f"{out.reason}; the size of a slight effect between two code paths "
+                                          f"belongs to the machine: it {MACHINE_WORDS[name]}")
+
+
 def machine_size(lo, hi, edges: "tuple[float, float] | None", h: float, percent: bool, target: str,
                  bound: "float | None" = None, machine: str = "this machine") -> Outcome:
     """The size of a claim that belongs to the paper's machine (``carries: direction``), the direction held:

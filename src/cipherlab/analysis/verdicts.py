@@ -177,8 +177,12 @@ def _compare(claim, ev, rules) -> _cmp.Outcome:
             return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules, carries=carries)
         return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated)
     if rule == "small_effect":
-        return _cmp.small_effect(lo, hi, est, 0.0 if null is None else null, h, percent, rules,
-                                 either=claim["expect"] == "either")
+        out = _cmp.small_effect(lo, hi, est, 0.0 if null is None else null, h, percent, rules,
+                                either=claim["expect"] == "either")
+        if carries == "direction" and out.band is not None and lo > out.band[1] and claim["expect"] != "either":
+            # "slightly" between two code paths: the direction holds beyond the noise, the size is the machine's
+            return _cmp.slight_on_machine(out)
+        return out
     if rule == "equivalent":
         return _cmp.equivalent(lo, hi, 0.0 if null is None else null, float(claim["margin_value"]), h, percent)
     if rule == "significance":

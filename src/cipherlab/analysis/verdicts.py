@@ -289,7 +289,12 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     decided = [(r, decide(claim, r, rules)) for _, r in rows.iterrows()]
     order = list(rules["combine_order"])
     ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
-    pick = decided[combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])]
+    i = combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])
+    if how != "every" and decided[i][1].verdict not in order:
+        # a status (a machine-bound size) ranks as reproduced; where a reading at that rank is itself counted
+        # (reproduced outright), it decides the most or any of the readings, not the size of this machine
+        i = next((j for j, (_, d) in enumerate(decided) if ranked[j] == ranked[i] and d.verdict in order), i)
+    pick = decided[i]
     readings = [r["reading"] for r, _ in decided]
     figures = "; ".join(f"{r}: {ours_text(e)}, {d.verdict}" for r, (e, d) in zip(readings, decided))
     if all(d.verdict == pick[1].verdict for _, d in decided):

@@ -129,11 +129,19 @@ def sbox_evidence(paper: str, construction: str, *, profile: str) -> list[Eviden
     s7f, inv7f = second_sbox(key_byte, construction)
     fixed7f = int(np.sum(s7f == ident))
     invertible7f = len(np.unique(s7f)) == 256 and np.array_equal(inv7f[s7f], ident)
-    # The sentence describes the S-box the papers build and print (Key[i] = 7F, Tables 1-2): decided there.
-    rows.append(Evidence(f"{paper}-affine-invertible-no-fixed-points", holds=invertible7f and fixed7f == 0,
-                         n=256, size=f"Key[i] = {key_byte:02X}", style=construction, **cond,
+    # The sentence states what the construction's affine step is for, and the papers allow any Key[i]: two
+    # readings, the S-box they print (Key[i] = 7F, Tables 1-2) and every key byte 00..FF; every one must hold.
+    claim = f"{paper}-affine-invertible-no-fixed-points"
+    rows.append(Evidence(claim, holds=invertible7f and fixed7f == 0, n=256, size=f"Key[i] = {key_byte:02X}",
+                         style=construction, reading=f"Key[i] = {key_byte:02X} (the printed S-box)", **cond,
                          detail=(f"second_sbox({key_byte:02X}, {construction}): "
                                  f"{'invertible' if invertible7f else 'not invertible'}, {fixed7f} fixed points")))
+    rows.append(Evidence(claim, holds=not (fixed_bytes or not_perm), n=256, size="key bytes 00..FF",
+                         style=construction, reading="every Key[i] 00..FF the papers allow", **cond,
+                         detail=(f"{construction}: invertible for {256 - len(not_perm)} of 256 key bytes; fixed "
+                                 f"points for {len(fixed_bytes)} of 256"
+                                 + (f" (e.g. {', '.join(f'{b:02X}' for b in fixed_bytes[:4])})" if fixed_bytes
+                                    else ""))))
     # Every key byte the papers allow: our finding, beside the claim.
     rows.append(Evidence(
         f"{paper}-ext-affine-all-keys", holds=not (fixed_bytes or not_perm), n=256, size="key bytes 00..FF",

@@ -305,8 +305,10 @@ def test_al_mamun_title_and_random_key_are_not_testable_and_the_equivalence_is_t
 
 def test_abikoye_marks_as_overclaim_only_the_sentence_that_claims_more_than_its_evaluation():
     rows = claims.load_paper_claims("abikoye-2019").set_index("claim_id")
-    premise = rows.loc["abikoye-2019-aes-key-premise"]     # a stated motive, not a claim about AES
+    premise = rows.loc["abikoye-2019-aes-key-premise"]     # the same sentence as key-bit-change: covered there
     assert premise["rule"] == "not_testable" and not premise["measure"] and "stated motive" in premise["note"]
+    assert premise["covered_by"] == "abikoye-2019-key-bit-change"
+    assert "is decided in" not in rows.loc["abikoye-2019-key-bit-change", "note"]
     assert list(rows.index[rows["concern"] == "overclaim"]) == ["abikoye-2019-enhanced"]
     assert "abikoye-2019-enhanced" in rows.loc["abikoye-2019-avalanche-gain", "note"]   # counted there, once
 

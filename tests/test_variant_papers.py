@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -167,6 +168,22 @@ def test_a_premise_that_aes_falls_short_of_the_ideal_key_avalanche_is_decided_on
     assert short[0]["holds"] is True
 
 
+def test_an_avalanche_gain_over_aes_needs_aes_short_of_the_ideal_in_both_readings(toy):
+    """A larger avalanche than AES's is a gain only while AES's lies below 50 %: AES meets the ideal, so the premise
+    fails for a flipped plaintext bit and a flipped key bit, the detail saying a larger one is a bias; a plaintext
+    histogram wholly below 50 % (synthetic) holds in that reading alone."""
+    import numpy as np
+
+    rows = measures._rows(toy, "avalanche-aes-short-of-ideal", None)
+    assert [r["reading"] for r in rows] == ["a flipped plaintext bit", "a flipped key bit"]
+    assert all(r["holds"] is False and "a move away from the ideal" in r["detail"] for r in rows)
+    hist = np.zeros(129)
+    hist[60] = 1000
+    low = measures._rows({**toy, "controls": {**toy["controls"], "avalanche": pd.DataFrame(
+        {"bits_flipped": range(129), "count": hist})}}, "avalanche-aes-short-of-ideal", None)
+    assert [r["holds"] for r in low] == [True, False] and "toward the ideal" in low[0]["detail"]
+
+
 def test_a_claim_beyond_the_key_fails_on_a_cipher_equivalent_to_aes(toy):
     row = toy["verdicts"].set_index("claim_id").loc["toy-paper-more"]
     assert row["verdict"] == "contradicted" and row["concern"] == "overclaim"
@@ -311,6 +328,10 @@ def test_abikoye_marks_as_overclaim_only_the_sentence_that_claims_more_than_its_
     assert "is decided in" not in rows.loc["abikoye-2019-key-bit-change", "note"]
     assert list(rows.index[rows["concern"] == "overclaim"]) == ["abikoye-2019-enhanced"]
     assert "abikoye-2019-enhanced" in rows.loc["abikoye-2019-avalanche-gain", "note"]   # counted there, once
+    gain = rows.loc["abikoye-2019-avalanche-gain"]   # decided on AES meeting the ideal 50 %, not left untestable
+    assert (gain["rule"], gain["measure"], gain["concern"]) == ("holds", "avalanche-aes-short-of-ideal", "method")
+    aes = rows.loc["abikoye-2019-avalanche-aes"]   # conventional AES, which the chapter measures
+    assert (aes["rule"], aes["measure"], aes["margin"]) == ("within_margin", "avalanche-aes", "")
 
 
 # --- the trail bounds follow the variant's own ShiftRows ---------------------------------------------

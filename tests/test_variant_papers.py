@@ -213,9 +213,15 @@ def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy)
     found = report.own_findings(toy)
     assert list(found["concern"]) == ["security"] and found["outcome"].eq("established").all()
     assert found["verdict"].eq("finding").all()
-    assert found["reason"].iloc[0].startswith("The modification adds no security beyond the key material it adds: "
+    assert found["reason"].iloc[0].startswith("The modification is ineffective, neither a weakness nor a "
+                                              "strengthening: "
                                               "the cipher is AES with transformed round keys")
-    assert "the only gain is the key space (128-bit keys: 2^128 keys (AES 2^128))" in found["reason"].iloc[0]
+    assert "so it is exactly as strong as AES" in found["reason"].iloc[0]
+    # a fixed constant adds no key material: the key space is AES's, not a gain
+    assert "its key space is AES's too (128-bit keys: 2^128 keys (AES 2^128))" in found["reason"].iloc[0]
+    secret = report.own_findings({**toy, "key_bits": {16: 136}})["reason"].iloc[0]
+    assert "only if the key material the modification adds is kept secret with the key (128-bit keys: 2^136 keys " \
+           "(AES 2^128))" in secret
     weaker = {**toy, "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
     assert "design is weaker than AES's, measured by the same battery: a design margin of 0 round(s) against " \
            "trails (AES 6); at least 10 active S-boxes in 4 rounds (AES 25)" in report.own_findings(weaker)["reason"].iloc[1]
@@ -234,7 +240,7 @@ def test_the_equivalence_to_aes_leads_the_reports_main_concerns(toy):
     assert (kind, row["claim_id"]) == ("security", "variant_toy-paper")
     assert {k for k, _ in concerns[1:]} >= {"contradicted"}
     text = template._concern_sentence(kind, row, {})
-    assert text.startswith("**A weakness of the design.** The modification adds no security beyond the key material")
+    assert text.startswith("**A weakness of the design.** The modification is ineffective")
 
 
 def test_a_stand_ins_weaker_design_is_a_finding_not_a_concern(toy, monkeypatch):

@@ -213,8 +213,8 @@ def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy)
     found = report.own_findings(toy)
     assert list(found["concern"]) == ["security"] and found["outcome"].eq("established").all()
     assert found["verdict"].eq("finding").all()
-    assert found["reason"].iloc[0].startswith("The modification is ineffective, neither a weakness nor a "
-                                              "strengthening: "
+    assert found["reason"].iloc[0].startswith("The modification is ineffective, adding no strength to AES "
+                                              "and taking none: "
                                               "the cipher is AES with transformed round keys")
     assert "so it is exactly as strong as AES" in found["reason"].iloc[0]
     # a fixed constant adds no key material: the key space is AES's, not a gain

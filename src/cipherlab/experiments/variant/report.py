@@ -194,7 +194,7 @@ def own_findings(results: dict) -> pd.DataFrame:
                  f"kept secret with the key ({bits})" if grows else f"its key space is AES's too ({bits})")
         rows.append({"claim_id": cid, "concern": "security", "outcome": "established", "ours": "holds",
                      "verdict": FINDING,
-                     "reason": "The modification is ineffective, neither a weakness nor a strengthening: the cipher "
+                     "reason": "The modification is ineffective, adding no strength to AES and taking none: the cipher "
                                f"is {eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "
                                f"decided from its structure and confirmed by encrypting ({int(eq['blocks_equal'])} of "
                                f"{int(eq['blocks_confirmed'])} blocks equal), so it is exactly as strong as AES: every "

@@ -155,7 +155,7 @@ def findings_markdown(results: dict) -> str:
                    "statistical measure of the cipher (avalanche, SAC, SP 800-22, entropy) has AES's distribution, "
                    "so a measured gain over AES can only be noise; the trail bounds and the design margin are AES's; "
                    "and the one thing that can grow is the key space, by the bits of key material the "
-                   "transformation adds.")
+                   "transformation adds, and only if that material is kept secret with the key.")
     found = weaknesses(results)
     if found:
         out.append("**Broken by the battery**: " + "; ".join(f"{w['what']} ({w['cost']})" for w in found) + ".")

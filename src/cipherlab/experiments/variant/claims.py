@@ -135,31 +135,43 @@ def decide_readings(claims: pd.DataFrame, evidence: pd.DataFrame) -> pd.DataFram
         parts = [decide_all(claim.assign(rule="holds"), evs[mixed.loc[evs.index]])]
         if (~mixed.loc[evs.index]).any():
             parts.append(decide_all(claim, evs[~mixed.loc[evs.index]]))
-        rows.append(_combined(claim.iloc[0], [p.iloc[0] for p in parts], rules))
+        details = dict(zip(evs["reading"], evs["detail"]))
+        rows.append(_combined(claim.iloc[0], [p.iloc[0] for p in parts], rules, details))
     order = {c: i for i, c in enumerate(claims["claim_id"])}
     every = pd.concat(rows, ignore_index=True)
     return every.sort_values("claim_id", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
 
 
-def _combined(claim: pd.Series, parts: list, rules: dict) -> pd.DataFrame:
-    """One verdict row from the rows of one claim decided reading by reading (each part's ``reading``)."""
-    if len(parts) == 1:   # one reading, settled by an identity: its row as decided, the claim's rule named
+def _combined(claim: pd.Series, parts: list, rules: dict, details: "dict | None" = None) -> pd.DataFrame:
+    """One verdict row from the rows of one claim decided reading by reading (each part's ``reading``), under the
+    claim's own rule; its reason gives every reading's figure and verdict, and the evidence's ``details`` (by
+    reading) of those it was not decided under."""
+    labels = [p["reading"] or "its one reading" for p in parts]
+    decided = ", ".join(f"{lab} {'as a statement (an exact identity)' if p['rule'] != claim['rule'] else 'by the rule'}"
+                        for lab, p in zip(labels, parts))
+    if len(parts) == 1:   # one reading, settled by an identity: its row as decided, under the registry's rule
         pick = parts[0].copy()
-        pick["rule"] = f"{pick['rule']} ({pick['reading'] or 'its one reading'})"
+        pick["basis"] = f"{decided}: {pick['basis']}"
+        pick["rule"] = claim["rule"]
         return pd.DataFrame([pick], columns=list(VERDICT_COLUMNS))
     how = readings_rule(claim, rules)
     order = list(rules["combine_order"])
     verdicts = [p["verdict"] if p["verdict"] in order else "reproduced" for p in parts]
     pick = parts[combine_verdicts(verdicts, how, order)].copy()
-    labels = [p["reading"] or "its one reading" for p in parts]
     each = ", ".join(f"{lab}: {p['verdict']}" for lab, p in zip(labels, parts))
-    rule_of = ", ".join(f"{p['rule']} ({lab})" for lab, p in zip(labels, parts))
     which = "the least favourable" if how == "every" else "the median"
     others = [f"{lab}: {p['ours']} → {p['verdict']}" for lab, p in zip(labels, parts) if lab != pick["reading"]]
-    if len({p["verdict"] for p in parts}) > 1:
-        pick["reason"] = f"{str(pick['reason']).rstrip('.')} (under {pick['reading']}, {which} of {len(parts)} readings: {each})."
-    pick["basis"] = f"under {pick['reading']}, {which} of {len(parts)} readings ({each}): {pick['basis']}"
-    pick["rule"] = rule_of
+    details = details or {}
+    figures = "; ".join(f"{lab}: {p['ours']}, {p['verdict']}"
+                        + (f" ({details[lab]})" if lab != pick["reading"] and details.get(lab) else "")
+                        for lab, p in zip(labels, parts))
+    same = len({p["verdict"] for p in parts}) == 1
+    pick["reason"] = (f"{str(pick['reason']).rstrip('.')} (under {pick['reading']}, "
+                      f"{'the same under every reading' if same else f'{which} of {len(parts)} readings'}; "
+                      f"each reading: {figures}).")
+    pick["basis"] = (f"under {pick['reading']}, {which} of {len(parts)} readings ({each}; decided {decided}): "
+                     f"{pick['basis']}")
+    pick["rule"] = claim["rule"]
     pick["other"] = "; ".join(o for o in [*others, pick["other"]] if o)
     return pd.DataFrame([pick], columns=list(VERDICT_COLUMNS))
 

@@ -143,6 +143,9 @@ def test_the_forgery_rows_are_decided_under_the_papers_model_with_gcms_bound_as_
     for cid in ("003-s52-approx-2-128", "003-s3-eq1-any-tag-length"):
         assert d.loc[cid, "verdict"] == "reproduced", (cid, d.loc[cid, "reason"])
         assert claims.loc[cid, "concern"] == "caution" and "SP 800-38D" in claims.loc[cid, "reference"]
+    # CCM's MAC covers the plaintext: computed after decryption, not before it
+    assert d.loc["003-s127-ccm-mac-before-decrypt", "verdict"] == "contradicted"
+    assert claims.loc["003-s127-ccm-mac-before-decrypt", "concern"] == "defect"
     assert "Appendix C" in claims.loc["003-s511-slower-more-secure", "reference"]
 
 

@@ -190,8 +190,8 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
         detail=("under the paper's model (a guess of the tag of an unchanged ciphertext), at every tag length "
                 "the library accepts ("
                 + "; ".join(f"{m.upper()} {', '.join(map(str, v))} bytes" for m, v in accepted.items())
-                + "), the right tag verifies and a one-bit change of it is refused, so one guess succeeds with "
-                  "exactly 2^-t; caution: a forgery of a modified GCM "
+                + "), the right tag verifies and a one-bit change of it is refused (the tag is compared whole "
+                  "with the one right t-bit value), so a uniform guess succeeds with exactly 2^-t; caution: a forgery of a modified GCM "
                   f"ciphertext succeeds with up to (blocks + 1) / 2^t, at a {t_tag}-bit tag on the paper's largest "
                   f"file ({largest:g} MB, {blocks_gcm} blocks) {blocks_gcm + 1} / 2^{t_tag}, 2^"
                   f"{math.log2(caution):.1f} times eq. 1's 2^-{t_tag} (NIST SP 800-38D, Appendix C; Ferguson "

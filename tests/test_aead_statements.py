@@ -30,8 +30,33 @@ def test_the_statements_say_what_the_library_and_the_tables_show():
     assert tags.holds is True and tags.estimate == 64 and "blowfish 64 bits" in tags.detail
     assert "003-abstract-reference-choice" not in rows         # a proposed use, not testable: no refutation of it
     eq1 = rows["003-s3-eq1-any-tag-length"]
-    # 5 MB: 312500 message blocks, a polynomial of degree 312501: up to 312501 / 2^t per attempt, 2^18.25 times 2^-t
-    assert eq1.holds is False and eq1.estimate == pytest.approx(math.log2(312501)) and "SP 800-38D" in eq1.detail
+    # the paper's model decides (a guess of an unchanged ciphertext's tag: 2^-t, every mode, every tag length); GCM's
+    # bound for a modified ciphertext is the caution: 5 MB, 312500 blocks, 312501 / 2^32, 2^18.25 times 2^-32
+    assert eq1.holds is True and eq1.estimate == 0 and eq1.mode == "gcm, ccm, eax"
+    assert "caution" in eq1.detail and f"2^{math.log2(312501):.1f} times" in eq1.detail and "SP 800-38D" in eq1.detail
+    ccm = rows["003-s127-ccm-mac-before-decrypt"]               # the MAC is over the plaintext: after decryption
+    assert ccm.holds is False and ccm.n == 8 and "on 8 of 8" in ccm.detail and "ciphertext gives its tag on 0" in ccm.detail
     assert rows["003-t3-three-algorithms"].holds is False and "9 of its 9 cells" in rows["003-t3-three-algorithms"].detail
     own = rows["003-t5-fig9-consistent"]
     assert own.holds is False and 3.0 < own.estimate < 3.5      # 311 MB/s against about 95
+
+
+def test_ccm_is_ctr_and_a_cbc_mac_over_the_plaintext():
+    """SP 800-38C's CCM rebuilt from AES-ECB equals PyCryptodome's (ciphertext and tag) over tag lengths, nonce
+    lengths and headers; a CBC-MAC over the ciphertext never gives the tag, so the check can fail."""
+    same, over_ct, tried = S.ccm_composition_check(n_messages=12, seed=5)
+    assert same == tried == 12 and over_ct == 0
+    for nonce_len, tag_len, header, msg in ((7, 4, b"", b"x"), (13, 10, b"ad" * 30, bytes(range(64))),
+                                            (11, 16, b"h", b"")):
+        key, nonce = bytes(range(16)), bytes(range(nonce_len))
+        lib = AES.new(key, AES.MODE_CCM, nonce=nonce, mac_len=tag_len)
+        lib.update(header)
+        assert lib.encrypt_and_digest(msg) == S.ccm_from_ctr_and_cbc_mac(key, nonce, header, msg, tag_len)
+    with pytest.raises(ValueError, match="mac_over"):
+        S.ccm_from_ctr_and_cbc_mac(bytes(16), bytes(11), b"", b"x", mac_over="both")
+
+
+def test_a_tag_guess_matches_one_value_at_every_length_the_library_accepts():
+    from cipherlab.experiments.aead.measure import library_tag_bytes
+    got = S.tag_guess_check(seed=2)
+    assert got == {m: library_tag_bytes(m) for m in ("gcm", "ccm", "eax")} and 4 in got["gcm"] and 16 in got["ccm"]

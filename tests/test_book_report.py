@@ -203,6 +203,18 @@ def test_a_security_finding_about_a_design_the_paper_does_not_propose_follows_it
     assert body.splitlines()[2].startswith("3. **A caution about a design the paper compares")
 
 
+def test_a_caution_on_a_claim_row_is_listed_whatever_its_verdict_and_weighs_neither_way():
+    """concern: caution: a claim decided under the paper's own model that carries a caution of ours (GCM's forgery
+    bound for a modified ciphertext) is listed among the cautions, after the paper's refuted claims, and leaves the
+    grade as it was."""
+    spec = [("own", "contradicted", "supporting", "defect"), ("eq1", "reproduced", "supporting", "caution")]
+    got = [(k, r["claim_id"]) for k, r in template.concern_rows(_template_rows(spec, "003"), None)]
+    assert got == [("defect", "003-own"), ("caution", "003-eq1")]
+    plain = [("own", "contradicted", "supporting", "defect"), ("eq1", "reproduced", "supporting", "")]
+    assert (template.recommendation(_template_rows(spec, "003"), None)[:2]
+            == template.recommendation(_template_rows(plain, "003"), None)[:2])
+
+
 def test_every_report_has_the_template_sections_in_order():
     from cipherlab.report.referee import Paper
     spec = [("t5", "contradicted", "headline", ""), ("t6", "reproduced", "headline", ""),

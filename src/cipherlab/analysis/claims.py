@@ -38,8 +38,11 @@ CARRIES = ("size", "direction", "nothing")
 #: statements disagree among themselves; ``break`` (an extension, a finding): an attack of ours that breaks the
 #: cipher the paper proposes, under the attacker model its quote names; ``security``: the paper's security claim;
 #: ``method``: the paper's protocol or method cannot decide the sentence it is used for (a forgery test without
-#: power, a timing protocol unstated or at odds with itself), weighed in the report as a main concern.
-CONCERNS = ("overclaim", "defect", "break", "security", "method")
+#: power, a timing protocol unstated or at odds with itself), weighed in the report as a main concern;
+#: ``caution``: a security caution of ours about a design the paper compares, stated on a row the paper's own
+#: model decides (GCM's forgery bound for a modified ciphertext beside the paper's tag-guess model): listed
+#: among the report's cautions whatever the verdict, weighing neither for nor against the paper.
+CONCERNS = ("overclaim", "defect", "break", "security", "method", "caution")
 #: ``tier``: ``headline`` (what the paper is about: its speedups, security, entropy, rankings) or
 #: ``supporting`` (its arithmetic, its printed tables); ``condition``: the condition the claim is
 #: about (e.g. ``size=5 MB``), empty when it names none; ``covered_by``: the claim id of the row

@@ -130,7 +130,8 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
     caution, weak = weak[offered], weak[~offered]
     return {
         "break": breaks,
-        "caution": caution,
+        # a caution stated on a claim row (concern: caution) is listed whatever its verdict, and decides nothing
+        "caution": pd.concat([caution, claims[concern == "caution"]]),
         # the design's own security: a weakness our analysis shows (a security finding that holds), then the
         # paper's security statements and security evidence (concern: security) refuted, whatever their tier
         "security": pd.concat([weak, claims[(concern == "security") & claims["verdict"].isin(REFUTED)]]),

@@ -13,10 +13,21 @@
   CAST-128 in the paper's phase 2, read from the library (the block size, 64
   bits), against the 128-bit tags of the paper's 2^-128 statements.
 * ``003-s3-eq1-any-tag-length``: "P_forgery <= 2^-t" for any tag length and
-  mode: for GCM a forgery attempt on a message of ``n`` blocks succeeds with
-  probability up to ``(n + 1) / 2^t`` (GHASH is a polynomial of degree ``n + 1``
-  in the hash key; NIST SP 800-38D, Appendix C), exactly computed at the
-  paper's largest file (:func:`.forgery.gcm_forgery_bound`).
+  mode, under the paper's model (a guess of the tag of an unchanged
+  ciphertext): for every mode and every tag length the library accepts, the
+  right tag verifies and a one-bit change of it is refused (a tag is one value
+  compared whole), so a guess succeeds with exactly 2^-t. The caution: GCM's
+  bound for a forgery of a *modified* ciphertext of ``n`` blocks is
+  ``(n + 1) / 2^t`` (GHASH is a polynomial of degree ``n + 1`` in the hash key;
+  NIST SP 800-38D, Appendix C; Ferguson 2005), exactly computed at the paper's
+  largest file for a 32-bit tag (:func:`.forgery.gcm_forgery_bound`).
+* ``003-s127-ccm-mac-before-decrypt``: "the MAC is calculated over the nonce,
+  associated data, and the plaintext prior to decryption". CCM's tag is rebuilt
+  from AES-ECB as NIST SP 800-38C defines it (CBC-MAC over the formatted nonce,
+  associated data and *plaintext*, XOR the first counter block's keystream)
+  and compared with PyCryptodome's CCM on seeded messages; the same CBC-MAC over
+  the ciphertext is compared too. The MAC is over the plaintext, which the
+  receiver has only after CTR decryption: the statement does not hold.
 * ``003-t3-three-algorithms``: Table 3's caption names the three algorithms;
   its printed body is compared with Table 2's, cell by cell.
 """
@@ -31,8 +42,8 @@ from Crypto.Hash import CMAC
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.chapter import mb_to_bytes
-from cipherlab.experiments.aead.forgery import gcm_forgery_bound
-from cipherlab.experiments.aead.measure import IMPL, PAPER, new_aead, seeded_bytes
+from cipherlab.experiments.aead.forgery import forgery_bound, gcm_forgery_bound
+from cipherlab.experiments.aead.measure import IMPL, PAPER, library_tag_bytes, new_aead, seeded_bytes
 
 #: MyST labels of the sections that show these checks.
 SECTION = "aead-phase2"
@@ -71,6 +82,74 @@ def eax_composition_check(n_messages: int = 64, seed: int = 0) -> tuple[int, int
     return same, n_messages
 
 
+def _ccm_cbc_mac(ecb, nonce: bytes, header: bytes, payload: bytes, tag_len: int) -> bytes:
+    """CBC-MAC of SP 800-38C, Appendix A: B0 (flags, nonce, payload length), the associated data with its
+    length, the payload, each zero-padded to 16-byte blocks; the last chaining value."""
+    q = 15 - len(nonce)
+    b0 = bytes([64 * bool(header) + 8 * ((tag_len - 2) // 2) + (q - 1)]) + nonce + len(payload).to_bytes(q, "big")
+    ad = len(header).to_bytes(2, "big") + header if header else b""   # headers under 2^16 - 2^8 bytes
+    data = b0 + ad + bytes(-len(ad) % 16) + payload + bytes(-len(payload) % 16)
+    y = bytes(16)
+    for i in range(0, len(data), 16):
+        y = ecb.encrypt(bytes(a ^ b for a, b in zip(y, data[i:i + 16])))
+    return y
+
+
+def ccm_from_ctr_and_cbc_mac(key: bytes, nonce: bytes, header: bytes, message: bytes, tag_len: int = 16,
+                             mac_over: str = "plaintext") -> tuple[bytes, bytes]:
+    """CCM as NIST SP 800-38C defines it, from AES-ECB: C = P XOR the keystream of counter blocks 1, 2, ...;
+    tag = CBC-MAC(B0, associated data, payload) XOR E(counter block 0), cut to ``tag_len`` bytes. ``mac_over``
+    is the payload the CBC-MAC covers: ``"plaintext"`` (the standard) or ``"ciphertext"`` (what a receiver
+    has before decrypting)."""
+    if mac_over not in ("plaintext", "ciphertext"):
+        raise ValueError(f"mac_over must be 'plaintext' or 'ciphertext', got {mac_over!r}")
+    ecb = AES.new(key, AES.MODE_ECB)
+    q = 15 - len(nonce)
+    ctr = [ecb.encrypt(bytes([q - 1]) + nonce + i.to_bytes(q, "big")) for i in range(-(-len(message) // 16) + 1)]
+    stream = b"".join(ctr[1:])
+    ct = bytes(a ^ b for a, b in zip(message, stream))
+    mac = _ccm_cbc_mac(ecb, nonce, header, message if mac_over == "plaintext" else ct, tag_len)
+    return ct, bytes(a ^ b for a, b in zip(mac, ctr[0]))[:tag_len]
+
+
+def ccm_composition_check(n_messages: int = 8, seed: int = 0) -> tuple[int, int, int]:
+    """(messages where CCM rebuilt with the CBC-MAC over the plaintext equals PyCryptodome's CCM, ciphertext
+    and tag; messages where the CBC-MAC over the ciphertext gives its tag; messages tried): seeded keys, 11-byte
+    nonces, headers and lengths 1 .. 99 bytes."""
+    same = over_ct = 0
+    for i in range(n_messages):
+        key = seeded_bytes(seed, "ccm-key", i, n=16)
+        nonce = seeded_bytes(seed, "ccm-nonce", i, n=11)
+        header = seeded_bytes(seed, "ccm-header", i, n=i % 24)
+        msg = seeded_bytes(seed, "ccm-msg", i, n=1 + (i * 37) % 99)
+        lib = AES.new(key, AES.MODE_CCM, nonce=nonce, mac_len=16)
+        lib.update(header)
+        got = lib.encrypt_and_digest(msg)
+        same += got == ccm_from_ctr_and_cbc_mac(key, nonce, header, msg)
+        over_ct += got[1] == ccm_from_ctr_and_cbc_mac(key, nonce, header, msg, mac_over="ciphertext")[1]
+    return same, over_ct, n_messages
+
+
+def tag_guess_check(seed: int = 0) -> dict[str, tuple[int, ...]]:
+    """Per mode, the tag lengths (bytes) the library accepts at which the right tag of an unchanged ciphertext
+    verifies and its first bit flipped is refused (a tag is one value compared whole: a guess matches with
+    exactly 2^-t); a length where either fails is left out."""
+    ok = {}
+    for m in ("gcm", "ccm", "eax"):
+        good = []
+        for t in library_tag_bytes(m):
+            key, nonce = seeded_bytes(seed, "guess-key", m, t, n=16), seeded_bytes(seed, "guess-nonce", m, t, n=11)
+            ct, tag = new_aead("aes", m, key, nonce, mac_len=t).encrypt_and_digest(b"an unchanged ciphertext")
+            wrong = bytes([tag[0] ^ 1]) + tag[1:]
+            new_aead("aes", m, key, nonce, mac_len=t).decrypt_and_verify(ct, tag)   # raises if the right tag fails
+            try:
+                new_aead("aes", m, key, nonce, mac_len=t).decrypt_and_verify(ct, wrong)
+            except ValueError:
+                good.append(t)
+        ok[m] = tuple(good)
+    return ok
+
+
 def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     """Evidence of the checks above (one row each)."""
     same, tried = eax_composition_check(seed=seed)
@@ -97,15 +176,26 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     largest = max(_paper.published(PAPER, "Pseudocode 3 (setup)")["number"].tolist())      # MB
     nbytes = mb_to_bytes([largest])[0]
     blocks_gcm = math.ceil(nbytes / 16)      # GHASH adds the length block: a polynomial of degree blocks + 1 in H
-    t_tag = 32
-    ratio = gcm_forgery_bound(1, t_tag, nbytes) / Fraction(1, 2**t_tag)
+    t_tag = 32          # GCM's shortest tag: where its length term weighs most (SP 800-38D, Appendix C)
+    caution = gcm_forgery_bound(1, t_tag, nbytes) / Fraction(1, 2**t_tag)
+    accepted = {m: library_tag_bytes(m) for m in ("gcm", "ccm", "eax")}
+    guessed = tag_guess_check(seed)
+    # the paper's model: one guess of the tag of an unchanged ciphertext matches with 2^-t, at every length the
+    # library accepts, when the tag is one value compared whole (the right one verifies, a changed one does not)
+    worst = max(forgery_bound(1, 8 * t) * 2 ** (8 * t) for m in guessed for t in guessed[m])
     rows_t5.append(_v.Evidence(
-        "003-s3-eq1-any-tag-length", holds=ratio <= 1, estimate=math.log2(ratio), unit="log2", mode="gcm",
-        size=f"{nbytes} B", style="exact arithmetic", profile=profile, section="aead-bound",
-        detail=(f"GCM, a {t_tag}-bit tag, the paper's largest file ({largest:g} MB, {blocks_gcm} blocks): one "
-                f"forgery attempt succeeds with probability up to {blocks_gcm + 1} / 2^{t_tag}, 2^"
-                f"{math.log2(ratio):.1f} times the 2^-{t_tag} of eq. 1 (NIST SP 800-38D, Appendix C); the factor "
-                "is the same at every tag length, so eq. 1 is not GCM's bound")))
+        "003-s3-eq1-any-tag-length", holds=bool(guessed == accepted and worst <= 1), estimate=math.log2(worst),
+        unit="log2", mode="gcm, ccm, eax", size=f"{nbytes} B", style=IMPL, profile=profile,
+        section="aead-bound",
+        detail=("under the paper's model (a guess of the tag of an unchanged ciphertext), at every tag length "
+                "the library accepts ("
+                + "; ".join(f"{m.upper()} {', '.join(map(str, v))} bytes" for m, v in accepted.items())
+                + "), the right tag verifies and a one-bit change of it is refused (the tag is compared whole "
+                  "with the one right t-bit value), so a uniform guess succeeds with exactly 2^-t; caution: a forgery of a modified GCM "
+                  f"ciphertext succeeds with up to (blocks + 1) / 2^t, at a {t_tag}-bit tag on the paper's largest "
+                  f"file ({largest:g} MB, {blocks_gcm} blocks) {blocks_gcm + 1} / 2^{t_tag}, 2^"
+                  f"{math.log2(caution):.1f} times eq. 1's 2^-{t_tag} (NIST SP 800-38D, Appendix C; Ferguson "
+                  "2005): GCM's short tags are weak")))
     tags = {c: 8 * len(new_aead(c, "eax", seeded_bytes(seed, "tag-key", c, n=16), bytes(16))
                        .encrypt_and_digest(b"")[1]) for c in ("aes", "blowfish", "cast")}
     rows_t5.append(_v.Evidence(
@@ -116,6 +206,20 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
                 + "; a 64-bit tag is guessed with probability 2^-64 per attempt and a 64-bit block nears its "
                   "birthday bound at about 2^32 blocks; the paper's 2^-128 (Secs. 3, 5.2 and 6) is stated for "
                   "phase 1's AES modes, the only ones its forgery trials cover, and phase 2 states no tag length")))
+    ccm_same, ccm_over_ct, ccm_tried = ccm_composition_check(seed=seed)
+    if ccm_same != ccm_tried:
+        raise RuntimeError(f"CCM rebuilt from CTR and CBC-MAC (SP 800-38C) matched PyCryptodome's CCM on {ccm_same} "
+                           f"of {ccm_tried} messages: the composition or the library is wrong, and the check cannot "
+                           "say what CCM's MAC covers")
+    # the MAC could be computed before decryption only if it covered what the receiver holds, the ciphertext
+    rows_t5.append(_v.Evidence(
+        "003-s127-ccm-mac-before-decrypt", holds=ccm_over_ct == ccm_tried, n=ccm_tried, mode="ccm",
+        detail=(f"CCM rebuilt from AES-ECB as NIST SP 800-38C defines it, CBC-MAC over the formatted nonce, "
+                f"associated data and plaintext XOR the keystream of counter block 0, equals PyCryptodome's CCM, "
+                f"ciphertext and tag, on {ccm_same} of {ccm_tried} seeded messages; the same CBC-MAC over the "
+                f"ciphertext gives its tag on {ccm_over_ct}: the MAC is over the plaintext, which the receiver has "
+                "only after CTR decryption, so it is computed after decryption, not prior to it"),
+        **{**cond, "section": "aead-forgery"}))
     return rows_t5 + [
         _v.Evidence("003-s126-eax-ecbc-emac", holds=False, n=tried, mode="eax",
                     detail=(f"EAX composed from AES-CTR (started at OMAC^0 of the nonce) and OMAC (CMAC, tweaks 0, "

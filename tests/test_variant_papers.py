@@ -240,7 +240,7 @@ def test_the_equivalence_to_aes_leads_the_reports_main_concerns(toy):
     assert (kind, row["claim_id"]) == ("security", "variant_toy-paper")
     assert {k for k, _ in concerns[1:]} >= {"contradicted"}
     text = template._concern_sentence(kind, row, {})
-    assert text.startswith("**A weakness of the design.** The modification is ineffective")
+    assert text.startswith("**A security finding about the design.** The modification is ineffective")
 
 
 def test_a_stand_ins_weaker_design_is_a_finding_not_a_concern(toy, monkeypatch):

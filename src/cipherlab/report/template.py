@@ -210,7 +210,7 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
     quote = _t(r.get("claim"))
     lead = {"break": "**The cipher is broken.**",
-            "security": ("**A weakness of the design.**" if _s(r.get("verdict")) == FINDING
+            "security": ("**A security finding about the design.**" if _s(r.get("verdict")) == FINDING
                          else "**The paper's security case fails.**"),
             "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",

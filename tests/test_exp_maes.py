@@ -420,15 +420,20 @@ def test_evidence_speed_decisions_on_synthetic_times(small_frames):
     # every style (readings: any), reproduced here in every one
     assert v["002-abstract-enc-speedup"] == "reproduced"
     assert v["002-t3-fastest"] == "reproduced"
-    # 'decreases slightly' states a small effect (rule small_effect): a 150 % decrease is far more than slight
-    assert v["002-t3-opt-enc-slight"] == "not reproduced"
+    # 'decreases slightly' is decided on the gap Table III prints (34 against 30 us, 13.3 %), an ordering with a
+    # stated gap clearly beyond the floor: a speed-up beyond the noise establishes it
+    assert v["002-t3-opt-enc-slight"] == "reproduced"
     assert v["002-approaches-similar-time"] == "reproduced"
-    # MAES as fast as AES: as slight as stated, inside the band, whatever its sign (a slight effect is not
-    # contradicted by a small one); the abstract's 150 % is absent
+    # MAES as fast as AES: the paper's 'slightly' is its own 13.3 %, clearly beyond the noise floor, so no effect
+    # beyond the noise contradicts it (small_effect is only for a stated effect inside the floor); the abstract's
+    # 150 % is absent too
     v = decide(_times(aes=1.0, maes1=1.0, maes2=1.0))
-    assert v["002-t3-opt-enc-slight"] == "reproduced" and v["002-abstract-enc-speedup"] == "contradicted"
+    assert v["002-t3-opt-enc-slight"] == "contradicted" and v["002-abstract-enc-speedup"] == "contradicted"
     slight = next(e for e in _evidence(small_frames) if e.claim_id == "002-t3-opt-enc-slight")
-    assert slight.stated is None
+    assert slight.stated == pytest.approx((34 / 30 - 1) * 100)
+    # MAES 13.3 % faster, the gap the paper prints: reproduced; 2 % faster, inside the 3 % floor: no effect
+    assert decide(_times(aes=34 / 30, maes1=1.0, maes2=1.0))["002-t3-opt-enc-slight"] == "reproduced"
+    assert decide(_times(aes=1.02, maes1=1.0, maes2=1.0))["002-t3-opt-enc-slight"] == "contradicted"
     # MAES twice as slow as AES: the opposite of a decrease
     assert decide(_times(aes=1.0, maes1=2.0, maes2=2.0))["002-t3-opt-enc-slight"] == "contradicted"
     # MAES as fast as AES: no speed-up beyond the A/A band; approach 2 twice as slow as approach 1
@@ -672,7 +677,9 @@ def test_sha3_ivs_more_secure_is_decided_and_the_key_expansion_admission_is_not_
     got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, opts, "quick")}
     assert got == {"002-s4c-sha3-more-secure": True}
     row = V.load_claims().set_index("claim_id").loc["002-s4c-keyexp-not-secure"]
-    assert row["rule"] == "not_testable" and "002-sec-iv-round-key" in row["note"]
+    # the sentence is the other half of the contrast 002-s4c-sha3-more-secure decides: covered by it, counted once
+    assert row["rule"] == "not_testable" and row["covered_by"] == "002-s4c-sha3-more-secure"
+    assert "002-sec-iv-round-key" in row["note"]
 
 
 @pytest.mark.parametrize("seconds, holds", [(1048576 / 124.9e6, True), (1048576 / 125.1e6, False)])

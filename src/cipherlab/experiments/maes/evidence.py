@@ -110,14 +110,21 @@ def _speed(f: Frames, impls, original: str, optimized: str, profile: str, seed: 
     # the same-path speed-ups (readings: any in the registry): every style is a reading the paper leaves open
     for cid, op in (("002-t3-enc-half", "encrypt"), ("002-t3-dec-fifth", "decrypt")):
         rows += [_one_block(f, cid, impl, op, "aes", "maes-2", profile, "maes-table3", seed) for impl in impls]
-    for cid, impl, op in (("002-t3-opt-enc-slight", optimized, "encrypt"),
-                          ("002-t3-opt-dec-half", optimized, "decrypt")):
-        # "decreases slightly" (002-t3-opt-enc-slight) is a small effect in words: rule small_effect, no stated size
-        rows.append(_one_block(f, cid, impl, op, "aes", "maes-2", profile, "maes-table3", seed))
+    def printed_gap(op: str, c: str) -> float:
+        """Table III's own speed-up of MAES approach ``c`` over the optimized AES (%), the gap the paper states."""
+        col = op.capitalize() + "ion"
+        return float((t3[("Original AES (optimized implementation)", col)] / t3[(t3_rows[c], col)] - 1) * 100)
+
+    # "decreases slightly" is decided on the gap Table III prints for it (34 against 30 us, 13.3 %), which is
+    # clearly beyond the noise floor: 'slightly' is the paper's word for that gap, not a small effect
+    rows.append(dataclasses.replace(
+        _one_block(f, "002-t3-opt-enc-slight", optimized, "encrypt", "aes", "maes-2", profile, "maes-table3", seed),
+        stated=printed_gap("encrypt", "maes-2")))
+    rows.append(_one_block(f, "002-t3-opt-dec-half", optimized, "decrypt", "aes", "maes-2", profile, "maes-table3",
+                           seed))
     worst = min((dataclasses.replace(
         _one_block(f, "002-t3-fastest", optimized, op, "aes", c, profile, "maes-table3", seed),
-        stated=float((t3[("Original AES (optimized implementation)", op.capitalize() + "ion")]
-                      / t3[(t3_rows[c], op.capitalize() + "ion")] - 1) * 100))
+        stated=printed_gap(op, c))
         for op in ("encrypt", "decrypt") for c in ("maes-1", "maes-2")), key=lambda e: e.low)
     rows.append(worst)
     if f.steps is not None:
@@ -285,10 +292,10 @@ def table2_evidence(s: pd.DataFrame, profile: str, seed: int = 0) -> list[Eviden
         for cid, step in (("002-t2-mixcol-half", "mix_columns"), ("002-t2-invmix-50x", "inv_mix_columns"),
                           ("002-s4a-xor-much-less", "mix_columns")):
             main = {"impl": impl, "operation": step, "role": "main"}
-            same_path = cid in ("002-t2-mixcol-half", "002-t2-invmix-50x")   # readings: any, one per style
+            per_style = cid in ("002-t2-mixcol-half", "002-t2-invmix-50x")   # one reading per style
             rows.append(speed_case(s, cid, main, xor, main, {"impl": impl, "operation": step, "role": "control"},
                                    seed=seed, detail=f"{step} against the XOR stage, per state",
-                                   stated=_table2_gap(step, "xor"), reading=f"style={impl}" if same_path else "",
+                                   stated=_table2_gap(step, "xor"), reading=f"style={impl}" if per_style else "",
                                    **cond))
         mix, inv = ({"impl": impl, "operation": st, "role": "main"} for st in ("mix_columns", "inv_mix_columns"))
         rows.append(speed_case(s, "002-t2-invmix-costlier", inv, mix, inv,

@@ -432,3 +432,45 @@ def test_concern_method_is_a_declared_concern_with_its_meaning_on_the_methods_pa
     assert "method" in CONCERNS and "method" in rules["report"]["concerns"]
     assert "method" in rules["report"]["condition_text"]
     assert "method" in template.recommendation_rule_markdown(rules)
+
+
+def test_the_shipped_reference_run_is_compared_with_nothing_not_with_itself():
+    """When the shipped reference run IS this run (a book built from it, or the run `make contribute` shipped)
+    and no other run was compared, the section across machines says so and compares nothing: no verdict count
+    across machines, no run-to-run noise against a run of its own name."""
+    from cipherlab.analysis.machines import RunNoise
+    from cipherlab.report.referee import Paper
+    spec = [("t5", "reproduced", "headline", ""), ("t6", "contradicted", "headline", "")]
+    paper = Paper("002", "MAES", "maes", "cite")
+    rows = _template_rows(spec, "002").assign(machines="amd-x: reproduced",
+                                              portability="portable: the same verdict on all 2 machines")
+    body = {s.key: s.body for s in template.report_sections(
+        paper, rows, noise=RunNoise(run="amd-x", total=9, disjoint=0), reference="amd-x")}
+    assert body["machines"].startswith("This run is the shipped reference run `amd-x` (`data/runs/amd-x/`)")
+    assert "no verdict is compared across machines" in body["machines"]
+    assert "Run-to-run noise" not in body["machines"] and "same verdict on every machine" not in body["machines"]
+    # without the reference, the same rows are compared as before
+    assert "same verdict on every machine" in {s.key: s.body for s in template.report_sections(
+        paper, rows)}["machines"]
+
+
+def test_reference_run_is_this_runs_own_shipped_run_only_when_no_other_run_was_compared(monkeypatch, tmp_path):
+    """referee.reference_run: a book built from a shipped run names it; a tree whose measurement ids are a
+    shipped run's names that run; a second run compared with it, or ids of no shipped run, name nothing."""
+    from types import SimpleNamespace
+
+    import cipherlab.analysis.machines as AM
+    from cipherlab.pipeline import runs as R
+    from cipherlab.report import referee
+    prof = SimpleNamespace(shipped_run=None, name="full", table=lambda name: tmp_path / f"{name}.csv")
+    monkeypatch.setattr(referee, "as_profile", lambda p: prof)
+    shipped = [SimpleNamespace(name="amd-x", card={"run_ids": ["a", "b"]})]
+    monkeypatch.setattr(R, "shipped_runs", lambda profile, exclude=(): [r for r in shipped if r.name not in exclude])
+    monkeypatch.setattr(AM, "this_card", lambda p: {"run_ids": ["a", "b"]})
+    assert referee.reference_run("full") == "amd-x"
+    monkeypatch.setattr(AM, "this_card", lambda p: {"run_ids": ["c"]})
+    assert referee.reference_run("full") == ""
+    prof.shipped_run = "amd-x"
+    assert referee.reference_run("full") == "amd-x"
+    shipped.append(SimpleNamespace(name="box-b", card={"run_ids": ["z"]}))
+    assert referee.reference_run("full") == ""

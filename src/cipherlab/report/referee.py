@@ -160,7 +160,30 @@ def sections(paper: str, rows: pd.DataFrame, profile: "str | Profile") -> "tuple
     p = check_paper(paper)
     mine = rows[rows["paper"].astype(str) == p.id]
     return template.report_sections(p, mine, paper_findings(rows, p.id), protocol_table(p.id, profile),
-                                    misprints(p.id), noise=paper_noise(profile, set(mine["claim_id"].astype(str))))
+                                    misprints(p.id), noise=paper_noise(profile, set(mine["claim_id"].astype(str))),
+                                    reference=reference_run(profile))
+
+
+def reference_run(profile: "str | Profile") -> str:
+    """The name of the shipped run that IS this run, when no other run was compared with it: the run a book is
+    built from (``make from-run``), or a shipped run whose measurement ids are this tree's own (the run that
+    ``make contribute`` shipped). Its report compares the run with nothing, not with itself under its own name.
+    Empty otherwise."""
+    from cipherlab.analysis.machines import THIS_RUN, this_card
+    from cipherlab.pipeline import runs as _runs
+    prof = as_profile(profile)
+    name = prof.shipped_run or ""
+    if not name:
+        ids = (this_card(prof) or {}).get("run_ids")
+        name = next((r.name for r in _runs.shipped_runs(prof.name) if ids and r.card.get("run_ids") == ids), "")
+    if not name:
+        return ""
+    if prof.table("machines").is_file():
+        from cipherlab.report.machines import load_comparison
+        others = set(load_comparison(prof)["run"]) - {THIS_RUN, name}
+    else:
+        others = {r.name for r in _runs.shipped_runs(prof.name, exclude=[name])}
+    return "" if others else name
 
 
 def paper_noise(profile: "str | Profile", claim_ids: "set[str]") -> "RunNoise | None":

@@ -356,12 +356,17 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame) -> str:
     return "\n".join(parts) if parts else "None bearing on this paper in this run."
 
 
-def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None) -> str:
-    """Which of the paper's claims keep their verdict on every machine that measured them, which differ (named,
+def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: str = "") -> str:
+    """``reference``: the name of the shipped run that IS this run, no other run compared: the paragraph says so
+    and compares nothing (never this run against itself under its own name). Otherwise: which of the paper's claims keep their verdict on every machine that measured them, which differ (named,
     linked: never counted as the paper's error), which differ from a shipped run only because the code or data
     changed (exact evidence: never the machine) or only from a run of the same CPU kind (run-to-run variation);
     from the rows' ``portability``. ``noise``: the run-to-run noise measured against a shipped run of the same
     CPU kind (:func:`cipherlab.analysis.machines.run_to_run_noise`), said after it."""
+    if reference:
+        return (f"This run is the shipped reference run `{reference}` (`data/runs/{reference}/`), and no other "
+                "run was compared with it, so no verdict is compared across machines here (the "
+                "[Machines](machines.html) page says how to add a run of another machine).")
     if "portability" not in claims.columns:
         return "This run was not compared with another machine." + _noise_text(noise)
     port = claims["portability"].fillna("").astype(str)
@@ -412,14 +417,15 @@ def _noise_text(noise: "RunNoise | None") -> str:
 def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
                     protocol: "pd.DataFrame | None" = None, misprints: "pd.DataFrame | None" = None,
                     rules: "dict | None" = None, extra: "Sequence[Section]" = (),
-                    noise: "RunNoise | None" = None) -> tuple[Section, ...]:
+                    noise: "RunNoise | None" = None, reference: str = "") -> tuple[Section, ...]:
     """The sections of a referee's report on ``paper`` (any object with ``id``, ``subject``, ``chapter``).
 
     ``rows``: the paper's verdict rows (its claims; findings are dropped here); ``findings``: verdict rows of
     our own findings bearing on it (``concern = "break"`` marks an attack that breaks its cipher); ``protocol``:
     :data:`PROTOCOL_COLUMNS`; ``misprints``: the paper's documented misprints; ``extra``: sections a caller adds
     before the recommendation; ``noise``: the run-to-run noise of the paper's speed rows against a shipped run of
-    the same CPU kind (said in the machines paragraph).
+    the same CPU kind (said in the machines paragraph); ``reference``: the name of the shipped run that IS this
+    run, no other run compared (the machines paragraph then compares nothing).
     """
     rules = rules or load_rules()
     claims = _claims(rows)
@@ -444,7 +450,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "overclaims": _overclaims(conditions(claims, findings)),
         "supporting": _supporting(claims),
         "findings": _findings(findings, claims),
-        "machines": _machines(claims, noise),
+        "machines": _machines(claims, noise, reference),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
                               if len(why) else "") + " " + tested_sentence(claims)

@@ -157,6 +157,27 @@ def test_attack_recovers_variants_exactly(cipher, mode):
         assert res["queries"] == 257 and res["byte_local"]
 
 
+def test_attacker_model_is_said_from_the_attacks_own_parameters():
+    """The attacker model comes from the attack's parameters (its chosen blocks, its modes): the CBC clause (the
+    oracle's IV known in advance) only where CBC is used; the registry's sentences that state the attack name the
+    same number of chosen blocks and, where they name the oracle, the IV."""
+    import re
+
+    from cipherlab.analysis.claims import load_claims
+    res = attack.run_attack("aes-2sbox", bytes(range(16)), bytes(64), mode="cbc", iv=bytes(16))
+    assert res["queries"] == attack.CODEBOOK_BLOCKS == 257
+    ecb, cbc = attack.attacker_model(257, ["ecb"]), attack.attacker_model(257, ["ecb", "CBC"])
+    assert ecb == "an encryption oracle for 257 chosen blocks under the key, and no key"
+    assert cbc.startswith(ecb) and "IV the oracle uses known in advance" in cbc and "IV" not in ecb
+    claims = load_claims()
+    for _, row in claims[claims["paper"].isin(["000", "001", "002"])].iterrows():
+        for field in ("quote", "quantity", "note"):
+            for n in re.findall(r"oracle for (\d+) chosen blocks", row[field]):
+                assert int(n) == attack.CODEBOOK_BLOCKS, (row["claim_id"], field)
+        if "encryption oracle" in row["quantity"]:
+            assert "IV known in advance" in row["quantity"], row["claim_id"]
+
+
 @pytest.mark.parametrize("mode", ["ecb", "cbc"])
 def test_attack_on_aes_recovers_nothing(mode):
     iv = bytes(16) if mode == "cbc" else None

@@ -113,6 +113,20 @@ def position_query() -> np.ndarray:
     return np.arange(BLOCK, dtype=np.uint8)
 
 
+#: The chosen blocks the codebook attack asks the oracle for: the 256 codebook blocks and the position probe.
+CODEBOOK_BLOCKS = len(codebook_queries()) + 1
+
+
+def attacker_model(queries: int, modes) -> str:
+    """The codebook attack's attacker model in words, from its own parameters: ``queries`` chosen blocks
+    encrypted under the key by an oracle, no key; in CBC (one of ``modes``), the IV the oracle uses known in
+    advance (fixed, or sent before the message), which :func:`_ecb_encrypt_blocks` XORs into each chosen block."""
+    text = f"an encryption oracle for {int(queries)} chosen blocks under the key, and no key"
+    if "cbc" in {str(m).lower() for m in modes}:
+        text += "; in CBC, the IV the oracle uses known in advance (fixed, or sent before the message)"
+    return text
+
+
 def _ecb_encrypt_blocks(oracle: EncryptionOracle, blocks: np.ndarray) -> np.ndarray:
     """Single-block ECB encryptions ``E(x)`` for every row of ``blocks`` via the oracle."""
     if oracle.mode == "ecb":

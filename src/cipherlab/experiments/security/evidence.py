@@ -17,6 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from cipherlab.analysis.evidence import Evidence
+from cipherlab.experiments.security.attack import attacker_model
 from cipherlab.experiments.security.summary import round_sbox_name
 
 #: The cipher(s) of each paper whose extensions this chapter measures.
@@ -48,8 +49,8 @@ def _attack(results: dict, ciphers, paper: str, profile: str) -> Evidence:
     at = results["attack"]
     mine, aes = at[at["cipher"].isin(ciphers)], at[at["cipher"] == "aes"]
     pct = 100.0 * float(mine["match_fraction"].min())
-    detail = (f"{_names(ciphers)}, given an encryption oracle for {int(mine['queries'].max())} chosen blocks per key "
-              f"and no key: the codebook recovers at least {pct:.2f} % "
+    detail = (f"{_names(ciphers)}, given {attacker_model(mine['queries'].max(), mine['mode'])} (per key): "
+              f"the codebook recovers at least {pct:.2f} % "
               f"of every target ({', '.join(sorted(set(mine['target'])))}) in {', '.join(sorted(set(mine['mode'])))}"
               + (f"; AES attacked alike: at most {100 * float(aes['match_fraction_decoded'].max()):.2f} % of the "
                  f"decoded bytes (chance {100 * float(aes['chance'].iloc[0]):.2f} %)" if len(aes) else ""))
@@ -197,8 +198,8 @@ def evidence_rows(results: dict, *, profile: str, xor_byte: int = 0x7F) -> list[
             f"{paper}-security-slightly-weakened", holds=not bool(att["exact"].all()),
             estimate=100.0 * float(att["match_fraction"].min()), unit="% recovered without the key",
             n=int(att["bytes"].sum()), profile=profile, section=SECTIONS["attack"],
-            detail=(f"a key-free chosen-plaintext codebook attack (an encryption oracle for {int(att['queries'].max())} "
-                    "chosen blocks) reads AES-2SBox "
+            detail=(f"a key-free chosen-plaintext codebook attack ({attacker_model(att['queries'].max(), att['mode'])}) "
+                    "reads AES-2SBox "
                     f"ciphertext ({', '.join(sorted(set(att['mode'])))}; {', '.join(sorted(set(att['target'])))}): "
                     "the cipher is broken, not slightly weakened")))
     return rows

@@ -149,25 +149,21 @@ def test_gain_claims_compare_two_gains_as_one_double_ratio_with_its_own_aa_band(
     assert (d["verdict"] == "contradicted").all(), d["reason"].tolist()
 
 
-def test_a_steady_rise_is_decided_step_by_step_not_only_from_end_to_end():
-    """'steadily increases': one reading per pair of neighbouring sizes. A throughput that rises from the first size
-    to the second and falls after it rises end to end, yet is not steady: the falling step decides."""
+def test_a_steady_rise_is_decided_as_a_trend_not_on_its_weakest_step():
+    """'steadily increases': a trend across every size. A throughput that rises from the first size to the second and
+    falls after it, yet rises from the smallest size to the largest, is a trend with one step reversed: the step is
+    shown in the detail, the trend decides (the paper times one cold call per file, whose single steps are noisy)."""
     from cipherlab.experiments.aead import protocol
     from aead_synthetic import synthetic_cold
     cid = "003-f5-tp-rises-enc"
-    steady = protocol.cold_evidence(synthetic_cold(PAPER_ORDER, fixed=1e-3), profile="full", seed=1, claims=[cid])
-    steps = [e.reading.split(", ")[-1] for e in steady if e.reading != V.END_TO_END]
-    assert sorted(set(steps)) == sorted(f"step {a} B to {b} B" for a, b in zip(SIZES, SIZES[1:]))
-    assert _decide_only(steady, {cid}).loc[cid, "verdict"] == "reproduced"
     cold = synthetic_cold(PAPER_ORDER, fixed=1e-3)
-    # CCM's and EAX's calls at the largest file 60 % longer: still a rise from 0.1 to 5 MB, a fall from 1 to 5 MB
+    # CCM's and EAX's calls at the third size 60 % longer: still a rise from 0.1 to 5 MB, a fall after the third size
     slow = (cold["bytes"] == SIZES[2]) & (cold["phase"] == 1) & cold["mode"].isin(["ccm", "eax"])
     cold.loc[slow, "seconds"] *= 1.6
     rows = protocol.cold_evidence(cold, profile="full", seed=1, claims=[cid])
-    end = next(e for e in rows if e.reading == V.END_TO_END)
-    assert end.low > 3 and min(e.high for e in rows if e.reading.endswith(f"step {SIZES[1]} B to {SIZES[2]} B")) < -3
-    d = _decide_only(rows, {cid})
-    assert d.loc[cid, "verdict"] == "contradicted" and f"{SIZES[1]} B to {SIZES[2]} B" in d.loc[cid, "reading"]
+    assert len(rows) == 1 and rows[0].low > 3
+    assert f"{SIZES[1]} B to {SIZES[2]} B" in rows[0].detail
+    assert _decide_only(rows, {cid}).loc[cid, "verdict"] == "reproduced"
 
 
 def test_convergence_is_read_for_every_mode_and_names_the_one_that_decides():

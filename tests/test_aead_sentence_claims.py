@@ -31,7 +31,7 @@ def test_level_claims_start_at_1_mb_and_read_every_larger_size():
         start, after = (1_000_000, [3_000_000, 5_000_000]) if where == "level" else (100_000, list(sizes[1:]))
         assert sorted(e.reading for e in rows) == sorted(f"size={b} B" for b in after), cid
         assert all(e.size.endswith(f"vs {start} B") and e.control_low is not None and e.unit == "%" for e in rows)
-        assert mine.loc[cid, "rule"] == "equivalent" and float(mine.loc[cid, "margin"]) == 10.0, cid
+        assert mine.loc[cid, "rule"] == "small_effect" and mine.loc[cid, "expect"] == "either", cid
         assert mine.loc[cid, "decided_by"] == "", cid    # warm medians, not the cold protocol
     d = _decide_only(flat, set(E.LEVEL_CLAIMS))
     assert (d["verdict"] == "reproduced").all(), d["reason"].tolist()   # 10 us fixed: level within 1 % after 1 MB
@@ -206,3 +206,35 @@ def test_the_widening_rows_decide_on_the_microsecond_gap():
     d = _decide_only(rows, {"003-s52-gap-widens"})
     assert d.loc["003-s52-gap-widens", "verdict"] == "reproduced", d.loc["003-s52-gap-widens", "reason"]
 
+
+
+#: Every sameness of paper 003 ('similar', 'minimal', 'convergent', 'stable', 'leveled off'), one declared rule.
+SAMENESSES = ("003-f8-enc-dec-similar", "003-t1-converge", "003-f10-blowfish-enc-dec-similar", "003-f9-cast-flat-enc",
+              "003-f9-blowfish-flat-enc", "003-f10-blowfish-flat-dec", "003-f10-cast-flat-dec")
+
+
+def test_every_sameness_is_one_declared_rule_and_a_sameness_of_two_code_paths_carries_nothing():
+    mine = evidence.paper_claims().set_index("claim_id")
+    for cid in SAMENESSES:
+        row = mine.loc[cid]
+        assert (row["rule"], row["expect"], row["carries"]) == ("small_effect", "either", "size"), cid
+    assert (mine.loc["003-f5-ccm-eax-nearly-same", ["rule", "carries"]] == ["not_testable", "nothing"]).all()
+    left = mine[(mine["paper"] == "003") & (mine["rule"] == "equivalent")]
+    assert set(left.index) == {"003-t1-semilinear", "003-s52-reject-linear", "003-x-reject-costs-decrypt",
+                               "003-s511-equally-affected"}      # fit tolerances, not stated samenesses
+
+
+@pytest.mark.parametrize("low, high, verdict", [
+    (-2.0, 2.0, "reproduced"),        # inside the noise band
+    (-14.0, 14.5, "reproduced"),      # beyond the band, wholly within +-15 %
+    (5.0, 16.0, "inconclusive"),      # across the 15 % a slight effect reaches
+    (15.5, 20.0, "contradicted"),     # wholly beyond it
+    (-20.0, -15.5, "contradicted")])  # whatever its sign
+def test_a_sameness_is_decided_at_the_edges_of_the_slight_reach(low, high, verdict):
+    mine = evidence.paper_claims()
+    claim = mine[mine["claim_id"] == "003-f8-enc-dec-similar"]
+    ev = V.Evidence("003-f8-enc-dec-similar", estimate=(low + high) / 2, low=low, high=high, n=36, processes=12,
+                    control_low=-2.5, control_high=2.5, unit="%", size="5000000 B", style="pycryptodome",
+                    mode="eax", profile="full", section="aead-fig8", reading="cipher=aes")
+    d = V.decide_all(claim, V.evidence_frame([ev]).assign(chapter="aead")).set_index("claim_id")
+    assert d.loc["003-f8-enc-dec-similar", "verdict"] == verdict, d.loc["003-f8-enc-dec-similar", "reason"]

@@ -6,6 +6,7 @@ import pytest
 
 from cipherlab.analysis import verdicts as V
 from cipherlab.experiments.aead import evidence, linearity
+from cipherlab.experiments.aead import sentence_claims as E
 
 from aead_synthetic import SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence, decide_synthetic
 
@@ -238,3 +239,20 @@ def test_a_sameness_is_decided_at_the_edges_of_the_slight_reach(low, high, verdi
                     mode="eax", profile="full", section="aead-fig8", reading="cipher=aes")
     d = V.decide_all(claim, V.evidence_frame([ev]).assign(chapter="aead")).set_index("claim_id")
     assert d.loc["003-f8-enc-dec-similar", "verdict"] == verdict, d.loc["003-f8-enc-dec-similar", "reason"]
+
+
+@pytest.mark.parametrize("cast_factor, holds", [(1.3, False), (1.0, True), (0.8, True)])
+def test_blowfishs_lowest_start_is_said_in_mb_per_s_and_refuted_only_beyond_the_noise(cast_factor, holds):
+    """At the smallest size: CAST 30 % slower than Blowfish refutes 'Blowfish lowest'; level with it (inside the
+    noise) or faster does not. The detail names each cipher's speed in MB/s."""
+    p2 = synthetic_raw(2, PAPER_ORDER)
+    small = int(p2["bytes"].min())
+    bf = p2.loc[(p2["cipher"] == "blowfish") & (p2["bytes"] == small) & (p2["instance"] == "main"), "seconds"].median()
+    at = (p2["cipher"] == "cast") & (p2["bytes"] == small) & (p2["instance"] == "main") & (p2["operation"] == "encrypt")
+    p2.loc[at, "seconds"] *= bf * cast_factor / p2.loc[at, "seconds"].median()
+    ev = E.lowest_start_evidence(p2, profile="full", seed=1)
+    assert ev.holds is holds, ev.detail
+    assert ev.detail.startswith(f"at {small / 1e6:g} MB, in EAX mode, Blowfish encrypts at ") and "CAST at" in ev.detail
+    assert ("Blowfish is not the lowest (CAST slower" in ev.detail) is (not holds)
+    d = _decide_only([ev], {"003-f9-blowfish-lowest-start"}).loc["003-f9-blowfish-lowest-start"]
+    assert d["verdict"] == ("reproduced" if holds else "contradicted"), d["reason"]

@@ -1119,3 +1119,13 @@ def test_an_order_called_slight_is_decided_on_each_printed_gap(stated, expect, l
 def test_expect_slight_is_only_for_an_ordering():
     with pytest.raises(ValueError, match="rule ordering takes expect = slight"):
         _load([claim(expect="either", **SLIGHT)])
+
+
+@pytest.mark.parametrize("lo, hi, says", [(3.7, 8.1, "within ±15 % (the most a slight effect reaches)"),
+                                          (0.0, 0.0, "inside the no-effect value")])
+def test_a_sameness_without_a_noise_band_says_the_slight_reach_decided_it(lo, hi, says):
+    """A sameness (small_effect, expect: either) on a statistic with no A/A band (003-f9-cast-flat-enc's size change):
+    an interval off zero was decided by the slight reach, and its reason never calls it 'inside the no-effect value'."""
+    c = _load([claim(rule="small_effect", published="", margin="", expect="either", unit="%")]).iloc[0]
+    d = V.decide(c, V.Evidence("x", estimate=(lo + hi) / 2, low=lo, high=hi, unit="%"), RULES)
+    assert d.verdict == "reproduced" and says in d.reason, d.reason

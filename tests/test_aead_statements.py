@@ -37,8 +37,7 @@ def test_the_statements_say_what_the_library_and_the_tables_show():
     ccm = rows["003-s127-ccm-mac-before-decrypt"]               # the MAC is over the plaintext: after decryption
     assert ccm.holds is False and ccm.n == 8 and "on 8 of 8" in ccm.detail and "ciphertext gives its tag on 0" in ccm.detail
     assert rows["003-t3-three-algorithms"].holds is False and "9 of its 9 cells" in rows["003-t3-three-algorithms"].detail
-    own = rows["003-t5-fig9-consistent"]
-    assert own.holds is False and 3.0 < own.estimate < 3.5      # 311 MB/s against about 95
+    assert "003-t5-fig9-consistent" not in rows       # needs our cold calls: consistency.protocol_bound_evidence
 
 
 def test_ccm_is_ctr_and_a_cbc_mac_over_the_plaintext():

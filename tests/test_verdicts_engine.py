@@ -1093,3 +1093,39 @@ def test_chapter_verdicts_decides_only_the_chapters_claims_and_every_row_is_the_
                                                       RULES).iloc[0]["verdict"]
     with pytest.raises(ValueError):   # evidence of a claim that is not the chapter's is refused, as by decide_all
         V.chapter_verdicts("d", ev, claims, RULES)
+
+
+# ----------------------------------------------------------------------------- ordering, expect: slight (a ranking
+# whose printed gaps the sentence calls slight, 003-t5/t6/t7-order): a printed gap up to small_effect.slight_pct (15 %)
+# in the claimed direction is a slight effect (decided as small_effect decides one), a larger one a strict order
+SLIGHT = dict(rule="ordering", published="", margin="", unit="%")
+
+
+@pytest.mark.parametrize("stated, expect, lo, hi, expected", [
+    (14.3, "slight", 0.4, 10.8, "reproduced"),       # 003-t6-order's CCM over EAX: in its direction, within 15 %
+    (14.3, "", 0.4, 10.8, "inconclusive"),           # the same as a strict order: its low end inside the band
+    (15.0, "slight", 0.4, 10.8, "reproduced"),       # the edge of the slight reach is slight
+    (15.01, "slight", 0.4, 10.8, "inconclusive"),    # beyond it: a strict order again
+    (14.3, "slight", -1.0, 1.0, "reproduced"),       # inside the band: as small as stated, its sign hidden
+    (14.3, "slight", 16.0, 20.0, "not reproduced"),  # wholly beyond the slight reach: larger than stated
+    (14.3, "slight", -10.0, -5.0, "contradicted"),   # reversed beyond the band
+    (150.0, "slight", 140.0, 160.0, "reproduced"),   # a wide printed gap: a strict order, held
+])
+def test_an_order_called_slight_is_decided_on_each_printed_gap(stated, expect, lo, hi, expected):
+    ev = dict(estimate=(lo + hi) / 2, low=lo, high=hi, unit="%", stated=stated, **AA)
+    assert decide(claim(expect=expect, **SLIGHT), **ev) == expected
+
+
+def test_expect_slight_is_only_for_an_ordering():
+    with pytest.raises(ValueError, match="rule ordering takes expect = slight"):
+        _load([claim(expect="either", **SLIGHT)])
+
+
+@pytest.mark.parametrize("lo, hi, says", [(3.7, 8.1, "within ±15 % (the most a slight effect reaches)"),
+                                          (0.0, 0.0, "inside the no-effect value")])
+def test_a_sameness_without_a_noise_band_says_the_slight_reach_decided_it(lo, hi, says):
+    """A sameness (small_effect, expect: either) on a statistic with no A/A band (003-f9-cast-flat-enc's size change):
+    an interval off zero was decided by the slight reach, and its reason never calls it 'inside the no-effect value'."""
+    c = _load([claim(rule="small_effect", published="", margin="", expect="either", unit="%")]).iloc[0]
+    d = V.decide(c, V.Evidence("x", estimate=(lo + hi) / 2, low=lo, high=hi, unit="%"), RULES)
+    assert d.verdict == "reproduced" and says in d.reason, d.reason

@@ -247,6 +247,9 @@ def load_claims(path=None, papers: "tuple[str, ...] | None" = None) -> pd.DataFr
         if r.rule == "small_effect" and r.expect not in ("", "either"):
             raise ValueError(f"{where}: rule small_effect takes expect = either (a sameness of no direction) or "
                              f"nothing (a small effect in the claim's direction), got {r.expect!r}")
+        if r.rule == "ordering" and r.expect not in ("", "slight"):
+            raise ValueError(f"{where}: rule ordering takes expect = slight (an order the sentence calls slight, "
+                             f"decided on each printed gap) or nothing, got {r.expect!r}")
         if r.rule == "within_margin" and _num(value) is None:
             raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
         if r.scope == "claim" and r.carries not in CARRIES:

@@ -238,9 +238,14 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
                 f"the gap the paper prints ({fmt(stated)} %)" if stated is not None else "the small effect the claim states")
         lo_, hi_, band = _num(ev, "low"), _num(ev, "high"), _cmp_band(h, claim, ev)
         slight = (rules.get("small_effect") or {}).get("slight_pct")
-        if band is None or lo_ is None or (band[0] <= lo_ and hi_ <= band[1]) or slight is None:
+        either = _text(claim, "expect") == "either"
+        if band is None and either and slight is not None and lo_ is not None and not lo_ == hi_ == 0:
+            # no noise band (a statistic decided on its own interval): the slight reach decided it
+            clause = (f"within ±{fmt(float(slight))} % (the most a slight effect reaches), whatever its sign: as "
+                      "small as the sameness the claim states")
+        elif band is None or lo_ is None or (band[0] <= lo_ and hi_ <= band[1]) or slight is None:
             clause = f"inside {noise}, as small as {what}; its sign cannot be told at this resolution"
-        elif _text(claim, "expect") == "either":
+        elif either:
             clause = (f"within ±{fmt(float(slight))} % (the most a slight effect reaches), whatever its sign, "
                       f"though not all inside {noise}: as small as the sameness the claim states")
         else:

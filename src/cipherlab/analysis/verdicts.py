@@ -175,7 +175,8 @@ def _compare(claim, ev, rules) -> _cmp.Outcome:
         null = 0.0 if null is None else null
         if percent and null != 0.0:     # "at least N % faster": the direction is against 0, the bound is N
             return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules, carries=carries)
-        return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated)
+        return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated,
+                             slight=_text(claim, "expect") == "slight")
     if rule == "small_effect":
         out = _cmp.small_effect(lo, hi, est, 0.0 if null is None else null, h, percent, rules,
                                 either=claim["expect"] == "either")

@@ -23,7 +23,7 @@ from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, reread, stability,
                                        tables, wycheproof)
 from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, gain_evidence, sentence_claims
-from cipherlab.experiments.aead.consistency import consistency_claims
+from cipherlab.experiments.aead.consistency import consistency_claims, protocol_bound_evidence
 from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
                                                 PAPER, aead_build, aead_cases, read_inputs, throughput_summary)
@@ -110,7 +110,8 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in both else e for e in warm]
     gains = gain_evidence(cold[cold["phase"] == 1], cold[cold["phase"] == 2], profile=profile, seed=seed,
                           style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
-    return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains
+    bound = protocol_bound_evidence(protocol.cold_table(cold, phase1, phase2, mb_bytes), profile=profile)
+    return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains + bound
             + stability.stability_evidence(phase1, profile=profile, seed=seed, cold=cold))
 
 

@@ -26,7 +26,7 @@ from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _si
                                                 published_cells_mean, weakest)
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
 from cipherlab.experiments.aead.linearity import rejection_linearity_evidence
-from cipherlab.experiments.aead.chapter import mb_to_bytes
+from cipherlab.experiments.aead.chapter import MB, mb_to_bytes
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER
 
 
@@ -153,21 +153,44 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
 
 
 def per_size_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:
-    """Comparisons the paper states at every size, one row per size (``reading = "size=<n> B"``): CCM and EAX
-    "nearly the same" and "CCM slightly better in most measures" (Fig. 5) and "CCM slightly better" (Fig. 6); Blowfish's "lowest starting performance"
+    """Comparisons the paper states at every size, one row per size (``reading = "size=<n> B"``): "CCM slightly
+    better in most measures" (Fig. 5; its "nearly the same" is a sameness of two code paths, not testable) and "CCM slightly better" (Fig. 6); Blowfish's "lowest starting performance"
     (Fig. 9) at the smallest size, the slower of AES and CAST over it."""
     out = []
-    for cid, op, section in (("003-f5-ccm-eax-nearly-same", "encrypt", "fig5"),
-                             ("003-f5-ccm-slightly-better-enc", "encrypt", "fig5"),
+    for cid, op, section in (("003-f5-ccm-slightly-better-enc", "encrypt", "fig5"),
                              ("003-f6-ccm-slightly-better-dec", "decrypt", "fig6")):
         for nb in sorted(int(b) for b in p1["bytes"].unique()):
             ev = compare(cid, p1, 1, op, "ccm", "eax", nb, profile=profile, section=SECTIONS[section], seed=seed)
             out.append(dataclasses.replace(ev, reading=f"size={nb} B"))
-    small = int(p2["bytes"].min())
-    evs = [compare("003-f9-blowfish-lowest-start", p2, 2, "encrypt", k, "blowfish", small, profile=profile,
-                   section=SECTIONS["fig9"], seed=seed) for k in ("aes", "cast")]
-    out.append(weakest(evs, "ciphers"))
+    out.append(lowest_start_evidence(p2, profile=profile, seed=seed))
     return out
+
+
+def lowest_start_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0, mb_bytes: int = MB) -> _v.Evidence:
+    """Fig. 9's "Blowfish has the lowest starting performance", said as a referee says it: each cipher's encryption
+    speed at the smallest size (the warm, batched median, MB/s), and whether Blowfish's is the lowest. The other
+    cipher that comes closest to it below (the weakest of the speed-ups of AES-EAX and CAST-EAX over Blowfish-EAX,
+    with the A/A band) decides: the sentence is refuted only when that cipher is slower than Blowfish beyond this
+    machine's noise band, so a gap the noise hides never refutes it."""
+    cid = "003-f9-blowfish-lowest-start"
+    small = int(p2["bytes"].min())
+    evs = [compare(cid, p2, 2, "encrypt", k, "blowfish", small, profile=profile, section=SECTIONS["fig9"], seed=seed)
+           for k in ("aes", "cast")]
+    pick = weakest(evs, "ciphers")
+    h = _v.noise_half_width(dataclasses.asdict(pick), _v.load_rules()["noise_floor_pct"])
+    refuted = pick.high < -h
+    enc = p2[(p2["operation"] == "encrypt") & (p2["bytes"] == small) & (p2["instance"] == "main")]
+    speed = {k: small / mb_bytes / float(enc.loc[enc["cipher"] == k, "seconds"].median())
+             for k in ("blowfish", "aes", "cast")}
+    slower = [LABELS[k] for k in ("aes", "cast") if speed[k] < speed["blowfish"]] or ["another cipher"]
+    says = ", ".join(f"{LABELS[k]} at {speed[k]:.0f} MB/s" for k in ("aes", "cast"))
+    verdict = (f"Blowfish is not the lowest ({' and '.join(slower)} slower"
+               if refuted else "Blowfish is not shown to be above the lowest (")
+    return dataclasses.replace(
+        pick, holds=not refuted,
+        detail=(f"at {small / mb_bytes:g} MB, in EAX mode, Blowfish encrypts at {speed['blowfish']:.0f} MB/s, {says}: {verdict}"
+                f"; the closest, {pick.detail.split(';')[0]}, {pick.estimate:.3g} % [{pick.low:.3g}, {pick.high:.3g}], "
+                f"{'beyond' if refuted else 'not beyond'} this machine's noise band of ±{h:.3g} %)"))
 
 
 #: Tables 6 and 7: the rejection times whose ratios give GCM's lead at 1 MB and at 5 MB.

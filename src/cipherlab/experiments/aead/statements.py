@@ -162,17 +162,7 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     columns = sorted(set(t3.index.get_level_values("column")))
     named = [c for c in columns if any(a.lower() in c.lower() for a in CIPHER_MODULES)]
     cond = dict(style=IMPL, profile=profile, section=SECTION)
-    t5 = _paper.published(PAPER, "Table 5").query("column == 'Fail Avg.'").set_index("row")["number"]
-    fig = _paper.published(PAPER, "Figure 9 (prose)").set_index(["row", "column"])["number"]
-    kb = float(_paper.published(PAPER, "Pseudocode 3 (setup)")["number"].iloc[0])      # 0.1 MB
-    reject_mb_s = kb / (float(t5["EAX"]) * 1e-6)
-    fig_mb_s = float(fig[("AES", "encryption throughput at 0.1 MB")])
-    rows_t5 = [_v.Evidence("003-t5-fig9-consistent", holds=bool(abs(reject_mb_s / fig_mb_s - 1) <= 0.25),
-                           estimate=float(reject_mb_s / fig_mb_s), unit="x", style="the transcription",
-                           profile=profile, section="aead-forgery",
-                           detail=(f"Table 5: EAX rejects a forged tag of {kb:g} MB in {t5['EAX']:g} us, which "
-                                   f"decrypts it first: {reject_mb_s:.0f} MB/s; Fig. 9: AES-EAX at about "
-                                   f"{fig_mb_s:g} MB/s at {kb:g} MB, {reject_mb_s / fig_mb_s:.1f} times less"))]
+    rows_t5 = []      # 003-t5-fig9-consistent needs our cold calls: consistency.protocol_bound_evidence
     largest = max(_paper.published(PAPER, "Pseudocode 3 (setup)")["number"].tolist())      # MB
     nbytes = mb_to_bytes([largest])[0]
     blocks_gcm = math.ceil(nbytes / 16)      # GHASH adds the length block: a polynomial of degree blocks + 1 in H

@@ -1,4 +1,4 @@
-"""An example of a variant's escape hatch (``custom:`` in a variant file), for tests/test_described.py.
+"""An example of a variant's escape hatch (``custom:`` in a variant file), for tests/test_variant_files.py.
 
 A step the blocks cannot express: MixColumns replaced by an XOR with round IVs
 derived by BLAKE2b from the key and the round number (the blocks' ``xor-iv``

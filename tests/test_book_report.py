@@ -88,6 +88,25 @@ def test_verdict_rows_have_anchors_filters_words_and_evidence_links():
     assert "headline claims" in counts and "supporting checks" in counts
 
 
+def test_the_verdict_page_and_the_chapters_draw_a_row_with_the_same_renderer_and_the_same_notes():
+    notes = {k: f"the {k} of this row" for k, _ in verdict_table.NOTES}
+    row = MIXED.iloc[[0]].assign(misprint="printed BE, read as BF", **{k: v for k, v in notes.items()
+                                                                      if k != "misprint"})
+    page, chapter = verdict_page.rows_html(row), verdict_table.verdict_html(row)
+    for k, words in verdict_table.NOTES:
+        value = "printed BE, read as BF" if k == "misprint" else notes[k]
+        assert f"{words}: {value}" in page and f"{words}: {value}" in chapter, k
+    for html_ in (page, chapter):
+        assert "✗</span> contradicted" in html_ and 'href="aes2sbox.html#aes2sbox-s0">evidence</a>' in html_
+    # the page's form: its own link target and filter attributes; a chapter links the claim to the page's row
+    assert '<tr id="claim-000-t5-enc" data-paper="000" data-tier="headline"' in page and "<tr id=" not in chapter
+    assert 'href="verdicts.html#claim-000-t5-enc"' in chapter
+    # without a band applied, the A/A control is shown as such; the page shows the band the rule applied instead
+    assert "A/A control [-2.1, 1.78]" in verdict_page.rows_html(row.assign(applied_band="")) \
+        and "A/A control [-2.1, 1.78]" in chapter
+    assert "noise band applied -3 .. +3 % (A/A [-2.1, 1.78])" in verdict_page.rows_html(row.assign(applied_band="-3 .. 3"))
+
+
 def _template_rows(spec, paper="000"):
     """``spec``: (suffix, verdict, tier, concern) rows with the registry's columns the template reads."""
     out = rows([(n, v, t) for n, v, t, _ in spec], paper)

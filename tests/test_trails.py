@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import naive
 from cipherlab.ciphers import registry
-from cipherlab.ciphers.described import register_variant_file
+from cipherlab.ciphers.variant_files import register_variant_file
 from cipherlab.ciphers.gfmatrix import (AES_INV_MIX_MATRIX, AES_MIX_MATRIX, branch_number, circulant, gf_inverse_matrix,
                                         gf_mat_mul, gf_mat_vec, linear_branch_number)
 from cipherlab.ciphers.sboxes import rijndael_sbox, second_sbox

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 import naive
-from cipherlab.ciphers.described import encrypt_with_round_keys, register_variant_file
+from cipherlab.ciphers.variant_files import encrypt_with_round_keys, register_variant_file
 from cipherlab.experiments.variant import equivalence, keys, randomness, structure
 from cipherlab.pipeline.paths import variant_file
 

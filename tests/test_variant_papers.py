@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from cipherlab.analysis.claims import CLAIM_COLUMNS
-from cipherlab.ciphers.described import load_variant, register_variant_file
+from cipherlab.ciphers.variant_files import load_variant, register_variant_file
 from cipherlab.experiments.variant import claims, driver, measures, report, trails
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.pipeline import chapters

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import cipherlab
 import naive
-from cipherlab.ciphers.described import build_from_description, load_variant
+from cipherlab.ciphers.variant_files import build_from_description, load_variant
 
 pytestmark = pytest.mark.usefixtures("quiet_research_warning")
 

@@ -20,7 +20,7 @@ import zipfile
 import pytest
 
 import cipherlab
-from cipherlab.ciphers.described import register_variant_file
+from cipherlab.ciphers.variant_files import register_variant_file
 from cipherlab.pipeline import inputs, paths
 
 VARIANT = "aes-affine-sbox"
@@ -31,7 +31,7 @@ MESSAGE = b"an installed wheel encrypts too"
 SCRIPT = f"""
 import hashlib, json, warnings
 import cipherlab
-from cipherlab.ciphers.described import SCHEMA_FILE, register_variant_file
+from cipherlab.ciphers.variant_files import SCHEMA_FILE, register_variant_file
 from cipherlab.pipeline import inputs, paths
 
 info = register_variant_file("{VARIANT}.yaml")

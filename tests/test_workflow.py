@@ -460,12 +460,12 @@ def test_a_new_paper_is_a_variant_file_and_a_claims_file(quick_tree, tmp_path):
 
 
 def test_the_how_to_page_shows_a_description_that_loads_and_is_the_shipped_one(tmp_path):
-    from cipherlab.ciphers import described
+    from cipherlab.ciphers import variant_files
 
     text = (paths.BOOK_DIR / "howto_variant.md").read_text(encoding="utf-8")
     block = re.search(r"```yaml\n(.*?)```", text, flags=re.S).group(1)
     shown = tmp_path / "aes-affine-sbox.yaml"
     shown.write_text(block, encoding="utf-8")
-    ours, shipped = described.load_variant(shown), described.load_variant(paths.variant_file("aes-affine-sbox"))
+    ours, shipped = variant_files.load_variant(shown), variant_files.load_variant(paths.variant_file("aes-affine-sbox"))
     assert (ours.sbox, ours.linear, ours.linear_map, ours.key_sizes, ours.rounds) == \
         (shipped.sbox, shipped.linear, shipped.linear_map, shipped.key_sizes, shipped.rounds)

@@ -4,7 +4,7 @@
 taken and before any timing: a bad name (``../ciphers/aes``), a file that does
 not exist, the name of a cipher built into cipherlab (``aes``: its chapter would
 measure the built-in cipher, not the file), a description that
-:func:`cipherlab.ciphers.described.load_variant` refuses (a bad key, ``custom:``
+:func:`cipherlab.ciphers.variant_files.load_variant` refuses (a bad key, ``custom:``
 without ``CIPHERLAB_ALLOW_CUSTOM=1``, a table file that is not a small regular
 file...), or a claims file beside it that
 :func:`cipherlab.experiments.variant.claims.load_paper_claims` refuses, gives
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from cipherlab.ciphers.described import check_variant_name, load_variant
+from cipherlab.ciphers.variant_files import check_variant_name, load_variant
 from cipherlab.experiments.variant.claims import load_paper_claims
 from cipherlab.pipeline.chapters import variant_names
 from cipherlab.pipeline.paths import variant_file

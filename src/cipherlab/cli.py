@@ -52,7 +52,7 @@ import cipherlab
 from cipherlab import bench, selfcheck
 from cipherlab._checks import check_hex
 from cipherlab._files import read_regular_text
-from cipherlab.ciphers.described import register_variant_file
+from cipherlab.ciphers.variant_files import register_variant_file
 from cipherlab.ciphers.modes import IMPLS, MODES
 from cipherlab.pipeline import results
 from cipherlab.pipeline.chapters import variant_names

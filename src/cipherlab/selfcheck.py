@@ -13,7 +13,7 @@ once from the naive implementation in ``tests/naive.py``; a research cipher
 without them fails), in every style the registry lists for it and this CPU
 runs; round trips; ``reference == table`` and ``reference == aesni``; and
 each cipher description in ``config/ciphers/<name>.yaml`` (what the security
-chapter analyses, :mod:`cipherlab.ciphers.described`) encrypts exactly as the
+chapter analyses, :mod:`cipherlab.ciphers.variant_files`) encrypts exactly as the
 registered cipher ``<name>`` (what the speed chapters time), in every mode, key
 size and style they share.
 """
@@ -30,7 +30,7 @@ from Crypto.Util.Padding import pad
 from cipherlab.ciphers import vectors
 from cipherlab.ciphers.cpu import aesni_status
 from cipherlab._checks import check_choices
-from cipherlab.ciphers.described import build_from_description, load_variant
+from cipherlab.ciphers.variant_files import build_from_description, load_variant
 from cipherlab.ciphers.modes import IMPLS, MODES, available_impls, new, pycryptodome_aes
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
 from cipherlab.names import AES_KEY_BYTES

@@ -202,7 +202,7 @@ def build_schedule(round_keys: np.ndarray, mix_kind: int, impl: str, decrypt: bo
         Row ``r`` is XORed after ShiftRows in round ``r`` (``MIX_XOR_IV``).
     sbox : (sbox, inverse), optional
         The main S-box of SubBytes (default: Rijndael's), for both styles: a
-        described variant's (:mod:`cipherlab.ciphers.described`). Any byte
+        described variant's (:mod:`cipherlab.ciphers.variant_files`). Any byte
         permutation works: the decryption plan only uses that SubBytes
         is byte-wise and InvMixColumns linear. The key schedule keeps the
         Rijndael S-box (the round keys arrive already expanded).

@@ -1,4 +1,4 @@
-"""Reading a variant file: strict YAML, its schema, its table files (:func:`cipherlab.ciphers.described.load_variant`).
+"""Reading a variant file: strict YAML, its schema, its table files (:func:`cipherlab.ciphers.variant_files.load_variant`).
 
 Only a small regular file is read (:func:`cipherlab._files.read_regular_text`: a FIFO, a device, a
 socket, a directory or a file over the cap of its kind is refused in one line). The YAML is read

@@ -122,7 +122,7 @@ class AES:
 
     mix_kind = K.MIX_COLUMNS
     #: The cipher's own round count where it is not AES's Nr (a described variant's ``rounds:``,
-    #: :mod:`cipherlab.ciphers.described`), else None. The hardware style compiles its fast
+    #: :mod:`cipherlab.ciphers.variant_files`), else None. The hardware style compiles its fast
     #: kernel for Nr and for this count; other counts (the ``rounds`` research option) share one.
     own_rounds: int | None = None
 

@@ -1,7 +1,7 @@
 """Matrices over GF(2^8) (AES's polynomial ``0x11B``): products, inverses, branch numbers.
 
 A linear layer ``linear: {matrix: ...}`` of a described variant
-(:mod:`cipherlab.ciphers.described`) is a 4 x 4 matrix ``M`` applied to each
+(:mod:`cipherlab.ciphers.variant_files`) is a 4 x 4 matrix ``M`` applied to each
 column of the state, ``column <- M column``, as MixColumns is with
 :data:`AES_MIX_MATRIX`. This module holds the arithmetic it needs, exact and
 small (a 4 x 4 matrix costs microseconds):

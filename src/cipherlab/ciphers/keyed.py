@@ -1,6 +1,6 @@
 """The literature's common AES modifications, described without code: key- and round-dependent S-boxes and ShiftRows.
 
-A variant file (:mod:`cipherlab.ciphers.described`) declares them as data; this
+A variant file (:mod:`cipherlab.ciphers.variant_files`) declares them as data; this
 module checks the declarations and derives the tables for a key.
 
 **S-boxes** (``sbox:``):

@@ -516,7 +516,7 @@ def new(key, cipher: "str | CipherInfo" = "aes", mode: str = "ecb", iv=None, imp
         ``"maes-2"``), or a registry entry (:class:`~cipherlab.ciphers.registry.CipherInfo`,
         as PyCryptodome's modes take a cipher module), registered or not: a
         described cipher, ``build_from_description(load_variant(path))`` of
-        :mod:`cipherlab.ciphers.described`. Everything but ``"aes"`` (and
+        :mod:`cipherlab.ciphers.variant_files`. Everything but ``"aes"`` (and
         ``"aes"`` with fewer rounds than the standard) is a research cipher
         that is **not secure**; creating one emits :class:`InsecureCipherWarning`.
     mode : {"ecb", "cbc", "ctr"}

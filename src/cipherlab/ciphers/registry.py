@@ -208,7 +208,7 @@ def registered(name: str) -> "CipherInfo | None":
 def cipher_entry(cipher: "str | CipherInfo") -> CipherInfo:
     """The entry of a registered name, or ``cipher`` itself if it is an entry already.
 
-    An entry need not be registered: ``cipherlab.ciphers.described.build_from_description``
+    An entry need not be registered: ``cipherlab.ciphers.variant_files.build_from_description``
     builds one from a YAML description (the security chapter's ciphers). ``ValueError``
     naming ``cipher`` and the registered names for anything else.
     """

@@ -200,7 +200,7 @@ class Chapter:
         return _params.run_for(self.params, self.section, profile, overrides)
 
 
-#: Where variant descriptions live: ``config/variants/<variant>.yaml`` (:mod:`cipherlab.ciphers.described`).
+#: Where variant descriptions live: ``config/variants/<variant>.yaml`` (:mod:`cipherlab.ciphers.variant_files`).
 VARIANTS_DIR = paths.VARIANTS_DIR
 #: A variant's name: the stem of its file, and part of its rule, page and file names.
 VARIANT_NAME = r"[a-z0-9][a-z0-9-]*"

@@ -56,7 +56,7 @@ VECTORS_DIR = Path(__file__).resolve().parents[1] / "ciphers" / "vectors"
 # Package data: installed with the package (pyproject.toml, package-data), found beside its code,
 # never through the checkout, so that an installed wheel has them too.
 #: The schema of a variant description (config/variants/<name>.yaml); the cipher core, which
-#: imports nothing of cipherlab, reads the same file beside it (cipherlab.ciphers.described.SCHEMA_FILE).
+#: imports nothing of cipherlab, reads the same file beside it (cipherlab.ciphers.variant_files.SCHEMA_FILE).
 VARIANT_SCHEMA = Path(__file__).resolve().parents[1] / "ciphers" / "schemas" / "variant.schema.yaml"
 #: The test photograph the security and MAES chapters encrypt (cipherlab.pipeline.inputs.test_image).
 TEST_IMAGE = Path(__file__).resolve().parents[1] / "data" / "grace_hopper.jpg"
@@ -100,7 +100,7 @@ def tree_from_env() -> str:
 
 
 def variant_file(name: str) -> Path:
-    """The description of variant ``name``: ``config/variants/<name>.yaml`` (``cipherlab.ciphers.described``)."""
+    """The description of variant ``name``: ``config/variants/<name>.yaml`` (``cipherlab.ciphers.variant_files``)."""
     return VARIANTS_DIR / f"{name}.yaml"
 
 

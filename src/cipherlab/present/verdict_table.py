@@ -1,13 +1,15 @@
 """Verdict rows as a page shows them: the one colour table of the verdicts and the one badge every page draws.
 
 A verdict is never told by colour alone: each has a colour, a one-character mark, its words, and a marker shape for
-the figures (:data:`MARKS`).  The chapters' verdict tables (:func:`verdict_html`), the verdict page, the findings page
-and the referee's reports (``cipherlab.report``) all draw a verdict through :func:`badge`.  Nothing is decided here:
+the figures (:data:`MARKS`).  The chapters' verdict tables and the verdict page's rows are drawn by the one renderer
+(:func:`verdict_html`, the page in its ``page=True`` form); they, the findings page and the referee's reports
+(``cipherlab.report``) all draw a verdict through :func:`badge`.  Nothing is decided here:
 the rows come decided from :mod:`cipherlab.analysis.verdicts`.
 """
 from __future__ import annotations
 
 import html
+from typing import Callable
 
 import pandas as pd
 
@@ -15,7 +17,7 @@ from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.verdicts import FINDING, shown_label
 from cipherlab.present.page_text import page_html
 
-__all__ = ["MARKS", "badge", "verdict_html"]
+__all__ = ["MARKS", "badge", "verdict_html", "label", "evidence_href"]
 
 #: Per verdict: colour (background of its badge), text colour, a mark a reader sees without colour,
 #: and the matplotlib marker of the figures.
@@ -41,46 +43,93 @@ def badge(verdict: str, label: str) -> str:
             f'<span aria-hidden="true">{mark}</span> {html.escape(label)}</span>')
 
 
-def verdict_html(rows: pd.DataFrame) -> str:
-    """Verdict rows as a four-column HTML table that fits the page.
+#: The table's four columns, in order.
+COLUMNS = ("claim", "published", "ours", "verdict")
+#: The notes under a verdict, in order: the row's column and the words before it (a column a row lacks is skipped).
+NOTES: tuple[tuple[str, str], ...] = (
+    ("reading", "reading that decided"), ("misprint", "misprint read as corrected"),
+    ("condition", "the paper's condition"), ("other", "other conditions"), ("detail", "what was measured"),
+    ("basis", "how the rule decided"), ("reference", "reference"),
+    # the shipped runs' verdicts (cipherlab.analysis.machines), on the verdict page
+    ("machines", "other machines"), ("portability", "portability"))
 
-    Claim (id, linked to its row on the verdict page; quote, place in the
-    paper) | published | ours, with the A/A control and the condition
-    measured | verdict, linked to the section that holds the evidence, with
-    the reason (the verdict page, where the claim id links, names the rule in words).
+
+def _s(v) -> str:
+    """A cell's value as text: ``""`` for a missing value (None, NaN, "nan")."""
+    return "" if v is None or (isinstance(v, float) and pd.isna(v)) or str(v) == "nan" else str(v)
+
+
+def label(row) -> str:
+    """The verdict's words on a row: the engine's ``shown`` label, or the word as the table of meanings shows it."""
+    return _s(row.get("shown")) or shown_label(str(row["verdict"]), _s(row.get("outcome")),
+                                               _s(row.get("covered_by")))
+
+
+def evidence_href(row) -> str:
+    """The page and section that hold a claim's evidence (``""`` without a chapter)."""
+    chapter, section = _s(row.get("chapter")), _s(row.get("section"))
+    if not chapter:
+        return ""
+    return f"{chapter}.html#{section}" if section else f"{chapter}.html"
+
+
+def condition(row) -> str:
+    """Where ours was measured: the size/style/mode (or the row's ``measured``), the profile, the trials."""
+    processes = _s(row.get("processes"))
+    trials = f"{_s(row.get('n'))} trials in {processes} process{'es' if processes != '1' else ''}" if processes else ""
+    measured = _s(row.get("measured")) or ", ".join(x for x in (_s(row.get(k)) for k in ("size", "style", "mode")) if x)
+    return ", ".join(x for x in (measured, _s(row.get("profile")), trials) if x) or "—"
+
+
+def verdict_html(rows: pd.DataFrame, *, page: bool = False, band: "Callable[[dict], str] | None" = None,
+                 rule: "Callable[[str], str] | None" = None) -> str:
+    """Verdict rows as the one four-column table every page draws.
+
+    Claim (id, linked to its row on the verdict page; quote, place in the paper) | published | ours, with the
+    noise band applied (or the A/A control) and the condition measured | verdict (:func:`badge`), the reason,
+    the rule, a link to the section that holds the evidence, and the row's notes (:data:`NOTES`).
+
+    ``page=True`` draws the verdict page's form: each row is its own link target ``#claim-<id>`` with its tier and
+    the ``data-paper``/``data-tier``/``data-verdict`` attributes the page's filter reads (``rows`` then carry a
+    normalised ``tier``).  The verdict page passes the presentation it owns: ``band(row)`` the noise band applied, in
+    words, shown instead of the A/A control, and ``rule(rule)`` the rule in words, linked to the glossary.
     """
     esc = page_html   # claim text, where and notes come from a file: text on the page
-    head = "".join(f'<th style="text-align:left;padding:0.3em 0.5em">{h}</th>'
-                   for h in ("claim", "published", "ours", "verdict"))
+    cell_style = "" if page else ' style="padding:0.3em 0.5em;vertical-align:top;word-break:break-word;width:{w}"'
+    head = "".join(f"<th>{h}</th>" if page else f'<th style="text-align:left;padding:0.3em 0.5em">{h}</th>'
+                   for h in COLUMNS)
     body = []
-    for r in rows.itertuples():
-        trials = (f"{r.n} trials in {r.processes} process{'es' if r.processes != '1' else ''}"
-                  if r.processes else "")
-        measured = getattr(r, "measured", "") or ", ".join(x for x in (r.size, r.style, r.mode) if x)
-        cond = ", ".join(x for x in (measured, r.profile, trials) if x) or "—"
-        link = "" if not r.chapter else f"{r.chapter}.html#{r.section}" if r.section else f"{r.chapter}.html"
-        control = f"<br><small>A/A control {esc(str(r.control))}</small>" if r.control != "—" else ""
-        other = f"<br><small>other conditions: {esc(r.other)}</small>" if r.other else ""
-        reading = getattr(r, "reading", "")
-        other += f"<br><small>reading that decided: {esc(reading)}</small>" if reading else ""
-        misprint = getattr(r, "misprint", "")
-        other += f"<br><small>misprint read as corrected: {esc(misprint)}</small>" if misprint else ""
-        basis, detail = getattr(r, "basis", ""), getattr(r, "detail", "")
-        other += f"<br><small>what was measured: {esc(str(detail))}</small>" if detail else ""
-        other += f"<br><small>how the rule decided: {esc(str(basis))}</small>" if basis and basis != r.reason else ""
-        shown = getattr(r, "shown", "") or shown_label(r.verdict, getattr(r, "outcome", ""),
-                                                       getattr(r, "covered_by", ""))
+    for _, series in rows.iterrows():
+        r = series.to_dict()
+        cid, anchor = str(r["claim_id"]), claim_anchor(str(r["claim_id"]))
+        tier = _s(r.get("tier")) if page else ""
+        claim = (f'<a class="cl-anchor" href="#{anchor}"><b>{esc(cid)}</b></a>'
+                 f' <span class="cl-tier cl-tier-{tier}">{esc(tier)}</span>' if page
+                 else f'<a href="{VERDICT_PAGE}#{anchor}"><b>{esc(cid)}</b></a>')
+        applied = band(r) if band else ""
+        control = _s(r.get("control"))
+        noise = (f"<br><small>noise band applied {esc(applied)}</small>" if applied else
+                 f"<br><small>A/A control {esc(control)}</small>" if control and control != "—" else "")
+        href = evidence_href(r)
+        evidence = f'<a href="{esc(href)}">evidence</a>' if href else "no evidence section"
+        rule_words = f" (rule: {rule(_s(r.get('rule')))})" if rule and _s(r.get("rule")) else ""
+        reason = _s(r.get("reason"))
+        notes = "".join(f"<br><small>{words}: {esc(_s(r.get(k)))}</small>" for k, words in NOTES
+                        if _s(r.get(k)) and not (k == "basis" and _s(r.get(k)) == reason))
         cells = [
-            f'<a href="{VERDICT_PAGE}#{claim_anchor(r.claim_id)}"><b>{esc(r.claim_id)}</b></a>'
-            f"<br>{esc(str(r.claim))}<br><small>{esc(str(r.where))}</small>",
-            esc(str(r.published)),
-            f"{esc(str(r.ours))}{control}<br><small>measured at: {esc(cond)}</small>",
-            (f'<a href="{esc(link)}">{badge(r.verdict, shown)}</a>' if link else badge(r.verdict, shown))
-            + f"<br><small>{esc(str(r.reason))}</small>"
-            f"{other}",
+            f"{claim}<br>{esc(_s(r.get('claim')))}<br><small>{esc(_s(r.get('where')))}</small>",
+            esc(_s(r.get("published")) or "—"),
+            f"{esc(_s(r.get('ours')) or '—')}{noise}<br><small>measured at: {esc(condition(r))}</small>",
+            f"{badge(str(r['verdict']), label(r))}<br><small>{esc(reason)}{rule_words}</small>"
+            f"<br><small>{evidence}</small>{notes}",
         ]
-        tds = "".join(f'<td style="padding:0.3em 0.5em;vertical-align:top;word-break:break-word;width:{w}">{c}</td>'
-                      for c, w in zip(cells, ("34%", "12%", "24%", "30%")))
-        body.append(f"<tr>{tds}</tr>")
-    return (f'<table class="table cipherlab-verdicts" style="font-size:0.85em;table-layout:fixed;width:100%">'
-            f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+        if page:
+            tds = "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(COLUMNS, cells))
+            body.append(f'<tr id="{anchor}" data-paper="{esc(str(r["paper"]))}" '
+                        f'data-tier="{esc(tier)}" data-verdict="{esc(str(r["verdict"]))}">{tds}</tr>')
+        else:
+            tds = "".join(f"<td{cell_style.format(w=w)}>{c}</td>" for c, w in zip(cells, ("34%", "12%", "24%", "30%")))
+            body.append(f"<tr>{tds}</tr>")
+    table = ('<table class="cl-verdicts">' if page else
+             '<table class="table cipherlab-verdicts" style="font-size:0.85em;table-layout:fixed;width:100%">')
+    return f'{table}<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'

@@ -5,7 +5,9 @@ chapters link to it) and ``data-paper``/``data-tier``/``data-verdict`` attribute
 book's own script (``book/_static/cipherlab.js``, no CDN) filters on.  The filter also reads
 the page's query string, ``verdicts.html?paper=003&verdict=contradicted``, so that a filtered
 view is a link.  Verdicts are shown by colour *and* a mark and a word
-(:data:`cipherlab.present.verdict_table.MARKS`); the noise band shown is the one the rule applied.
+(:data:`cipherlab.present.verdict_table.MARKS`); the noise band shown is the one the rule applied.  The rows are
+drawn by the one verdict renderer, :func:`cipherlab.present.verdict_table.verdict_html`; this module adds what only
+the page has: the tiers, the filter, the counts and the download.
 """
 from __future__ import annotations
 
@@ -33,59 +35,11 @@ def badge(row) -> str:
     return verdict_table.badge(str(row["verdict"]), tiers.verdict_label(row))
 
 
-def evidence_href(row) -> str:
-    """The page and section that hold a claim's evidence."""
-    chapter, section = str(row.get("chapter", "") or ""), str(row.get("section", "") or "")
-    if not chapter or chapter == "nan":
-        return ""
-    return f"{chapter}.html#{section}" if section and section != "nan" else f"{chapter}.html"
-
-
-def _s(v) -> str:
-    return "" if v is None or (isinstance(v, float) and pd.isna(v)) or str(v) == "nan" else str(v)
-
-
 def rows_html(rows: pd.DataFrame) -> str:
-    """Verdict rows as the page's table: claim | published | ours (band applied, condition) | verdict."""
-    esc = page_html   # claim text, where and notes come from a file: text on the page
-    rows = tiers.with_tier(rows)
-    head = "".join(f"<th>{h}</th>" for h in ("claim", "published", "ours", "verdict"))
-    body = []
-    for _, r in rows.iterrows():
-        trials = (f"{_s(r.get('n'))} trials in {_s(r.get('processes'))} process"
-                  f"{'es' if _s(r.get('processes')) != '1' else ''}") if _s(r.get("processes")) else ""
-        measured = _s(r.get("measured")) or ", ".join(x for x in (_s(r.get(k)) for k in ("size", "style", "mode")) if x)
-        cond = ", ".join(x for x in (measured, _s(r.get("profile"))) if x)
-        cond = ", ".join(x for x in (cond, trials) if x) or "—"
-        band = tiers.band_text(r)
-        href = evidence_href(r)
-        evidence = f'<a href="{esc(href)}">evidence</a>' if href else "no evidence section"
-        extras = "".join(f"<br><small>{label}: {esc(_s(r.get(k)))}</small>"
-                         for k, label in (("reading", "reading"), ("condition", "the paper's condition"),
-                                          ("other", "other conditions"), ("detail", "what was measured"),
-                                          ("basis", "how the rule decided"), ("reference", "reference"),
-                                          # the shipped runs' verdicts (cipherlab.analysis.machines)
-                                          ("machines", "other machines"), ("portability", "portability"))
-                         if _s(r.get(k)) and not (k == "basis" and _s(r.get(k)) == _s(r.get("reason"))))
-        tier = r["tier"]
-        cells = [
-            f'<a class="cl-anchor" href="#{claim_anchor(r["claim_id"])}"><b>{esc(str(r["claim_id"]))}</b></a>'
-            f' <span class="cl-tier cl-tier-{tier}">{esc(tier)}</span><br>{esc(_s(r.get("claim")))}'
-            f"<br><small>{esc(_s(r.get('where')))}</small>",
-            esc(_s(r.get("published")) or "—"),
-            f"{esc(_s(r.get('ours')) or '—')}"
-            + (f"<br><small>noise band applied {esc(band)}</small>" if band else "")
-            + f"<br><small>measured at: {esc(cond)}</small>",
-            f"{badge(r)}<br><small>{esc(_s(r.get('reason')))}"
-            + (f" (rule: {glossary.rule_html(_s(r.get('rule')))})" if _s(r.get("rule")) else "") + "</small>"
-            f"<br><small>{evidence}</small>{extras}",
-        ]
-        tds = "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(("claim", "published", "ours", "verdict"),
-                                                                        cells))
-        body.append(f'<tr id="{claim_anchor(r["claim_id"])}" data-paper="{esc(str(r["paper"]))}" '
-                    f'data-tier="{esc(tier)}" data-verdict="{esc(str(r["verdict"]))}">{tds}</tr>')
-    return (f'<table class="cl-verdicts"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+    """Verdict rows as the page's table, drawn by the one renderer
+    (:func:`cipherlab.present.verdict_table.verdict_html` in its page form): claim | published | ours (the noise
+    band the rule applied, the condition) | verdict (the rule in words, linked to the glossary)."""
+    return verdict_table.verdict_html(tiers.with_tier(rows), page=True, band=tiers.band_text, rule=glossary.rule_html)
 
 
 def counts_html(rows: pd.DataFrame, paper: "str | None" = None) -> str:

@@ -9,7 +9,7 @@ of "the security side has slightly weakened" of papers 000/001
 
 The ciphers are the papers' ciphers as *described* in ``config/ciphers/<name>.yaml``
 (:func:`described_ciphers`), built from the core's blocks by
-:func:`cipherlab.ciphers.described.build_from_description`, the same way a
+:func:`cipherlab.ciphers.variant_files.build_from_description`, the same way a
 variant chapter builds a variant: the chapter analyses what the descriptions
 say, and the selfcheck (:mod:`cipherlab.selfcheck`) shows before every run
 that each description encrypts bit for bit like the registered cipher the
@@ -29,7 +29,7 @@ from tqdm import tqdm  # plain text bar: no ipywidgets warning in the book
 from cipherlab.pipeline import inputs as _inputs
 from cipherlab.pipeline.paths import CIPHER_DESCRIPTIONS_DIR
 from cipherlab._checks import check_choices
-from cipherlab.ciphers.described import VariantInfo, build_from_description, load_variant
+from cipherlab.ciphers.variant_files import VariantInfo, build_from_description, load_variant
 from cipherlab.analysis.stats import byte_entropy
 
 from cipherlab.experiments.security import attack, diffusion, iv_fold, randomness, summary

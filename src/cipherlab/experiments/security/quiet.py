@@ -6,7 +6,7 @@ news to it. Cipher names and their checks come from the registry
 (:mod:`cipherlab.ciphers.registry`). Every runner takes a cipher as a
 registered name or as a registry entry, registered or not: the security
 chapter's ciphers are built from their descriptions in ``config/ciphers/``
-(:func:`cipherlab.ciphers.described.build_from_description`) and labelled by
+(:func:`cipherlab.ciphers.variant_files.build_from_description`) and labelled by
 their names.
 """
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cipherlab.ciphers.described import variant_byte_maps
+from cipherlab.ciphers.variant_files import variant_byte_maps
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security.sbox_properties import PARITY, as_sbox, sbox_properties
 

@@ -28,7 +28,7 @@ import pandas as pd
 from cipherlab.analysis.claims import CLAIM_COLUMNS, load_claims
 from cipherlab.analysis.evidence import EVIDENCE_COLUMNS, evidence_frame
 from cipherlab.analysis.verdicts import VERDICT_COLUMNS, combine_verdicts, decide_all, load_rules, readings_rule
-from cipherlab.ciphers.described import load_variant
+from cipherlab.ciphers.variant_files import load_variant
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.experiments.variant.measures import check_measure, evidence_for
 from cipherlab.pipeline.chapters import VARIANT_CLAIMS_SUFFIX

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab.present.plotting import style
-from cipherlab.ciphers.described import check_variant_name, register_variant_file
+from cipherlab.ciphers.variant_files import check_variant_name, register_variant_file
 from cipherlab.ciphers.registry import cipher_names, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security import figures as security_figures

@@ -28,7 +28,7 @@ that is not Rijndael's up to those XORs) is not recognised: "none found".
 
 **Confirmed by encrypting.** For seeded keys (and additional key bytes), the
 variant's encryption of seeded blocks is compared with AES's rounds run with
-the transformed round keys (:func:`cipherlab.ciphers.described.encrypt_with_round_keys`);
+the transformed round keys (:func:`cipherlab.ciphers.variant_files.encrypt_with_round_keys`);
 the table counts the blocks that agree.
 """
 
@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cipherlab.ciphers.described import encrypt_with_round_keys, variant_linear_layer
+from cipherlab.ciphers.variant_files import encrypt_with_round_keys, variant_linear_layer
 from cipherlab.ciphers.keyed import AES_SHIFT_ROWS
 from cipherlab.ciphers.registry import AES_ROUNDS, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab.ciphers.aes import AES, key_from_round_key
-from cipherlab.ciphers.described import VariantInfo
+from cipherlab.ciphers.variant_files import VariantInfo
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.security.quiet import BLOCK, new_quiet
 

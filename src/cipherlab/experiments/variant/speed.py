@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab.analysis import timing, verdicts
-from cipherlab.ciphers.described import register_variant_file
+from cipherlab.ciphers.variant_files import register_variant_file
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names
 from cipherlab.ciphers.modes import new
 

@@ -49,7 +49,7 @@ import pandas as pd
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 
-from cipherlab.ciphers.described import variant_byte_maps, variant_linear_layer
+from cipherlab.ciphers.variant_files import variant_byte_maps, variant_linear_layer
 from cipherlab.ciphers.gfmatrix import branch_number, gf_inverse_matrix, linear_branch_number
 from cipherlab.ciphers.registry import AES_ROUNDS, lookup
 from cipherlab.experiments.security.sbox_properties import compose, differential_uniformity, nonlinearity

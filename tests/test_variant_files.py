@@ -1,4 +1,4 @@
-"""Variants described in YAML (cipherlab.ciphers.described): the file format's errors, the shipped
+"""Variants described in YAML (cipherlab.ciphers.variant_files): the file format's errors, the shipped
 variants in every style and mode, and the papers' ciphers described the same way."""
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from hypothesis import given, settings, strategies as st
 import cipherlab
 import custom_variant
 import naive
-from cipherlab.ciphers import described, registry
-from cipherlab.ciphers.described import (build_from_description, load_variant, register_variant_file,
+from cipherlab.ciphers import registry, variant_files
+from cipherlab.ciphers.variant_files import (build_from_description, load_variant, register_variant_file,
                                          variant_byte_maps)
 from cipherlab.ciphers.registry import lookup
 from cipherlab.ciphers.sboxes import second_sbox
@@ -184,9 +184,9 @@ def test_a_table_file_is_read_relative_to_the_description(tmp_path):
 
 
 def test_the_schema_lists_the_blocks_the_code_builds():
-    schema = yaml.safe_load(described.SCHEMA_FILE.read_text())
-    assert tuple(schema["$defs"]["byte_map"]["properties"]["kind"]["enum"]) == described.BYTE_MAPS
-    assert tuple(schema["$defs"]["linear"]["properties"]["kind"]["enum"]) == described.LINEAR_LAYERS
+    schema = yaml.safe_load(variant_files.SCHEMA_FILE.read_text())
+    assert tuple(schema["$defs"]["byte_map"]["properties"]["kind"]["enum"]) == variant_files.BYTE_MAPS
+    assert tuple(schema["$defs"]["linear"]["properties"]["kind"]["enum"]) == variant_files.LINEAR_LAYERS
 
 
 @pytest.mark.parametrize("path", sorted(VARIANTS_DIR.glob("*.yaml")) + sorted(CIPHER_DESCRIPTIONS_DIR.glob("*.yaml")),
@@ -349,7 +349,7 @@ def test_the_papers_descriptions_are_not_registered():
     for name in PAPER_CIPHERS:
         info = build_from_description(load_variant(CIPHER_DESCRIPTIONS_DIR / f"{name}.yaml"))
         assert info.name == name and lookup(name) is not info
-        assert not isinstance(lookup(name), described.VariantInfo)
+        assert not isinstance(lookup(name), variant_files.VariantInfo)
     assert cipherlab.cipher_names(families=True) == before
 
 
@@ -385,7 +385,7 @@ CUSTOM_DOC = {"name": "toy", "summary": "s", "key_bytes": 16, "custom": "custom_
 
 
 def test_custom_is_refused_unless_allowed_and_nothing_is_imported(tmp_path, monkeypatch):
-    monkeypatch.delenv(described.ALLOW_CUSTOM_ENV, raising=False)
+    monkeypatch.delenv(variant_files.ALLOW_CUSTOM_ENV, raising=False)
     path = tmp_path / "toy.yaml"
     path.write_text("name: toy\nsummary: s\nkey_bytes: 16\ncustom: 'this:s'\n")  # 'import this' prints the Zen
     monkeypatch.delitem(__import__("sys").modules, "this", raising=False)
@@ -397,12 +397,12 @@ def test_custom_is_refused_unless_allowed_and_nothing_is_imported(tmp_path, monk
 
 @pytest.mark.parametrize("how", ["flag", "environment"])
 def test_custom_runs_when_the_user_allows_it(tmp_path, monkeypatch, how):
-    monkeypatch.delenv(described.ALLOW_CUSTOM_ENV, raising=False)
+    monkeypatch.delenv(variant_files.ALLOW_CUSTOM_ENV, raising=False)
     path = _write(tmp_path, CUSTOM_DOC)
     if how == "flag":
         desc = load_variant(path, allow_custom=True)
     else:
-        monkeypatch.setenv(described.ALLOW_CUSTOM_ENV, "1")
+        monkeypatch.setenv(variant_files.ALLOW_CUSTOM_ENV, "1")
         desc = load_variant(path)
     assert desc.custom == "custom_variant:build"
     with pytest.raises(ValueError, match="refused unless allowed"):
@@ -564,7 +564,7 @@ def test_a_fifo_is_refused_at_once(tmp_path, which):
         path = tmp_path / "toy.yaml"
         os.mkfifo(path)
         message = "variant file"
-    proc = _in_subprocess("from cipherlab.ciphers.described import load_variant\n"
+    proc = _in_subprocess("from cipherlab.ciphers.variant_files import load_variant\n"
                           f"try:\n    load_variant({str(path)!r})\nexcept ValueError as e:\n    print(e)\n", timeout=30)
     assert message in proc.stdout and "must be a regular file, got a FIFO" in proc.stdout, proc.stdout + proc.stderr
 
@@ -623,7 +623,7 @@ def test_a_variant_named_like_a_built_in_cipher_is_refused_in_a_fresh_process(tm
     all of them (a probe registered ``aes-2sbox.yaml`` there, and ``cipherlab.new`` then crashed)."""
     doc = {**_base(), "name": name}
     path = _write(tmp_path, doc)
-    code = ("import sys\nfrom cipherlab.ciphers.described import register_variant_file\n"
+    code = ("import sys\nfrom cipherlab.ciphers.variant_files import register_variant_file\n"
             "try:\n    register_variant_file(sys.argv[1])\nexcept ValueError as e:\n    print(e); sys.exit(2)\n")
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stdout + proc.stderr

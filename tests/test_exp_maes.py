@@ -420,9 +420,9 @@ def test_evidence_speed_decisions_on_synthetic_times(small_frames):
     # every style (readings: any), reproduced here in every one
     assert v["002-abstract-enc-speedup"] == "reproduced"
     assert v["002-t3-fastest"] == "reproduced"
-    # 'decreases slightly' is decided on the gap Table III prints (34 against 30 us, 13.3 %), an ordering with a
-    # stated gap clearly beyond the floor: a speed-up beyond the noise establishes it
-    assert v["002-t3-opt-enc-slight"] == "reproduced"
+    # 'decreases slightly' is decided on the gap Table III prints (34 against 30 us, 13.3 %), an order the sentence
+    # calls slight (expect: slight, as 003's Tables 5-7): 150 % lies wholly beyond the slight reach, larger than stated
+    assert v["002-t3-opt-enc-slight"] == "not reproduced"
     assert v["002-approaches-similar-time"] == "reproduced"
     # MAES as fast as AES: the paper's 'slightly' is its own 13.3 %, clearly beyond the noise floor, so no effect
     # beyond the noise contradicts it (small_effect is only for a stated effect inside the floor); the abstract's

@@ -1106,7 +1106,12 @@ SLIGHT = dict(rule="ordering", published="", margin="", unit="%")
     (14.3, "", 0.4, 10.8, "inconclusive"),           # the same as a strict order: its low end inside the band
     (15.0, "slight", 0.4, 10.8, "reproduced"),       # the edge of the slight reach is slight
     (15.01, "slight", 0.4, 10.8, "inconclusive"),    # beyond it: a strict order again
-    (14.3, "slight", -1.0, 1.0, "reproduced"),       # inside the band: as small as stated, its sign hidden
+    (1.4, "slight", -1.0, 1.0, "reproduced"),        # a printed gap inside the floor, ours inside the band too:
+                                                     # as small as stated, its sign hidden (003-t7-order)
+    (5.0, "slight", -1.0, 1.0, "reproduced"),        # a printed gap short of clearly beyond the floor: the same
+    (14.3, "slight", -1.0, 1.0, "contradicted"),     # a printed gap clearly beyond the floor (this machine resolves
+                                                     # it) and no effect beyond the noise: refuted (002-t3-opt-enc-slight)
+    (14.3, "slight", -1.0, 4.0, "reproduced"),       # partly beyond the band in its direction: a slight effect
     (14.3, "slight", 16.0, 20.0, "not reproduced"),  # wholly beyond the slight reach: larger than stated
     (14.3, "slight", -10.0, -5.0, "contradicted"),   # reversed beyond the band
     (150.0, "slight", 140.0, 160.0, "reproduced"),   # a wide printed gap: a strict order, held

@@ -109,6 +109,29 @@ def _tidy_for_book(path: Path) -> None:
     nbformat.write(nb, path)
 
 
+#: How often a kernel that never started is started again.  Two jobs starting kernels at once can pick the
+#: same free TCP port (jupyter_client chooses ports before the kernel binds them); the loser's kernel dies
+#: with "Address already in use" before it runs a cell, so starting it again is safe and runs nothing twice.
+KERNEL_START_ATTEMPTS = 3
+#: jupyter_client's messages for a kernel that never answered its first request (nothing ran in it).
+_NOT_STARTED = ("Kernel didn't respond in", "Kernel died before replying to kernel_info")
+
+
+def _execute(src: Path, tmp: Path, parameters: dict[str, Any], *, cwd, progress: bool) -> None:
+    """papermill's execution of ``src`` into ``tmp``, with a kernel that never started started again."""
+    for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
+        try:
+            pm.execute_notebook(str(src), str(tmp), parameters=parameters, cwd=str(cwd),
+                                progress_bar=progress, log_output=True, kernel_name="python3",
+                                kernel_manager_class=_parent_bound_kernel_manager())
+            return
+        except RuntimeError as exc:
+            if attempt == KERNEL_START_ATTEMPTS or not str(exc).startswith(_NOT_STARTED):
+                raise
+            print(f"{src}: the kernel did not start ({exc}); starting it again "
+                  f"({attempt + 1} of {KERNEL_START_ATTEMPTS})", file=sys.stderr)
+
+
 def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", parameters: dict[str, Any],
                  *, cwd: "str | os.PathLike[str] | None" = None, progress: bool = False,
                  require_all: bool = True) -> Path:
@@ -134,9 +157,7 @@ def run_notebook(src: "str | os.PathLike[str]", dst: "str | os.PathLike[str]", p
     failed = dst.with_suffix(".failed.ipynb")
     with atomic_path(dst, parents=True) as tmp:
         try:
-            pm.execute_notebook(str(src), str(tmp), parameters=parameters, cwd=str(cwd or src.parent),
-                                progress_bar=progress, log_output=True, kernel_name="python3",
-                                kernel_manager_class=_parent_bound_kernel_manager())
+            _execute(src, tmp, parameters, cwd=cwd or src.parent, progress=progress)
         except pm.PapermillExecutionError as exc:
             tmp.replace(failed)
             raise RuntimeError(f"{src} failed in cell {exc.cell_index}: {exc.ename}: {exc.evalue}; "

@@ -662,24 +662,27 @@ def test_approach1_faster_initialization_reads_both_iv_sources():
     assert sha_equal["verdict"] == "contradicted", sha_equal["reason"]
 
 
-def test_sha3_ivs_more_secure_is_decided_and_the_key_expansion_admission_is_not_testable(monkeypatch):
-    """'SHA-3 IVs increase security' fails: MAES is byte-local with either IV source. For the same reason the
-    admission 'this approach [key-expansion IVs] is not secure' cannot be told from its alternative: not testable,
-    no evidence row, the reason naming the fold (002-sec-iv-round-key)."""
+def test_sha3_ivs_more_secure_fails_and_key_expansion_ivs_not_secure_holds(monkeypatch):
+    """'SHA-3 IVs increase security' fails: MAES is byte-local with either IV source. 'This approach [key-expansion
+    IVs] is not secure' holds as written: with them MAES is byte-local, what the codebook attack needs; its row's
+    note says the paper's reason is not the cause (002-s4c-sha3-more-secure, 002-sec-iv-round-key)."""
     opts = {"sha3": "sha3_256", "sha3_chain": "iv"}
     got = {e.claim_id: e for e in evidence.iv_source_evidence(KEY, opts, "quick")}
-    assert set(got) == {"002-s4c-sha3-more-secure"} and got["002-s4c-sha3-more-secure"].holds is False
+    assert got["002-s4c-sha3-more-secure"].holds is False and got["002-s4c-keyexp-not-secure"].holds is True
     assert "keyexp IVs: maes-1 byte-local" in got["002-s4c-sha3-more-secure"].detail
     real = evidence.byte_routes
-    # were SHA-3 IVs to diffuse (synthetic), the sentence would hold
+    # were SHA-3 IVs to diffuse (synthetic), the contrast would hold, and key-expansion IVs stay not secure
     monkeypatch.setattr(evidence, "byte_routes",
                         lambda c, key, iv_source, **kw: None if iv_source == "sha3" else real(c, key, iv_source=iv_source, **kw))
     got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, opts, "quick")}
-    assert got == {"002-s4c-sha3-more-secure": True}
+    assert got == {"002-s4c-sha3-more-secure": True, "002-s4c-keyexp-not-secure": True}
+    # were key-expansion IVs to diffuse (synthetic), the sentence would fail
+    monkeypatch.setattr(evidence, "byte_routes", lambda c, key, iv_source, **kw: None)
+    got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, opts, "quick")}
+    assert got["002-s4c-keyexp-not-secure"] is False
     row = V.load_claims().set_index("claim_id").loc["002-s4c-keyexp-not-secure"]
-    # the sentence is the other half of the contrast 002-s4c-sha3-more-secure decides: covered by it, counted once
-    assert row["rule"] == "not_testable" and row["covered_by"] == "002-s4c-sha3-more-secure"
-    assert "002-sec-iv-round-key" in row["note"]
+    assert row["rule"] == "holds" and not row["covered_by"]
+    assert "002-sec-iv-round-key" in row["note"] and "002-s4c-sha3-more-secure" in row["note"]
 
 
 @pytest.mark.parametrize("seconds, holds", [(1048576 / 124.9e6, True), (1048576 / 125.1e6, False)])

@@ -437,10 +437,11 @@ def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -
                      for src, d in local.items())
     cond = dict(size="one-byte changes of random blocks", style="table", mode="ecb", profile=profile,
                 section="maes-dependency")
-    # "this approach [key-expansion IVs] is not secure" (002-s4c-keyexp-not-secure) gets no row: MAES is byte-local
-    # with either IV source, so nothing here tells whether this source is the insecure one (not testable)
+    # "this approach [key-expansion IVs] is not secure" (002-s4c-keyexp-not-secure): MAES with key-expansion IVs
+    # byte-local is what the codebook attack needs; that SHA-3 IVs change nothing is the other row's
     return [Evidence("002-s4c-sha3-more-secure", holds=bool(not all(local["sha3"].values())
-                                                           and all(local["keyexp"].values())), detail=text, **cond)]
+                                                           and all(local["keyexp"].values())), detail=text, **cond),
+            Evidence("002-s4c-keyexp-not-secure", holds=bool(all(local["keyexp"].values())), detail=text, **cond)]
 
 
 def _printed_iv_count() -> float:

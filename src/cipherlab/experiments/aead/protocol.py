@@ -59,7 +59,7 @@ COLD_CLAIMS = {
 
 
 #: Claims of a throughput that rises with size (Fig. 5 "steadily increases", Fig. 6 "performance increase with file
-#: size"), one reading for both: a TREND across every size, not a rise at every step. The gain from the smallest size
+#: size"), read as a TREND across every size unless the sentence says every step (below). The gain from the smallest size
 #: to the largest (of the mode that gains least) decides; the gain of every mode at every pair of neighbouring sizes is
 #: shown beside it (in the evidence's detail), not deciding: one cold call per process and size is noisy enough that
 #: one adjacent step may come out flat or reversed by chance while the trend holds (a step never contradicts a trend).

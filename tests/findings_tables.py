@@ -10,7 +10,8 @@ ATTACK = pd.DataFrame({
     "cipher": ["aes", "aes-2sbox", "aes-2sbox", "maes-1"],
     "mode": ["ecb", "ecb", "cbc", "ecb"], "target": ["image", "image", "text", "image"],
     "queries": [257, 257, 257, 257], "bytes": [1000, 1000, 300, 1000],
-    "bytes_recovered": [3, 1000, 300, 1000], "byte_local": [False, True, True, True]})
+    "bytes_recovered": [3, 1000, 300, 1000], "byte_local": [False, True, True, True],
+    "match_fraction_decoded": [0.0041, 1.0, 1.0, 1.0], "chance": [1 / 256] * 4})
 
 SPEED = pd.DataFrame({
     "paper": ["000"] * 5, "operation": ["encrypt", "decrypt", "encrypt", "decrypt", "encrypt"],

@@ -12,7 +12,7 @@ from cipherlab.experiments.maes import findings as MF
 ATTACK = pd.DataFrame({
     "cipher": ["aes", "maes-1", "maes-2"], "mode": ["ecb", "ecb", "cbc"], "target": ["image", "image", "text"],
     "queries": [257, 257, 257], "bytes": [1000, 1000, 300], "bytes_recovered": [3, 1000, 300],
-    "byte_local": [False, True, True]})
+    "byte_local": [False, True, True], "match_fraction_decoded": [0.0041, 1.0, 1.0], "chance": [1 / 256] * 3})
 
 VERDICTS = pd.DataFrame({
     "claim_id": list(MF.SPEED_CLAIMS), "paper": "002", "kind": "ratio", "verdict": "not reproduced",
@@ -41,7 +41,7 @@ def test_paragraphs_attack_then_speed_and_unbuilt_chapters_said():
     attack, speed = MF.paragraphs(tables, "002")
     assert attack.startswith("**MAES (approaches 1 and 2) are byte-local.**")
     assert "1300 of 1300 bytes (100 %) of the image and text in CBC and ECB" in attack
-    assert "at most 0.3 % of the bytes" in attack and speed.startswith("**Speed.**")
+    assert "at most 0.41 % of the bytes it decoded were right (chance 0.391 %)" in attack and speed.startswith("**Speed.**")
     # the security chapter was not built: said, not invented
     assert MF.paragraphs({"verdicts": VERDICTS})[0] == S.not_built("security")
     assert MF.paragraphs({})[1] == "*(The maes chapter was not built in this run.)*"

@@ -13,6 +13,7 @@ from typing import Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
+from cipherlab.experiments.security.attack import attacker_model
 from cipherlab.present.display import format_number, table_html
 from cipherlab.present.page_text import page_text
 
@@ -89,14 +90,15 @@ def attack_sentence(attack: "pd.DataFrame | None", ciphers: Sequence[str], name:
     targets = join(sorted(rows["target"].astype(str).unique()))
     head = (f"**{name} {'is' if len(ciphers) == 1 else 'are'} byte-local.**" if local else
             f"**{name} {'is' if len(ciphers) == 1 else 'are'} not byte-local in every case tested.**")
-    text = (f"{head} Without MixColumns each output byte depends on one input byte, so an attacker who can have "
-            f"{queries} chosen blocks encrypted under the key (an encryption oracle, no key) builds a codebook that "
-            f"decrypts any ciphertext under that key: it recovered "
-            f"{num(got)} of {num(total)} bytes ({num(share)} %) of the {targets} in {modes}.")
+    model = attacker_model(int(rows["queries"].max()), rows["mode"])
+    text = (f"{head} Without MixColumns each output byte depends on one input byte, so an attacker who has "
+            f"{model} (the attacker model; {queries} queries) builds a codebook that decrypts any ciphertext under "
+            f"that key: it recovered {num(got)} of {num(total)} bytes ({num(share)} %) of the {targets} in {modes}.")
     aes = attack[attack["cipher"].astype(str).str.lower() == "aes"]
-    if not aes.empty:
-        worst = 100.0 * (aes["bytes_recovered"] / aes["bytes"]).max()
-        text += f" Against AES the same attack recovered at most {num(worst)} % of the bytes."
+    if not aes.empty:   # the statistic the verdict rows give: matches among the bytes the codebook decoded
+        worst = 100.0 * aes["match_fraction_decoded"].max()
+        text += (f" Against AES the same attack did no better than chance: at most {num(worst)} % of the bytes it "
+                 f"decoded were right (chance {num(100.0 * float(aes['chance'].iloc[0]))} %).")
     return text
 
 

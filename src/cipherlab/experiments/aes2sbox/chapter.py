@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cipherlab.names import OWN_STYLES
+from cipherlab.experiments.security.chapter import ATTACK_FINDINGS_COLUMNS
 from cipherlab.pipeline.chapters import Chapter, Measure
 from cipherlab.pipeline.params import BYTE, FILE_NAME, IMPL, IMPLS, INPUTS, KEY_HEX, MODE, PROBABILITY, PROCESSES, param
 
@@ -80,7 +81,7 @@ CHAPTER = Chapter(
         "aes2sbox_speedup": ("paper", "operation", "style", "size", "published_pct", "ours_pct", "low_pct",
                              "high_pct", "aa_low_pct", "aa_high_pct"),
         "security_sbox_properties": ("sbox", "nonlinearity", "differential_uniformity", "algebraic_degree"),
-        "security_attack": ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local"),
+        "security_attack": ATTACK_FINDINGS_COLUMNS,
         "verdicts": ("claim_id", "paper", "kind", "verdict", "shown", "reason", "tier", "concern"),
     },
     findings_figures=("security_recovered_image",),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cipherlab import names
+from cipherlab.experiments.security.chapter import ATTACK_FINDINGS_COLUMNS
 from cipherlab.pipeline.chapters import Chapter, Measure
 from cipherlab.pipeline.params import (BLOCK_HEX, FILE_NAME, IMPL, IMPLS, INPUTS, KEY_HEX, MODES, PROBABILITY,
                                        PROCESSES, param)
@@ -89,8 +90,6 @@ class Params:
                                  f"{list(self.impls)}")
 
 
-#: Columns of ``security_attack`` the findings read (the security chapter's key-free codebook attack).
-_ATTACK_COLUMNS = ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local")
 
 CHAPTER = Chapter(
     name="maes", order=20,
@@ -115,7 +114,7 @@ CHAPTER = Chapter(
     title="MAES",
     findings="findings:paragraphs",
     findings_tables={
-        "security_attack": _ATTACK_COLUMNS,
+        "security_attack": ATTACK_FINDINGS_COLUMNS,
         "verdicts": ("claim_id", "paper", "kind", "verdict", "shown", "reason", "tier", "concern"),
     },
 )

@@ -10,6 +10,11 @@ from dataclasses import dataclass
 from cipherlab.pipeline.chapters import Chapter
 from cipherlab.pipeline.params import BYTE, param
 
+#: The columns of this chapter's ``security_attack`` table that the findings of the chapters whose ciphers it
+#: attacks read (:func:`cipherlab.experiments._sentences.attack_sentence`): declared once, here, beside the table.
+ATTACK_FINDINGS_COLUMNS = ("cipher", "mode", "target", "queries", "bytes", "bytes_recovered", "byte_local",
+                           "match_fraction_decoded", "chance")
+
 
 @dataclass(frozen=True)
 class Params:

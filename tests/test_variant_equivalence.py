@@ -93,6 +93,18 @@ def test_a_key_derived_xor_is_aes_under_a_key_dependent_transformation(variants,
     assert said in row["transformation"]
 
 
+def test_the_equivalence_is_decided_for_every_key_size_and_names_the_side_of_the_xor(tmp_path):
+    name = register_variant_file(variant_file("al-mamun-2017")).name   # key_bytes 16, 24 and 32
+    row = equivalence.equivalence_table(name, n_keys=2, n_blocks=8).iloc[0]
+    assert row["confirmed"] and row["key_sizes"] == "16, 24, 32 B"
+    assert row["keys_confirmed"] == 6 and row["blocks_equal"] == row["blocks_confirmed"] == 48
+    assert row["sbox_xor"] == "its output" and "up to an XOR on its output, which" in row["decided_from"]
+    assert "r = 1..R (R = 10, 12, 14 by key size)" in row["transformation"]
+    assert equivalence.xor_sides([[0, 3]], [[0, 0]]) == "its input"
+    assert equivalence.xor_sides([[1]], [[2]]) == "its input and output"
+    assert equivalence.xor_sides([[0]], [[0]]) == ""
+
+
 def test_an_input_rotation_by_a_key_byte_is_not_a_translation(variants):
     row = equivalence.equivalence_table(variants["input"], n_keys=2, n_blocks=8).iloc[0]
     assert row["equivalent_to"] == equivalence.NONE_FOUND

@@ -2,12 +2,13 @@
 
 The strongest finding a referee can give a paper whose cipher is AES with a
 cosmetic change: it *is* AES, or AES under a transformation of its round keys,
-so every property of AES carries over and no claimed improvement can be real.
+so every property of the whole cipher that does not rest on the key schedule is AES's, and no claimed
+improvement in one can be real (a property of the S-box table alone, such as its fixed points, can differ).
 
 **Decided from the structure.** Round ``r`` of a variant applies its S-box
 ``S_r``, its ShiftRows permutation ``P_r``, its linear layer and its round key.
 When the linear layer is AES's MixColumns, every ``P_r`` is AES's ShiftRows and
-every ``S_r`` is Rijndael's S-box up to an XOR on its input and output,
+every ``S_r`` is Rijndael's S-box up to an XOR on its input, its output or both,
 ``S_r(x) = S(x ^ d_r) ^ c_r``, the XORs move into the round keys:
 
 - ``c_r`` is added to every byte after SubBytes; ShiftRows carries a constant
@@ -48,8 +49,8 @@ __all__ = ["translation", "structure_of_key", "equivalence_table", "COLUMNS", "A
 AES_NAME = "AES"
 DISGUISED = "AES with transformed round keys"
 NONE_FOUND = "none found"
-COLUMNS = ("cipher", "equivalent_to", "rounds", "aes_rounds", "transformation", "key_dependent", "decided_from",
-           "keys_confirmed", "blocks_confirmed", "blocks_equal", "confirmed")
+COLUMNS = ("cipher", "equivalent_to", "rounds", "aes_rounds", "key_sizes", "transformation", "key_dependent",
+           "sbox_xor", "decided_from", "keys_confirmed", "blocks_confirmed", "blocks_equal", "confirmed")
 _S = rijndael_sbox().astype(np.int64)
 
 
@@ -129,7 +130,8 @@ def _transformation_text(d_all: list[list[int]], c_all: list[list[int]], key_dep
     """The round-key transformation in words, from the constants of the keys decided. ``additional``: the variant
     has an additional key byte (drawn with each key) and c is exactly that byte, not a function of the AES key."""
     d, c = d_all[0], c_all[0]
-    rounds = len(c)
+    lengths = sorted({len(cs) for cs in c_all})
+    rounds = lengths[0] if len(lengths) == 1 else "R (R = " + ", ".join(str(n) for n in lengths) + " by key size)"
     output_only = not any(v for ds in d_all for v in ds) and all(len(set(cs)) == 1 for cs in c_all)
     if output_only and not key_dependent:
         return f"k'_0 = k_0, and k'_r = k_r ^ 0x{c[0]:02X} in every byte for r = 1..{rounds}"
@@ -150,53 +152,73 @@ def _bytes_text(values: list[int]) -> str:
 
 
 def _samples(cipher: str, n_keys: int, seed: int):
-    """Seeded ``(key, options)`` pairs: 16-byte keys, and a drawn additional key byte where the variant has one."""
+    """Seeded ``(key, options)`` pairs, ``n_keys`` for each key size the variant has, and a drawn additional key byte
+    where the variant has one."""
     info = lookup(cipher)
     rng = np.random.default_rng(seed)
     out = []
-    for _ in range(n_keys):
-        key = rng.integers(0, 256, info.key_sizes[0], dtype=np.uint8).tobytes()
-        opts = {"additional_key": int(rng.integers(256))} if "additional_key" in info.options else {}
-        out.append((key, opts))
+    for size in info.key_sizes:
+        for _ in range(n_keys):
+            key = rng.integers(0, 256, size, dtype=np.uint8).tobytes()
+            opts = {"additional_key": int(rng.integers(256))} if "additional_key" in info.options else {}
+            out.append((key, opts))
     return out
 
 
+def xor_sides(d_all: list[list[int]], c_all: list[list[int]]) -> str:
+    """Where the decided S-boxes carry their XOR: "its output", "its input", "its input and output", or "" (none)."""
+    on_input = any(v for ds in d_all for v in ds)
+    on_output = any(v for cs in c_all for v in cs)
+    return ("its input and output" if on_input and on_output else "its input" if on_input else
+            "its output" if on_output else "")
+
+
 def equivalence_table(cipher: str, *, n_keys: int = 4, n_blocks: int = 64, seed: int = 0) -> pd.DataFrame:
-    """One row: what the variant is equivalent to (see the module's docstring), and the encryptions confirming it."""
+    """One row: what the variant is equivalent to (see the module's docstring), decided and confirmed for ``n_keys``
+    keys of every key size the variant has (``rounds`` and ``aes_rounds`` are the smallest key size's)."""
     info = lookup(cipher)
     samples = _samples(cipher, n_keys, seed)
     decided = [structure_of_key(cipher, key, **opts) for key, opts in samples]
-    own = int(decided[0]["rounds"])
-    nr = AES_ROUNDS[info.key_sizes[0]]
-    row = {"cipher": cipher, "rounds": own, "aes_rounds": nr, "keys_confirmed": 0, "blocks_confirmed": 0,
-           "blocks_equal": 0, "confirmed": False, "key_dependent": False, "transformation": ""}
+    sizes = ", ".join(str(k) for k in info.key_sizes) + " B"
+    row = {"cipher": cipher, "rounds": int(decided[0]["rounds"]), "aes_rounds": AES_ROUNDS[info.key_sizes[0]],
+           "key_sizes": sizes, "keys_confirmed": 0, "blocks_confirmed": 0, "blocks_equal": 0, "confirmed": False,
+           "key_dependent": False, "transformation": "", "sbox_xor": ""}
     failed = next((d for d in decided if not d["ok"]), None)
     if failed is not None:
         return pd.DataFrame([{**row, "equivalent_to": NONE_FOUND, "decided_from": failed["reason"]}])[list(COLUMNS)]
     ds, cs = [d["d"] for d in decided], [d["c"] for d in decided]
-    key_dependent = any(x != ds[0] for x in ds) or any(x != cs[0] for x in cs)
-    trivial = not key_dependent and not any(ds[0]) and not any(cs[0])
+    key_dependent = _differ(ds) or _differ(cs)
+    trivial = not key_dependent and not any(v for x in ds + cs for v in x)
     rng = np.random.default_rng(seed + 1)
     equal = total = 0
     for (key, opts), d in zip(samples, decided):
         blocks = rng.integers(0, 256, (n_blocks, 16), dtype=np.uint8)
         ours = np.frombuffer(new_quiet(key, cipher, "ecb", impl=_style(info), **opts).encrypt(blocks.tobytes()),
                              dtype=np.uint8).reshape(-1, 16)
-        round_keys = lookup("aes").make(key, None).round_keys[: own + 1]
+        round_keys = lookup("aes").make(key, None).round_keys[: int(d["rounds"]) + 1]
         aes = encrypt_with_round_keys(transformed_round_keys(round_keys, d["d"], d["c"]), blocks)
         equal += int((ours == aes).all(axis=1).sum())
         total += n_blocks
-    what = AES_NAME if trivial else DISGUISED
-    reduced = f" reduced to {own} of its {nr} rounds" if own < nr else ""
+    reduced = sorted({(int(d["rounds"]), AES_ROUNDS[len(k)]) for d, (k, _) in zip(decided, samples)
+                      if int(d["rounds"]) < AES_ROUNDS[len(k)]})
+    what = (AES_NAME if trivial else DISGUISED) + (
+        " reduced to " + ", ".join(f"{own} of its {nr} rounds" for own, nr in reduced) if reduced else "")
+    sides = xor_sides(ds, cs)
     reason = ("the linear layer is MixColumns, every round's ShiftRows is AES's and every round's S-box is "
-              "Rijndael's" + ("" if trivial else " up to an XOR on its input and output, which ShiftRows and "
+              "Rijndael's" + ("" if trivial else f" up to an XOR on {sides}, which ShiftRows and "
                               "MixColumns (each row of its matrix sums to 1) carry into the round keys"))
-    return pd.DataFrame([{**row, "equivalent_to": what + reduced, "decided_from": reason,
+    return pd.DataFrame([{**row, "equivalent_to": what, "decided_from": reason, "sbox_xor": sides,
                           "transformation": "" if trivial else _transformation_text(
                               ds, cs, key_dependent, additional=_is_additional_byte(samples, cs)),
                           "key_dependent": bool(key_dependent), "keys_confirmed": len(samples),
                           "blocks_confirmed": total, "blocks_equal": equal,
                           "confirmed": bool(equal == total)}])[list(COLUMNS)]
+
+
+def _differ(values: list[list[int]]) -> bool:
+    """Whether the per-round constants differ between the keys decided (over the rounds every key size has)."""
+    m = min(len(v) for v in values)
+    return any(v[:m] != values[0][:m] for v in values)
 
 
 def _is_additional_byte(samples: list, cs: list[list[int]]) -> bool:

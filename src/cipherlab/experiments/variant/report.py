@@ -197,8 +197,10 @@ def own_findings(results: dict) -> pd.DataFrame:
                      "reason": "The modification is ineffective, adding no strength to AES and taking none: the cipher "
                                f"is {eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "
                                f"decided from its structure and confirmed by encrypting ({int(eq['blocks_equal'])} of "
-                               f"{int(eq['blocks_confirmed'])} blocks equal), so it is exactly as strong as AES: every "
-                               "S-box property, trail bound and statistical measure is AES's, every attack on AES "
+                               f"{int(eq['blocks_confirmed'])} blocks equal, keys of {eq['key_sizes']}), so it is exactly as "
+                               "strong as AES: every S-box property an XOR cannot change (nonlinearity, differential "
+                               "uniformity, degree, SAC, BIC), every trail bound and every statistical measure of the "
+                               "cipher is AES's, every attack on AES "
                                f"applies to it with the transformed round keys, and {space}"})
     weaker = design_concerns(results)
     if weaker:   # a security concern of the paper's own construction; of a stand-in only a finding about it

@@ -37,7 +37,7 @@ SHORT = {
     "sbox_samples": ["cipher", "sample", "rounds", "nonlinearity", "differential_uniformity", "sac_mean",
                      "bic_nonlinearity"],
     "sbox_key_summary": ["measure", "keys", "sboxes", "min", "median", "max", "aes", "equal_to_aes"],
-    "equivalence": ["equivalent_to", "rounds", "transformation", "key_dependent", "blocks_equal",
+    "equivalence": ["equivalent_to", "key_sizes", "rounds", "transformation", "key_dependent", "blocks_equal",
                     "blocks_confirmed", "confirmed"],
     "image_entropy": ["cipher", "mode", "bytes", "byte_entropy"],
 }

@@ -825,6 +825,17 @@ def test_readings_combine_by_the_declared_rule_every_reading_must_hold():
     assert row["verdict"] == "reproduced" and row["reading"].startswith("every reading")
 
 
+def test_a_machine_bound_reading_is_counted_in_the_reason_as_ranking_with_reproduced():
+    small, beyond = dict(estimate=0.0, low=-1.0, high=1.0), dict(estimate=41.0, low=35.0, high=47.0)
+    kw = dict(rule="small_effect", published="", margin="", carries="direction")
+    row = _readings(dict(reading="size=1", **beyond), dict(reading="size=2", **beyond), dict(reading="size=3", **small),
+                    readings="most", **kw)
+    assert row["verdict"] == "reproduced" and row["reading"] == "size=3"
+    # the count agrees with the rule: 1 reproduced and 2 whose direction held, a majority of 3
+    assert ("most readings decide: 1 of 3 readings give reproduced and 2 machine-bound, whose direction held and "
+            "which rank with reproduced") in row["reason"]
+
+
 def test_decided_by_admits_the_plausible_readings_and_shows_the_others():
     good = dict(estimate=20.0, low=18.0, high=22.0)
     bad = dict(estimate=0.0, low=-1.0, high=1.0)

@@ -311,8 +311,13 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         n_same = sum(d.verdict == pick[1].verdict for _, d in decided)
         rule = {"every": "every reading must hold", "most": "most readings decide",
                 "any": "any reading may hold"}[how]
+        apart = [d.verdict for _, d in decided if d.verdict not in order]
+        # a status counted apart (a machine-bound size whose direction held) ranks with reproduced: say so, so the
+        # count agrees with the rule it is given under
+        also = (f" and {len(apart)} {apart[0] if len(set(apart)) == 1 else 'counted apart'}, whose direction held "
+                "and which rank with reproduced" if apart and pick[1].verdict == "reproduced" else "")
         reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
-                  f"{n_same} of {len(readings)} readings give {pick[1].verdict}; each reading: {figures})")
+                  f"{n_same} of {len(readings)} readings give {pick[1].verdict}{also}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
 
 

@@ -401,6 +401,13 @@ def test_an_undocumented_differing_cell_fails_the_table_claim(monkeypatch):
     assert by["000-t2-inverse-sbox"].holds is True
 
 
+def test_a_documented_misprint_the_construction_does_not_confirm_is_said_as_it_is():
+    # the prose's literal construction gives 0x49 at the misprinted cell: neither the printed BE nor the corrected BF
+    detail = E._table_holds("000", E.TABLES["000"]["sbox"], "xor-sbox")[1]
+    assert "the documented misprint at row 1 column 7 is not confirmed: ours 49, neither the printed value nor the " \
+           "corrected BF" in detail and "agrees with" not in detail
+
+
 def test_the_affine_claim_is_read_at_the_printed_key_byte_and_at_every_key_byte_the_papers_allow(monkeypatch):
     # The sentence says what the affine step is for, and the papers allow any Key[i]: two readings, the printed
     # S-box (Key[i] = 7F) and every key byte; every one must hold. The extension row counts the same key bytes.

@@ -100,8 +100,15 @@ def _table_holds(paper: str, table: str, construction: str) -> tuple[bool, str, 
                       f"{' (documented misprint)' if r.documented else ''}" for r in d.head(4).itertuples())
     more = f" and {len(d) - 4} more" if len(d) > 4 else ""
     what = (f"{len(d)} of 256 cells differ ({cells}{more})" if len(d) else "every cell matches")
-    if unused:
-        what += f"; {unused} documented misprint(s) where ours agrees with print"
+    if unused:   # a documented misprint this construction does not confirm: ours is the print, or a third value
+        at = {(r.row, r.column): r.ours for r in d.itertuples()}
+        for m in mis.itertuples():
+            if (m.row, m.column) in at and at[(m.row, m.column)] == m.corrected:
+                continue
+            ours = at.get((m.row, m.column))
+            what += (f"; the documented misprint at row {m.row} column {m.column} is not confirmed: ours "
+                     + (f"{ours}, neither the printed value nor the corrected {m.corrected}" if ours is not None
+                        else "agrees with the print"))
     return holds, what, len(d)
 
 

@@ -836,6 +836,26 @@ def test_a_machine_bound_reading_is_counted_in_the_reason_as_ranking_with_reprod
             "which rank with reproduced") in row["reason"]
 
 
+def test_readings_the_paper_leaves_open_give_a_verdict_only_where_every_fair_reading_reaches_it():
+    good, bad = dict(estimate=20.0, low=18.0, high=22.0), dict(estimate=0.0, low=-1.0, high=1.0)
+    far = dict(estimate=40.0, low=39.0, high=41.0)             # beyond the size, the direction held: not reproduced
+
+    def opened(*rows):
+        return _readings(*(dict(reading=f"r={i}", **r) for i, r in enumerate(rows)), readings="open")
+    assert opened(good, good)["verdict"] == "reproduced"
+    assert opened(bad, bad)["verdict"] == "contradicted"
+    # a fair reading holds where another fails: the sentence's meaning would decide, and the paper does not give it
+    row = opened(good, bad)
+    assert row["verdict"] == "inconclusive" and row["outcome"] == "readings_disagree"
+    assert "the paper leaves open which of 2 readings it means, and they disagree (r=0: reproduced, " \
+           "r=1: contradicted)" in row["reason"]
+    assert _readings(dict(reading="r=0", **good), dict(reading="r=1", **bad))["verdict"] == "contradicted"  # every
+    # every reading against the claim: the mildest verdict against it, the one every reading supports
+    row = opened(bad, far)
+    assert row["verdict"] == "not reproduced" and row["reading"] == "r=1" and "each against the claim" in row["reason"]
+    assert V.verdict_of("readings_disagree", RULES) == "inconclusive"
+
+
 def test_decided_by_admits_the_plausible_readings_and_shows_the_others():
     good = dict(estimate=20.0, low=18.0, high=22.0)
     bad = dict(estimate=0.0, low=-1.0, high=1.0)

@@ -57,8 +57,9 @@ VERDICT_WORDS = ("reproduced", "not reproduced", "contradicted", "inconclusive",
 #: How several readings of one claim combine: ``every`` reading must hold (the least favourable decides), ``most``
 #: of them (the median), or ``any`` (the most favourable decides: a same-path speed-up's size under each
 #: implementation style the paper leaves open, :mod:`cipherlab.analysis.verdicts`), or ``monotone`` ("at every
-#: step": the end-to-end reading decides, no step reversed at the family-wise level).
-READINGS = ("every", "most", "any", "monotone")
+#: step": the end-to-end reading decides, no step reversed at the family-wise level), or ``open`` (the paper leaves
+#: open which reading it means: a verdict only where every fair reading reaches it, inconclusive where they disagree).
+READINGS = ("every", "most", "any", "monotone", "open")
 
 #: The book's verdict page (one row per claim), beside the chapter pages.
 VERDICT_PAGE = "verdicts.html"

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 
 #: Every outcome a rule can name (their meaning is declared in ``config/verdicts.yaml``).
 OUTCOMES = ("established", "as_small_as_stated", "size_excluded", "reversed", "no_effect", "statement_false",
-            "undecided", "below_resolution", "too_noisy", "bound_only", "unmeasurable", "stand_in", "covered",
+            "undecided", "below_resolution", "too_noisy", "bound_only", "readings_disagree", "unmeasurable", "stand_in", "covered",
             "elsewhere", "agrees_here", "differs_here", "unclear_here")
 #: How a claim's stated effect compares with the noise band (:func:`effect_class`).
 EFFECT_CLASSES = ("small", "near", "clear", "unknown")

@@ -275,6 +275,8 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
                   f"{fmt(_num(claim, 'null_value') or 0.0)}: not the sameness the claim states").replace("  ", " ")
     elif outcome == "too_noisy":
         clause = f"but {noise} was too large to decide"
+    elif outcome == "readings_disagree":
+        clause = "under one of the readings the paper leaves open, which disagree, so the sentence cannot be decided"
     elif outcome == "bound_only":
         clause = "a bound on the quantity, which cannot decide in the claim's direction"
     elif outcome in _MACHINE:

@@ -290,6 +290,10 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     decided = [(r, decide(claim, r, rules)) for _, r in rows.iterrows()]
     order = list(rules["combine_order"])
     ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
+    if how == "open":
+        if len(set(ranked)) > 1:
+            return _open_disagree(claim, decided, ranked, order, rules)
+        how = "every"      # every open reading reaches the same verdict: it stands, as under every
     i = combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])
     if how != "every" and decided[i][1].verdict not in order:
         # a status (a machine-bound size) ranks as reproduced; where a reading at that rank is itself counted
@@ -319,6 +323,33 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
                   f"{n_same} of {len(readings)} readings give {pick[1].verdict}{also}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
+
+
+def _open_disagree(claim, decided, ranked, order, rules) -> "tuple[pd.Series, Decision, str]":
+    """Readings the paper leaves open (``readings: open``) that reach different verdicts. Every reading against the
+    claim (contradicted or not reproduced): the mildest of them decides, the verdict every fair reading supports.
+    Otherwise a fair reading holds or stays undecided where another does not: inconclusive (``readings_disagree``),
+    the sentence's meaning deciding and the paper not giving it; every reading's figure and verdict in the reason."""
+    readings = [r["reading"] for r, _ in decided]
+    figures = "; ".join(f"{r}: {ours_text(e)}, {d.verdict}" for r, (e, d) in zip(readings, decided))
+    ranks = [order.index(v) for v in ranked]
+    against = order.index("not reproduced")
+    if max(ranks) <= against:          # every reading against the claim: the verdict all of them support
+        i = max(range(len(ranks)), key=lambda j: ranks[j])
+        r, d = decided[i]
+        reason = (f"{d.reason.rstrip('.')} (under {r['reading']}, the mildest of {len(readings)} readings the paper "
+                  f"leaves open, each against the claim: {figures})")
+        return r, Decision(d.verdict, f"every open reading against the claim; under {r['reading']}: {d.basis}",
+                           d.outcome, d.band, reason), r["reading"]
+    quantity = _text(claim, "quantity") or _text(claim, "quote")
+    verdict = verdict_of("readings_disagree", rules)
+    each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
+    reason = (f"{quantity[:1].upper() + quantity[1:]}: the paper leaves open which of {len(readings)} readings it "
+              f"means, and they disagree ({each}), so the evidence cannot decide the sentence; each reading: "
+              f"{figures}.")
+    first = decided[0]
+    return first[0], Decision(verdict, f"readings the paper leaves open disagree ({each})", "readings_disagree",
+                              first[1].band, reason), "every reading (" + ", ".join(readings) + ")"
 
 
 #: The reading of a ``readings: monotone`` claim that holds the end-to-end change (the others are its steps).

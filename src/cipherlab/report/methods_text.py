@@ -159,7 +159,11 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "sizes) declares `readings: monotone`: the end-to-end change decides its direction, and a step "
         "contradicts only when it goes the other way beyond the noise at the family-wise level (each step's "
         "interval widened to 1 - (1 - confidence) / m, Bonferroni), never the minimum of m uncorrected "
-        "comparisons. Whatever the rule, the reason names every reading's figure and verdict.",
+        "comparisons. Where the paper leaves open which of several fair readings a word means (the key byte an "
+        "S-box is built with, the statistic \"stable\" names), the row declares `readings: open`: a verdict "
+        "stands only where every reading reaches it (contradicted only when the sentence is false under every "
+        "fair reading), and readings that disagree leave the claim inconclusive, its reason giving each. "
+        "Whatever the rule, the reason names every reading's figure and verdict.",
         "- How large a claim says its effect is decides what an effect inside the noise band means (`small_effect` in "
         f"the rules file: small within {float(rules['small_effect']['small']):g} half-width of the band, clearly "
         f"beyond it past {float(rules['small_effect']['clear']):g}). A claim that states a small effect "

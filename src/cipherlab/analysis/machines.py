@@ -20,6 +20,14 @@ reason naming both machines' figures. With no second real machine the declaratio
 differ; :func:`with_portability` puts that on the verdict rows (columns ``machines`` and ``portability``), and
 :func:`machine_dependent` names the claims whose verdict differs, which a report never counts as the paper's
 error. The table is the pipeline's ``machines`` (a timing table), written by the verdict rule.
+
+Two runs of the same CPU kind (:func:`cpu_kind`: the card's CPU id and flags, both recorded and equal;
+column ``same_cpu``) are never two machines: a verdict that differs between them reads
+``same CPU kind, other run: ...`` (run-to-run variation).  A claim whose evidence is exact on both runs
+(:func:`exact_evidence`, column ``exact``: no row with an A/A control, processes, a statistic of a timing
+kind or a unit of ``across_machines: timing_units``) is never the machine's: a verdict that differs on it
+reads ``changed with the code or data, ...``, naming both runs' commits.  Neither counts as the paper's
+error nor as the machine's.
 """
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Statistics helpers, all on top of :mod:`scipy.stats`."""
+"""Statistics helpers, all on top of :mod:`scipy.stats`.
+
+``welch_table``, ``speedup``, ``speedup_ci`` (the one bootstrap: processes, then the rounds within them),
+``process_pvalue`` (a p-value over processes, the independent unit), ``byte_entropy``,
+``chi_square_uniform``, ``family_scale`` (Bonferroni widening of a family of intervals).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -19,6 +19,12 @@ row of a claim.
 
 Rows whose ``scope`` is ``extension`` are our own experiments: they get a
 *finding*, never a verdict, and are never counted with the papers' claims.
+
+A verdict row carries, beside the claim and the verdict: ``tier``, ``condition``, ``covered_by``, the
+``reading`` that decided, the ``misprint`` read as corrected, the ``outcome``, the label a reader sees
+(``shown``: "covered by <id>", "machine-bound: differs on this machine"), the ``reason`` in one sentence
+(the claim's quantity, ours with the condition ``measured``, what decided: :mod:`cipherlab.analysis.reasons`)
+and the rule's internals apart (``basis``, shown on the evidence link).
 """
 from __future__ import annotations
 

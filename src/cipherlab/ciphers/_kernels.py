@@ -22,6 +22,9 @@ layout means each kernel is compiled once for all ciphers and styles.
 
 State layout is FIPS-197's: byte ``r + 4 c`` is row ``r`` of column ``c``; the
 table style holds column ``c`` as the big-endian 32-bit word ``s_c``.
+
+Each parallel mode kernel has a serial twin (``*_serial``) that :mod:`cipherlab.ciphers.modes` runs
+for one thread or an input under two chunks: a parallel region costs tens of microseconds to start.
 """
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """FIPS-197 KeyExpansion, compiled: the round keys every style's schedule is made from.
 
 Apart from the round kernels (:mod:`cipherlab.ciphers._kernels`): a cipher object is made in
-microseconds because its key expansion runs here, written into an array the caller allocates.
+microseconds because its key expansion runs here, written into an array the caller allocates
+(``expand_key_words``, ``expand_key_blocks``, ``expand_key_into``); the MAES key-expansion IVs are made
+from it too.
 """
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Run identity and the metadata recorded beside every raw measurement."""
+"""Run identity and the metadata recorded beside every raw measurement.
+
+The record holds the run id, the git commit, the CPU, the OS-reported clock, boost and governor (or
+"not readable"), threads, package versions, the seed, the config, the command line's ``config_overrides``,
+and the load average when the job started and when it wrote the record.
+"""
 from __future__ import annotations
 
 import datetime as _dt

@@ -10,7 +10,9 @@ of the chapters' papers, what the template takes.  Every number comes from
 ``verdicts.csv`` and the claims registry; every sentence is a template filled from them.
 
 ``notebooks/report.ipynb`` runs this once per paper (``paper`` parameter); the book
-shows each report as the first page of its paper's part.
+shows each report as the first page of its paper's part (``report_<paper>``), with a forest plot after
+the headline claims (``report_<paper>_claims``).  Counts are always split by tier
+(:mod:`cipherlab.report.tiers`: headline, supporting, untiered while ``tier`` is empty).
 """
 from __future__ import annotations
 

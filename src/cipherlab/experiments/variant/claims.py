@@ -16,6 +16,13 @@ rules and the table of meanings of ``config/verdicts.yaml``) decide every claim.
 The verdicts are the chapter's tables ``variant_<name>_evidence`` and
 ``variant_<name>_verdicts``; the verdict page and the front page show them,
 counted apart from the four papers of the registry.
+
+:func:`cipherlab.analysis.claims.load_claims` (``papers=(name,)``) validates the file as the registry is
+validated.  A row of ``scope`` ``extension`` is a finding of ours about the paper's own text or numbers
+(e.g. whether its times lie on one line in the length), never a verdict against it.  A reading an exact
+identity of the battery settles (evidence with ``holds`` for a claim whose rule compares a size) is decided
+as a statement, the other readings by the claim's rule, and the least favourable decides
+(:func:`decide_readings`).
 """
 
 from __future__ import annotations

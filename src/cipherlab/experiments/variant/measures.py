@@ -11,8 +11,7 @@ control (a second AES measurement) where the value is sampled, exact where it is
 computed.  A measure with several rows names each row's ``reading`` (the claim
 holds only if it holds under every reading, ``config/verdicts.yaml``).
 
-:data:`MEASURES` lists every name, its unit and what it is; the how-to page and
-CONTRIBUTING show the same list.
+:data:`MEASURES` lists every name, its unit and what it is; the how-to page shows the same list.
 """
 
 from __future__ import annotations

@@ -7,12 +7,19 @@ from __future__ import annotations
 import os
 import warnings
 
+import numpy as np
+import pandas as pd
 import pytest
 
+import cipherlab
 import pipeline_tree
 from cipherlab import names
 from cipherlab.ciphers.modes import available_impls
 from cipherlab.ciphers.registry import InsecureCipherWarning, cipher_names, lookup
+from cipherlab.experiments.maes import common, dependency, entropy, evidence, keyspace, measure
+from cipherlab.experiments.maes import image as figure8
+from cipherlab.names import MODES
+from maes_synthetic import IV, KEY
 
 # ============================================================================================
 # Cipher core: fixtures parametrized over the cipher registry
@@ -63,6 +70,46 @@ def module_registry():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
         yield
+
+
+# ============================================================================================
+# MAES chapter: the test image and a short measurement, shared by tests/test_maes_*.py
+# ============================================================================================
+#
+# Module-scoped as they were in the one file they came from: each test file that takes them builds them once.
+
+@pytest.fixture(scope="module")
+def image():
+    return figure8.load_test_image()
+
+
+@pytest.fixture(scope="module")
+def short_run():
+    """Every timing of the chapter, tiny and batched: the frames the chapter reads."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
+        return measure.measure_all(KEY, np.zeros(64, dtype=np.uint8), options=common.maes_options(), impls=("reference", "table"),
+                             trials_keyexp=3, trials_stage=3, trials_block=3, trials_bulk=3, warmup=1,
+                             stage_blocks=16, iv=IV, min_trial_seconds=2e-4, progress=False, trials_steps=3,
+                             steps_states=16)
+
+
+@pytest.fixture(scope="module")
+def small_frames(image, short_run):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
+        return _small_frames(image, short_run)
+
+
+def _small_frames(image, short_run):
+    small = np.ascontiguousarray(image[:64, :64])
+    ims = figure8.image_ciphertexts(small, KEY, IV)
+    ctrl = {("aes", md): figure8.encrypt_image(small, "aes", md, entropy.second_key(KEY), IV) for md in MODES}
+    routes = {c: dependency.byte_routes(c, KEY) for c in common.CIPHERS}
+    dep = pd.concat([dependency.byte_dependency(c, KEY, n_blocks=8) for c in common.CIPHERS])
+    return evidence.Frames(short_run["maes_keyexp"], short_run["maes_stage"], short_run["maes_block"],
+                    short_run["maes_bulk"], entropy.entropy_table(ims), entropy.entropy_comparison(ims, ctrl), dep,
+                    keyspace.keyspace_table(), figure8.leak_table(ims, routes=routes), steps=short_run["maes_steps"])
 
 
 # ============================================================================================

@@ -1,0 +1,325 @@
+"""Tests of cipherlab.experiments.maes.evidence."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cipherlab.experiments.maes import common, evidence
+from cipherlab.experiments.maes.evidence import OTHER_PAPER_CLAIMS
+from cipherlab.analysis import verdicts as V
+from cipherlab.names import MODES
+
+from maes_synthetic import KEY, STYLES, _synthetic_raw, _times
+
+pytestmark = pytest.mark.usefixtures("quiet_research_warning")
+
+
+def _evidence(frames, **kw):
+    return evidence.evidence_rows(frames, key=KEY, options=common.maes_options(), impls=STYLES, original_style="reference",
+                           optimized_style="table", profile="quick", **kw)
+
+
+def test_evidence_covers_every_claim_of_the_paper(small_frames):
+    rows = _evidence(small_frames)
+    ev = V.evidence_frame(rows)
+    claims = V.load_claims()
+    paper = claims[claims["paper"] == common.PAPER]
+    mine = V.claims_of_chapter("maes", paper)
+    assert set(ev["claim_id"]) <= set(claims["claim_id"])  # no unknown id
+    testable = set(mine.loc[mine["rule"] != "not_testable", "claim_id"])
+    # every testable claim has evidence, and so do the declared claims of other papers; nothing else does
+    assert set(ev["claim_id"]) == testable | set(OTHER_PAPER_CLAIMS)
+    assert set(evidence.paper_claim_ids()) == set(mine["claim_id"])
+    decided = V.decide_all(mine, ev[ev["claim_id"].isin(mine["claim_id"])].assign(chapter="maes"))  # one per claim
+    assert len(decided) == len(mine) and decided["claim_id"].is_unique
+    assert set(decided["verdict"]) <= set(V.VERDICTS) | set(V.STATUSES) | {V.FINDING}
+    assert (ev["profile"] == "quick").all()
+    # every speed comparison carries its A/A band and the condition it measured
+    speed = ev[ev["unit"] == "%"]
+    assert len(speed) and speed["control_low"].notna().all() and speed["control_high"].notna().all()
+    assert (speed["size"] != "").all() and (speed["style"] != "").all()
+    # claims decided on a named condition have a row of it; several rows differ in their reading
+    for r in mine[mine["decided_by"] != ""].itertuples():
+        rows = ev[ev["claim_id"] == r.claim_id]
+        for term in r.decided_by.split(";"):
+            k, _, v = term.partition("=")
+            rows = rows[rows[k].isin(v.split("|"))]
+        assert len(rows) >= 1 and (len(rows) == 1 or rows["reading"].is_unique and (rows["reading"] != "").all()), \
+            r.claim_id
+
+
+def test_evidence_structural_rows_from_the_cipher(small_frames):
+    by = {(e.claim_id, e.mode): e for e in _evidence(small_frames)}
+    assert not any(cid == "002-complexity-maintained" for cid, _ in by)   # a security claim: the attack decides
+    assert by[("002-keyspace-unchanged", "")].holds is True
+    # '16 IV vectors', printed three times, is read as printed: one IV per round makes 10 (AES-128), not 16
+    ivs = by[("002-approach2-more-ivs", "")]
+    assert ivs.holds is False and ivs.estimate == 10 and "the paper prints 16" in ivs.detail
+    assert by[("002-ext-ecb-repeats", "ecb")].holds is True
+    assert by[("002-fig8-uniform", "cbc")].p_value > by[("002-fig8-uniform", "ecb")].p_value
+    ecb = by[("002-t4-entropy-kept", "ecb")]
+    assert ecb.high < 0 and ecb.unit == "bits"  # MAES-ECB keeps the image's byte statistics
+
+
+def test_evidence_speed_decisions_on_synthetic_times(small_frames):
+    """Known times through the evidence and the engine: the verdicts follow the numbers."""
+    def decide(times):
+        raw = _synthetic_raw(times)
+        frames = dataclasses.replace(small_frames, block=raw, bulk=_synthetic_raw(times, mode="ecb"))
+        ev = V.evidence_frame(_evidence(frames)).assign(chapter="maes")
+        claims = V.load_claims()
+        ids = ["002-abstract-enc-speedup", "002-t3-opt-enc-slight", "002-t3-fastest", "002-approaches-similar-time"]
+        keep = claims[claims["claim_id"].isin(ids)]
+        out = V.decide_all(keep, ev[ev["claim_id"].isin(ids)])
+        return dict(zip(out["claim_id"], out["verdict"]))
+
+    # AES 2.5, MAES 1.0: a 150 % speed-up, the abstract's; approaches equal
+    v = decide(_times(aes=2.5, maes1=1.0, maes2=1.0))
+    # a same-path speed-up (MAES against AES in one style): its size is the cipher's own work, decided under
+    # every style (readings: any), reproduced here in every one
+    assert v["002-abstract-enc-speedup"] == "reproduced"
+    assert v["002-t3-fastest"] == "reproduced"
+    # 'decreases slightly' is decided on the gap Table III prints (34 against 30 us, 13.3 %), an order the sentence
+    # calls slight (expect: slight, as 003's Tables 5-7): 150 % lies wholly beyond the slight reach, larger than stated
+    assert v["002-t3-opt-enc-slight"] == "not reproduced"
+    assert v["002-approaches-similar-time"] == "reproduced"
+    # MAES as fast as AES: the paper's 'slightly' is its own 13.3 %, clearly beyond the noise floor, so no effect
+    # beyond the noise contradicts it (small_effect is only for a stated effect inside the floor); the abstract's
+    # 150 % is absent too
+    v = decide(_times(aes=1.0, maes1=1.0, maes2=1.0))
+    assert v["002-t3-opt-enc-slight"] == "contradicted" and v["002-abstract-enc-speedup"] == "contradicted"
+    slight = next(e for e in _evidence(small_frames) if e.claim_id == "002-t3-opt-enc-slight")
+    assert slight.stated == pytest.approx((34 / 30 - 1) * 100)
+    # MAES 13.3 % faster, the gap the paper prints: reproduced; 2 % faster, inside the 3 % floor: no effect
+    assert decide(_times(aes=34 / 30, maes1=1.0, maes2=1.0))["002-t3-opt-enc-slight"] == "reproduced"
+    assert decide(_times(aes=1.02, maes1=1.0, maes2=1.0))["002-t3-opt-enc-slight"] == "contradicted"
+    # MAES twice as slow as AES: the opposite of a decrease
+    assert decide(_times(aes=1.0, maes1=2.0, maes2=2.0))["002-t3-opt-enc-slight"] == "contradicted"
+    # MAES as fast as AES: no speed-up beyond the A/A band; approach 2 twice as slow as approach 1
+    v = decide(_times(aes=1.0, maes1=1.0, maes2=2.0))
+    assert v["002-abstract-enc-speedup"] == "contradicted"
+    assert v["002-approaches-similar-time"] == "contradicted"
+
+
+def test_one_block_claims_decide_on_the_cipher_cost_not_the_call(small_frames):
+    """Calls that cost the same but bulk blocks that differ 2x: the bulk decides, the one-call figure is shown."""
+    call = _times(aes=1.0, maes1=1.0, maes2=1.0)
+    work = _times(aes=2.0, maes1=1.0, maes2=1.0)
+    frames = dataclasses.replace(small_frames, block=_synthetic_raw(call), bulk=_synthetic_raw(work, mode="ecb"))
+    by = {(e.claim_id, e.style): e for e in _evidence(frames)}
+    ev = by[("002-t3-enc-half", "reference")]
+    assert ev.estimate == pytest.approx(100.0, abs=1.0) and ev.mode == "ecb"
+    assert "one-block calls as the paper timed them" in ev.detail and "+0.0 %" in ev.detail.replace("-0.0", "+0.0")
+
+
+def test_table1_claims_decided_on_the_compiled_pair(small_frames):
+    rows = _evidence(small_frames)
+    t1 = [e for e in rows if e.claim_id.startswith("002-t1-")]
+    assert len(t1) == 6 and all(e.style.startswith("numba") for e in t1)
+    hash_speed = [e for e in rows if e.claim_id == "002-s4c-hash-high-speed"]
+    # 'high speed' against what the hash replaces, the key-expansion IV generator: our stand-in, never deciding
+    assert len(hash_speed) == 1 and hash_speed[0].style.startswith("numba") and hash_speed[0].stand_in
+    # 'the original algorithm is faster than the modified': Table I's SHA-3 column (MAES as the paper specifies
+    # it) is a real reading; its key-expansion column is our stand-in and only illustrates
+    faster = {e.reading: e for e in t1 if e.claim_id == "002-t1-aes-keyexp-faster"}
+    assert set(faster) == {"iv_source=sha3", "iv_source=keyexp"}
+    assert faster["iv_source=sha3"].stand_in == "" and faster["iv_source=keyexp"].stand_in
+    assert all(e.reading == "" for e in t1 if e.claim_id != "002-t1-aes-keyexp-faster")
+    ext = [e for e in rows if e.claim_id == "002-ext-t1-languages"]
+    assert len(ext) == 1 and "hashlib" in ext[0].style and "compiled pair" in ext[0].detail
+
+
+def test_the_stand_in_never_decides_the_original_is_faster_claim(small_frames):
+    """The SHA-3 reading decides, whatever the stand-in shows: it is set against the claim here (the modified key
+    expansion as fast as AES's), and the verdict follows the SHA-3 IV alone."""
+    ev = V.evidence_frame([e for e in _evidence(small_frames) if e.claim_id == "002-t1-aes-keyexp-faster"])
+    ev = ev.assign(chapter="maes")
+    claims = V.load_claims()
+    claim = claims[claims["claim_id"] == "002-t1-aes-keyexp-faster"]
+    sha3 = ev["reading"] == "iv_source=sha3"
+    # the figures set here, not timed: the rows' shape is the chapter's, the noise a quiet machine's (a loaded one
+    # made this machine's band +-45 % and the verdict inconclusive, which is right for it and not under test here)
+    ev = ev.assign(estimate=ev["estimate"].where(~sha3, 60.0), low=ev["low"].where(~sha3, 50.0),
+                   high=ev["high"].where(~sha3, 70.0), control_low=-2.0, control_high=2.0)
+    keyexp = ev.assign(estimate=ev["estimate"].where(sha3, 0.0), low=ev["low"].where(sha3, -0.1),
+                       high=ev["high"].where(sha3, 0.1))
+    for frame in (ev, keyexp):
+        out = V.decide_all(claim, frame).iloc[0]
+        assert out["verdict"] == "reproduced" and out["reading"] == "iv_source=sha3", out["reason"]
+    only_stand_in = V.decide_all(claim, ev[~sha3]).iloc[0]
+    assert only_stand_in["verdict"] == "not testable"
+
+
+def test_image_claims_have_one_row_per_mode(small_frames):
+    rows = _evidence(small_frames)
+    for cid in ("002-t4-entropy-kept", "002-t4-approach2-higher", "002-fig8-uniform"):
+        got = sorted(e.reading for e in rows if e.claim_id == cid)
+        assert got == sorted(f"mode={md}" for md in MODES), cid
+
+
+def _keyexp_raw(iv_times: dict, n: int = 40) -> pd.DataFrame:
+    """A maes_keyexp-like frame: the compiled key expansion (with its twin) and IV generation per approach and source."""
+    rng = np.random.default_rng(0)
+    cases = [("aes", "key_expansion", "none", role, 1e-6) for role in ("main", "control")]
+    cases += [(c, "iv_generation", src, "main", t) for (c, src), t in iv_times.items()]
+    return pd.DataFrame([{"impl": "numba", "cipher": c, "operation": op, "iv_source": src, "role": role, "bytes": 16,
+                          "trial": i, "seconds": t * (1 + 1e-3 * rng.standard_normal()), "calls": 100, "run_id": "x"}
+                         for c, op, src, role, t in cases for i in range(n)])
+
+
+def test_approach1_faster_initialization_reads_both_iv_sources():
+    from cipherlab.experiments.maes.evidence import approach1_init_evidence
+    cid = "002-s4b-approach1-faster-init"
+    mine = V.load_claims()
+    mine = mine[mine["claim_id"] == cid]
+
+    def decide(times):
+        rows = approach1_init_evidence(_keyexp_raw(times), "quick", seed=1)
+        assert sorted(e.reading for e in rows) == ["iv_source=keyexp", "iv_source=sha3"]
+        assert all(e.size == "128-bit key" and e.control_low is not None for e in rows)
+        return V.decide_all(mine, V.evidence_frame(rows).assign(chapter="maes")).iloc[0]
+
+    paper = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 70e-6,        # Table I's proportions
+                    ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 291e-6})
+    assert paper["verdict"] == "reproduced", paper["reason"]
+    # the key-expansion reading is our stand-in: it is shown, never decides, whatever it shows
+    one_equal = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 70e-6,
+                        ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 265e-6})
+    assert one_equal["verdict"] == "reproduced" and one_equal["reading"] == "iv_source=sha3", one_equal["reason"]
+    assert "stand-in, not deciding" in one_equal["other"]
+    sha_equal = decide({("maes-1", "sha3"): 17e-6, ("maes-2", "sha3"): 17e-6,
+                        ("maes-1", "keyexp"): 265e-6, ("maes-2", "keyexp"): 291e-6})
+    assert sha_equal["verdict"] == "contradicted", sha_equal["reason"]
+
+
+def test_sha3_ivs_more_secure_fails_and_key_expansion_ivs_not_secure_holds(monkeypatch):
+    """'SHA-3 IVs increase security' fails: MAES is byte-local with either IV source. 'This approach [key-expansion
+    IVs] is not secure' holds as written: with them MAES is byte-local, what the codebook attack needs; its row's
+    note says the paper's reason is not the cause (002-s4c-sha3-more-secure, 002-sec-iv-round-key)."""
+    opts = {"sha3": "sha3_256", "sha3_chain": "iv"}
+    got = {e.claim_id: e for e in evidence.iv_source_evidence(KEY, opts, "quick")}
+    assert got["002-s4c-sha3-more-secure"].holds is False and got["002-s4c-keyexp-not-secure"].holds is True
+    assert "keyexp IVs: maes-1 byte-local" in got["002-s4c-sha3-more-secure"].detail
+    real = evidence.byte_routes
+    # were SHA-3 IVs to diffuse (synthetic), the contrast would hold, and key-expansion IVs stay not secure
+    monkeypatch.setattr(evidence, "byte_routes",
+                        lambda c, key, iv_source, **kw: None if iv_source == "sha3" else real(c, key, iv_source=iv_source, **kw))
+    got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, opts, "quick")}
+    assert got == {"002-s4c-sha3-more-secure": True, "002-s4c-keyexp-not-secure": True}
+    # were key-expansion IVs to diffuse (synthetic), the sentence would fail
+    monkeypatch.setattr(evidence, "byte_routes", lambda c, key, iv_source, **kw: None)
+    got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, opts, "quick")}
+    assert got["002-s4c-keyexp-not-secure"] is False
+    row = V.load_claims().set_index("claim_id").loc["002-s4c-keyexp-not-secure"]
+    assert row["rule"] == "holds" and not row["covered_by"]
+    assert "002-sec-iv-round-key" in row["note"] and "002-s4c-sha3-more-secure" in row["note"]
+
+
+@pytest.mark.parametrize("seconds, holds", [(1048576 / 124.9e6, True), (1048576 / 125.1e6, False)])
+def test_aes_is_unfit_for_real_time_only_below_a_gigabit_links_rate(seconds, holds):
+    """002-s3-aes-unfit-realtime: AES's one-thread table-style throughput against 125 MB/s (1 Gbit/s)."""
+    rows = [{"cipher": c, "role": "main", "operation": "encrypt", "impl": impl, "mode": "ecb", "bytes": 1048576,
+             "seconds": s} for impl, s in (("table", seconds), ("reference", 10 * seconds))
+            for c in ("aes", "maes-2")]
+    ev = evidence.realtime_evidence(pd.DataFrame(rows), "table", "quick")
+    assert ev.claim_id == "002-s3-aes-unfit-realtime" and ev.holds is holds and ev.style == "table"
+    assert "reference" in ev.detail and ev.unit == "MB/s"
+
+
+def test_the_prose_ratios_are_checked_against_the_papers_own_tables_as_printed(monkeypatch):
+    """No correction rests on the sentence it would certify: Table I's 291 and Table III's 253 have no evidence
+    outside the prose under check, so they are read as printed and the prose's 'double' (70 / 291) and its 500 %
+    and one-fifth (253 / 30 = x8.43) disagree with them: the defect stands. A misprint documented on outside
+    evidence would still be read as corrected (a synthetic one here)."""
+    got = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}
+    t3, t1 = got["002-prose-t3-consistent"], got["002-prose-t1-consistent"]
+    assert t3.holds is False and t3.estimate == 2 and "253 / 30 = x8.43 (disagrees)" in t3.detail
+    assert "misprint" not in t3.detail and "misprint" not in t1.detail
+    assert t1.holds is False and t1.estimate == 1 and "70 / 291 = x0.241 (disagrees)" in t1.detail
+    assert not evidence._paper.published("002")["table"].str.endswith("(misprints)").any()
+    real = evidence._paper.published
+
+    def with_misprint(paper, table=None):
+        df = real(paper, table)
+        if paper == "002" and (table is None or table == "Table III (misprints)"):
+            extra = pd.DataFrame([{"paper": "002", "table": "Table III (misprints)", "row": "row Original AES",
+                                   "column": "column Decryption", "value": "153", "unit": "us",
+                                   "note": "synthetic outside evidence", "number": 153.0}])
+            df = pd.concat([df, extra], ignore_index=True)
+        return df
+    monkeypatch.setattr(evidence._paper, "published", with_misprint)
+    t3 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t3-consistent"]
+    assert t3.holds is True and "153 / 30 = x5.1 (printed 253, a documented misprint read as 153) (agrees)" in t3.detail
+
+
+def test_table_ii_prose_is_checked_against_table_ii_for_both_approaches():
+    """'reduced to the half' (x2 against 0.06 / 0.03) agrees; 'lower by 50 times' is read as 'about, or at least,
+    50 times' and agrees with approach 1's x59 and approach 2's x78.7 (an understatement, not a contradiction);
+    the prose names no approach, so both must agree. A table ratio more than 25 % below 50 would disagree."""
+    t2 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t2-consistent"]
+    assert t2.holds is True and t2.estimate == 0 and t2.n == 4 and t2.section == "maes-table2"
+    assert "at least x50, Table II gives 2.36 / 0.04 = x59 (agrees)" in t2.detail
+    assert "2.36 / 0.03 = x78.7 (agrees)" in t2.detail
+
+
+def test_an_at_least_prose_ratio_fails_below_its_tolerance(monkeypatch):
+    real = evidence._paper.published
+
+    def slow_xor(paper, table=None):        # InvMixColumns 2.36 against XOR 0.07: x33.7, more than 25 % below 50
+        df = real(paper, table)
+        if table == "Table II":
+            hit = (df["column"] == "Decryption") & df["row"].str.startswith("Approach 2")
+            df = df.assign(number=df["number"].where(~hit, 0.07))
+        return df
+    monkeypatch.setattr(evidence._paper, "published", slow_xor)
+    t2 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t2-consistent"]
+    assert t2.holds is False and "2.36 / 0.07 = x33.7 (disagrees)" in t2.detail
+
+
+def test_the_mixcolumns_polynomial_is_read_off_our_fips_197_mixcolumns(monkeypatch):
+    ev = evidence.mixcolumns_polynomial_evidence("quick")
+    assert ev.holds is True and "02 01 01 03" in ev.detail
+    real = evidence._paper.published
+
+    def swapped(paper, table=None):         # {02}x^3 + ... + {03}: the coefficients in the wrong order
+        df = real(paper, table)
+        swap = {"03": "02", "02": "03"}
+        hit = df["row"] == "MixColumns polynomial"
+        return df.assign(value=df["value"].where(~hit, df["value"].map(lambda v: swap.get(v, v))))
+    monkeypatch.setattr(evidence._paper, "published", swapped)
+    assert evidence.mixcolumns_polynomial_evidence("quick").holds is False
+
+
+def test_a_prose_ratio_within_25_percent_of_the_tables_agrees(monkeypatch):
+    real = evidence._paper.published
+
+    def table3(paper, table=None):          # decryption 187.5 us: x6.25, within 25 % of x6 and of x5
+        df = real(paper, table)
+        df = df[df["table"] != "Table III (misprints)"]
+        if table == "Table III":
+            hit = (df["row"] == "Original AES") & (df["column"] == "Decryption")
+            df = df.assign(number=df["number"].where(~hit, 187.5))
+        return df
+    monkeypatch.setattr(evidence._paper, "published", table3)
+    t3 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t3-consistent"]
+    assert t3.holds is True and t3.estimate == 0
+
+
+def test_complete_randomness_has_the_ideal_entropy_8_and_a_finite_file_falls_short_by_the_bias(small_frames):
+    """'The entropy must be 8 to indicate a complete randomness': the ideal (uniform bytes, log2 256) is 8; a file
+    the image's size falls short of it by 255 / (2 N ln 2), shown beside, 8 at the whole bits the sentence gives."""
+    ev = {e.claim_id: e for e in _evidence(small_frames)}["002-s6d-entropy-must-be-8"]
+    n = ev.n
+    assert ev.holds is True and ev.estimate == 8.0
+    assert f"{8 - 255 / (2 * n * np.log(2)):.5f} bits" in ev.detail and "log2 256" in ev.detail
+
+
+def test_entropy_below_8_by_a_small_margin_is_not_testable_and_gets_no_evidence(small_frames):
+    """'Less than 8 by a small margin': below 8 is true of any sample not exactly uniform, and 'small' has no scale
+    but Table IV, which 002-t4-values finds incomparable: not testable, with that reason, and no evidence row."""
+    assert "002-t4-below-8" not in {e.claim_id for e in _evidence(small_frames)}
+    row = V.load_claims().set_index("claim_id").loc["002-t4-below-8"]
+    assert row["rule"] == "not_testable" and "002-t4-values" in row["note"] and "small" in row["note"]

@@ -2,7 +2,7 @@
 
 Why our own: the PyPI candidate (``nistrng``) has had no release since 2021;
 the seven tests below are short, and each is checked in
-``tests/test_exp_security.py`` against the worked examples printed in
+``tests/test_security_randomness.py`` against the worked examples printed in
 SP 800-22 Rev. 1a (sections 2.1-2.4, 2.11-2.13; the vectors are in
 ``cipherlab/vectors/sp800_22_examples.json``). ``scipy.special`` supplies
 ``erfc`` and the regularised upper incomplete gamma ``gammaincc`` (the

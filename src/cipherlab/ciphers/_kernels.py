@@ -20,11 +20,9 @@ A variant cipher is the same kernel with other tables (``mix_kind``):
 matrix row-major from ``sboxes[2, :16]`` and its inverse from ``sboxes[3, :16]``). Keeping every argument the same dtype and
 layout means each kernel is compiled once for all ciphers and styles.
 
-State layout is FIPS-197's: byte ``r + 4 c`` is row ``r`` of column ``c``; the
-table style holds column ``c`` as the big-endian 32-bit word ``s_c``.
-
-Each parallel mode kernel has a serial twin (``*_serial``) that :mod:`cipherlab.ciphers.modes` runs
-for one thread or an input under two chunks: a parallel region costs tens of microseconds to start.
+State layout is FIPS-197's (byte ``r + 4 c`` is row ``r`` of column ``c``); the table style
+holds column ``c`` as the big-endian word ``s_c``. Each parallel mode kernel has a serial twin
+(``*_serial``) for one thread or short input: a parallel region costs tens of microseconds to start.
 """
 from __future__ import annotations
 

@@ -266,6 +266,17 @@ def test_extensions_get_findings_and_are_not_counted():
     assert other == "reference: does not hold"     # a finding carries no verdict word, not even beside it
 
 
+def test_an_extension_whose_outcome_decides_nothing_is_shown_as_such():
+    claims = _load([claim(claim_id="ext", scope="extension", rule="equivalent", published="", margin="5", unit="%",
+                          tier="")])
+    straddles = V.evidence_frame([V.Evidence("ext", estimate=0.4, low=-1.7, high=4.0, **AA)]).assign(chapter="c")
+    inside = V.evidence_frame([V.Evidence("ext", estimate=0.1, low=-0.5, high=0.5, **AA)]).assign(chapter="c")
+    row = V.decide_all(claims, straddles, RULES).iloc[0]
+    assert (row["verdict"], row["outcome"], row["shown"]) == (V.FINDING, "undecided", "finding: inconclusive")
+    row = V.decide_all(claims, inside, RULES).iloc[0]
+    assert (row["verdict"], row["shown"]) == (V.FINDING, V.FINDING)
+
+
 def test_speed_evidence_uses_the_declared_statistic_and_the_control():
     rng = np.random.default_rng(0)
     old, new = rng.normal(1.2, 0.01, 200), rng.normal(1.0, 0.01, 200)

@@ -476,10 +476,13 @@ def _rule_label(claim) -> str:
 
 def shown_label(verdict: str, outcome: str, covered_by: str = "", rules: "dict | None" = None) -> str:
     """The verdict as a reader sees it: the word, or a status's ``shown`` form ("covered by <id>", "not at the
-    paper's condition", "machine-bound: differs on this machine")."""
+    paper's condition", "machine-bound: differs on this machine"); an extension's ``finding`` whose outcome
+    decides nothing reads "finding: inconclusive" (or "finding: not testable")."""
     rules = rules or load_rules()
     if verdict == FINDING:
-        return FINDING
+        # an extension of ours is a finding only where its outcome decides: an undecided one says so
+        word = verdict_of(outcome, rules) if outcome else ""
+        return f"{FINDING}: {word}" if word in ("inconclusive", "not testable") else FINDING
     if verdict == COVERED:
         return f"covered by {covered_by}" if covered_by else COVERED
     if verdict == MACHINE_BOUND:

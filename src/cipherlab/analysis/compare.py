@@ -337,11 +337,12 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
     states one; ``carries = "direction"``: a bound that belongs to the paper's machine; ``slight`` (the claim
     row's ``expect: slight``: the sentence calls an order slight): a printed gap in the claimed direction no
     larger than ``small_effect.slight_pct`` is a slight effect, decided as ``small_effect`` decides one, except
-    that no effect beyond the noise refutes a printed gap clearly beyond the floor (this machine resolves it),
-    as it refutes every such claim."""
+    that an interval within the noise band agrees with a printed gap only where that gap lies within the band
+    too: it refutes a gap clearly beyond the floor (this machine resolves it), as it refutes every such claim,
+    and cannot tell a gap near the floor (``below_resolution``), whatever the machine's load made the band."""
     cap = (rules.get("small_effect") or {}).get("slight_pct") if percent else None
     if slight and stated is not None and bound is None and cap is not None and 0 < stated - base <= float(cap):
-        resolvable = effect_class(stated, base, h, percent, rules) == "clear"
+        resolvable = effect_class(stated, base, h, percent, rules) != "small"
         if not (resolvable and place(lo, hi, noise_band(h, base, percent)) == "within"):
             return small_effect(lo, hi, est, base, h, percent, rules)
     claimed = bound if bound is not None else stated

@@ -189,7 +189,8 @@ def table1_evidence(k: pd.DataFrame, profile: str, seed: int = 0) -> list[Eviden
 
     The paper's claims are decided on the compiled pair (``impl = "numba"``:
     SHA-3 and the key expansion both Numba kernels, the same language and
-    style, as the paper's Java had both sides in one language). The Python
+    style: the paper names no language for either side, and one language for
+    both is the like-for-like reading). The Python
     pair (our key expansion in Python against ``hashlib``'s SHA-3 in C) is
     kept as a finding, ``002-ext-t1-languages``: what comparing across
     languages does to the same question.

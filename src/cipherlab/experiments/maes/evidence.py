@@ -467,6 +467,17 @@ def mixcolumns_polynomial_evidence(profile: str) -> Evidence:
                            f"{' '.join(f'{b:02X}' for b in ours)}, i.e. {poly(ours)} (mod x^4 + 1)")
 
 
+def iv_source_consistency_evidence(profile: str) -> Evidence:
+    """002-s1-s4c-iv-source: does the IV source Section 1 gives MAES agree with the one Section 4C gives its new
+    design? Read on the transcription (``data/paper/002_prose_design.csv``, row ``IV source``)."""
+    t = _paper.published(PAPER).query("row == 'IV source'").set_index("table")["value"]
+    s1, s4c = t["Section 1 (prose)"], t["Section 4C (prose)"]
+    return Evidence("002-s1-s4c-iv-source", holds=s1 == s4c, style="the paper's text", profile=profile,
+                    section="maes-table1",
+                    detail=f"Section 1 generates the IVs from the {s1}; Section 4C's new design uses {s4c} "
+                           f"({'the same' if s1 == s4c else 'another'} source)")
+
+
 def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -> list[Evidence]:
     """002-s4c-sha3-more-secure: MAES with SHA-3 IVs and with key-expansion IVs, each through the cipher: is each ciphertext byte
     reached by exactly one plaintext byte (byte-local, what the codebook attack needs)? SHA-3 IVs increase security
@@ -565,7 +576,7 @@ def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[
         raise ValueError(f"impls must include a style with separate steps for Table II, got {list(impls)}")
     return (table1_evidence(frames.keyexp, profile, seed) + approach1_init_evidence(frames.keyexp, profile, seed)
             + table2_evidence(frames.stage, profile, seed) + [tables_consistency_evidence(profile)]
-            + prose_tables_evidence(profile) + [mixcolumns_polynomial_evidence(profile)]
+            + prose_tables_evidence(profile) + [mixcolumns_polynomial_evidence(profile), iv_source_consistency_evidence(profile)]
             + iv_source_evidence(key, options, profile, seed)
             + _speed(frames, impls, original_style, optimized_style, profile, seed)
             + _image(frames, key, options, profile, image_style))

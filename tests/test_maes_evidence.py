@@ -352,15 +352,15 @@ def test_entropy_below_8_by_a_small_margin_is_not_testable_and_gets_no_evidence(
     assert row["rule"] == "not_testable" and "002-t4-values" in row["note"] and "small" in row["note"]
 
 
-def test_section_1_and_section_4c_disagree_on_the_iv_source_and_would_agree_on_one(monkeypatch):
-    """Section 1 generates the IVs from the key expansion, Section 4C's new design uses SHA-3: read on the
-    transcription, the row fails; were both sections to name one source (synthetic), it would hold."""
+def test_section_1_and_section_4c_say_opposite_things_of_key_expansion_ivs_and_would_agree_on_one(monkeypatch):
+    """Section 1 says key-expansion IVs keep MAES as complex as AES, Section 4C calls them not secure: read on the
+    transcription, the row fails; were both sections to say one thing (synthetic), it would hold."""
     ev = evidence.iv_source_consistency_evidence("quick")
-    assert ev.holds is False and "key expansion" in ev.detail and "sha3" in ev.detail
+    assert ev.holds is False and "complexity" in ev.detail and "not secure" in ev.detail
     real = evidence._paper.published
 
     def one_source(paper, table=None):
         df = real(paper, table)
-        return df.assign(value=df["value"].where(df["row"] != "IV source", "sha3"))
+        return df.assign(value=df["value"].where(df["row"] != "key-expansion IVs", "not secure"))
     monkeypatch.setattr(evidence._paper, "published", one_source)
     assert evidence.iv_source_consistency_evidence("quick").holds is True

@@ -468,14 +468,14 @@ def mixcolumns_polynomial_evidence(profile: str) -> Evidence:
 
 
 def iv_source_consistency_evidence(profile: str) -> Evidence:
-    """002-s1-s4c-iv-source: does the IV source Section 1 gives MAES agree with the one Section 4C gives its new
-    design? Read on the transcription (``data/paper/002_prose_design.csv``, row ``IV source``)."""
-    t = _paper.published(PAPER).query("row == 'IV source'").set_index("table")["value"]
+    """002-s1-s4c-iv-source: does what Section 1 says of IVs drawn from the key expansion agree with what Section 4C
+    says of them? Read on the transcription (``data/paper/002_prose_design.csv``, row ``key-expansion IVs``)."""
+    t = _paper.published(PAPER).query("row == 'key-expansion IVs'").set_index("table")["value"]
     s1, s4c = t["Section 1 (prose)"], t["Section 4C (prose)"]
     return Evidence("002-s1-s4c-iv-source", holds=s1 == s4c, style="the paper's text", profile=profile,
                     section="maes-table1",
-                    detail=f"Section 1 generates the IVs from the {s1}; Section 4C's new design uses {s4c} "
-                           f"({'the same' if s1 == s4c else 'another'} source)")
+                    detail=f"of key-expansion IVs, Section 1 says the design '{s1}', Section 4C that they are "
+                           f"'{s4c}'")
 
 
 def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -> list[Evidence]:

@@ -195,27 +195,28 @@ def test_approach1_faster_initialization_reads_both_iv_sources():
     assert sha_equal["verdict"] == "contradicted", sha_equal["reason"]
 
 
-def test_sha3_ivs_more_secure_fails_and_key_expansion_ivs_not_secure_holds(monkeypatch):
+def test_sha3_ivs_more_secure_fails_and_key_expansion_ivs_not_secure_is_not_testable(monkeypatch):
     """'SHA-3 IVs increase security' fails: MAES is byte-local with either IV source. 'This approach [key-expansion
-    IVs] is not secure' holds as written: with them MAES is byte-local, what the codebook attack needs; its row's
-    note says the paper's reason is not the cause (002-s4c-sha3-more-secure, 002-sec-iv-round-key)."""
+    IVs] is not secure' is about the IV source, which byte-locality under both sources cannot tell from the
+    cipher's own weakness: it gets no evidence row, and its claim row says why and names the rows that decide."""
     opts = {"sha3": "sha3_256", "sha3_chain": "iv"}
     got = {e.claim_id: e for e in evidence.iv_source_evidence(KEY, opts, "quick")}
-    assert got["002-s4c-sha3-more-secure"].holds is False and got["002-s4c-keyexp-not-secure"].holds is True
+    assert set(got) == {"002-s4c-sha3-more-secure"} and got["002-s4c-sha3-more-secure"].holds is False
     assert "keyexp IVs: maes-1 byte-local" in got["002-s4c-sha3-more-secure"].detail
     real = evidence.byte_routes
-    # were SHA-3 IVs to diffuse (synthetic), the contrast would hold, and key-expansion IVs stay not secure
+    # were SHA-3 IVs to diffuse (synthetic), the contrast would hold
     monkeypatch.setattr(evidence, "byte_routes",
                         lambda c, key, iv_source, **kw: None if iv_source == "sha3" else real(c, key, iv_source=iv_source, **kw))
     got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, opts, "quick")}
-    assert got == {"002-s4c-sha3-more-secure": True, "002-s4c-keyexp-not-secure": True}
-    # were key-expansion IVs to diffuse (synthetic), the sentence would fail
+    assert got == {"002-s4c-sha3-more-secure": True}
+    # were both to diffuse (synthetic), it would fail: the key-expansion IVs' side is no longer broken
     monkeypatch.setattr(evidence, "byte_routes", lambda c, key, iv_source, **kw: None)
     got = {e.claim_id: e.holds for e in evidence.iv_source_evidence(KEY, opts, "quick")}
-    assert got["002-s4c-keyexp-not-secure"] is False
+    assert got == {"002-s4c-sha3-more-secure": False}
     row = V.load_claims().set_index("claim_id").loc["002-s4c-keyexp-not-secure"]
-    assert row["rule"] == "holds" and not row["covered_by"]
-    assert "002-sec-iv-round-key" in row["note"] and "002-s4c-sha3-more-secure" in row["note"]
+    assert row["rule"] == "not_testable" and not row["covered_by"]
+    for cid in ("002-sec-iv-round-key", "002-s4c-sha3-more-secure", "002-sec-codebook-attack"):
+        assert cid in row["note"]
 
 
 @pytest.mark.parametrize("seconds, holds", [(1048576 / 124.9e6, True), (1048576 / 125.1e6, False)])
@@ -229,16 +230,25 @@ def test_aes_is_unfit_for_real_time_only_below_a_gigabit_links_rate(seconds, hol
     assert "reference" in ev.detail and ev.unit == "MB/s"
 
 
-def test_the_prose_ratios_are_checked_against_the_papers_own_tables_as_printed(monkeypatch):
-    """No correction rests on the sentence it would certify: Table I's 291 and Table III's 253 have no evidence
-    outside the prose under check, so they are read as printed and the prose's 'double' (70 / 291) and its 500 %
-    and one-fifth (253 / 30 = x8.43) disagree with them: the defect stands. A misprint documented on outside
-    evidence would still be read as corrected (a synthetic one here)."""
-    got = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}
+def test_a_garbled_cell_gives_one_reading_per_way_it_reads_and_no_misprint_is_drawn_from_the_prose(monkeypatch):
+    """No correction rests on the sentence it would certify: Table I's '291 . . . Lus' and Table III's '253 S' are
+    garbled in the text copy and nothing outside the prose under check tells their readings apart, so each is
+    decided under both (data/paper/002_open_readings.csv), the printed one first: the prose's 'double' (70 / 291)
+    and its 500 % and one-fifth (253 / 30 = x8.43) disagree with the printed cells and agree with 29.1 and 153.
+    A misprint documented on outside evidence is still read as corrected (a synthetic one here), and then the
+    cell it corrects has one reading."""
+    assert evidence.open_readings()[("Table I", evidence._T1_A2, "Time (key expansion)")][0][0] == 29.1
+    got: dict[str, list] = {}
+    for e in evidence.prose_tables_evidence("quick"):
+        got.setdefault(e.claim_id, []).append(e)
     t3, t1 = got["002-prose-t3-consistent"], got["002-prose-t1-consistent"]
-    assert t3.holds is False and t3.estimate == 2 and "253 / 30 = x8.43 (disagrees)" in t3.detail
-    assert "misprint" not in t3.detail and "misprint" not in t1.detail
-    assert t1.holds is False and t1.estimate == 1 and "70 / 291 = x0.241 (disagrees)" in t1.detail
+    assert [e.holds for e in t3] == [False, True] and [e.holds for e in t1] == [False, True]
+    assert t3[0].estimate == 2 and "253 / 30 = x8.43 (disagrees)" in t3[0].detail and "253 us (as printed)" in t3[0].reading
+    assert "153 / 30 = x5.1 (agrees)" in t3[1].detail and "153 us" in t3[1].reading
+    assert t1[0].estimate == 1 and "70 / 291 = x0.241 (disagrees)" in t1[0].detail
+    assert "70 / 29.1 = x2.41 (agrees)" in t1[1].detail
+    assert not any("misprint" in e.detail for e in t3 + t1)
+    assert [e.reading for e in got["002-prose-t2-consistent"]] == [""]        # no garbled cell: one row, no reading
     assert not evidence._paper.published("002")["table"].str.endswith("(misprints)").any()
     real = evidence._paper.published
 
@@ -251,8 +261,25 @@ def test_the_prose_ratios_are_checked_against_the_papers_own_tables_as_printed(m
             df = pd.concat([df, extra], ignore_index=True)
         return df
     monkeypatch.setattr(evidence._paper, "published", with_misprint)
-    t3 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t3-consistent"]
-    assert t3.holds is True and "153 / 30 = x5.1 (printed 253, a documented misprint read as 153) (agrees)" in t3.detail
+    t3 = [e for e in evidence.prose_tables_evidence("quick") if e.claim_id == "002-prose-t3-consistent"]
+    assert len(t3) == 1 and t3[0].holds is True and t3[0].reading == ""
+    assert "153 / 30 = x5.1 (printed 253, a documented misprint read as 153) (agrees)" in t3[0].detail
+
+
+def test_readings_of_a_garbled_cell_that_disagree_leave_the_prose_row_inconclusive_and_agreeing_ones_decide():
+    """The registry's rows take the readings as open: one reading that holds where another fails is inconclusive
+    (readings_disagree), never a defect of the paper signed on an unreadable cell; readings that all fail would
+    still contradict it (the engine's rule, on the same rows with the second reading failing too)."""
+    claims = V.load_claims()
+    rows = claims[claims["claim_id"].isin(["002-prose-t1-consistent", "002-prose-t3-consistent"])]
+    assert (rows["readings"] == "open").all()
+    evs = [e for e in evidence.prose_tables_evidence("quick") if e.claim_id != "002-prose-t2-consistent"]
+    ev = V.evidence_frame(evs).assign(chapter="maes")
+    out = V.decide_all(rows, ev).set_index("claim_id")
+    assert (out["verdict"] == "inconclusive").all() and (out["outcome"] == "readings_disagree").all()
+    failing = [dataclasses.replace(e, holds=False, estimate=1.0) for e in evs]
+    out = V.decide_all(rows, V.evidence_frame(failing).assign(chapter="maes")).set_index("claim_id")
+    assert (out["verdict"] == "contradicted").all()
 
 
 def test_table_ii_prose_is_checked_against_table_ii_for_both_approaches():
@@ -298,14 +325,14 @@ def test_a_prose_ratio_within_25_percent_of_the_tables_agrees(monkeypatch):
 
     def table3(paper, table=None):          # decryption 187.5 us: x6.25, within 25 % of x6 and of x5
         df = real(paper, table)
-        df = df[df["table"] != "Table III (misprints)"]
+        df = df[~df["table"].isin(["Table III (misprints)", "Table III (open readings)"])]
         if table == "Table III":
             hit = (df["row"] == "Original AES") & (df["column"] == "Decryption")
             df = df.assign(number=df["number"].where(~hit, 187.5))
         return df
     monkeypatch.setattr(evidence._paper, "published", table3)
-    t3 = {e.claim_id: e for e in evidence.prose_tables_evidence("quick")}["002-prose-t3-consistent"]
-    assert t3.holds is True and t3.estimate == 0
+    t3 = [e for e in evidence.prose_tables_evidence("quick") if e.claim_id == "002-prose-t3-consistent"]
+    assert len(t3) == 1 and t3[0].holds is True and t3[0].estimate == 0
 
 
 def test_complete_randomness_has_the_ideal_entropy_8_and_a_finite_file_falls_short_by_the_bias(small_frames):
@@ -323,3 +350,17 @@ def test_entropy_below_8_by_a_small_margin_is_not_testable_and_gets_no_evidence(
     assert "002-t4-below-8" not in {e.claim_id for e in _evidence(small_frames)}
     row = V.load_claims().set_index("claim_id").loc["002-t4-below-8"]
     assert row["rule"] == "not_testable" and "002-t4-values" in row["note"] and "small" in row["note"]
+
+
+def test_section_1_and_section_4c_say_opposite_things_of_key_expansion_ivs_and_would_agree_on_one(monkeypatch):
+    """Section 1 says key-expansion IVs keep MAES as complex as AES, Section 4C calls them not secure: read on the
+    transcription, the row fails; were both sections to say one thing (synthetic), it would hold."""
+    ev = evidence.iv_source_consistency_evidence("quick")
+    assert ev.holds is False and "complexity" in ev.detail and "not secure" in ev.detail
+    real = evidence._paper.published
+
+    def one_source(paper, table=None):
+        df = real(paper, table)
+        return df.assign(value=df["value"].where(df["row"] != "key-expansion IVs", "not secure"))
+    monkeypatch.setattr(evidence._paper, "published", one_source)
+    assert evidence.iv_source_consistency_evidence("quick").holds is True

@@ -175,7 +175,7 @@ def realtime_evidence(bulk: pd.DataFrame, style: str, profile: str) -> Evidence:
 #: Claims of other papers this chapter decides, declared here (never by the section label alone): claim -> paper.
 #: Papers 000 and 001 (Section 4) premise that MixColumns needs more computation than AES's other round
 #: functions; their own chapter (AES-2SBox) times no round function alone, this one times each step of a round
-#: (:mod:`.steps`). ``tests/test_verdicts_engine.py`` holds every claim decided outside the chapters whose
+#: (:mod:`.steps`). ``tests/test_verdicts.py`` holds every claim decided outside the chapters whose
 #: declared `paper` globs read its paper to such a declaration.
 OTHER_PAPER_CLAIMS = {"000-s4-mixcolumns-most-resources": "000", "001-s4-mixcolumns-most-resources": "001"}
 

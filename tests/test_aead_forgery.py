@@ -94,3 +94,18 @@ def test_gcm_forgery_bound_grows_with_the_message(q, t, nbytes, log2):
 def test_gcm_forgery_bound_rejects_a_bad_length():
     with pytest.raises(ValueError, match="nbytes must be an integer >= 0"):
         forgery.gcm_forgery_bound(100, 128, -1)
+
+
+def test_the_power_of_the_forgery_trials_counts_random_tags_only():
+    """A bit-flipped tag is no guess of a tag: only the random tags enter the power against a longer tag."""
+    rows = ([{"kind": "random_tag", "rejected": True}] * 2160 + [{"kind": "flipped_tag", "rejected": True}] * 2160
+            + [{"kind": "valid", "rejected": False}] * 2160)
+    n, accepted = forgery.guessing_trials(pd.DataFrame(rows))
+    assert (n, accepted) == (2160, 0)
+    text = forgery.forgery_power(n, accepted, 0.95)
+    assert "2^-9.5" in text and "at most 9 bits" in text      # 4,320 (flips counted) would claim 2^-10.5
+    assert "2^-10.5" in forgery.forgery_power(2 * n, 0, 0.95)
+    one = pd.DataFrame(rows[:2159] + [{"kind": "random_tag", "rejected": False}] + rows[2160:])
+    assert forgery.guessing_trials(one) == (2160, 1)
+    with pytest.raises(ValueError, match="random-tag"):
+        forgery.guessing_trials(pd.DataFrame(rows[2160:]))

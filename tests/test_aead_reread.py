@@ -20,12 +20,16 @@ def test_every_reread_claim_has_a_row_and_the_synthetic_run_decides_it():
     d = _decide(rows, set(reread.CLAIMS))
     expect = {"003-f7-f8-time-increases-gradually": "reproduced", "003-f4-dec-time-rises": "reproduced",
               "003-f10-blowfish-enc-dec-similar": "reproduced",
-              "003-s128-gcm-block-tagged": "contradicted", "003-s127-ccm-tag-lengths": "reproduced",
+              "003-s128-gcm-block-tagged": "inconclusive", "003-s127-ccm-tag-lengths": "reproduced",
               "003-abstract-scope": "reproduced", "003-s52-2-5-times-tables": "reproduced",
-              "003-s52-almost-linear-tables": "reproduced"}
+              "003-s52-almost-linear-tables": "reproduced", "003-s43-valueerror-detects": "reproduced"}
     for cid, verdict in expect.items():
         assert d.loc[cid, "verdict"] == verdict, (cid, d.loc[cid, "reason"])
     assert "5 of the 9" in d.loc["003-abstract-scope", "reason"]
+    # two fair readings of "each cipher text block is tagged uniquely": no tag per block, but a counter per block
+    assert d.loc["003-s128-gcm-block-tagged", "outcome"] == "readings_disagree"
+    assert "a tag per block" in d.loc["003-s128-gcm-block-tagged", "reason"]
+    assert "a unique counter per block" in d.loc["003-s128-gcm-block-tagged", "reason"]
     assert "4, 6, 8, 10, 12, 14, 16 bytes" in d.loc["003-s127-ccm-tag-lengths", "reason"]
 
 
@@ -52,3 +56,12 @@ def test_the_tables_data_size_is_read_from_their_notes():
     assert reread.table_size_mb(pd.DataFrame({"note": ["data size 5MB"]})) == 5.0
     with pytest.raises(ValueError, match="one data size"):
         reread.table_size_mb(pd.DataFrame({"note": ["data size 1MB", "data size 5MB"]}))
+
+
+def test_a_library_that_accepts_a_forged_tag_contradicts_the_valueerror_sentence(monkeypatch):
+    """Sec. 4.3: 'If verification yields as false (ValueError), an attack would be detected'."""
+    monkeypatch.setattr(reread, "_verify", lambda *a, **k: False)     # never raises: every forged tag accepted
+    rows = [e for e in reread.library_evidence(profile="full") if e.claim_id == "003-s43-valueerror-detects"]
+    d = _decide(rows, {"003-s43-valueerror-detects"})
+    assert d.loc["003-s43-valueerror-detects", "verdict"] == "contradicted"
+    assert "0 of 3 modes" in d.loc["003-s43-valueerror-detects", "reason"]

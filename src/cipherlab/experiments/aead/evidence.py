@@ -41,8 +41,9 @@ from cipherlab.analysis import stats as _stats
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
 from cipherlab.present.verdict_table import verdict_html
-from cipherlab.experiments.aead.forgery import FORGERY_CONTROL, forgery_bound, gcm_forgery_bound
-from cipherlab.experiments.aead.linearity import equally_affected_evidence, linearity_evidence, parallel_cause_evidence
+from cipherlab.experiments.aead.forgery import FORGERY_CONTROL, forgery_bound, forgery_power, gcm_forgery_bound, \
+    guessing_trials
+from cipherlab.experiments.aead.linearity import equal_growth_evidence, linearity_evidence, parallel_cause_evidence
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL, DEFAULT_NONCE_BYTES, new_aead
 
 #: MyST labels of the chapter's sections holding the evidence.
@@ -318,7 +319,7 @@ def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
     out.append(linearity_evidence(p1, profile=profile, seed=seed))
     mine = paper_claims().set_index("claim_id")["rule"]
     if mine.get("003-s511-equally-affected", "not_testable") != "not_testable":   # a claim row the engine adds
-        out.append(equally_affected_evidence(p1, profile=profile, seed=seed))
+        out.extend(equal_growth_evidence(p1, profile=profile, seed=seed))
     out.append(parallel_cause_evidence(p1, profile=profile, seed=seed))
     return out
 
@@ -424,13 +425,18 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
                                    f"({largest} B), still negligible"), **{**bcond, "mode": "gcm, ccm, eax"}))
     modes_tags = {m: 8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
                   for m in ("gcm", "ccm", "eax")}
-    accepted = n - k
-    upper = 1 - (1 - float(_rules()["confidence"])) ** (1 / n) if accepted == 0 else float(ci.high)
-    power = forgery_power(n, accepted, float(_rules()["confidence"]))
+    # only the random tags are guesses of a tag: a bit-flipped tag is a fixed edit of the genuine one and says
+    # nothing of the chance 2^-t that the bound states (:func:`.forgery.guessing_trials`)
+    ng, accepted = guessing_trials(outcomes)
+    conf = float(_rules()["confidence"])
+    upper = (1 - (1 - conf) ** (1 / ng) if accepted == 0
+             else float(_st.binomtest(accepted, ng).proportion_ci(confidence_level=conf, method="exact").high))
+    power = forgery_power(ng, accepted, conf)
     # its power is stated in the detail (:func:`forgery_power`): zero successes bound only very short tags
-    out.append(_v.Evidence("003-s6-consistent-bound", estimate=100.0 * accepted / n, low=0.0, high=100 * upper,
-                           n=n, holds=accepted == 0 or upper >= 2.0**-t, unit="%",
-                           detail=f"{accepted} of {n} forgeries accepted: the bound 2^-{t} lies in the interval, "
+    out.append(_v.Evidence("003-s6-consistent-bound", estimate=100.0 * accepted / ng, low=0.0, high=100 * upper,
+                           n=ng, holds=accepted == 0 or upper >= 2.0**-t, unit="%",
+                           detail=f"{accepted} of {ng} random tags accepted (the {n - ng} bit-flipped tags are no "
+                                  f"guesses and are not counted): the bound 2^-{t} lies in the interval, "
                                   f"whose upper end is 2^{math.log2(upper):.1f}; power: {power}", **cond))
     # a structural fact, not a count of rejected tags: every mode here authenticates with a tag of the same length
     out.append(_v.Evidence("003-s52-no-strength-difference", holds=len(set(modes_tags.values())) == 1,
@@ -443,27 +449,6 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
                                      f"2^{math.log2(gcm_one):.1f}): all negligible; the forgery trials (003-t5-7-fail-rate) cannot tell these "
                                      f"apart ({power})")))
     return out
-
-
-def forgery_power(n: int, accepted: int, confidence: float) -> str:
-    """What ``accepted`` of ``n`` forgeries can tell apart: the longest tag whose forgery rate the interval excludes.
-
-    A t-bit tag is forged with probability ``2^-t``. With no success in ``n``
-    trials the upper end of the exact one-sided interval is
-    ``1 - (1 - confidence)^(1/n)`` (about ``3 / n``); a tag length is told
-    apart from a longer one only when ``2^-t`` lies above that end. So the
-    trials distinguish tags of at most ``floor(-log2(upper))`` bits and cannot
-    tell a 128-bit tag from any longer than that: the check has no power
-    against the claim's alternative, and the text says so.
-    """
-    if not (isinstance(n, int) and n >= 1 and 0 <= accepted <= n):
-        raise ValueError(f"n must be an integer >= 1 and accepted in 0..n, got n={n!r}, accepted={accepted!r}")
-    if accepted:
-        return f"{accepted} forgeries accepted: a tag this short is told apart from a 128-bit one"
-    upper = 1 - (1 - confidence) ** (1 / n)
-    bits = math.floor(-math.log2(upper))
-    return (f"no power: {n} trials with no success exclude forgery rates above 2^{math.log2(upper):.1f}, so they "
-            f"tell apart only tags of at most {bits} bits and cannot tell a 128-bit tag from a {bits + 1}-bit one")
 
 
 def _extensions(flips, wyche, rewrite, fg, profile: str, seed: int) -> list[_v.Evidence]:

@@ -247,6 +247,43 @@ def forgery_bound(q: int, t: int) -> Fraction:
     return min(Fraction(1), Fraction(q, 2**t))
 
 
+def forgery_power(n: int, accepted: int, confidence: float) -> str:
+    """What ``accepted`` of ``n`` forgeries can tell apart: the longest tag whose forgery rate the interval excludes.
+
+    A t-bit tag is forged with probability ``2^-t``. With no success in ``n``
+    trials the upper end of the exact one-sided interval is
+    ``1 - (1 - confidence)^(1/n)`` (about ``3 / n``); a tag length is told
+    apart from a longer one only when ``2^-t`` lies above that end. So the
+    trials distinguish tags of at most ``floor(-log2(upper))`` bits and cannot
+    tell a 128-bit tag from any longer than that: the check has no power
+    against the claim's alternative, and the text says so.
+    """
+    if not (isinstance(n, int) and n >= 1 and 0 <= accepted <= n):
+        raise ValueError(f"n must be an integer >= 1 and accepted in 0..n, got n={n!r}, accepted={accepted!r}")
+    if accepted:
+        return f"{accepted} forgeries accepted: a tag this short is told apart from a 128-bit one"
+    upper = 1 - (1 - confidence) ** (1 / n)
+    bits = math.floor(-math.log2(upper))
+    return (f"no power: {n} trials with no success exclude forgery rates above 2^{math.log2(upper):.1f}, so they "
+            f"tell apart only tags of at most {bits} bits and cannot tell a 128-bit tag from a {bits + 1}-bit one")
+
+
+def guessing_trials(outcomes: pd.DataFrame) -> tuple[int, int]:
+    """``(n, accepted)`` of the forgery trials that guess a tag: the random tags only.
+
+    The bound ``q / 2^t`` is the chance that a guessed tag is accepted. A
+    bit-flipped tag is one fixed edit of the genuine tag, not a guess: its
+    rejection shows the tag is checked, and says nothing of the chance of
+    guessing it, so it adds no power against a longer tag and is not counted.
+    """
+    if not {"kind", "rejected"} <= set(outcomes.columns):
+        raise ValueError("outcomes need the columns kind and rejected")
+    g = outcomes[outcomes["kind"] == "random_tag"]
+    if g.empty:
+        raise ValueError("no random-tag trials in the outcomes: nothing guesses a tag")
+    return len(g), int((~g["rejected"].astype(bool)).sum())
+
+
 def gcm_forgery_bound(q: int, t: int, nbytes: int) -> Fraction:
     """GCM's forgery bound for q attempts at a t-bit tag on messages of ``nbytes`` bytes, exactly (ideal cipher).
 

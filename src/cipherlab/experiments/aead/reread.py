@@ -5,8 +5,11 @@
   (Fig. 4) the same for phase 1's decryption, every mode;
 * ``003-f10-blowfish-enc-dec-similar`` (Fig. 10): Blowfish-EAX decrypts at about the speed it encrypts, at every
   size, within the +-10 % the paper's other "similar" claims are read with;
-* ``003-s128-gcm-block-tagged`` (Sec. 1.2.8): "each cipher text block is tagged uniquely": GCM gives one tag for the
-  whole message, checked on the library;
+* ``003-s128-gcm-block-tagged`` (Sec. 1.2.8): "each cipher text block is tagged uniquely": two fair readings (readings:
+  open), a tag per block (GCM gives one tag for the whole message) and a unique counter per block (each keystream
+  block distinct), both checked on the library;
+* ``003-s43-valueerror-detects`` (Sec. 4.3): ``decrypt_and_verify()`` raises ValueError on a forged tag, checked on
+  the library in every mode;
 * ``003-s127-ccm-tag-lengths`` (Sec. 1.2.7): CCM's tag "between four bytes and 16 bytes", checked on the library;
 * ``003-abstract-scope`` (Abstract): "a comparison between three algorithms and three modes": the pairs the paper's
   Algorithms 1-4 (and our phases, which follow them) time, against the nine the sentence names;
@@ -22,9 +25,10 @@ import pandas as pd
 
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.evidence import SECTIONS, _control, _size, _times, compare, published_cells_mean
+from cipherlab.experiments.aead.forgery import _verify
 from cipherlab.experiments.aead.linearity import fit_linear
-from cipherlab.experiments.aead.measure import (CIPHERS, IMPL, LABELS, MODES, PHASE1_COMBOS, PHASE2_COMBOS,
-                                                library_tag_bytes, new_aead)
+from cipherlab.experiments.aead.measure import (CIPHERS, DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, PHASE1_COMBOS,
+                                                PHASE2_COMBOS, library_tag_bytes, new_aead)
 
 #: "similar" (enc against dec), read as elsewhere in the chapter: within this many % (003-f8-enc-dec-similar).
 SIMILAR_PCT = 10.0
@@ -34,7 +38,7 @@ APPROX_PCT = 10.0
 LINEAR_PCT = 20.0
 CLAIMS = ("003-f7-f8-time-increases-gradually", "003-f4-dec-time-rises", "003-f10-blowfish-enc-dec-similar", "003-s128-gcm-block-tagged",
           "003-s127-ccm-tag-lengths", "003-abstract-scope", "003-s52-2-5-times-tables",
-          "003-s52-almost-linear-tables")
+          "003-s52-almost-linear-tables", "003-s43-valueerror-detects")
 
 
 #: Claims that a time rises with the file size: claim -> (phase, its cases, (operation, figure) per reading).
@@ -84,15 +88,37 @@ def library_evidence(*, profile: str) -> list[_v.Evidence]:
         ct, tag = new_aead("aes", "gcm", key, nonce).encrypt_and_digest(bytes(16 * blocks))
         tags[blocks] = (len(ct), len(tag))
     per_block = tags[64][1] == 64 * tags[1][1] or tags[64][0] > 16 * 64
+    # the other fair reading, a unique counter per block: a zero message's ciphertext is the keystream
+    # E_K(counter_i), and a block cipher is a permutation, so distinct keystream blocks mean distinct counters
+    stream = new_aead("aes", "gcm", key, nonce).encrypt_and_digest(bytes(16 * 64))[0]
+    distinct = len({stream[i:i + 16] for i in range(0, len(stream), 16)})
     ccm = library_tag_bytes("ccm")
+    # Sec. 4.3: decrypt_and_verify() raises ValueError on a forged tag, and returns the plaintext on the genuine one
+    raised = {}
+    for m in MODES:
+        ct, tag = new_aead("aes", m, key, bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(bytes(48))
+        forged = bytes([tag[0] ^ 1]) + tag[1:]
+        raised[m] = (_verify(key, m, bytes(DEFAULT_NONCE_BYTES[m]), b"", ct, forged),
+                     _verify(key, m, bytes(DEFAULT_NONCE_BYTES[m]), b"", ct, tag))
     timed = set(PHASE1_COMBOS) | set(PHASE2_COMBOS)
     cond = dict(style=IMPL, profile=profile)
     return [
         _v.Evidence("003-s128-gcm-block-tagged", holds=bool(per_block), estimate=float(tags[64][1]), unit="B",
-                    mode="gcm", section=SECTIONS["phase1"], **cond,
+                    mode="gcm", section=SECTIONS["phase1"], reading="a tag per block", **cond,
                     detail=(f"AES-GCM gives a {tags[1][1]} B tag for a one-block message and a {tags[64][1]} B tag for "
                             f"a 64-block one, whose ciphertext is {tags[64][0]} B, the message's length: one tag "
                             "over the whole message (GHASH of all its blocks), no tag per block")),
+        _v.Evidence("003-s128-gcm-block-tagged", holds=distinct == 64, estimate=float(distinct), unit="blocks",
+                    mode="gcm", section=SECTIONS["phase1"], reading="a unique counter per block", **cond,
+                    detail=(f"AES-GCM's keystream for a 64-block zero message has {distinct} distinct blocks of 64: "
+                            "the block cipher is a permutation, so each block is encrypted under its own counter")),
+        _v.Evidence("003-s43-valueerror-detects", holds=all(f and not g for f, g in raised.values()),
+                    estimate=float(sum(f for f, _ in raised.values())), unit="modes", mode="gcm, ccm, eax",
+                    section=SECTIONS["forgery"], **cond,
+                    detail=("decrypt_and_verify() with a tag one bit off raises ValueError in "
+                            + ", ".join(LABELS[m] for m, (f, _) in raised.items() if f)
+                            + f" ({sum(f for f, _ in raised.values())} of {len(raised)} modes) and, with the genuine "
+                              f"tag, raises nothing in {sum(not g for _, g in raised.values())} of {len(raised)}")),
         _v.Evidence("003-s127-ccm-tag-lengths", holds=bool(min(ccm) == 4 and max(ccm) == 16),
                     estimate=float(min(ccm)), unit="B", mode="ccm", section=SECTIONS["bound"], **cond,
                     detail=(f"AES-CCM accepts tags of {', '.join(map(str, ccm))} bytes (the even lengths of NIST "

@@ -365,3 +365,23 @@ def test_greatly_is_a_size_and_significantly_a_test(speedup, verdict):
           if r.claim_id.endswith("-s8-speed-increased")]
     assert {r.p_value is None for r in s8 if r.claim_id.startswith("001")} == {True}
     assert {r.p_value is None for r in s8 if r.claim_id.startswith("000")} == {False}
+
+
+@pytest.mark.parametrize("p", ["000", "001"])
+def test_the_stated_trials_are_read_against_the_observations_the_tables_print(p, monkeypatch):
+    """The text's trial count (000: 20, 001: 50) against Tables 3-4's Observations; one table off by one fails."""
+    ev = E.trials_evidence(p, profile="quick")
+    stated = paper.published(p, E.TRIALS_PROSE[p])
+    assert ev.holds is True and ev.n == 4
+    assert ev.estimate == float(stated.loc[stated["row"] == "trials", "number"].iloc[0])
+    real = E._paper.published
+
+    def one_short(pp, table=None):
+        df = real(pp, table)
+        if table != common.TABLES[p]["decrypt"]:
+            return df
+        hit = (df["row"] == "Observations") & (df["column"] == "AES-2SBox")
+        return df.assign(number=df["number"].where(~hit, df["number"] - 1))
+    monkeypatch.setattr(E._paper, "published", one_short)
+    bad = E.trials_evidence(p, profile="quick")
+    assert bad.holds is False and "Table 4 prints" in bad.detail

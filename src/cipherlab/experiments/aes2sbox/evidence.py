@@ -61,6 +61,8 @@ LIGHTWEIGHT_STYLES = SOFTWARE_STYLES
 CONCLUSION_WORD = {"000": "significantly", "001": "greatly"}
 #: Claim id of AES-2SBox's decryption speed-up over its own encryption (the means of Tables 3-4 read as a ratio).
 DEC_OVER_ENC_CLAIM = "{paper}-t34-2sbox-dec-over-enc"
+#: Where each paper states its number of timing trials (``data/paper/<paper>_prose.csv``, row ``trials``).
+TRIALS_PROSE = {"000": "Section 6.1 (prose)", "001": "Section 5.1 (prose)"}
 #: MyST labels of the chapter's sections that hold the evidence.
 SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": SPEED_SECTION, "audit": "aes2sbox-audit",
             "pairs": "aes2sbox-avalanche-pairs", "avalanche": "aes2sbox-avalanche"}
@@ -369,6 +371,7 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
                                 f"({dec[0]:g}, {dec[1]:g}), not its encryption means ({enc[0]:g}, {enc[1]:g})", **cond))
     for paper in PAPERS:
         rows.append(printed_percentages_evidence(paper, profile=profile))
+        rows.append(trials_evidence(paper, profile=profile))
     rows.append(table_numbers_evidence("001", profile=profile))
     pv = pd.concat([_paper.published("000", n) for n in ("Section 7.1 (prose)", "Section 8 (prose)")])
     pv = pv[pv["row"].str.endswith("P-value")]
@@ -382,6 +385,24 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
                          detail="; ".join(f"{row.split()[0]}: printed {', '.join(v)} in Tables 3-4, Section 7.1 and "
                                           "the conclusion" for row, v in differ.items()), **cond))
     return rows
+
+
+def trials_evidence(paper: str, *, profile: str) -> Evidence:
+    """The timing protocol's trial count as the text states it against the Observations its t-test tables print
+    (Tables 3-4, both ciphers): exact, on the transcription."""
+    prose = _paper.published(paper, TRIALS_PROSE[paper])
+    trials = int(prose.loc[prose["row"] == "trials", "number"].iloc[0])
+    seen = []
+    for op in OPERATIONS:
+        t = _paper.published(paper, TABLES[paper][op])
+        obs = t[t["row"] == "Observations"]
+        seen += [(TABLES[paper][op], c, int(n)) for c, n in zip(obs["column"], obs["number"])]
+    if not seen:
+        raise ValueError(f"paper {paper}: Tables 3-4 print no Observations")
+    return Evidence(f"{paper}-trials-observations", holds=all(n == trials for *_, n in seen), n=len(seen),
+                    estimate=float(trials), style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
+                    detail=f"the text states {trials} trials; " + "; ".join(
+                        f"{table} prints {n} observations of {c}" for table, c, n in seen))
 
 
 def printed_percentages_evidence(paper: str, *, profile: str) -> Evidence:

@@ -99,10 +99,14 @@ def test_structural_claims_follow_the_data():
     reg = verdicts.load_claims().set_index("claim_id")
     assert set(reg.loc[["000-avalanche-definition", "001-avalanche-definition"], "rule"]) == {"not_testable"}
     assert v["001-table-numbers-unique"] == "contradicted"                      # two tables numbered 5
-    # the conclusion's 'significantly / greatly increased': both operations, as the significance rows
+    # 000's conclusion 'significantly increased': both operations, as the significance rows; 001's 'greatly
+    # increased' is a size, decided on the speed-ups alone (both far above its bound in the fake times)
+    assert v["000-s8-speed-increased"] == v["000-t3-enc-significant"] == v["000-t4-dec-significant"]
+    assert v["001-s8-speed-increased"] == "reproduced"
     for p in common.PAPERS:
-        assert v[f"{p}-s8-speed-increased"] == v[f"{p}-t3-enc-significant"] == v[f"{p}-t4-dec-significant"]
         assert "every reading" in out.loc[f"{p}-s8-speed-increased", "reading"]
+    # the fake times make AES-2SBox's decryption as fast as its encryption: the papers' 50 % gap is not there
+    assert v["000-t34-2sbox-dec-over-enc"] == v["001-t34-2sbox-dec-over-enc"] == "contradicted"
 
 
 @pytest.mark.parametrize("printed, holds", [(6.25, True), (6.26, False), (24.219, False)])
@@ -298,3 +302,86 @@ def test_lightweight_must_hold_in_every_software_style_and_names_each():
     assert "style=table" in row["reason"] and "style=reference" in row["reason"] and "aesni" not in row["reason"]
     out = _decide(_chapter_evidence(pd.concat([fast, both, slow], ignore_index=True)))
     assert out.loc["000-s4-lightweight", "verdict"] == "reproduced"    # the hardware style never decides it
+
+
+def _two_operations(enc_new, dec_new, old, processes=6, impl="reference"):
+    """Fake trials of both papers in which AES-2SBox's encryption and decryption take their own times."""
+    return pd.concat([_fake_raw(old, new, old, protocol=p, operation=o, impl=impl, processes=processes)
+                      for p in common.PAPERS for o, new in (("encrypt", enc_new), ("decrypt", dec_new))],
+                     ignore_index=True)
+
+
+def test_the_decryption_over_encryption_claim_rests_on_the_papers_means():
+    """Its published value is the papers' own Tables 3-4 means read as a ratio, ``(T_enc / T_dec - 1) x 100``."""
+    reg = verdicts.load_claims().set_index("claim_id")
+    for p in common.PAPERS:
+        row = reg.loc[E.DEC_OVER_ENC_CLAIM.format(paper=p)]
+        enc, dec = (E.printed_mean(p, o, "aes-2sbox") for o in common.OPERATIONS)
+        assert row["published_value"] == pytest.approx((enc / dec - 1) * 100, abs=1e-3)
+        assert row["published_value"] == pytest.approx(E.printed_dec_over_enc(p), abs=1e-3)
+        assert row["carries"] == "size" and row["decided_by"] == "style=reference"
+        assert row["condition"] == reg.loc[f"{p}-t5-enc-speedup", "condition"]     # the paper's own file
+    assert E.printed_dec_over_enc("000", "aes") < 0     # like for like: AES's own decryption is the slower one
+
+
+@pytest.mark.parametrize("ratio, verdict", [(1.5024, "reproduced"), (1.0, "contradicted"), (0.87, "contradicted"),
+                                            (1.2, "not reproduced")])
+def test_the_decryption_over_encryption_gap_is_decided_on_its_size(ratio, verdict):
+    """AES-2SBox's decryption ``ratio`` times as fast as its encryption, timed in the same rounds, quiet control:
+    the papers' 50 % reproduced; none, or a reversed gap, contradicts it; 20 % (outside its ±25 % margin) does not
+    reproduce the size."""
+    rng = np.random.default_rng(11)
+    old = list(10.0 + 0.01 * rng.random(60))
+    enc = np.array(old) / 1.2
+    out = _decide(evidence.speed_evidence_rows(_two_operations(list(enc), list(enc / ratio), old), profile="quick"))
+    for p in common.PAPERS:
+        row = out.loc[E.DEC_OVER_ENC_CLAIM.format(paper=p)]
+        assert row["verdict"] == verdict, row["reason"]
+        assert row["style"] == "reference"
+    ev = [r for r in evidence.speed_evidence_rows(_two_operations(list(enc), list(enc / ratio), old), profile="quick")
+          if r.claim_id == "000-t34-2sbox-dec-over-enc"][0]
+    assert ev.estimate == pytest.approx((ratio - 1) * 100, abs=0.5)
+    assert "AES's own decryption speed-up over its encryption" in ev.detail and ev.stated == E.printed_dec_over_enc("000")
+
+
+@pytest.mark.parametrize("speedup, verdict", [(1.30, "reproduced"), (1.10, "not reproduced")])
+def test_greatly_is_a_size_and_significantly_a_test(speedup, verdict):
+    """001's 'greatly increased': at least the lower edge of the default margin around the smaller speed-up the
+    paper's means give, in both operations; 000's 'significantly increased': the t-test and an effect beyond the
+    noise, whatever the size. A significant 10 % speed-up is significant, not great."""
+    reg = verdicts.load_claims().set_index("claim_id")
+    row = reg.loc["001-s8-speed-increased"]
+    smaller = min(evidence._printed_speedup("001", o) for o in common.OPERATIONS)
+    margin = float(verdicts.load_rules()["rules"]["within_margin"]["margin"])
+    assert row["rule"] == "ordering" and row["null_value"] == pytest.approx(smaller * (1 - margin), abs=1e-4)
+    assert reg.loc["000-s8-speed-increased", "rule"] == "significance"
+    rng = np.random.default_rng(7)
+    old = 10.0 + 0.01 * rng.random(60)
+    out = _decide(evidence.speed_evidence_rows(_two_operations(list(old / speedup), list(old / speedup), list(old)),
+                                               profile="quick"))
+    assert out.loc["001-s8-speed-increased", "verdict"] == verdict, out.loc["001-s8-speed-increased", "reason"]
+    assert out.loc["000-s8-speed-increased", "verdict"] == "reproduced"
+    s8 = [r for r in evidence.speed_evidence_rows(_two_operations(list(old), list(old), list(old)), profile="quick")
+          if r.claim_id.endswith("-s8-speed-increased")]
+    assert {r.p_value is None for r in s8 if r.claim_id.startswith("001")} == {True}
+    assert {r.p_value is None for r in s8 if r.claim_id.startswith("000")} == {False}
+
+
+@pytest.mark.parametrize("p", ["000", "001"])
+def test_the_stated_trials_are_read_against_the_observations_the_tables_print(p, monkeypatch):
+    """The text's trial count (000: 20, 001: 50) against Tables 3-4's Observations; one table off by one fails."""
+    ev = E.trials_evidence(p, profile="quick")
+    stated = paper.published(p, E.TRIALS_PROSE[p])
+    assert ev.holds is True and ev.n == 4
+    assert ev.estimate == float(stated.loc[stated["row"] == "trials", "number"].iloc[0])
+    real = E._paper.published
+
+    def one_short(pp, table=None):
+        df = real(pp, table)
+        if table != common.TABLES[p]["decrypt"]:
+            return df
+        hit = (df["row"] == "Observations") & (df["column"] == "AES-2SBox")
+        return df.assign(number=df["number"].where(~hit, df["number"] - 1))
+    monkeypatch.setattr(E._paper, "published", one_short)
+    bad = E.trials_evidence(p, profile="quick")
+    assert bad.holds is False and "Table 4 prints" in bad.detail

@@ -12,7 +12,8 @@ This module only states what this run measured, as
   percentages, :func:`printed_avalanche_evidence`, and "slightly below 50 %",
   the one verdict of that claim).
 * Speed: :func:`speed_evidence_rows` (with 000's "lightweight", read as less
-  computation than AES).
+  computation than AES, and AES-2SBox's decryption against its own encryption,
+  :func:`dec_over_enc_evidence`).
 * All of the chapter's evidence: :func:`chapter_evidence`.
 
 The security chapter decides ``<paper>-security-slightly-weakened``
@@ -30,6 +31,7 @@ from scipy import stats as _st
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
+from cipherlab.analysis.compare import fmt
 from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.ciphers import modes
 from cipherlab.ciphers.aes import expand_key
@@ -39,8 +41,9 @@ from cipherlab.names import SOFTWARE_STYLES
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, affine, inverse_affine, second_sbox
 from cipherlab.analysis.evidence import Evidence
 
-from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATION_ROW, OPERATIONS, PAPERS, SIGNIFICANCE_CLAIM,
-                                                   SPEED_SECTION, SPEEDUP_CLAIM, TABLES, check_choice, check_paper)
+from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATION_ROW, OPERATIONS, PAPER_LABELS, PAPERS,
+                                                   SIGNIFICANCE_CLAIM, SPEED_SECTION, SPEEDUP_CLAIM, TABLES,
+                                                   check_choice, check_paper)
 from cipherlab.experiments.aes2sbox.measure import styles_compared, times_by_process
 from cipherlab.experiments.aes2sbox.sboxes import published_key_byte, sbox_diff_table
 
@@ -52,6 +55,14 @@ LIGHTWEIGHT_PAPERS = ("000",)
 #: The styles 'lightweight' is decided in, every one of them: the software styles the paper's world knows (it names
 #: no hardware instructions); the hardware style is shown on the speed-up rows (000-t5-*).
 LIGHTWEIGHT_STYLES = SOFTWARE_STYLES
+#: The conclusion's word for the speed-up (000 Section 8, 001 Section 6): "significantly" names the papers' own
+#: t-test (Tables 3-4) and is decided as significance, its evidence carrying the p-value; "greatly" states a size,
+#: decided on the speed-up alone (the claim row declares the bound).
+CONCLUSION_WORD = {"000": "significantly", "001": "greatly"}
+#: Claim id of AES-2SBox's decryption speed-up over its own encryption (the means of Tables 3-4 read as a ratio).
+DEC_OVER_ENC_CLAIM = "{paper}-t34-2sbox-dec-over-enc"
+#: Where each paper states its number of timing trials (``data/paper/<paper>_prose.csv``, row ``trials``).
+TRIALS_PROSE = {"000": "Section 6.1 (prose)", "001": "Section 5.1 (prose)"}
 #: MyST labels of the chapter's sections that hold the evidence.
 SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": SPEED_SECTION, "audit": "aes2sbox-audit",
             "pairs": "aes2sbox-avalanche-pairs", "avalanche": "aes2sbox-avalanche"}
@@ -360,6 +371,7 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
                                 f"({dec[0]:g}, {dec[1]:g}), not its encryption means ({enc[0]:g}, {enc[1]:g})", **cond))
     for paper in PAPERS:
         rows.append(printed_percentages_evidence(paper, profile=profile))
+        rows.append(trials_evidence(paper, profile=profile))
     rows.append(table_numbers_evidence("001", profile=profile))
     pv = pd.concat([_paper.published("000", n) for n in ("Section 7.1 (prose)", "Section 8 (prose)")])
     pv = pv[pv["row"].str.endswith("P-value")]
@@ -373,6 +385,24 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
                          detail="; ".join(f"{row.split()[0]}: printed {', '.join(v)} in Tables 3-4, Section 7.1 and "
                                           "the conclusion" for row, v in differ.items()), **cond))
     return rows
+
+
+def trials_evidence(paper: str, *, profile: str) -> Evidence:
+    """The timing protocol's trial count as the text states it against the Observations its t-test tables print
+    (Tables 3-4, both ciphers): exact, on the transcription."""
+    prose = _paper.published(paper, TRIALS_PROSE[paper])
+    trials = int(prose.loc[prose["row"] == "trials", "number"].iloc[0])
+    seen = []
+    for op in OPERATIONS:
+        t = _paper.published(paper, TABLES[paper][op])
+        obs = t[t["row"] == "Observations"]
+        seen += [(TABLES[paper][op], c, int(n)) for c, n in zip(obs["column"], obs["number"])]
+    if not seen:
+        raise ValueError(f"paper {paper}: Tables 3-4 print no Observations")
+    return Evidence(f"{paper}-trials-observations", holds=all(n == trials for *_, n in seen), n=len(seen),
+                    estimate=float(trials), style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
+                    detail=f"the text states {trials} trials; " + "; ".join(
+                        f"{table} prints {n} observations of {c}" for table, c, n in seen))
 
 
 def printed_percentages_evidence(paper: str, *, profile: str) -> Evidence:
@@ -425,6 +455,41 @@ def process_level_p(old: np.ndarray, new: np.ndarray) -> "tuple[float, str]":
                "independent unit)")
 
 
+def printed_mean(paper: str, operation: str, cipher: str) -> float:
+    """The mean time (ms) the paper's Table 3 (encryption) or Table 4 (decryption) prints for a cipher."""
+    t = _paper.published(paper, TABLES[paper][operation])
+    return float(t[(t["row"] == "Mean") & (t["column"] == PAPER_LABELS[cipher])]["number"].iloc[0])
+
+
+def printed_dec_over_enc(paper: str, cipher: str = "aes-2sbox") -> float:
+    """A cipher's decryption speed-up over its own encryption by the paper's means, ``(T_enc / T_dec - 1) x 100``
+    (the papers' speed-up formula, Table 5, applied to one cipher's two operations)."""
+    return (printed_mean(paper, "encrypt", cipher) / printed_mean(paper, "decrypt", cipher) - 1) * 100
+
+
+def dec_over_enc_evidence(raw: pd.DataFrame, paper: str, impl: str, *, profile: str, seed: int = 0) -> Evidence:
+    """AES-2SBox's decryption speed-up over its own encryption in one style, both timed in the same interleaved
+    rounds of the paper's protocol (the declared statistic and interval); the A/A band is AES's encryption against
+    its identical twin in the same run. The detail names, like for like, AES's own decryption speed-up over its
+    encryption in the same style and the one the paper's means give."""
+    def times(cipher, operation, instance="main"):
+        return times_by_process(raw, paper, cipher, impl, operation, instance=instance)
+    sub = raw[(raw["protocol"].astype(str).str.zfill(3) == paper) & (raw["impl"] == impl)]
+    aes = _verdicts.speed_evidence("aes", times("aes", "encrypt"), times("aes", "decrypt"), times("aes", "encrypt"),
+                                   times("aes", "encrypt", "control"), seed=seed)
+    enc = times("aes-2sbox", "encrypt")
+    return _verdicts.speed_evidence(
+        DEC_OVER_ENC_CLAIM.format(paper=paper), enc, times("aes-2sbox", "decrypt"), times("aes", "encrypt"),
+        times("aes", "encrypt", "control"), seed=seed, size=f"{int(sub['bytes'].iloc[0])} B", style=impl,
+        mode=str(sub["mode"].iloc[0]), profile=str(profile), section=SPEED_SECTION, reading=f"style={impl}",
+        stated=printed_dec_over_enc(paper),
+        detail=(f"{enc.size} interleaved trials of protocol {paper} in {enc.shape[0]} processes, AES-2SBox's "
+                "encryption and decryption timed in the same rounds (A/A band: AES's encryption against its twin); "
+                f"like for like, AES's own decryption speed-up over its encryption: ours {fmt(aes.estimate)} % "
+                f"[{fmt(aes.low)}, {fmt(aes.high)}] in this style, the paper's means give "
+                f"{fmt(printed_dec_over_enc(paper, 'aes'))} %"))
+
+
 def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str] = PAPERS,
                         seed: int = 0) -> list:
     """Evidence for the speed claims: per paper x operation x compared style, one speedup and one significance row.
@@ -459,12 +524,16 @@ def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str
                               p_value=p, stated=_printed_speedup(paper, operation),
                               detail=ev.detail + f"; {ptext}; sized by the speed-up the paper's own means give")
                 rows.append(sig)
-                # the conclusion: "the speed performance significantly (001: greatly) increased", both operations
-                rows.append(replace(sig, claim_id=f"{paper}-s8-speed-increased", reading=f"operation={operation}"))
+                # the conclusion: "the speed performance significantly (001: greatly) increased", both operations;
+                # "significantly" is decided with the p-value, "greatly" on the size alone
+                concl = sig if CONCLUSION_WORD[paper] == "significantly" else replace(ev, stated=sig.stated)
+                rows.append(replace(concl, claim_id=f"{paper}-s8-speed-increased", reading=f"operation={operation}"))
                 if paper in LIGHTWEIGHT_PAPERS and impl in LIGHTWEIGHT_STYLES:
                     # 'lightweight': less computation than AES, both operations, in every software style
                     rows.append(replace(ev, claim_id=f"{paper}-s4-lightweight",
                                         reading=f"operation={operation}, style={impl}"))
+        both = [i for i in styles_compared(raw, paper, OPERATIONS[0]) if i in styles_compared(raw, paper, OPERATIONS[1])]
+        rows += [dec_over_enc_evidence(raw, paper, impl, profile=profile, seed=seed) for impl in both]
     return rows
 
 

@@ -45,6 +45,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
+from cipherlab.analysis.reasons import is_reference
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise, machine_dependent
 from cipherlab.report import tiers
@@ -99,6 +100,21 @@ def _plural(n: int, one: str, many: "str | None" = None) -> str:
 
 def _claims(rows: pd.DataFrame) -> pd.DataFrame:
     return tiers.claims_only(rows) if len(rows) else rows.assign(tier=[])
+
+
+#: How the report labels a published value that is a reference the paper quotes (the claim's ``source`` names the
+#: transcription column ``reference``, :func:`cipherlab.analysis.reasons.is_reference`), not a result of its own.
+DASH = "\u2014"
+REFERENCE_LABEL = "the reference value the paper quotes, not a result of its own"
+
+
+def published_label(row) -> str:
+    """The published value as the report shows it: the paper's figure as printed, or a reference value the paper
+    quotes (the avalanche criterion's 50 %) said to be one; empty or a dash where the claim has none."""
+    pub = _s(row.get("published"))
+    if pub in ("", DASH) or not is_reference(row):
+        return pub
+    return f"{pub}, {REFERENCE_LABEL}"
 
 
 def _holds(row) -> bool:
@@ -206,6 +222,47 @@ def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
     return out
 
 
+def split_findings(paper_id: str, findings: "pd.DataFrame | None") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the paper's own findings, those recorded with another paper that describes the same subject).
+
+    A finding row names its paper (``paper``; a row without one is the report's own): the reports of papers 000
+    and 001, which describe one cipher, share the security analysis made once, under paper 000's ids. A shared
+    finding weighs in this report as in its own (it is about the same cipher), but is listed as the other paper's;
+    one that repeats a finding of this paper's own (the same id after the paper's prefix) is left out."""
+    if findings is None or findings.empty or "paper" not in findings.columns:
+        empty = findings if findings is not None else pd.DataFrame(columns=["claim_id", "concern", "outcome", "ours"])
+        return empty, empty.iloc[0:0]
+    paper = findings["paper"].fillna("").astype(str)
+    own = findings[paper.isin(("", str(paper_id)))]
+    other = findings[~paper.isin(("", str(paper_id)))]
+    stem = own["claim_id"].astype(str).str.split("-", n=1).str[-1]
+    other = other[~other["claim_id"].astype(str).str.split("-", n=1).str[-1].isin(set(stem))]
+    return own, other
+
+
+def _shared_note(paper, shared: pd.DataFrame) -> str:
+    """Once per report: whose the shared findings are, in words."""
+    others = sorted(set(shared["paper"].astype(str)))
+    whose = " and ".join(f"paper {o}" for o in others)
+    return (f"{whose[:1].upper()}{whose[1:]} {'describes' if len(others) == 1 else 'describe'} the same subject as "
+            f"this paper ({_t(paper.subject)}): our findings about it were made once and are recorded with {whose}, "
+            "under its claim ids; they bear on this paper as on that one")
+
+
+def fallen_to_break(concerns: "list[tuple[str, pd.Series]]") -> dict[str, str]:
+    """The refuted claim rows that a break decides: ``{claim_id: the break's claim_id}`` for every claim (not a
+    finding) decided on the evidence of the attack itself (the break's evidence ``section``). The attack is stated
+    once, as the first concern, with its attacker model; these rows refer to it instead of repeating it."""
+    breaks = {_s(r.get("section")): _s(r["claim_id"]) for k, r in concerns if k == "break" and _s(r.get("section"))}
+    return {_s(r["claim_id"]): breaks[_s(r.get("section"))] for k, r in concerns
+            if k != "break" and _s(r.get("verdict")) in REFUTED and _s(r.get("section")) in breaks}
+
+
+def _refers_to_break(r) -> str:
+    return (f"\u201c{_t(r.get('claim'))}\u201d ({_t(r.get('where'))}), "
+            f"{_link(_s(r['claim_id']))}")
+
+
 def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
     quote = _t(r.get("claim"))
@@ -225,10 +282,40 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     return f"{lead}{said} {_reason(r)}{ref} [{_s(r['claim_id'])}]({VERDICT_PAGE}#{claim_anchor(r['claim_id'])})"
 
 
+def _concerns(concerns: "list[tuple[str, pd.Series]]", names: Mapping[str, str], claims: pd.DataFrame,
+              shared: pd.DataFrame) -> str:
+    """The main concerns, numbered, most important first. A break is stated once, with its attacker model, and the
+    paper's statements it refutes are named under it (:func:`fallen_to_break`), not restated each in full; a break
+    recorded with another paper of the same subject says so."""
+    fallen = fallen_to_break(concerns)
+    rows = {_s(r["claim_id"]): r for _, r in concerns}
+    shown = [(k, r) for k, r in concerns if _s(r["claim_id"]) not in fallen]
+    shared_ids = set(shared["claim_id"].astype(str)) if len(shared) else set()
+    items, told = [], False
+    for k, r in shown[:MAX_CONCERNS]:
+        text = _concern_sentence(k, r, names)
+        cid = _s(r["claim_id"])
+        if cid in shared_ids:   # whose the record is: said once in words, then only named
+            text += (f" (Paper {_t(r.get('paper'))}'s record: that paper describes the same cipher, and our findings "
+                     "about it are recorded once, with it.)" if not told else f" (Paper {_t(r.get('paper'))}'s record.)")
+            told = True
+        under = [rows[c] for c, b in fallen.items() if b == cid]
+        if under:
+            text += (f" The same attack refutes {_plural(len(under), 'statement')} of the paper's security case: "
+                     + "; ".join(_refers_to_break(u) for u in under) + ".")
+        items.append(text)
+    if not items:
+        return ("None: no headline claim is refuted here, and nothing else of concern was found. "
+                + tested_sentence(claims))
+    more = len(shown) - len(items)
+    return ("\n".join(f"{i}. {t}" for i, t in enumerate(items, 1))
+            + (f"\n\nAnd {more} more of these kinds, each on the verdict page." if more > 0 else ""))
+
+
 def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) -> str:
     head = claims[claims["tier"] == "headline"]
     shown = head.head(SUMMARY_CLAIMS)
-    what = "; ".join(f"{_t(r['quantity'])} ({_t(r['published']) if _s(r['published']) not in ('', '—') else 'as stated'})"
+    what = "; ".join(f"{_t(r['quantity'])} ({_t(published_label(r)).strip(DASH) or 'as stated'})"
                      for _, r in shown.iterrows()) or "no headline claim"
     if len(head) > len(shown):
         what += f"; and {len(head) - len(shown)} more (the table below)"
@@ -238,7 +325,8 @@ def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) ->
              f"its supporting checks: {tiers.verdict_phrase(claims.loc[claims['tier'] != 'headline', 'verdict'])}. ")
     breaks = conditions(claims, findings)["break"]
     if len(breaks):
-        text += f"Our own security analysis breaks the cipher: {_reason(breaks.iloc[0])} "
+        text += ("Our own security analysis breaks the cipher: an attack reads it without the key (the first main "
+                 "concern below, with its attacker model). ")
     return text + f"Recommendation: **{grade}**."
 
 
@@ -252,7 +340,7 @@ def _headline_html(head: pd.DataFrame) -> str:
             f'<tr data-verdict="{esc(_s(r["verdict"]))}"><td>{esc(_s(r.get("quantity")))}<br><small>'
             f'\u201c{esc(_s(r.get("claim")))}\u201d ({esc(_s(r.get("where")))}), '
             f'<a href="{VERDICT_PAGE}#{claim_anchor(r["claim_id"])}">{esc(_s(r["claim_id"]))}</a></small></td>'
-            f"<td>{esc(_s(r.get('published')) or '—')}</td><td>{ours}</td>"
+            f"<td>{esc(published_label(r) or '—')}</td><td>{ours}</td>"
             f"<td>{_badge(r)}</td><td><small>{esc(_s(r.get('reason')))}</small></td></tr>")
     if not body:
         return "<p>The registry marks no headline claim of this paper.</p>"
@@ -284,14 +372,19 @@ def _methodology(paper, claims: pd.DataFrame, protocol: "pd.DataFrame | None") -
     return text
 
 
-def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False) -> str:
+def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False,
+            fallen: "Mapping[str, str] | None" = None) -> str:
+    """A list of rows, each with its quote, place, reason and (``with_reference``) reference; a row a break decides
+    (``fallen``) refers to the attack, stated once as the first main concern, instead of restating it."""
     if part.empty:
         return empty
     out = []
     for _, r in part.iterrows():
-        ref = f" Reference: {_t(r.get('reference'))}." if with_reference and _s(r.get("reference")) else ""
-        out.append(f"- \u201c{_t(r.get('claim'))}\u201d ({_t(r.get('where'))}): {_reason(r)}{ref} "
-                   f"{_link(_s(r['claim_id']))}")
+        ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if with_reference and _s(r.get("reference")) else ""
+        cid = _s(r["claim_id"])
+        why = (f"the attack stated as the first main concern ({_link(fallen[cid])}) refutes it."
+               if fallen and cid in fallen else _reason(r))
+        out.append(f"- \u201c{_t(r.get('claim'))}\u201d ({_t(r.get('where'))}): {why}{ref} {_link(cid)}")
     return "\n".join(out)
 
 
@@ -306,10 +399,10 @@ def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | Non
     return text
 
 
-def _overclaims(cond: Mapping[str, pd.DataFrame]) -> str:
+def _overclaims(cond: Mapping[str, pd.DataFrame], fallen: "Mapping[str, str] | None" = None) -> str:
     """The overclaims our evidence refutes (they weigh in the recommendation), then those stated beyond what this
     project can test (listed with their reference; counted neither for nor against the paper)."""
-    text = _listed(cond["overclaim"], "None refuted by this run's evidence.", with_reference=True)
+    text = _listed(cond["overclaim"], "None refuted by this run's evidence.", with_reference=True, fallen=fallen)
     untested = cond["overclaim_untested"]
     if len(untested):
         text += ("\n\nStated beyond what can be tested here (not testable or inconclusive: neither for nor against "
@@ -334,22 +427,30 @@ def tested_sentence(claims: pd.DataFrame) -> str:
             f"not testable and {undecided} inconclusive, which count neither for nor against the paper.")
 
 
-def _supporting(claims: pd.DataFrame) -> str:
+def _supporting(claims: pd.DataFrame, fallen: "Mapping[str, str] | None" = None) -> str:
     sup = claims[claims["tier"] != "headline"]
     if sup.empty:
         return "No supporting check."
     text = f"{_plural(len(sup), 'supporting check')}: {tiers.verdict_phrase(sup['verdict'])}."
     failed = sup[sup["verdict"].isin(REFUTED) & ~sup["claim_id"].isin(machine_dependent(sup))]
     if len(failed):
-        text += "\n\n" + _listed(failed, "")
+        text += "\n\n" + _listed(failed, "", with_reference=True, fallen=fallen)
     return text
 
 
-def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame) -> str:
+def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame, paper=None,
+              shared: "pd.DataFrame | None" = None) -> str:
+    """Our own findings about the paper's subject: the paper's own, then (said once, in words) those recorded with
+    another paper that describes the same subject. A break is stated as the first main concern and referred to."""
+    def item(r) -> str:
+        if _s(r.get("concern")) == "break" and _holds(r):
+            return f"- The attack stated as the first main concern: it reads the cipher without the key. {_link(_s(r['claim_id']))}"
+        return f"- {_reason(r)} {_link(_s(r['claim_id']))}"
     parts = []
     if findings is not None and len(findings):
-        for _, r in findings.iterrows():
-            parts.append(f"- {_reason(r)} {_link(_s(r['claim_id']))}")
+        parts += [item(r) for _, r in findings.iterrows()]
+    if shared is not None and len(shared) and paper is not None:
+        parts += ["", _shared_note(paper, shared) + ":", ""] + [item(r) for _, r in shared.iterrows()]
     stand = claims[claims.get("outcome", pd.Series("", index=claims.index)) == "stand_in"]
     for _, r in stand.iterrows():
         parts.append(f"- Our stand-in: {_reason(r)} {_link(_s(r['claim_id']))}")
@@ -433,23 +534,21 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         if col not in claims.columns:
             claims = claims.assign(**{col: ""})
     findings = findings if findings is not None else pd.DataFrame(columns=["claim_id", "concern", "outcome", "ours"])
+    own, shared = split_findings(paper.id, findings)
+    findings = pd.concat([own, shared]) if len(shared) else own
     grade, says, why = recommendation(claims, findings, rules)
     names = rules["report"]["condition_text"]
     concerns = concern_rows(claims, findings, rules)
+    fallen = fallen_to_break(concerns)
     body = {
         "summary": _summary(paper, claims, grade, findings),
-        "concerns": (("\n".join(f"{i}. {_concern_sentence(k, r, names)}"
-                                for i, (k, r) in enumerate(concerns[:MAX_CONCERNS], 1))
-                      + (f"\n\nAnd {len(concerns) - MAX_CONCERNS} more of these kinds, each on the verdict page."
-                         if len(concerns) > MAX_CONCERNS else ""))
-                     or ("None: no headline claim is refuted here, and nothing else of concern was found. "
-                         + tested_sentence(claims))),
+        "concerns": _concerns(concerns, names, claims, shared),
         "headline": _headline_html(claims[claims["tier"] == "headline"]),
         "methodology": _methodology(paper, claims, protocol),
         "defects": _defects(paper.id, claims, misprints),
-        "overclaims": _overclaims(conditions(claims, findings)),
-        "supporting": _supporting(claims),
-        "findings": _findings(findings, claims),
+        "overclaims": _overclaims(conditions(claims, findings), fallen),
+        "supporting": _supporting(claims, fallen),
+        "findings": _findings(own, claims, paper, shared),
         "machines": _machines(claims, noise, reference),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."

@@ -1,0 +1,99 @@
+"""The referee's report template (cipherlab.report.template) on small synthetic rows: a reference value the paper
+quotes is labelled as one, each report lists its own paper's findings (a shared record said so once, in words), and
+an attack is stated once, as the first concern, with the rows it refutes referring to it."""
+from __future__ import annotations
+
+import pandas as pd
+
+from cipherlab.report import forest, template
+from cipherlab.report.referee import Paper
+
+ATTACK = "an encryption oracle for 257 chosen blocks, and no key"
+
+
+def _claim(cid, verdict, *, tier="headline", concern="", section="s-other", source="", published="22.986 %"):
+    return {"claim_id": cid, "paper": cid[:3], "where": "Section 8", "claim": f"quote of {cid}", "kind": "value",
+            "rule": "holds", "published": published, "ours": "x", "verdict": verdict, "reason": f"reason of {cid}",
+            "tier": tier, "concern": concern, "section": section, "source": source, "quantity": f"quantity of {cid}",
+            "reference": "", "outcome": "", "measured": "", "covered_by": ""}
+
+
+def _finding(cid, concern="", *, holds=True, section="s-finding"):
+    return {"claim_id": cid, "paper": cid[:3], "verdict": "finding", "concern": concern, "section": section,
+            "outcome": "established" if holds else "statement_false", "ours": "holds" if holds else "does not hold",
+            "claim": "", "where": "ours", "reason": f"finding {cid}: {ATTACK}" if concern == "break"
+            else f"finding {cid}"}
+
+
+def _report(paper_id, rows, findings):
+    out = template.report_sections(Paper(paper_id, "AES-2SBox", "aes2sbox", ""), pd.DataFrame(rows),
+                                   pd.DataFrame(findings))
+    return {s.key: s.body for s in out}
+
+
+def test_a_reference_value_the_paper_quotes_is_labelled_as_one():
+    ref = pd.Series(_claim("000-aval", "not reproduced", published="50 %",
+                           source="Section 8 (prose)|minimum expected avalanche|reference"))
+    own = pd.Series(_claim("000-t5", "reproduced", source="Table 5|speedup|encryption"))
+    assert template.published_label(ref) == f"50 %, {template.REFERENCE_LABEL}"
+    assert template.published_label(own) == "22.986 %"
+    assert template.published_label(pd.Series({**own, "published": "\u2014"})) == "\u2014"
+    body = _report("000", [ref, own], [])
+    assert f"<td>50 %, {template.REFERENCE_LABEL}</td>" in body["headline"]
+    assert "<td>22.986 %</td>" in body["headline"]
+    assert f"(50 %, {template.REFERENCE_LABEL})" in body["summary"]
+
+
+def test_the_figure_draws_a_reference_value_apart_from_the_papers_figures():
+    claims = pd.DataFrame({"claim_id": ["000-aval", "000-t5"], "kind": ["value", "ratio"], "unit": ["%", "%"],
+                           "published_value": [50.0, 22.986],
+                           "source": ["Section 8 (prose)|minimum expected avalanche|reference", "Table 5|x|y"]})
+    rows = pd.DataFrame([_claim("000-aval", "not reproduced"), _claim("000-t5", "reproduced")])
+    rows = rows.assign(size="", style="", mode="", applied_band="")
+    evidence = pd.DataFrame({"claim_id": ["000-aval", "000-t5"], "size": ["", ""], "style": ["", ""],
+                             "mode": ["", ""], "estimate": [3.13, 24.0], "low": [3.1, 20.0], "high": [3.2, 28.0]})
+    numbers = forest.claim_numbers(rows, claims, evidence)
+    assert numbers.set_index("claim_id")["reference"].to_dict() == {"000-aval": True, "000-t5": False}
+    fig = forest.forest_figure(numbers, "000")
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert forest.REFERENCE_LEGEND in legend and "published by the paper" in legend
+
+
+def test_a_report_lists_its_own_findings_and_says_once_whose_a_shared_record_is():
+    findings = [_finding("000-sec-attack", "break", section="security-attack"),
+                _finding("000-sec-affine", "security"), _finding("000-ext-keys"), _finding("001-ext-keys")]
+    rows001 = [_claim("001-weakened", "contradicted", concern="security", section="security-attack"),
+               _claim("001-t5", "reproduced")]
+    body = _report("001", rows001, findings)
+    # the shared break still decides (the same cipher), and is said to be paper 000's record
+    assert "Reject" in body["recommendation"]
+    assert body["concerns"].count("that paper describes the same cipher") == 1
+    assert "(Paper 000's record.)" in body["concerns"]           # the second shared concern: only named
+    own, shared = body["findings"].split("Paper 000 describes the same subject as this paper (AES-2SBox)")
+    assert "001-ext-keys" in own and "000-" not in own
+    assert "000-sec-affine" in shared and "000-ext-keys" not in shared   # a duplicate of 001's own is left out
+    # paper 000's report lists none of paper 001's rows
+    body = _report("000", [_claim("000-t5", "reproduced")], findings)
+    assert "001-" not in "".join(body.values())
+    assert "describes the same subject" not in body["findings"]
+
+
+def test_an_attack_is_stated_once_and_the_rows_it_refutes_refer_to_it():
+    findings = [_finding("002-sec-attack", "break", section="security-attack")]
+    rows = [_claim("002-keeps-level", "contradicted", concern="security", section="security-attack"),
+            _claim("002-no-leak", "contradicted", concern="security", tier="supporting", section="security-attack"),
+            _claim("002-reliable", "contradicted", concern="overclaim", section="security-attack"),
+            _claim("002-t3", "contradicted", section="speed")]
+    concerns = template.concern_rows(pd.DataFrame(rows), pd.DataFrame(findings))
+    assert template.fallen_to_break(concerns) == {c: "002-sec-attack"
+                                                  for c in ("002-keeps-level", "002-no-leak", "002-reliable")}
+    body = _report("002", rows, findings)
+    lines = body["concerns"].splitlines()
+    assert lines[0].startswith("1. **The cipher is broken.**") and ATTACK in lines[0]
+    assert "The same attack refutes 3 statements" in lines[0] and "quote of 002-no-leak" in lines[0]
+    assert body["concerns"].count(ATTACK) == 1 and len(lines) == 2 and "002-t3" in lines[1]
+    assert "reason of 002-reliable" not in body["overclaims"] and "first main concern" in body["overclaims"]
+    assert ATTACK not in body["summary"] and ATTACK not in body["findings"]
+    # without the break, each row states its own reason
+    body = _report("002", rows, [])
+    assert "reason of 002-keeps-level" in body["concerns"] and "first main concern" not in body["concerns"]

@@ -97,3 +97,32 @@ def test_an_attack_is_stated_once_and_the_rows_it_refutes_refer_to_it():
     # without the break, each row states its own reason
     body = _report("002", rows, [])
     assert "reason of 002-keeps-level" in body["concerns"] and "first main concern" not in body["concerns"]
+
+
+def test_the_recommendation_names_only_the_conditions_that_hold_for_the_paper():
+    """The rule is written once; what a report says names the conditions its paper meets: a paper that proposes no
+    design (report.proposes_no_design) is never told of a design's security, and its cautions weigh neither way."""
+    rules = template.load_rules()
+    assert "003" in rules["report"]["proposes_no_design"]
+    for entry in rules["report"]["recommendation"][1:]:   # every grade but a break's applies to any paper
+        assert "AES" not in entry["says"] and "design" not in entry["says"], entry["grade"]
+    rows = [_claim("003-bound", "not testable", concern="method"), _claim("003-t2", "reproduced")]
+    caution = [_finding("003-x-64bit-blocks", "security")]
+    grade, says, why = template.recommendation(pd.DataFrame(rows), pd.DataFrame(caution), rules)
+    assert grade == "major revision" and list(why["claim_id"]) == ["003-bound"]
+    assert says.startswith(template.because(["method"], rules) + ": ")
+    assert "design" not in says and "AES" not in says and "security" not in says
+    body = _report("003", rows, caution)["recommendation"]
+    assert "003-x-64bit-blocks" in body and "weigh neither for nor against" in body
+    # the same finding on a paper that proposes a design is its design's weakness, and the report says so
+    rows = [_claim("000-t2", "reproduced")]
+    grade, says, _ = template.recommendation(pd.DataFrame(rows), pd.DataFrame([_finding("000-sec-affine", "security")]))
+    assert grade == "major revision" and says.startswith("the design's security fails")
+    assert template.recommendation(pd.DataFrame(rows), pd.DataFrame())[:2] == (
+        "accept", rules["report"]["recommendation"][-1]["says"])
+
+
+def test_a_condition_is_named_without_the_parentheses_that_say_how_rows_are_marked():
+    rules = {"report": {"condition_text": {"a": "one thing (marked x, e.g. (nested)) holds", "b": "another"}}}
+    assert template.because(["a"], rules) == "one thing holds"
+    assert template.because(["a", "b"], rules) == "one thing holds and another"

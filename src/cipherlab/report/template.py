@@ -173,17 +173,39 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
 def recommendation(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
                    rules: "dict | None" = None) -> tuple[str, str, pd.DataFrame]:
     """(grade, what it says, the rows that gave it): the first grade of ``report.recommendation`` in the rules
-    file whose conditions (any of ``when``) hold; ``always`` holds always."""
+    file whose conditions (any of ``when``) hold; ``always`` holds always. What it says names the conditions that
+    hold for this paper (:func:`because`), then the grade's ``says``: never a condition the paper does not meet
+    (a paper that proposes no design is never told of a design's security)."""
     rules = rules or load_rules()
     cond = conditions(rows, findings if findings is not None else pd.DataFrame(), rules)
     for entry in rules["report"]["recommendation"]:
         when = entry["when"]
         when = [when] if isinstance(when, str) else list(when)
-        hit = [cond[w] for w in when if w != "always" and len(cond[w])]
-        if hit or "always" in when:
-            why = pd.concat(hit) if hit else pd.DataFrame()
-            return entry["grade"], entry["says"], why
+        held = [w for w in when if w != "always" and len(cond[w])]
+        if held or "always" in when:
+            why = pd.concat([cond[w] for w in held]) if held else pd.DataFrame()
+            lead = because(held, rules)
+            return entry["grade"], (f"{lead}: {entry['says']}" if lead else entry["says"]), why
     raise ValueError("report.recommendation in the rules file needs a last entry with when: always")
+
+
+def _unbracketed(text: str) -> str:
+    """``text`` without its parenthesised parts (nested ones too), spaces tidied."""
+    out, depth = [], 0
+    for ch in text:
+        depth += ch == "("
+        if not depth:
+            out.append(ch)
+        depth -= ch == ")" and depth > 0
+    return " ".join("".join(out).split()).replace(" ,", ",").replace(" ;", ";").rstrip(":;, ")
+
+
+def because(held: Sequence[str], rules: "dict | None" = None) -> str:
+    """The conditions that hold, in the words the Methods page names them (``report.condition_text``, without its
+    parentheses, which say how the rows are marked), joined by "and"."""
+    names = (rules or load_rules())["report"]["condition_text"]
+    parts = [_unbracketed(names[w]) for w in held]
+    return "; and ".join(parts) if any(";" in p or "," in p for p in parts) else " and ".join(parts)
 
 
 def recommendation_rule_markdown(rules: "dict | None" = None) -> str:
@@ -411,6 +433,16 @@ def _overclaims(cond: Mapping[str, pd.DataFrame], fallen: "Mapping[str, str] | N
     return text
 
 
+def _cautions(caution: pd.DataFrame) -> str:
+    """What the recommendation says of cautions (a paper that proposes no design: our security findings about the
+    designs it compares; a caution on a claim row): named, and said to weigh neither way."""
+    if caution.empty:
+        return ""
+    return (" Our cautions about designs the paper compares or offers, not a design of its own ("
+            + "; ".join(_link(c) for c in dict.fromkeys(caution["claim_id"].astype(str)))
+            + ") are cautions: they weigh neither for nor against it.")
+
+
 def tested_sentence(claims: pd.DataFrame) -> str:
     """How many headline claims could be tested at all: decided here (reproduced, not reproduced, contradicted, or a
     machine-bound size said to agree or differ), and how many not (inconclusive, not testable; covered rows are
@@ -552,7 +584,8 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "machines": _machines(claims, noise, reference),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
-                              if len(why) else "") + " " + tested_sentence(claims)
+                              if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"])
+                           + " " + tested_sentence(claims)
                            + " (The rule, the same for every paper, is on the [Methods](methods.html) page.)"),
     }
     out = [Section(k, TITLES[k], body[k]) for k in SECTION_KEYS if k != "recommendation"]

@@ -31,3 +31,25 @@ def test_the_significance_test_named_in_the_protocol_is_the_one_the_significance
         assert test in text, f"paper {paper}: the protocol does not name the test the rows run ({test!r})"
         assert f"the {statistic} of its rounds' log ratios" in text
         assert "Mann-Whitney" not in text
+
+
+def test_every_field_of_our_protocol_is_recorded_by_the_shipped_run():
+    """Each ``{meta.*}``, ``{pkg.*}`` and ``{cfg.*}`` of our side names a field the chapter's first raw file's
+    provenance records (checked on the shipped run's records): a report never says "(not recorded in this run)"
+    of a run that recorded it under another name."""
+    import json
+    from pathlib import Path
+
+    from cipherlab.pipeline import chapters
+    from cipherlab.report import referee
+
+    runs = sorted(Path(PROTOCOLS_FILE).parents[1].glob("runs/*/raw"))
+    assert runs, "no shipped run to check the fields against"
+    df = pd.read_csv(PROTOCOLS_FILE, dtype=str, keep_default_na=False)
+    for paper, info in referee.papers().items():
+        chapter = next(c for c in chapters.load().chapters if c.name == info.chapter)
+        raw = next(n for n in chapter.measure.raw if (runs[-1] / f"{n}.meta.json").is_file())
+        meta = json.loads((runs[-1] / f"{raw}.meta.json").read_text())
+        for text in df.loc[df["paper"] == paper, "ours"]:
+            for kind, path in referee._FIELD.findall(text):
+                assert referee._lookup(meta, kind, path) != "(not recorded in this run)", (paper, kind, path)

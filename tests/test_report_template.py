@@ -126,3 +126,21 @@ def test_a_condition_is_named_without_the_parentheses_that_say_how_rows_are_mark
     rules = {"report": {"condition_text": {"a": "one thing (marked x, e.g. (nested)) holds", "b": "another"}}}
     assert template.because(["a"], rules) == "one thing holds"
     assert template.because(["a", "b"], rules) == "one thing holds and another"
+
+
+def test_cautions_and_failed_checks_are_listed_with_their_references():
+    """Issue 39, section 7: where the paper claims more than its model, the report says so with the reference (short
+    GCM tags: SP 800-38D Appendix C), and a wrong statement of the literature (EAX is CTR + OMAC) is named with its
+    source: a caution on a claim row in the overclaims section, a failed supporting check with its reference."""
+    bound = {**_claim("003-bound-2-128", "reproduced", tier="supporting", concern="caution"),
+             "reference": "NIST SP 800-38D, Appendix C: GCM's forgery bound grows with the message length"}
+    eax = {**_claim("003-eax-ecbc", "contradicted", tier="supporting"),
+           "reference": "Bellare, Rogaway and Wagner (FSE 2004): EAX = CTR + OMAC"}
+    body = _report("003", [bound, eax, _claim("003-t2", "reproduced")],
+                   [{**_finding("003-x-64bit", "security"), "reference": "Sweet32 (CCS 2016): 2^32 blocks"}])
+    assert "Cautions on the paper's security sentences" in body["overclaims"]
+    assert "SP 800-38D, Appendix C" in body["overclaims"] and "003-bound-2-128" in body["overclaims"]
+    assert "EAX = CTR + OMAC" in body["supporting"]
+    assert "Sweet32 (CCS 2016)" in body["findings"]
+    # a paper with no caution gets no such list
+    assert "Cautions" not in _report("003", [eax], [])["overclaims"]

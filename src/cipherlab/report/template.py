@@ -425,7 +425,14 @@ def _overclaims(cond: Mapping[str, pd.DataFrame], fallen: "Mapping[str, str] | N
     """The overclaims our evidence refutes (they weigh in the recommendation), then those stated beyond what this
     project can test (listed with their reference; counted neither for nor against the paper)."""
     text = _listed(cond["overclaim"], "None refuted by this run's evidence.", with_reference=True, fallen=fallen)
+    caution = cond["caution"]
+    caution = caution[caution["verdict"].astype(str) != FINDING] if len(caution) else caution
+    caution = caution[~caution["claim_id"].isin(cond["overclaim"]["claim_id"])] if len(caution) else caution
     untested = cond["overclaim_untested"]
+    if len(caution):
+        text += ("\n\nCautions on the paper's security sentences, each with the reference that says what they leave "
+                 "out (the paper's own model decides the row, so a caution weighs neither for nor against the paper):"
+                 "\n\n" + _listed(caution, "", with_reference=True, fallen=fallen))
     if len(untested):
         text += ("\n\nStated beyond what can be tested here (not testable or inconclusive: neither for nor against "
                  "the paper in the recommendation; the reference says what the literature allows):\n\n"
@@ -477,7 +484,8 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame, paper=None,
     def item(r) -> str:
         if _s(r.get("concern")) == "break" and _holds(r):
             return f"- The attack stated as the first main concern: it reads the cipher without the key. {_link(_s(r['claim_id']))}"
-        return f"- {_reason(r)} {_link(_s(r['claim_id']))}"
+        ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
+        return f"- {_reason(r)}{ref} {_link(_s(r['claim_id']))}"
     parts = []
     if findings is not None and len(findings):
         parts += [item(r) for _, r in findings.iterrows()]

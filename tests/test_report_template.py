@@ -94,6 +94,8 @@ def test_an_attack_is_stated_once_and_the_rows_it_refutes_refer_to_it():
     assert body["concerns"].count(ATTACK) == 1 and len(lines) == 2 and "002-t3" in lines[1]
     assert "reason of 002-reliable" not in body["overclaims"] and "first main concern" in body["overclaims"]
     assert ATTACK not in body["summary"] and ATTACK not in body["findings"]
+    assert "reason of 002-keeps-level" not in body["headline"] and "reason of 002-t3" in body["headline"]
+    assert body["headline"].count("The attack stated as the first main concern") == 2
     # without the break, each row states its own reason
     body = _report("002", rows, [])
     assert "reason of 002-keeps-level" in body["concerns"] and "first main concern" not in body["concerns"]

@@ -352,10 +352,16 @@ def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) ->
     return text + f"Recommendation: **{grade}**."
 
 
-def _headline_html(head: pd.DataFrame) -> str:
+def _headline_html(head: pd.DataFrame, fallen: "Mapping[str, str] | None" = None) -> str:
+    """The headline claims in plain words; a row a break decides (``fallen``) refers to the attack, stated once as
+    the first main concern, instead of restating it."""
     esc = html.escape
     body = []
     for _, r in head.iterrows():
+        cid = _s(r["claim_id"])
+        why = (esc(_s(r.get("reason"))) if not fallen or cid not in fallen else
+               f'The attack stated as the first main concern (<a href="{VERDICT_PAGE}#{claim_anchor(fallen[cid])}">'
+               f"{esc(fallen[cid])}</a>) refutes it.")
         measured = _s(r.get("measured"))
         ours = esc(_s(r.get("ours")) or "—") + (f"<br><small>{esc(measured)}</small>" if measured else "")
         body.append(
@@ -363,7 +369,7 @@ def _headline_html(head: pd.DataFrame) -> str:
             f'\u201c{esc(_s(r.get("claim")))}\u201d ({esc(_s(r.get("where")))}), '
             f'<a href="{VERDICT_PAGE}#{claim_anchor(r["claim_id"])}">{esc(_s(r["claim_id"]))}</a></small></td>'
             f"<td>{esc(published_label(r) or '—')}</td><td>{ours}</td>"
-            f"<td>{_badge(r)}</td><td><small>{esc(_s(r.get('reason')))}</small></td></tr>")
+            f"<td>{_badge(r)}</td><td><small>{why}</small></td></tr>")
     if not body:
         return "<p>The registry marks no headline claim of this paper.</p>"
     cols = "".join(f"<th>{h}</th>" for h in ("the claim, in plain words", "published", "ours", "verdict", "why"))
@@ -583,7 +589,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
     body = {
         "summary": _summary(paper, claims, grade, findings),
         "concerns": _concerns(concerns, names, claims, shared),
-        "headline": _headline_html(claims[claims["tier"] == "headline"]),
+        "headline": _headline_html(claims[claims["tier"] == "headline"], fallen),
         "methodology": _methodology(paper, claims, protocol),
         "defects": _defects(paper.id, claims, misprints),
         "overclaims": _overclaims(conditions(claims, findings), fallen),

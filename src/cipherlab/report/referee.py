@@ -151,7 +151,8 @@ def protocol_table(paper: str, profile: "str | Profile") -> pd.DataFrame:
 
 def paper_findings(rows: pd.DataFrame, paper: str) -> pd.DataFrame:
     """Our own findings (extensions) bearing on the paper: those of any paper of its chapter (papers 000 and
-    001 describe one cipher)."""
+    001 describe one cipher); the template lists the paper's own and says once, in words, whose the others are
+    (:func:`cipherlab.report.template.split_findings`)."""
     p = check_paper(paper)
     same = {q for q, info in papers().items() if info.chapter == p.chapter}
     return rows[(rows["verdict"] == FINDING) & rows["paper"].astype(str).isin(same)]

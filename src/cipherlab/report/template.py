@@ -23,8 +23,9 @@ report, in order:
 6. ``overclaims``: sentences that claim more than their evidence allows, each
    with its reference;
 7. ``supporting``: the supporting checks, counted, the ones that failed named;
-8. ``findings``: our own findings about the paper's subject (attacks with their
-   attacker model, stand-ins' results);
+8. ``findings``: our own findings about the paper's subject (stand-ins' results; an
+   attack is stated once, as the first concern, and the rows it refutes refer to it;
+   a record of another paper about the same cipher is said to be that paper's, once);
 9. ``machines``: which claims keep their verdict on every machine a shipped run
    measured and which differ (the rows' ``portability``,
    :mod:`cipherlab.analysis.machines`): a verdict that differs between machines
@@ -280,11 +281,6 @@ def fallen_to_break(concerns: "list[tuple[str, pd.Series]]") -> dict[str, str]:
             if k != "break" and _s(r.get("verdict")) in REFUTED and _s(r.get("section")) in breaks}
 
 
-def _refers_to_break(r) -> str:
-    return (f"\u201c{_t(r.get('claim'))}\u201d ({_t(r.get('where'))}), "
-            f"{_link(_s(r['claim_id']))}")
-
-
 def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
     quote = _t(r.get("claim"))
@@ -324,7 +320,8 @@ def _concerns(concerns: "list[tuple[str, pd.Series]]", names: Mapping[str, str],
         under = [rows[c] for c, b in fallen.items() if b == cid]
         if under:
             text += (f" The same attack refutes {_plural(len(under), 'statement')} of the paper's security case: "
-                     + "; ".join(_refers_to_break(u) for u in under) + ".")
+                     + "; ".join(f"\u201c{_t(u.get('claim'))}\u201d ({_t(u.get('where'))}), {_link(_s(u['claim_id']))}"
+                                 for u in under) + ".")
         items.append(text)
     if not items:
         return ("None: no headline claim is refuted here, and nothing else of concern was found. "

@@ -243,8 +243,11 @@ def test_every_report_has_the_template_sections_in_order():
                                    protocol)
     assert [s.key for s in out] == list(template.SECTION_KEYS)
     body = {s.key: s.body for s in out}
-    assert "Recommendation: **reject**" in body["summary"] and "encryption oracle for 257 chosen blocks" in body["summary"]
+    # the attack is stated once, with its attacker model, as the first concern; the summary refers to it
+    assert "Recommendation: **reject**" in body["summary"] and "first main concern" in body["summary"]
+    assert "encryption oracle for 257 chosen blocks" not in body["summary"]
     assert body["concerns"].startswith("1. **The cipher is broken.**")
+    assert "encryption oracle for 257 chosen blocks" in body["concerns"]
     assert "an i3 laptop" in body["methodology"] and "an EPYC" in body["methodology"]
     assert "000-own" in body["defects"] and "000-bound" in body["overclaims"]
     assert "NIST SP 800-38D, Appendix C" in body["overclaims"] and "beyond what can be tested" in body["overclaims"]
@@ -271,7 +274,8 @@ def test_forest_numbers_and_figure():
     top = dict(zip(ax.get_yticks(), [t.get_text() for t in ax.get_yticklabels()]))
     assert [top[y] for y in sorted(top, reverse=True)] == ["000-t5-enc", "000-t5-dec"]   # in the table's order
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert "contradicted" in legend and "published" in legend and "noise band applied" in legend
+    assert "contradicted" in legend and "published by the paper" in legend and "noise band applied" in legend
+    assert forest.REFERENCE_LEGEND not in legend          # no reference value among these claims
     # the ratio axis is labelled as a reader writes ratios (1, 2, 5), never 10^0 or 2x10^0
     fig.canvas.draw()
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]

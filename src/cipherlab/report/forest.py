@@ -16,10 +16,14 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
+from cipherlab.analysis.reasons import is_reference
 from cipherlab.present.plotting import style
 from cipherlab.present.verdict_table import MARKS, UNKNOWN_MARK
 from cipherlab.report import tiers
 
+#: How a reference value the paper quotes (not a result of its own) is drawn and named in the legend.
+REFERENCE_STYLE = ":"
+REFERENCE_LEGEND = "a reference the paper quotes, not its result"
 #: Kinds whose numbers are comparable with the published value (p-values and structural checks are not).
 QUANTITATIVE_KINDS = ("ratio", "value", "ordering")
 
@@ -36,7 +40,8 @@ def claim_numbers(rows: pd.DataFrame, claims: pd.DataFrame, evidence: pd.DataFra
     """Per verdict row with a numeric published value and estimate: the numbers the figure plots.
 
     The evidence row is the one the engine decided on (same claim, size, style, mode).
-    Columns: claim_id, verdict, covered_by, kind, unit, published, estimate, low, high, band, ratio.
+    Columns: claim_id, verdict, covered_by, kind, unit, published, estimate, low, high, band, ratio, reference
+    (the published value is a reference the paper quotes, such as the avalanche criterion's 50 %, not its result).
     """
     pub = claims.set_index("claim_id")
     out = []
@@ -64,9 +69,9 @@ def claim_numbers(rows: pd.DataFrame, claims: pd.DataFrame, evidence: pd.DataFra
         out.append({"claim_id": cid, "verdict": r["verdict"], "covered_by": r.get("covered_by", ""),
                     "kind": c["kind"], "unit": unit, "published": published, "estimate": est,
                     "low": _num(ev.get("low")), "high": _num(ev.get("high")),
-                    "band": tiers.applied_band(r), "ratio": ratio})
+                    "band": tiers.applied_band(r), "ratio": ratio, "reference": is_reference(c)})
     return pd.DataFrame(out, columns=["claim_id", "verdict", "covered_by", "kind", "unit", "published", "estimate",
-                                      "low", "high", "band", "ratio"])
+                                      "low", "high", "band", "ratio", "reference"])
 
 
 def _as_ratio(pct: "float | None") -> "float | None":
@@ -89,8 +94,9 @@ def _panel(ax, data: pd.DataFrame, ratio: bool) -> None:
         bg, _, _, marker = MARKS.get(r["verdict"], UNKNOWN_MARK)
         vals = [v for v in (pub, est, lo, hi) if v is not None and v > 0]
         lows += vals
-        if pub and pub > 0:
-            ax.plot([pub, pub], [yi - 0.32, yi + 0.32], color="black", lw=2.2, solid_capstyle="butt", zorder=3)
+        if pub and pub > 0:   # a reference value the paper quotes is drawn apart from its own figures
+            ax.plot([pub, pub], [yi - 0.32, yi + 0.32], color="black", lw=2.2, solid_capstyle="butt", zorder=3,
+                    ls=REFERENCE_STYLE if r.get("reference", False) else "-")
         if lo is not None and hi is not None and lo > 0 and hi > 0:
             ax.plot([lo, hi], [yi, yi], color=bg, lw=2, zorder=2)
         if est is not None and est > 0:
@@ -111,7 +117,7 @@ def _panel(ax, data: pd.DataFrame, ratio: bool) -> None:
         ax.set_xlim(lo / 1.3, hi * 1.3)
     _plain_log_ticks(ax)
     ax.set_xlabel("ratio = 1 + (claimed or measured %) / 100   (1 = no difference)" if ratio
-                  else "ours ÷ published (1 = as printed)", fontsize=9)
+                  else "ours ÷ published or reference value (1 = as stated)", fontsize=9)
 
 
 def _tick_text(value: float, _pos=None) -> str:
@@ -150,7 +156,12 @@ def forest_figure(numbers: pd.DataFrame, paper: str) -> "plt.Figure":
     present = [v for v in (*tiers.ALL_VERDICTS, "finding") if v in set(numbers["verdict"])]
     handles = [Line2D([], [], ls="", marker=MARKS[v][3], markersize=8, markerfacecolor=MARKS[v][0],
                       markeredgecolor="black", label=v) for v in present]
-    handles.append(Line2D([], [], color="black", lw=2.2, label="published"))
+    ref = (numbers["reference"].fillna(False).astype(bool) if "reference" in numbers
+           else pd.Series(False, index=numbers.index))
+    if (~ref).any():
+        handles.append(Line2D([], [], color="black", lw=2.2, label="published by the paper"))
+    if ref.any():
+        handles.append(Line2D([], [], color="black", lw=2.2, ls=REFERENCE_STYLE, label=REFERENCE_LEGEND))
     if numbers["ratio"].any() and numbers["band"].notna().any():
         handles.append(plt.Rectangle((0, 0), 1, 1, color="#9e9e9e", alpha=0.35, label="noise band applied"))
     fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), fontsize=9, frameon=False,

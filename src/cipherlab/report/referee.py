@@ -151,7 +151,8 @@ def protocol_table(paper: str, profile: "str | Profile") -> pd.DataFrame:
 
 def paper_findings(rows: pd.DataFrame, paper: str) -> pd.DataFrame:
     """Our own findings (extensions) bearing on the paper: those of any paper of its chapter (papers 000 and
-    001 describe one cipher)."""
+    001 describe one cipher); the template lists the paper's own and says once, in words, whose the others are
+    (:func:`cipherlab.report.template.split_findings`)."""
     p = check_paper(paper)
     same = {q for q, info in papers().items() if info.chapter == p.chapter}
     return rows[(rows["verdict"] == FINDING) & rows["paper"].astype(str).isin(same)]
@@ -160,10 +161,20 @@ def paper_findings(rows: pd.DataFrame, paper: str) -> pd.DataFrame:
 def sections(paper: str, rows: pd.DataFrame, profile: "str | Profile") -> "tuple[template.Section, ...]":
     """The sections of the referee's report on ``paper`` (one of the chapters' papers), by the one template."""
     p = check_paper(paper)
-    mine = rows[rows["paper"].astype(str) == p.id]
+    mine = with_source(rows[rows["paper"].astype(str) == p.id])
     return template.report_sections(p, mine, paper_findings(rows, p.id), protocol_table(p.id, profile),
                                     misprints(p.id), noise=paper_noise(profile, set(mine["claim_id"].astype(str))),
                                     reference=reference_run(profile))
+
+
+def with_source(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows with their claims' ``source`` from the registry (where a verdicts table lacks it): the report
+    labels a published value that is a reference the paper quotes as one (:func:`template.published_label`)."""
+    if "source" in rows.columns or rows.empty:
+        return rows
+    from cipherlab.analysis.claims import load_claims
+    source = load_claims().set_index("claim_id")["source"]
+    return rows.assign(source=rows["claim_id"].map(source).fillna("").astype(str))
 
 
 def reference_run(profile: "str | Profile") -> str:

@@ -23,8 +23,9 @@ report, in order:
 6. ``overclaims``: sentences that claim more than their evidence allows, each
    with its reference;
 7. ``supporting``: the supporting checks, counted, the ones that failed named;
-8. ``findings``: our own findings about the paper's subject (attacks with their
-   attacker model, stand-ins' results);
+8. ``findings``: our own findings about the paper's subject (stand-ins' results; an
+   attack is stated once, as the first concern, and the rows it refutes refer to it;
+   a record of another paper about the same cipher is said to be that paper's, once);
 9. ``machines``: which claims keep their verdict on every machine a shipped run
    measured and which differ (the rows' ``portability``,
    :mod:`cipherlab.analysis.machines`): a verdict that differs between machines
@@ -45,6 +46,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
+from cipherlab.analysis.reasons import is_reference
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise, machine_dependent
 from cipherlab.report import tiers
@@ -99,6 +101,21 @@ def _plural(n: int, one: str, many: "str | None" = None) -> str:
 
 def _claims(rows: pd.DataFrame) -> pd.DataFrame:
     return tiers.claims_only(rows) if len(rows) else rows.assign(tier=[])
+
+
+#: How the report labels a published value that is a reference the paper quotes (the claim's ``source`` names the
+#: transcription column ``reference``, :func:`cipherlab.analysis.reasons.is_reference`), not a result of its own.
+DASH = "\u2014"
+REFERENCE_LABEL = "the reference value the paper quotes, not a result of its own"
+
+
+def published_label(row) -> str:
+    """The published value as the report shows it: the paper's figure as printed, or a reference value the paper
+    quotes (the avalanche criterion's 50 %) said to be one; empty or a dash where the claim has none."""
+    pub = _s(row.get("published"))
+    if pub in ("", DASH) or not is_reference(row):
+        return pub
+    return f"{pub}, {REFERENCE_LABEL}"
 
 
 def _holds(row) -> bool:
@@ -157,17 +174,39 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
 def recommendation(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
                    rules: "dict | None" = None) -> tuple[str, str, pd.DataFrame]:
     """(grade, what it says, the rows that gave it): the first grade of ``report.recommendation`` in the rules
-    file whose conditions (any of ``when``) hold; ``always`` holds always."""
+    file whose conditions (any of ``when``) hold; ``always`` holds always. What it says names the conditions that
+    hold for this paper (:func:`because`), then the grade's ``says``: never a condition the paper does not meet
+    (a paper that proposes no design is never told of a design's security)."""
     rules = rules or load_rules()
     cond = conditions(rows, findings if findings is not None else pd.DataFrame(), rules)
     for entry in rules["report"]["recommendation"]:
         when = entry["when"]
         when = [when] if isinstance(when, str) else list(when)
-        hit = [cond[w] for w in when if w != "always" and len(cond[w])]
-        if hit or "always" in when:
-            why = pd.concat(hit) if hit else pd.DataFrame()
-            return entry["grade"], entry["says"], why
+        held = [w for w in when if w != "always" and len(cond[w])]
+        if held or "always" in when:
+            why = pd.concat([cond[w] for w in held]) if held else pd.DataFrame()
+            lead = because(held, rules)
+            return entry["grade"], (f"{lead}: {entry['says']}" if lead else entry["says"]), why
     raise ValueError("report.recommendation in the rules file needs a last entry with when: always")
+
+
+def _unbracketed(text: str) -> str:
+    """``text`` without its parenthesised parts (nested ones too), spaces tidied."""
+    out, depth = [], 0
+    for ch in text:
+        depth += ch == "("
+        if not depth:
+            out.append(ch)
+        depth -= ch == ")" and depth > 0
+    return " ".join("".join(out).split()).replace(" ,", ",").replace(" ;", ";").rstrip(":;, ")
+
+
+def because(held: Sequence[str], rules: "dict | None" = None) -> str:
+    """The conditions that hold, in the words the Methods page names them (``report.condition_text``, without its
+    parentheses, which say how the rows are marked), joined by "and"."""
+    names = (rules or load_rules())["report"]["condition_text"]
+    parts = [_unbracketed(names[w]) for w in held]
+    return "; and ".join(parts) if any(";" in p or "," in p for p in parts) else " and ".join(parts)
 
 
 def recommendation_rule_markdown(rules: "dict | None" = None) -> str:
@@ -206,6 +245,42 @@ def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
     return out
 
 
+def split_findings(paper_id: str, findings: "pd.DataFrame | None") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the paper's own findings, those recorded with another paper that describes the same subject).
+
+    A finding row names its paper (``paper``; a row without one is the report's own): the reports of papers 000
+    and 001, which describe one cipher, share the security analysis made once, under paper 000's ids. A shared
+    finding weighs in this report as in its own (it is about the same cipher), but is listed as the other paper's;
+    one that repeats a finding of this paper's own (the same id after the paper's prefix) is left out."""
+    if findings is None or findings.empty or "paper" not in findings.columns:
+        empty = findings if findings is not None else pd.DataFrame(columns=["claim_id", "concern", "outcome", "ours"])
+        return empty, empty.iloc[0:0]
+    paper = findings["paper"].fillna("").astype(str)
+    own = findings[paper.isin(("", str(paper_id)))]
+    other = findings[~paper.isin(("", str(paper_id)))]
+    stem = own["claim_id"].astype(str).str.split("-", n=1).str[-1]
+    other = other[~other["claim_id"].astype(str).str.split("-", n=1).str[-1].isin(set(stem))]
+    return own, other
+
+
+def _shared_note(paper, shared: pd.DataFrame) -> str:
+    """Once per report: whose the shared findings are, in words."""
+    others = sorted(set(shared["paper"].astype(str)))
+    whose = " and ".join(f"paper {o}" for o in others)
+    return (f"{whose[:1].upper()}{whose[1:]} {'describes' if len(others) == 1 else 'describe'} the same subject as "
+            f"this paper ({_t(paper.subject)}): our findings about it were made once and are recorded with {whose}, "
+            "under its claim ids; they bear on this paper as on that one")
+
+
+def fallen_to_break(concerns: "list[tuple[str, pd.Series]]") -> dict[str, str]:
+    """The refuted claim rows that a break decides: ``{claim_id: the break's claim_id}`` for every claim (not a
+    finding) decided on the evidence of the attack itself (the break's evidence ``section``). The attack is stated
+    once, as the first concern, with its attacker model; these rows refer to it instead of repeating it."""
+    breaks = {_s(r.get("section")): _s(r["claim_id"]) for k, r in concerns if k == "break" and _s(r.get("section"))}
+    return {_s(r["claim_id"]): breaks[_s(r.get("section"))] for k, r in concerns
+            if k != "break" and _s(r.get("verdict")) in REFUTED and _s(r.get("section")) in breaks}
+
+
 def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
     quote = _t(r.get("claim"))
@@ -225,10 +300,41 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     return f"{lead}{said} {_reason(r)}{ref} [{_s(r['claim_id'])}]({VERDICT_PAGE}#{claim_anchor(r['claim_id'])})"
 
 
+def _concerns(concerns: "list[tuple[str, pd.Series]]", names: Mapping[str, str], claims: pd.DataFrame,
+              shared: pd.DataFrame) -> str:
+    """The main concerns, numbered, most important first. A break is stated once, with its attacker model, and the
+    paper's statements it refutes are named under it (:func:`fallen_to_break`), not restated each in full; a break
+    recorded with another paper of the same subject says so."""
+    fallen = fallen_to_break(concerns)
+    rows = {_s(r["claim_id"]): r for _, r in concerns}
+    shown = [(k, r) for k, r in concerns if _s(r["claim_id"]) not in fallen]
+    shared_ids = set(shared["claim_id"].astype(str)) if len(shared) else set()
+    items, told = [], False
+    for k, r in shown[:MAX_CONCERNS]:
+        text = _concern_sentence(k, r, names)
+        cid = _s(r["claim_id"])
+        if cid in shared_ids:   # whose the record is: said once in words, then only named
+            text += (f" (Paper {_t(r.get('paper'))}'s record: that paper describes the same cipher, and our findings "
+                     "about it are recorded once, with it.)" if not told else f" (Paper {_t(r.get('paper'))}'s record.)")
+            told = True
+        under = [rows[c] for c, b in fallen.items() if b == cid]
+        if under:
+            text += (f" The same attack refutes {_plural(len(under), 'statement')} of the paper's security case: "
+                     + "; ".join(f"\u201c{_t(u.get('claim'))}\u201d ({_t(u.get('where'))}), {_link(_s(u['claim_id']))}"
+                                 for u in under) + ".")
+        items.append(text)
+    if not items:
+        return ("None: no headline claim is refuted here, and nothing else of concern was found. "
+                + tested_sentence(claims))
+    more = len(shown) - len(items)
+    return ("\n".join(f"{i}. {t}" for i, t in enumerate(items, 1))
+            + (f"\n\nAnd {more} more of these kinds, each on the verdict page." if more > 0 else ""))
+
+
 def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) -> str:
     head = claims[claims["tier"] == "headline"]
     shown = head.head(SUMMARY_CLAIMS)
-    what = "; ".join(f"{_t(r['quantity'])} ({_t(r['published']) if _s(r['published']) not in ('', '—') else 'as stated'})"
+    what = "; ".join(f"{_t(r['quantity'])} ({_t(published_label(r)).strip(DASH) or 'as stated'})"
                      for _, r in shown.iterrows()) or "no headline claim"
     if len(head) > len(shown):
         what += f"; and {len(head) - len(shown)} more (the table below)"
@@ -238,22 +344,29 @@ def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) ->
              f"its supporting checks: {tiers.verdict_phrase(claims.loc[claims['tier'] != 'headline', 'verdict'])}. ")
     breaks = conditions(claims, findings)["break"]
     if len(breaks):
-        text += f"Our own security analysis breaks the cipher: {_reason(breaks.iloc[0])} "
+        text += ("Our own security analysis breaks the cipher: an attack reads it without the key (the first main "
+                 "concern below, with its attacker model). ")
     return text + f"Recommendation: **{grade}**."
 
 
-def _headline_html(head: pd.DataFrame) -> str:
+def _headline_html(head: pd.DataFrame, fallen: "Mapping[str, str] | None" = None) -> str:
+    """The headline claims in plain words; a row a break decides (``fallen``) refers to the attack, stated once as
+    the first main concern, instead of restating it."""
     esc = html.escape
     body = []
     for _, r in head.iterrows():
+        cid = _s(r["claim_id"])
+        why = (esc(_s(r.get("reason"))) if not fallen or cid not in fallen else
+               f'The attack stated as the first main concern (<a href="{VERDICT_PAGE}#{claim_anchor(fallen[cid])}">'
+               f"{esc(fallen[cid])}</a>) refutes it.")
         measured = _s(r.get("measured"))
         ours = esc(_s(r.get("ours")) or "—") + (f"<br><small>{esc(measured)}</small>" if measured else "")
         body.append(
             f'<tr data-verdict="{esc(_s(r["verdict"]))}"><td>{esc(_s(r.get("quantity")))}<br><small>'
             f'\u201c{esc(_s(r.get("claim")))}\u201d ({esc(_s(r.get("where")))}), '
             f'<a href="{VERDICT_PAGE}#{claim_anchor(r["claim_id"])}">{esc(_s(r["claim_id"]))}</a></small></td>'
-            f"<td>{esc(_s(r.get('published')) or '—')}</td><td>{ours}</td>"
-            f"<td>{_badge(r)}</td><td><small>{esc(_s(r.get('reason')))}</small></td></tr>")
+            f"<td>{esc(published_label(r) or '—')}</td><td>{ours}</td>"
+            f"<td>{_badge(r)}</td><td><small>{why}</small></td></tr>")
     if not body:
         return "<p>The registry marks no headline claim of this paper.</p>"
     cols = "".join(f"<th>{h}</th>" for h in ("the claim, in plain words", "published", "ours", "verdict", "why"))
@@ -284,14 +397,19 @@ def _methodology(paper, claims: pd.DataFrame, protocol: "pd.DataFrame | None") -
     return text
 
 
-def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False) -> str:
+def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False,
+            fallen: "Mapping[str, str] | None" = None) -> str:
+    """A list of rows, each with its quote, place, reason and (``with_reference``) reference; a row a break decides
+    (``fallen``) refers to the attack, stated once as the first main concern, instead of restating it."""
     if part.empty:
         return empty
     out = []
     for _, r in part.iterrows():
-        ref = f" Reference: {_t(r.get('reference'))}." if with_reference and _s(r.get("reference")) else ""
-        out.append(f"- \u201c{_t(r.get('claim'))}\u201d ({_t(r.get('where'))}): {_reason(r)}{ref} "
-                   f"{_link(_s(r['claim_id']))}")
+        ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if with_reference and _s(r.get("reference")) else ""
+        cid = _s(r["claim_id"])
+        why = (f"the attack stated as the first main concern ({_link(fallen[cid])}) refutes it."
+               if fallen and cid in fallen else _reason(r))
+        out.append(f"- \u201c{_t(r.get('claim'))}\u201d ({_t(r.get('where'))}): {why}{ref} {_link(cid)}")
     return "\n".join(out)
 
 
@@ -306,16 +424,33 @@ def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | Non
     return text
 
 
-def _overclaims(cond: Mapping[str, pd.DataFrame]) -> str:
+def _overclaims(cond: Mapping[str, pd.DataFrame], fallen: "Mapping[str, str] | None" = None) -> str:
     """The overclaims our evidence refutes (they weigh in the recommendation), then those stated beyond what this
     project can test (listed with their reference; counted neither for nor against the paper)."""
-    text = _listed(cond["overclaim"], "None refuted by this run's evidence.", with_reference=True)
+    text = _listed(cond["overclaim"], "None refuted by this run's evidence.", with_reference=True, fallen=fallen)
+    caution = cond["caution"]
+    caution = caution[caution["verdict"].astype(str) != FINDING] if len(caution) else caution
+    caution = caution[~caution["claim_id"].isin(cond["overclaim"]["claim_id"])] if len(caution) else caution
     untested = cond["overclaim_untested"]
+    if len(caution):
+        text += ("\n\nCautions on the paper's security sentences, each with the reference that says what they leave "
+                 "out (the paper's own model decides the row, so a caution weighs neither for nor against the paper):"
+                 "\n\n" + _listed(caution, "", with_reference=True, fallen=fallen))
     if len(untested):
         text += ("\n\nStated beyond what can be tested here (not testable or inconclusive: neither for nor against "
                  "the paper in the recommendation; the reference says what the literature allows):\n\n"
                  + _listed(untested, "", with_reference=True))
     return text
+
+
+def _cautions(caution: pd.DataFrame) -> str:
+    """What the recommendation says of cautions (a paper that proposes no design: our security findings about the
+    designs it compares; a caution on a claim row): named, and said to weigh neither way."""
+    if caution.empty:
+        return ""
+    return (" Our cautions about designs the paper compares or offers, not a design of its own ("
+            + "; ".join(_link(c) for c in dict.fromkeys(caution["claim_id"].astype(str)))
+            + ") are cautions: they weigh neither for nor against it.")
 
 
 def tested_sentence(claims: pd.DataFrame) -> str:
@@ -334,22 +469,31 @@ def tested_sentence(claims: pd.DataFrame) -> str:
             f"not testable and {undecided} inconclusive, which count neither for nor against the paper.")
 
 
-def _supporting(claims: pd.DataFrame) -> str:
+def _supporting(claims: pd.DataFrame, fallen: "Mapping[str, str] | None" = None) -> str:
     sup = claims[claims["tier"] != "headline"]
     if sup.empty:
         return "No supporting check."
     text = f"{_plural(len(sup), 'supporting check')}: {tiers.verdict_phrase(sup['verdict'])}."
     failed = sup[sup["verdict"].isin(REFUTED) & ~sup["claim_id"].isin(machine_dependent(sup))]
     if len(failed):
-        text += "\n\n" + _listed(failed, "")
+        text += "\n\n" + _listed(failed, "", with_reference=True, fallen=fallen)
     return text
 
 
-def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame) -> str:
+def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame, paper=None,
+              shared: "pd.DataFrame | None" = None) -> str:
+    """Our own findings about the paper's subject: the paper's own, then (said once, in words) those recorded with
+    another paper that describes the same subject. A break is stated as the first main concern and referred to."""
+    def item(r) -> str:
+        if _s(r.get("concern")) == "break" and _holds(r):
+            return f"- The attack stated as the first main concern: it reads the cipher without the key. {_link(_s(r['claim_id']))}"
+        ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
+        return f"- {_reason(r)}{ref} {_link(_s(r['claim_id']))}"
     parts = []
     if findings is not None and len(findings):
-        for _, r in findings.iterrows():
-            parts.append(f"- {_reason(r)} {_link(_s(r['claim_id']))}")
+        parts += [item(r) for _, r in findings.iterrows()]
+    if shared is not None and len(shared) and paper is not None:
+        parts += ["", _shared_note(paper, shared) + ":", ""] + [item(r) for _, r in shared.iterrows()]
     stand = claims[claims.get("outcome", pd.Series("", index=claims.index)) == "stand_in"]
     for _, r in stand.iterrows():
         parts.append(f"- Our stand-in: {_reason(r)} {_link(_s(r['claim_id']))}")
@@ -433,27 +577,26 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         if col not in claims.columns:
             claims = claims.assign(**{col: ""})
     findings = findings if findings is not None else pd.DataFrame(columns=["claim_id", "concern", "outcome", "ours"])
+    own, shared = split_findings(paper.id, findings)
+    findings = pd.concat([own, shared]) if len(shared) else own
     grade, says, why = recommendation(claims, findings, rules)
     names = rules["report"]["condition_text"]
     concerns = concern_rows(claims, findings, rules)
+    fallen = fallen_to_break(concerns)
     body = {
         "summary": _summary(paper, claims, grade, findings),
-        "concerns": (("\n".join(f"{i}. {_concern_sentence(k, r, names)}"
-                                for i, (k, r) in enumerate(concerns[:MAX_CONCERNS], 1))
-                      + (f"\n\nAnd {len(concerns) - MAX_CONCERNS} more of these kinds, each on the verdict page."
-                         if len(concerns) > MAX_CONCERNS else ""))
-                     or ("None: no headline claim is refuted here, and nothing else of concern was found. "
-                         + tested_sentence(claims))),
-        "headline": _headline_html(claims[claims["tier"] == "headline"]),
+        "concerns": _concerns(concerns, names, claims, shared),
+        "headline": _headline_html(claims[claims["tier"] == "headline"], fallen),
         "methodology": _methodology(paper, claims, protocol),
         "defects": _defects(paper.id, claims, misprints),
-        "overclaims": _overclaims(conditions(claims, findings)),
-        "supporting": _supporting(claims),
-        "findings": _findings(findings, claims),
+        "overclaims": _overclaims(conditions(claims, findings), fallen),
+        "supporting": _supporting(claims, fallen),
+        "findings": _findings(own, claims, paper, shared),
         "machines": _machines(claims, noise, reference),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
-                              if len(why) else "") + " " + tested_sentence(claims)
+                              if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"])
+                           + " " + tested_sentence(claims)
                            + " (The rule, the same for every paper, is on the [Methods](methods.html) page.)"),
     }
     out = [Section(k, TITLES[k], body[k]) for k in SECTION_KEYS if k != "recommendation"]

@@ -8,11 +8,9 @@ protocol differs from the paper's, and returns the sections of a referee's
 report, in order:
 
 1. ``summary``: what the paper claims, what the run found, the recommendation;
-2. ``concerns``: the main concerns, most important first, in the order the
-   rules file declares (``report.concerns``: a break first, then the design's
-   security: a weakness our analysis shows and the paper's security statements
-   and evidence refuted; then refuted headline claims, overclaims, the paper's
-   own defects ...);
+2. ``concerns``: the main concerns, most important first, in the order the rules file
+   declares (``report.concerns``: a break, the design's security, refuted headline
+   claims, overclaims, the paper's own defects ...);
 3. ``headline``: each headline claim in plain words, published against ours,
    with its verdict and its reason;
 4. ``methodology``: how the claims were tested, and every place our protocol
@@ -23,9 +21,8 @@ report, in order:
 6. ``overclaims``: sentences that claim more than their evidence allows, each
    with its reference;
 7. ``supporting``: the supporting checks, counted, the ones that failed named;
-8. ``findings``: our own findings about the paper's subject (stand-ins' results; an
-   attack is stated once, as the first concern, and the rows it refutes refer to it;
-   a record of another paper about the same cipher is said to be that paper's, once);
+8. ``findings``: our own findings about the paper's subject (an attack is stated once, as
+   the first concern; another paper's record about the same cipher is said to be its own);
 9. ``machines``: which claims keep their verdict on every machine a shipped run
    measured and which differ (the rows' ``portability``,
    :mod:`cipherlab.analysis.machines`): a verdict that differs between machines

@@ -394,6 +394,8 @@ def test_open_readings_that_disagree_are_inconclusive(toy):
 def test_the_additional_key_readings_are_decided_on_the_key_space_and_the_equivalence(toy):
     secret, known = measures._additional_key({**toy, "key_bits": {16: 136, 24: 200}})
     assert secret["holds"] is True and "2^8 times as long" in secret["detail"]
+    assert secret["reading"] == "the byte kept secret with the key (2^136, 2^200 keys against AES's " \
+                                "2^128, 2^192)"
     assert known["holds"] is False and "every attack on AES applies unchanged" in known["detail"]
     plain, _ = measures._additional_key(toy)              # no key material added: the secret reading fails
     assert plain["holds"] is False

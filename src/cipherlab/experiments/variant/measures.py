@@ -262,12 +262,17 @@ def _additional_key(results: dict) -> list[dict]:
     bits = results["key_bits"]
     extra = {size: bits[size] - 8 * size for size in sorted(bits)}
     sizes = ", ".join(f"{bits[s]} against AES's {8 * s}" for s in sorted(bits))
-    secret = {"holds": bool(min(extra.values()) > 0), "n": len(extra), "reading": "the byte kept secret with the key",
+    ours, aes = (", ".join(f"2^{b}" for b in values) for values in
+                 ([bits[s] for s in sorted(bits)], [8 * s for s in sorted(bits)]))
+    secret = {"holds": bool(min(extra.values()) > 0), "n": len(extra),
+              "reading": f"the byte kept secret with the key ({ours} keys against AES's {aes})",
               "detail": f"log2 of the key space {sizes} bits: an exhaustive key search takes 2^{min(extra.values())} "
                         "times as long as AES's" if min(extra.values()) > 0 else
                         f"log2 of the key space {sizes} bits: no more key to search than AES's"}
     eq = confirmed_equivalence(results)
-    known = {"n": 1, "reading": "the byte sent or stored in the clear"}
+    known = {"n": 1, "reading": "the byte sent or stored in the clear (" + (
+        "the cipher not AES with transformed round keys)" if eq is None else
+        f"the cipher {eq['equivalent_to']}, confirmed by encrypting)")}
     if eq is None:
         known.update(holds=True, detail="the cipher is not AES with transformed round keys "
                                         f"({results['equivalence'].iloc[0]['decided_from']}): it differs from AES, "

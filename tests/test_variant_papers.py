@@ -140,8 +140,9 @@ def test_a_reading_an_exact_identity_settles_is_decided_as_a_statement(toy):
     assert "(under the S-box's SAC, the least favourable of 2 readings; each reading: the S-box's SAC: does not " \
            "hold, contradicted; the cipher's SAC: " in row["reason"]
     # both readings' figures in the row: the cipher's as the variant's SAC against AES's, in the reason
-    assert "mean of the 128 x 128 SAC matrix, variant minus AES: the variant's " in row["reason"]
-    assert "] against AES's " in row["reason"]
+    assert "mean deviation of an entry of the 128 x 128 SAC matrix from 1/2, AES's minus the variant's: the " \
+           "variant's " in row["reason"]
+    assert " against AES's " in row["reason"]
     assert row["rule"] == "ordering" and "the cipher's SAC: " in row["other"]   # the registry's rule, as declared
     assert "decided the S-box's SAC as a statement (an exact identity), the cipher's SAC by the rule" in row["basis"]
     ev = toy["evidence"][toy["evidence"]["claim_id"] == "toy-paper-sac2"].set_index("reading").loc["the S-box's SAC"]
@@ -212,7 +213,8 @@ def test_the_papers_own_times_are_checked_for_growing_with_the_length(toy):
 
 def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy):
     found = report.own_findings(toy)
-    assert list(found["concern"]) == ["security"] and found["outcome"].eq("established").all()
+    # exactly as strong as AES: a finding, never a security concern against the design
+    assert list(found["concern"]) == [""] and found["outcome"].eq("established").all()
     assert found["verdict"].eq("finding").all()
     assert found["reason"].iloc[0].startswith("The modification is ineffective, adding no strength to AES "
                                               "and taking none: "
@@ -227,21 +229,42 @@ def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy)
     assert "design is weaker than AES's, measured by the same battery: a design margin of 0 round(s) against " \
            "trails (AES 6); at least 10 active S-boxes in 4 rounds (AES 25)" in report.own_findings(weaker)["reason"].iloc[1]
     assert "**Its design is weaker than AES's**" in report.findings_markdown(weaker)
-    assert list(report.own_findings(weaker)["concern"]) == ["security", "security"]
+    assert list(report.own_findings(weaker)["concern"]) == ["", "security"]
     assert report.paper(toy).subject == "S(x) ^ 0x5A, a toy paper"   # the file's summary, not the registry label
 
 
-def test_the_equivalence_to_aes_leads_the_reports_main_concerns(toy):
-    """The decisive fact about the design's security is a concern of kind security: it comes before every
-    contradicted headline claim and overclaim of the paper, with the lead of a finding of ours (no quote)."""
+def test_a_cipher_as_strong_as_aes_is_no_security_concern_and_labelled_so(toy):
+    """The equivalence makes the cipher exactly as strong as AES: no main concern of kind security, no "security
+    finding" lead, and the page's label says so; a weaker design or an attack labels it NOT secure (one rule)."""
+    from cipherlab.experiments.variant import card
     from cipherlab.report import template, tiers
 
     concerns = template.concern_rows(tiers.with_tier(toy["verdicts"]), report.own_findings(toy))
-    kind, row = concerns[0]
-    assert (kind, row["claim_id"]) == ("security", "variant_toy-paper")
-    assert {k for k, _ in concerns[1:]} >= {"contradicted"}
-    text = template._concern_sentence(kind, row, {})
-    assert text.startswith("**A security finding about the design.** The modification is ineffective")
+    assert "security" not in {k for k, _ in concerns} and {k for k, _ in concerns} >= {"contradicted"}
+    assert card.standing(toy) == "as-aes"
+    title = report.title_html(toy)
+    assert "exactly as strong as AES" in title and "NOT secure" not in title
+    weaker = {**toy, "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
+    assert card.standing(weaker) == "weaker" and "NOT secure" in report.title_html(weaker)
+    none = toy["equivalence"].assign(equivalent_to=NONE_FOUND, confirmed=False)
+    assert card.standing({**toy, "equivalence": none}) == "unproven"
+    kinds = {k for k, _ in template.concern_rows(tiers.with_tier(toy["verdicts"]), report.own_findings(weaker))}
+    assert "security" in kinds
+
+
+def test_a_stand_ins_card_comes_after_the_claims_labelled(toy, monkeypatch):
+    """The summary card tops the page for the paper's cipher; a stand-in's (no equivalence deciding for every
+    reading) comes after the claims, labelled as an illustration that decides nothing."""
+    assert report.card_markdown(toy, after_claims=False).startswith("### Summary card")
+    assert report.card_markdown(toy, after_claims=True) == ""
+    none = toy["equivalence"].assign(equivalent_to=NONE_FOUND, confirmed=False)
+    monkeypatch.setattr(report, "paper_of", lambda results: {"citation": "x", "stand_in": "how the byte is drawn"})
+    assert report.card_markdown(toy, after_claims=False).startswith("### Summary card")   # equivalent: it decides
+    stand = {**toy, "equivalence": none}
+    assert report.card_markdown(stand, after_claims=False) == ""
+    after = report.card_markdown(stand, after_claims=True)
+    assert after.startswith("### Our stand-in's summary card (an illustration: it decides nothing)")
+    assert after.endswith(toy["card"])
 
 
 def test_a_stand_ins_weaker_design_is_a_finding_not_a_concern(toy, monkeypatch):
@@ -314,36 +337,90 @@ def test_the_example_papers_are_variant_papers_with_their_passages(name):
 
 @pytest.mark.parametrize("name", ["al-mamun-2017", "abikoye-2019"])
 def test_one_fact_decides_one_row_of_an_example_paper(name):
-    """No two decided rows of a paper rest on the same measurement: a fact counted twice would decide two rows."""
-    rows = claims.load_paper_claims(name)
+    """No two decided rows of a paper rest on the same measurement: a fact counted twice would decide two rows;
+    except a title decided on the facts of the sentence it summarises, each row naming the other."""
+    rows = claims.load_paper_claims(name).set_index("claim_id")
     decided = rows[rows["rule"] != "not_testable"]
-    assert decided["measure"].is_unique, decided[["claim_id", "measure"]]
+    for measure, group in decided.groupby("measure"):
+        if len(group) > 1:
+            assert len(group) == 2 and (group["where"] == "Title").sum() == 1, (measure, list(group.index))
+            title, other = group.index[group["where"] == "Title"][0], group.index[group["where"] != "Title"][0]
+            assert other in group.loc[title, "note"] and title in group.loc[other, "note"]
 
 
-def test_al_mamun_title_and_random_key_are_not_testable_and_the_equivalence_is_the_reports_concern():
+def test_al_mamun_open_readings_are_decided_and_the_equivalence_is_a_finding():
     rows = claims.load_paper_claims("al-mamun-2017").set_index("claim_id")
-    title = rows.loc["al-mamun-2017-title"]   # credits the byte's key material: whether it is secret is not said
-    assert title["rule"] == "not_testable" and not title["measure"] and title["tier"] == "headline"
-    assert "al-mamun-2017-random-key" in title["note"] and "equivalence to AES" in title["note"]
+    # the title and the random key: whether the byte is secret is not said; each reading decided, readings open
+    for cid in ("al-mamun-2017-title", "al-mamun-2017-random-key"):
+        row = rows.loc[cid]
+        assert (row["rule"], row["measure"], row["readings"]) == ("holds", "additional-key-readings", "open")
+    title = rows.loc["al-mamun-2017-title"]
+    assert title["tier"] == "headline" and "equivalence to AES" in title["note"]
     for summarised in ("al-mamun-2017-sac", "al-mamun-2017-time-security", "al-mamun-2017-random-key"):
         assert summarised in title["note"]
-    # the SAC the abstract's next sentences point to (it fluctuates with the key): the whole cipher's; the S-box's,
-    # which no byte can change, is said in the note and decides nothing
-    assert rows.loc["al-mamun-2017-sac", "measure"] == "sac-cipher-vs-aes"
-    assert "SAC(S ^ c) = SAC(S)" in rows.loc["al-mamun-2017-sac", "note"]
-    assert rows.loc["al-mamun-2017-sac", "rule"] == "ordering"
-    key = rows.loc["al-mamun-2017-random-key"]   # the text does not say whether the byte is secret
-    assert key["rule"] == "not_testable" and not key["measure"]
+    # the SAC: the S-box's and the whole cipher's, both fair, on the deviation from 1/2
+    sac = rows.loc["al-mamun-2017-sac"]
+    assert (sac["rule"], sac["measure"], sac["readings"]) == ("ordering", "sac-vs-aes", "open")
+    assert "SAC(S ^ c) = SAC(S)" in sac["note"] and "nearer 1/2" in sac["note"]
+    key = rows.loc["al-mamun-2017-random-key"]
     assert "kept secret with the key" in key["note"] and "in the clear" in key["note"]
+    # what varies with the byte is measured, not denied
+    assert "the fixed points" in rows.loc["al-mamun-2017-fluctuates", "note"]
+    assert "nothing in the S-box can" not in rows.loc["al-mamun-2017-fluctuates", "note"]
+
+
+def test_open_readings_that_disagree_are_inconclusive(toy):
+    """A claim whose open readings disagree (the S-box's SAC false by the identity, the cipher's within the noise)
+    is inconclusive, readings_disagree, whichever reading is decided as a statement; all against: the mildest."""
+    from cipherlab.analysis.verdicts import load_rules
+
+    own = toy["paper_claims"]
+    opened = own.assign(readings=["open" if c == "toy-paper-sac2" else r
+                                  for c, r in zip(own["claim_id"], own["readings"])])
+    row = claims.decide_readings(opened, toy["evidence"]).set_index("claim_id").loc["toy-paper-sac2"]
+    cipher = toy["evidence"].set_index(["claim_id", "reading"]).loc[("toy-paper-sac2", "the cipher's SAC")]
+    assert cipher["low"] < 0 < cipher["high"]           # the toy's cipher is AES up to its round keys: noise
+    assert (row["verdict"], row["outcome"]) == ("inconclusive", "readings_disagree")
+    assert "the S-box's SAC: contradicted, the cipher's SAC: inconclusive" in row["reason"]
+    assert "SAC(S(x ^ a) ^ c) = SAC(S)" in row["reason"]     # the statement's detail, in the reason
+    rules = load_rules()
+    parts = [pd.Series({"reading": "a", "verdict": v, "ours": "x", "reason": "r.", "basis": "b", "rule": "holds",
+                        "other": ""}) for v in ("contradicted", "not reproduced")]
+    both = claims._combined(opened.set_index("claim_id").loc["toy-paper-sac2"].rename("toy-paper-sac2")
+                            .reindex(list(opened.columns)).fillna(""), parts, rules)
+    assert both.iloc[0]["verdict"] == "not reproduced"   # every reading against the claim: the mildest stands
+
+
+def test_the_additional_key_readings_are_decided_on_the_key_space_and_the_equivalence(toy):
+    secret, known = measures._additional_key({**toy, "key_bits": {16: 136, 24: 200}})
+    assert secret["holds"] is True and "2^8 times as long" in secret["detail"]
+    assert secret["reading"] == "the byte kept secret with the key (2^136, 2^200 keys against AES's " \
+                                "2^128, 2^192)"
+    assert known["holds"] is False and "every attack on AES applies unchanged" in known["detail"]
+    plain, _ = measures._additional_key(toy)              # no key material added: the secret reading fails
+    assert plain["holds"] is False
+    none = toy["equivalence"].assign(equivalent_to=NONE_FOUND, confirmed=False)
+    assert measures._additional_key({**toy, "equivalence": none})[1]["holds"] is True
+
+
+def test_the_sac_deviation_is_the_entries_distance_from_one_half():
+    import numpy as np
+
+    m = np.full((4, 4), 0.5)
+    m[0, 0], m[1, 1] = 0.75, 0.25
+    dev, half = measures.sac_deviation(m)
+    assert dev == pytest.approx(0.5 / 16) and half > 0
+    assert measures.sac_deviation(np.full((4, 4), 0.5)) == (0.0, 0.0)
 
 
 def test_abikoye_marks_as_overclaim_only_the_sentence_that_claims_more_than_its_evaluation():
     rows = claims.load_paper_claims("abikoye-2019").set_index("claim_id")
     premise = rows.loc["abikoye-2019-aes-key-premise"]     # the same sentence as key-bit-change: covered there
     assert premise["rule"] == "not_testable" and not premise["measure"] and "stated motive" in premise["note"]
-    # its own row: the motive is not a measurement of AES, and a not-testable row about another cipher tests nothing
-    assert premise["covered_by"] == "" and "AES's own key avalanche" in premise["note"]
-    assert "is decided in" not in rows.loc["abikoye-2019-key-bit-change", "note"]
+    assert premise["covered_by"] == "abikoye-2019-key-bit-change" and "AES's own key avalanche" in premise["note"]
+    assert premise["quote"] == rows.loc["abikoye-2019-key-bit-change", "quote"]
+    # above an ideal cipher's 50 % a modification can change more bits: a bias, never a gain
+    assert "more on average" not in premise["note"] and "a bias, not a gain" in premise["note"]
     assert list(rows.index[rows["concern"] == "overclaim"]) == ["abikoye-2019-enhanced"]
     assert "abikoye-2019-enhanced" in rows.loc["abikoye-2019-avalanche-gain", "note"]   # counted there, once
     # the sentence compares two printed avalanches: the modified AES's construction is not given, so the comparison

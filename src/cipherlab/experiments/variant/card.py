@@ -78,6 +78,35 @@ def weaknesses(results: dict) -> list[dict]:
     return out
 
 
+#: the standing of a variant, from the battery's findings (:func:`standing`): each with the label the chapter shows
+STANDINGS = {"broken": "NOT secure: broken by this battery",
+             "weaker": "NOT secure: its design is weaker than AES's",
+             "as-aes": "exactly as strong as AES: AES with transformed round keys",
+             "stand-in": "not proven secure: the text read leaves the cipher open, and what the chapter measures is "
+                         "its stand-in, which illustrates and decides nothing",
+             "unproven": "a research cipher, not proven secure: no attack of this battery broke it, which proves "
+                         "no security"}
+
+
+def standing(results: dict) -> str:
+    """The one rule that labels a variant (a key of :data:`STANDINGS`), from the battery's findings, in this order:
+    an attack that reads it (``broken``); a design weaker than AES's (``weaker``, :func:`design_concerns`); a
+    structural equivalence to AES, decided and confirmed (``as-aes``: every attack on AES applies, none more); else
+    ``unproven``; before all but the equivalence (which holds for every reading of what the text leaves open), a
+    cipher measured only through the chapter's stand-in for a construction the paper leaves open (``stand-in``: its
+    findings are the stand-in's, not the paper's cipher's). Only ``broken`` and ``weaker`` are findings against the
+    design's security."""
+    equivalent = confirmed_equivalence(results) is not None
+    desc = getattr(lookup(results["cipher"]), "description", None)
+    if desc is not None and dict(desc.paper or {}).get("stand_in") and not equivalent:
+        return "stand-in"
+    if weaknesses(results):
+        return "broken"
+    if design_concerns(results):
+        return "weaker"
+    return "as-aes" if equivalent else "unproven"
+
+
 def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
     """Where the variant's design is weaker than AES's in this run (same settings): a smaller design margin, fewer
     active S-boxes in 4 rounds, an S-box of larger differential uniformity or smaller nonlinearity (the worst over

@@ -34,7 +34,8 @@ import pandas as pd
 
 from cipherlab.analysis.claims import CLAIM_COLUMNS, load_claims
 from cipherlab.analysis.evidence import EVIDENCE_COLUMNS, evidence_frame
-from cipherlab.analysis.verdicts import VERDICT_COLUMNS, combine_verdicts, decide_all, load_rules, readings_rule
+from cipherlab.analysis.verdicts import (VERDICT_COLUMNS, combine_verdicts, decide_all, load_rules, readings_rule,
+                                         shown_label, verdict_of)
 from cipherlab.ciphers.variant_files import load_variant
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.experiments.variant.measures import check_measure, evidence_for
@@ -164,6 +165,8 @@ def _combined(claim: pd.Series, parts: list, rules: dict, details: "dict | None"
     how = readings_rule(claim, rules)
     order = list(rules["combine_order"])
     verdicts = [p["verdict"] if p["verdict"] in order else "reproduced" for p in parts]
+    if how == "open":
+        return _open(claim, parts, labels, verdicts, order, rules, decided, details or {})
     pick = parts[combine_verdicts(verdicts, how, order)].copy()
     each = ", ".join(f"{lab}: {p['verdict']}" for lab, p in zip(labels, parts))
     which = "the least favourable" if how == "every" else "the median"
@@ -180,6 +183,38 @@ def _combined(claim: pd.Series, parts: list, rules: dict, details: "dict | None"
                      f"{pick['basis']}")
     pick["rule"] = claim["rule"]
     pick["other"] = "; ".join(o for o in [*others, pick["other"]] if o)
+    return pd.DataFrame([pick], columns=list(VERDICT_COLUMNS))
+
+
+def _open(claim: pd.Series, parts: list, labels: list, verdicts: list, order: list, rules: dict,
+          decided: str, details: dict) -> pd.DataFrame:
+    """Readings the paper leaves open (``readings: open``), some decided as statements: as the engine combines
+    them (``config/verdicts.yaml``): a verdict every reading reaches stands; every reading against the claim, the
+    mildest decides; otherwise the readings disagree and the row is ``readings_disagree``'s verdict."""
+    each = ", ".join(f"{lab}: {v}" for lab, v in zip(labels, verdicts))
+    figures = "; ".join(f"{lab}: {p['ours']}, {p['verdict']}" + (f" ({details[lab]})" if details.get(lab) else "")
+                        for lab, p in zip(labels, parts))
+    ranks = [order.index(v) for v in verdicts]
+    if len(set(verdicts)) == 1 or max(ranks) <= order.index("not reproduced"):
+        i = max(range(len(parts)), key=lambda j: ranks[j])   # the same everywhere, or the mildest against the claim
+        pick = parts[i].copy()
+        how = "the same under every reading" if len(set(verdicts)) == 1 else \
+            f"the mildest of {len(parts)} readings the paper leaves open, each against the claim"
+        pick["reason"] = f"{str(pick['reason']).rstrip('.')} (under {labels[i]}, {how}; each reading: {figures})."
+        pick["basis"] = f"under {labels[i]}, {how} ({each}; decided {decided}): {pick['basis']}"
+    else:
+        pick = parts[0].copy()
+        quantity = str(claim.get("quantity") or claim["quote"])
+        pick["verdict"] = verdict_of("readings_disagree", rules)
+        pick["outcome"] = "readings_disagree"
+        pick["reading"] = "every reading (" + ", ".join(labels) + ")"
+        pick["reason"] = (f"{quantity[:1].upper() + quantity[1:]}: the paper leaves open which of {len(parts)} "
+                          f"readings it means, and they disagree ({each}), so the evidence cannot decide the sentence; "
+                          f"each reading: {figures}.")
+        pick["basis"] = f"readings the paper leaves open disagree ({each}; decided {decided})"
+        pick["shown"] = shown_label(pick["verdict"], "readings_disagree", claim["covered_by"], rules)
+    pick["rule"] = claim["rule"]
+    pick["other"] = "; ".join(f"{lab}: {p['ours']} → {p['verdict']}" for lab, p in zip(labels, parts))
     return pd.DataFrame([pick], columns=list(VERDICT_COLUMNS))
 
 

@@ -116,7 +116,7 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
         (``(attack, mode, target) -> uint8 array``), ``sac``, ``speed_raw``
         and ``card`` (markdown). AES, measured with the same settings in the same run, is the control of the
         tables in :data:`CONTROLLED`: ``controls`` holds its frames (:func:`with_control` puts them beside the
-        variant's), ``aes_repeat`` a second AES avalanche measurement (its A/A band) and ``key_avalanche``
+        variant's), ``aes_repeat`` a second AES avalanche measurement (its A/A band), ``aes_repeat_sac`` its SAC matrix and ``key_avalanche``
         the key-bit histograms (``{cipher: uint8[129]}``).
     """
     # the arguments (the speed trials' provenance); speed_raw is data, not a parameter
@@ -165,9 +165,9 @@ def run_battery(variant: "str | Path", *, profile: str = "quick", seed: int = 0,
             out["controls"] = {t: part[t] for t in CONTROLLED + ("avalanche_summary",)}
             out["control_results"] = part
     # a second AES avalanche from other plaintexts and keys: the A/A band of an avalanche difference
-    repeat, _ = diffusion.avalanche_sac("aes", n_keys=avalanche_keys, n_plaintexts=avalanche_plaintexts,
+    repeat, repeat_sac = diffusion.avalanche_sac("aes", n_keys=avalanche_keys, n_plaintexts=avalanche_plaintexts,
                                         seed=seed + 350)
-    out["aes_repeat"] = repeat
+    out["aes_repeat"], out["aes_repeat_sac"] = repeat, repeat_sac
     out["key_avalanche"] = {name: structure.key_avalanche(name, n_keys=avalanche_keys,
                                                           n_plaintexts=max(1, avalanche_plaintexts // 8),
                                                           seed=seed + 320)

@@ -50,12 +50,13 @@ MEASURES = {
                                          "AES's avalanche lies wholly below an ideal cipher's 50 % (its interval's "
                                          "upper end), two readings: a flipped plaintext bit, a flipped key bit"),
     "key-avalanche-vs-aes": ("pp", "the variant's key avalanche minus AES's"),
-    "sac-vs-aes": ("", "SAC (mean probability that an output bit flips) minus AES's, two readings: the S-box's "
-                       "8 x 8 matrix over every sampled key (exact; where every S-box is Rijndael's up to an XOR on "
-                       "its input, its output or both, decided as a statement: no such XOR changes the SAC), the cipher's "
-                       "128 x 128 matrix (A/A control)"),
-    "sac-cipher-vs-aes": ("", "the cipher's reading of sac-vs-aes alone (the 128 x 128 matrix, A/A control), for a "
-                              "claim whose row reads the SAC as the whole cipher's"),
+    "sac-vs-aes": ("", "how much nearer 1/2 the SAC matrix's entries lie than AES's (AES's deviation from 1/2 minus "
+                       "the variant's: positive, the criterion better met), two readings: the S-box's 8 x 8 matrix "
+                       "over every sampled key (its largest deviation, exact; where every S-box is Rijndael's up to "
+                       "an XOR on its input, its output or both, decided as a statement: no such XOR changes the "
+                       "SAC), the cipher's 128 x 128 matrix (its mean deviation, A/A control)"),
+    "sac-cipher-vs-aes": ("", "the cipher's reading of sac-vs-aes alone (the 128 x 128 matrix's mean deviation from "
+                              "1/2, A/A control), for a claim whose row reads the SAC as the whole cipher's"),
     "sac-sbox-vs-aes": ("", "the S-box's reading of sac-vs-aes alone, for a claim whose row reads the SAC as the "
                             "S-box criterion it was defined as (Webster and Tavares): decided as a statement where "
                             "every S-box is Rijndael's up to an XOR on its input, its output or both"),
@@ -78,6 +79,11 @@ MEASURES = {
                            "is AES with transformed round keys (decided and confirmed), so that every property but the "
                            "key space is AES's; holds otherwise, which shows only that the cipher differs from AES, "
                            "never that it is stronger"),
+    "additional-key-readings": ("", "a claim that an additional key byte adds security, under the two readings a "
+                                    "text that does not say whether the byte is secret leaves open: kept secret "
+                                    "with the key, holds when the key space exceeds AES's for every key size; sent "
+                                    "or stored in the clear, holds unless the cipher is AES with transformed round "
+                                    "keys (decided and confirmed), which a known byte leaves as strong as AES"),
     "speed": ("%", "speedup over AES in each style (ECB, the battery's size), with its A/A control"),
     "published-times-linear": ("", "the paper's own numbers: holds when its execution times (its claims in ms or s "
                                    "at a condition size=... B) lie on one straight line in the message length within "
@@ -86,7 +92,7 @@ MEASURES = {
 }
 
 #: measure prefix -> the section of the variant's page that shows it (the heading's id)
-SECTIONS = {"avalanche": "diffusion", "key-avalanche": "diffusion", "sac": "diffusion", "sbox": "the-byte-maps",
+SECTIONS = {"additional-key": "structural-equivalence-to-aes-and-the-key", "avalanche": "diffusion", "key-avalanche": "diffusion", "sac": "diffusion", "sbox": "the-byte-maps",
             "sp800": "randomness", "image": "randomness", "key-bits": "structural-equivalence-to-aes-and-the-key",
             "design": "trail-bounds-and-the-design-margin", "broken": "structural-attacks",
             "unbroken": "structural-attacks", "equivalent": "structural-equivalence-to-aes-and-the-key",
@@ -170,9 +176,19 @@ def _sbox(results: dict, measure: str, vs_aes: bool) -> list[dict]:
 
 
 def _sac_sbox(results: dict) -> dict:
-    """The S-box's SAC minus AES's over every sampled S-box; where every S-box is Rijndael's up to an XOR on its
-    input, its output or both, an exact identity decides it as a statement: SAC(S(x ^ a) ^ c) = SAC(S) for all a, c."""
-    sbox = _sbox(results, "sac_mean", True)[0]
+    """How much nearer 1/2 the S-box's SAC entries lie than AES's: AES's largest deviation of an entry of the 8 x 8
+    SAC matrix from 1/2 minus the variant's, over every sampled S-box (positive: the criterion better met); where
+    every S-box is Rijndael's up to an XOR on its input, its output or both, an exact identity decides it as a
+    statement: SAC(S(x ^ a) ^ c) = SAC(S) for all a, c, entry by entry."""
+    samples = results["sbox_samples"]
+    ours = samples[samples["cipher"] != SBOX_CONTROL]["sac_max_deviation"].astype(float)
+    aes = float(samples[samples["cipher"] == SBOX_CONTROL]["sac_max_deviation"].iloc[0])
+    gain = aes - ours
+    keys = int(samples[samples["cipher"] != SBOX_CONTROL]["sample"].nunique())
+    sbox = {"estimate": float(gain.median()), "low": float(gain.min()), "high": float(gain.max()), "n": int(len(gain)),
+            "detail": f"the largest deviation of an entry of the S-box's 8 x 8 SAC matrix from 1/2: "
+                      f"{ours.min():.4g} to {ours.max():.4g} over {len(gain)} S-boxes of {keys} sampled key(s), "
+                      f"AES's {aes:.4g}"}
     eq = confirmed_equivalence(results)
     if eq is None:
         return sbox
@@ -180,7 +196,31 @@ def _sac_sbox(results: dict) -> dict:
             "detail": f"every S-box is Rijndael's up to an XOR on {eq['sbox_xor']} ({eq['equivalent_to']}, "
                       "decided from the structure and confirmed by encrypting), and no XOR on an S-box's input or "
                       "output changes its SAC: SAC(S(x ^ a) ^ c) = SAC(S), since S(x ^ a) ^ c flips an output bit "
-                      f"exactly when S flips it, over the same inputs; {sbox['detail']}, every one exactly AES's"}
+                      f"exactly when S flips it, over the same inputs; {sbox['detail']}"}
+
+
+def sac_deviation(sac: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """The mean deviation of a SAC matrix's entries from 1/2 (the criterion's statistic: 0 for an ideal cipher) and
+    the half-width of its normal interval, the entries taken as independent."""
+    dev = np.abs(np.asarray(sac, dtype=float) - 0.5).ravel()
+    half = float(stats.norm.ppf(0.5 + confidence / 2)) * float(dev.std(ddof=1)) / np.sqrt(dev.size)
+    return float(dev.mean()), half
+
+
+def _sac_cipher(results: dict) -> dict:
+    """How much nearer 1/2 the whole cipher's SAC entries lie than AES's: AES's mean deviation of an entry of the
+    128 x 128 SAC matrix from 1/2 minus the variant's (positive: the criterion better met), same settings, with
+    its A/A control (AES's minus a second AES measurement's)."""
+    (ours, h1), (aes, h2) = (sac_deviation(m) for m in (results["sac"], results["control_results"]["sac"]))
+    rep, h3 = sac_deviation(results["aes_repeat_sac"])
+    d, half, ctrl, chalf = aes - ours, float(np.hypot(h1, h2)), aes - rep, float(np.hypot(h2, h3))
+    worst = {who: float(np.abs(np.asarray(m, dtype=float) - 0.5).max())
+             for who, m in (("ours", results["sac"]), ("aes", results["control_results"]["sac"]))}
+    return {"estimate": d, "low": d - half, "high": d + half, "control_low": ctrl - chalf,
+            "control_high": ctrl + chalf, "n": int(_hist(results, results["cipher"]).sum()),
+            "detail": f"mean deviation of an entry of the 128 x 128 SAC matrix from 1/2, AES's minus the variant's: "
+                      f"the variant's {ours:.4g} ± {h1:.2g} against AES's {aes:.4g} ± {h2:.2g} (largest: "
+                      f"{worst['ours']:.4g} against {worst['aes']:.4g}, extremes of sampling noise)"}
 
 
 TIME_UNITS = {"ms": 1e-3, "s": 1.0, "us": 1e-6}
@@ -215,6 +255,33 @@ def _published_times(results: dict) -> dict:
                       "only: the text read gives no spread of its times, so no timing noise is allowed for, and a miss "
                       "beyond the rounding may be the noise of one timing as well as a cost other than the blocks'); "
                       f"the cost of one more 16-byte block between consecutive sizes: {', '.join(per_block)} {unit}"}
+
+
+def _additional_key(results: dict) -> list[dict]:
+    """The two readings of an additional key byte's security (measure ``additional-key-readings``)."""
+    bits = results["key_bits"]
+    extra = {size: bits[size] - 8 * size for size in sorted(bits)}
+    sizes = ", ".join(f"{bits[s]} against AES's {8 * s}" for s in sorted(bits))
+    ours, aes = (", ".join(f"2^{b}" for b in values) for values in
+                 ([bits[s] for s in sorted(bits)], [8 * s for s in sorted(bits)]))
+    secret = {"holds": bool(min(extra.values()) > 0), "n": len(extra),
+              "reading": f"the byte kept secret with the key ({ours} keys against AES's {aes})",
+              "detail": f"log2 of the key space {sizes} bits: an exhaustive key search takes 2^{min(extra.values())} "
+                        "times as long as AES's" if min(extra.values()) > 0 else
+                        f"log2 of the key space {sizes} bits: no more key to search than AES's"}
+    eq = confirmed_equivalence(results)
+    known = {"n": 1, "reading": "the byte sent or stored in the clear (" + (
+        "the cipher not AES with transformed round keys)" if eq is None else
+        f"the cipher {eq['equivalent_to']}, confirmed by encrypting)")}
+    if eq is None:
+        known.update(holds=True, detail="the cipher is not AES with transformed round keys "
+                                        f"({results['equivalence'].iloc[0]['decided_from']}): it differs from AES, "
+                                        "which shows no gain")
+    else:
+        known.update(holds=False, detail=f"the cipher is {eq['equivalent_to']}, decided from its structure and "
+                                         "confirmed by encrypting: with the byte known, the transformed round keys "
+                                         "are known functions of AES's, and every attack on AES applies unchanged")
+    return [secret, known]
 
 
 def _speed(results: dict) -> list[dict]:
@@ -261,14 +328,7 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
     if name == "sac-sbox-vs-aes":
         return [{**_sac_sbox(results), "reading": "the S-box's SAC", "section": SECTIONS["sbox"]}]
     if name in ("sac-vs-aes", "sac-cipher-vs-aes"):
-        d, lo, hi = _difference(_hist(results, cipher), _hist(results, CONTROL))
-        _, clo, chi = _difference(_hist(results, CONTROL), results["aes_repeat"])
-        ours, aes = (structure.mean_interval(_hist(results, who)) for who in (cipher, CONTROL))
-        whole = {"estimate": d / 100, "low": lo / 100, "high": hi / 100, "control_low": clo / 100,
-                 "control_high": chi / 100, "n": int(_hist(results, cipher).sum()), "reading": "the cipher's SAC",
-                 "detail": "mean of the 128 x 128 SAC matrix, variant minus AES: the variant's "
-                           f"{ours[0]:.4g} % [{ours[1]:.4g}, {ours[2]:.4g}] against AES's "
-                           f"{aes[0]:.4g} % [{aes[1]:.4g}, {aes[2]:.4g}]"}
+        whole = {**_sac_cipher(results), "reading": "the cipher's SAC"}
         if name == "sac-cipher-vs-aes":
             return [whole]
         return [{**_sac_sbox(results), "reading": "the S-box's SAC", "section": SECTIONS["sbox"]}, whole]
@@ -321,6 +381,8 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
                            f"({int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks equal under "
                            f"{int(e['keys_confirmed'])} keys): every S-box property, trail bound and statistic is "
                            "AES's, and only the key material the transformation adds can grow"}]
+    if name == "additional-key-readings":
+        return _additional_key(results)
     if name == "speed":
         return _speed(results)
     if name == "published-times-linear":

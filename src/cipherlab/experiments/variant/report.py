@@ -25,7 +25,7 @@ import pandas as pd
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.ciphers.registry import lookup
-from cipherlab.experiments.variant.card import design_concerns, weaknesses
+from cipherlab.experiments.variant.card import STANDINGS, design_concerns, standing, weaknesses
 from cipherlab.experiments.variant.measures import confirmed_equivalence as _equivalent
 
 __all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html",
@@ -61,6 +61,36 @@ def paper(results: dict) -> VariantPaper:
     desc = getattr(lookup(cipher), "description", None)
     subject = desc.summary if desc is not None and desc.summary else lookup(cipher).summary
     return VariantPaper(cipher, subject, f"variant_{cipher}", facts.get("citation", cipher))
+
+
+def title_html(results: dict) -> str:
+    """The page's title: the cipher's name, the file's own summary and its standing, the one label
+    :func:`cipherlab.experiments.variant.card.standing` gives from the battery's findings (never the registry's
+    research-cipher warning, which a cipher proven as strong as AES would contradict)."""
+    cipher = results["cipher"]
+    return (f"<h2><code>{html.escape(cipher)}</code></h2><p>{html.escape(paper(results).subject)}: "
+            f"<b>{html.escape(STANDINGS[standing(results)])}</b>.</p>")
+
+
+def stand_in_only(results: dict) -> bool:
+    """Whether the battery measured only the chapter's stand-in for a construction the paper leaves open: its
+    numbers illustrate and decide nothing (a stand-in the battery proves equivalent to AES is not: the equivalence
+    holds for every reading of what the text leaves open, and decides)."""
+    return bool(paper_of(results).get("stand_in")) and _equivalent(results) is None
+
+
+def card_markdown(results: dict, after_claims: bool) -> str:
+    """The summary card where it belongs: at the top of the page (``after_claims`` False) for the paper's cipher;
+    after the claims of the paper (``after_claims`` True), labelled, for a stand-in, whose numbers decide nothing;
+    an empty string in the other place."""
+    if stand_in_only(results) != after_claims:
+        return ""
+    if not after_claims:
+        return "### Summary card\n\n" + results["card"]
+    return ("### Our stand-in's summary card (an illustration: it decides nothing)\n\n"
+            "The text read leaves the construction open, so the cipher measured here is the chapter's stand-in for "
+            "it (the header above says how it decides what the text leaves open). Its numbers illustrate one "
+            "reading of the paper; no verdict above rests on them.\n\n" + results["card"])
 
 
 def paper_of(results: dict) -> dict:
@@ -179,21 +209,24 @@ def own_findings(results: dict) -> pd.DataFrame:
     """Every decisive finding of the battery, as the template's findings (its section *Our own findings*): the
     attacks that read the cipher (:func:`break_findings`, ``concern = "break"``), the structural equivalence to
     AES with what it leaves to gain, and where the design is weaker than AES's (design margin, active S-boxes,
-    S-box, SP 800-22), each said of the stand-in where the construction is one. The equivalence is the decisive fact
-    about the design's security (nothing but the key space can differ from AES's): ``concern = "security"``, so the
-    report's main concerns lead with it after any break; so is a weaker design of the paper's own construction,
-    never of a stand-in's (a finding about the stand-in, ``concern`` empty)."""
+    S-box, SP 800-22), each said of the stand-in where the construction is one. The labels follow the one rule of
+    :func:`cipherlab.experiments.variant.card.standing`: an attack (``concern = "break"``) and a weaker design of the
+    paper's own construction (``concern = "security"``; of a stand-in, a finding about the stand-in, ``concern``
+    empty) are findings against the design's security; the equivalence, which makes the cipher exactly as strong as
+    AES, is a finding with ``concern`` empty, never a security concern: it decides the paper's claims of a gain
+    (their rows), not a weakness."""
     rows = break_findings(results).to_dict("records")
     cid = f"variant_{results['cipher']}"
     eq = _equivalent(results)
-    if eq is not None:   # the decisive fact about the design's security: a concern of kind security, leading
+    if eq is not None:   # the decisive fact about the design: as strong as AES, no gain and no loss
         bits = "; ".join(f"{8 * size}-bit keys: 2^{b} keys (AES 2^{8 * size})"
                          for size, b in sorted(results["key_bits"].items()))
         grows = any(b > 8 * size for size, b in results["key_bits"].items())
         space = (f"the only possible gain is the key space, and only if the key material the modification adds is "
                  f"kept secret with the key ({bits})" if grows else f"its key space is AES's too ({bits})")
-        rows.append({"claim_id": cid, "concern": "security", "outcome": "established", "ours": "holds",
-                     "verdict": FINDING,
+        # a finding, never a security concern: a cipher exactly as strong as AES is not weaker than AES
+        rows.append({"claim_id": cid, "concern": "",
+                     "outcome": "established", "ours": "holds", "verdict": FINDING,
                      "reason": "The modification is ineffective, adding no strength to AES and taking none: the cipher "
                                f"is {eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "
                                f"decided from its structure and confirmed by encrypting ({int(eq['blocks_equal'])} of "

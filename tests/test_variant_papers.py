@@ -213,8 +213,8 @@ def test_the_papers_own_times_are_checked_for_growing_with_the_length(toy):
 
 def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy):
     found = report.own_findings(toy)
-    # exactly as strong as AES: a finding, never a security concern against the design
-    assert list(found["concern"]) == [""] and found["outcome"].eq("established").all()
+    # exactly as strong as AES: never a security concern against the design, but the gain claimed cannot exist
+    assert list(found["concern"]) == ["ineffective"] and found["outcome"].eq("established").all()
     assert found["verdict"].eq("finding").all()
     assert found["reason"].iloc[0].startswith("The modification is ineffective, adding no strength to AES "
                                               "and taking none: "
@@ -229,7 +229,7 @@ def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy)
     assert "design is weaker than AES's, measured by the same battery: a design margin of 0 round(s) against " \
            "trails (AES 6); at least 10 active S-boxes in 4 rounds (AES 25)" in report.own_findings(weaker)["reason"].iloc[1]
     assert "**Its design is weaker than AES's**" in report.findings_markdown(weaker)
-    assert list(report.own_findings(weaker)["concern"]) == ["", "security"]
+    assert list(report.own_findings(weaker)["concern"]) == ["ineffective", "security"]
     assert report.paper(toy).subject == "S(x) ^ 0x5A, a toy paper"   # the file's summary, not the registry label
 
 
@@ -240,7 +240,11 @@ def test_a_cipher_as_strong_as_aes_is_no_security_concern_and_labelled_so(toy):
     from cipherlab.report import template, tiers
 
     concerns = template.concern_rows(tiers.with_tier(toy["verdicts"]), report.own_findings(toy))
-    assert "security" not in {k for k, _ in concerns} and {k for k, _ in concerns} >= {"contradicted"}
+    assert "security" not in {k for k, _ in concerns} and {k for k, _ in concerns} >= {"ineffective", "contradicted"}
+    # no weakness, but the gain the paper claims cannot exist: a major revision even were every claim undecided
+    undecided = tiers.with_tier(toy["verdicts"]).assign(verdict="inconclusive")
+    assert template.recommendation(undecided, report.own_findings(toy))[0] == "major revision"
+    assert template.recommendation(undecided, report.own_findings(toy).iloc[:0])[0] != "major revision"
     assert card.standing(toy) == "as-aes"
     title = report.title_html(toy)
     assert "exactly as strong as AES" in title and "NOT secure" not in title

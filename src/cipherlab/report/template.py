@@ -149,6 +149,8 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
         # the design's own security: a weakness our analysis shows (a security finding that holds), then the
         # paper's security statements and security evidence (concern: security) refuted, whatever their tier
         "security": pd.concat([weak, claims[(concern == "security") & claims["verdict"].isin(REFUTED)]]),
+        # a design that adds nothing to the cipher it modifies (equivalent to AES): no weakness, no possible gain
+        "ineffective": fnd[(fconcern == "ineffective") & fnd.apply(_holds, axis=1)] if len(fnd) else fnd[:0],
         "contradicted": head[head["verdict"] == "contradicted"],
         "not reproduced": head[head["verdict"] == "not reproduced"],
         "headline_refuted": head[head["verdict"].isin(REFUTED)],
@@ -284,6 +286,7 @@ def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
     lead = {"break": "**The cipher is broken.**",
             "security": ("**A security finding about the design.**" if _s(r.get("verdict")) == FINDING
                          else "**The paper's security case fails.**"),
+            "ineffective": "**The modification is ineffective.**",
             "contradicted": "**A headline claim is contradicted.**",
             "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
             "defect": "**The paper disagrees with itself.**",

@@ -213,8 +213,8 @@ def own_findings(results: dict) -> pd.DataFrame:
     :func:`cipherlab.experiments.variant.card.standing`: an attack (``concern = "break"``) and a weaker design of the
     paper's own construction (``concern = "security"``; of a stand-in, a finding about the stand-in, ``concern``
     empty) are findings against the design's security; the equivalence, which makes the cipher exactly as strong as
-    AES, is a finding with ``concern`` empty, never a security concern: it decides the paper's claims of a gain
-    (their rows), not a weakness."""
+    AES, is never a security concern but ``concern = "ineffective"``: no weakness, yet whatever gain the paper claims
+    cannot exist, which the recommendation weighs (``report.condition_text.ineffective`` of the rules file)."""
     rows = break_findings(results).to_dict("records")
     cid = f"variant_{results['cipher']}"
     eq = _equivalent(results)
@@ -224,8 +224,9 @@ def own_findings(results: dict) -> pd.DataFrame:
         grows = any(b > 8 * size for size, b in results["key_bits"].items())
         space = (f"the only possible gain is the key space, and only if the key material the modification adds is "
                  f"kept secret with the key ({bits})" if grows else f"its key space is AES's too ({bits})")
-        # a finding, never a security concern: a cipher exactly as strong as AES is not weaker than AES
-        rows.append({"claim_id": cid, "concern": "",
+        # never a security concern (a cipher exactly as strong as AES is not weaker than AES), but the gain the
+        # paper claims cannot exist: concern ineffective, which weighs in the recommendation
+        rows.append({"claim_id": cid, "concern": "ineffective",
                      "outcome": "established", "ours": "holds", "verdict": FINDING,
                      "reason": "The modification is ineffective, adding no strength to AES and taking none: the cipher "
                                f"is {eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "

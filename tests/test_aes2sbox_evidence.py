@@ -78,6 +78,11 @@ def test_structural_claims_follow_the_data():
     # 7F holds, 32 key bytes do not: two fair readings the paper leaves open that disagree (readings: open)
     assert v["000-affine-invertible-no-fixed-points"] == "inconclusive"
     assert v["000-ext-affine-all-keys"] == "finding"                            # other key bytes: our finding
+    # 001's sentence names the printed AES-2SBOX_7F: that reading alone, which holds
+    assert v["001-affine-invertible-no-fixed-points"] == "reproduced"
+    # the abstract's significance: the t3/t4 rows' own evidence, both operations (here too few processes: undecided)
+    assert v["001-abstract-significant"] == v["000-s8-speed-increased"]
+    assert out.loc["001-abstract-significant", "reading"].count("operation=") == 2
     assert v["000-avalanche-slightly-below-50"] == "not reproduced"              # below 50 %, far more than slightly
     assert v["000-t3-welch-consistent"] == "reproduced"
     # the printed avalanche percentages (24.219 %, 19.531 %; 001: 25 %, 19.531 %) cannot come from the cipher
@@ -176,6 +181,10 @@ def test_the_affine_claim_is_read_at_the_printed_key_byte_and_at_every_key_byte_
     at7f = next(r for r in E.sbox_evidence("000", "xor-index", profile="quick")
                 if r.claim_id == "000-affine-invertible-no-fixed-points" and r.reading.startswith("Key[i] = 7F"))
     assert at7f.holds is False and "1 fixed points" in at7f.detail
+    # 001's sentence names AES-2SBOX_7F: the printed S-box is its one reading (every key byte is our finding)
+    readings = [r.reading for r in E.sbox_evidence("001", "xor-index", profile="quick")
+                if r.claim_id == "001-affine-invertible-no-fixed-points"]
+    assert readings == ["Key[i] = 7F (the printed S-box)"]
 
 
 def test_printed_percentages_disagreeing_with_their_counts_fail(monkeypatch):
@@ -259,8 +268,8 @@ def test_significance_is_tested_over_processes_not_pooled_trials():
 def test_decided_by_names_a_style_that_is_timed():
     claims = verdicts.load_claims()
     speed = claims[claims["claim_id"].str.contains("-t5-.*-speedup|-significant")]
-    speed = speed[speed["rule"] != "not_testable"]      # 001's abstract restates a decided row: covered, timed nowhere
-    assert len(speed) == 8
+    speed = speed[speed["rule"] != "not_testable"]
+    assert len(speed) == 9          # 001's abstract states the papers' significance itself: its own row
     same_path = speed["claim_id"].str.contains("-t5-.*-speedup")     # every style a reading (readings: any)
     assert (speed.loc[same_path, "decided_by"] == "").all() and (speed.loc[same_path, "readings"] == "any").all()
     assert (speed.loc[~same_path, "decided_by"] == "style=reference").all()

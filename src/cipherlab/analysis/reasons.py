@@ -227,7 +227,7 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
             clause = (f"within ±{fmt(_num(claim, 'margin_value'))} {_text(claim, 'unit')} of "
                       f"{fmt(_num(claim, 'null_value') or 0.0)}, the sameness the claim states").replace("  ", " ")
         elif bound:
-            clause = f"above the paper's bound of {fmt(_num(claim, 'null_value'))} %"
+            clause = f"above the bound of {fmt(_num(claim, 'null_value'))} % the claim is read with"
         elif rule == "significance":
             clause = f"significant (p = {_num(ev, 'p_value'):.3g}) and beyond {noise} in the claimed direction"
         else:
@@ -252,10 +252,10 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
             clause = (f"in the claimed direction and within the {fmt(float(slight))} % a slight effect reaches, "
                       f"none of it beyond {noise} against the claim: as small as {what}")
     elif outcome == "size_excluded":
-        if rule == "small_effect" or (_num(ev, "stated") is not None and rule == "ordering"):
+        if bound:
+            clause = f"below the bound of {fmt(_num(claim, 'null_value'))} % the claim is read with, though in the claimed direction"
+        elif rule == "small_effect" or (_num(ev, "stated") is not None and rule == "ordering"):
             clause = f"beyond {noise} in the claimed direction: larger than the small effect the paper states"
-        elif bound:
-            clause = f"below the paper's bound of {fmt(_num(claim, 'null_value'))} %, though in the claimed direction"
         else:
             clause = _side_clause(claim, ev, est)
     elif outcome == "reversed":

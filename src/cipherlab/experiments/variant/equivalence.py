@@ -35,6 +35,8 @@ the table counts the blocks that agree.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -44,7 +46,7 @@ from cipherlab.ciphers.registry import AES_ROUNDS, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security.quiet import new_quiet
 
-__all__ = ["translation", "structure_of_key", "equivalence_table", "COLUMNS", "AES_NAME", "DISGUISED", "NONE_FOUND"]
+__all__ = ["translation", "structure_of_key", "equivalence_table", "short_transformation", "COLUMNS", "AES_NAME", "DISGUISED", "NONE_FOUND"]
 
 AES_NAME = "AES"
 DISGUISED = "AES with transformed round keys"
@@ -216,6 +218,12 @@ def equivalence_table(cipher: str, *, n_keys: int = 4, n_blocks: int = 64, seed:
                           "key_dependent": bool(key_dependent), "keys_confirmed": len(samples),
                           "blocks_confirmed": total, "blocks_equal": equal,
                           "confirmed": bool(equal == total)}])[list(COLUMNS)]
+
+
+def short_transformation(text: str) -> str:
+    """A transformation of :func:`equivalence_table` without its list of the additional bytes decided (the table
+    gives the list once; every other text names the transformation without repeating it)."""
+    return re.sub(r" \(the byte drawn with each key decided: c = [^)]*\)", "", str(text))
 
 
 def _differ(values: list[list[int]]) -> bool:

@@ -26,6 +26,7 @@ from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.card import STANDINGS, design_concerns, standing, weaknesses
+from cipherlab.experiments.variant.equivalence import short_transformation
 from cipherlab.experiments.variant.measures import confirmed_equivalence as _equivalent
 
 __all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html",
@@ -205,8 +206,7 @@ def findings_markdown(results: dict) -> str:
 
 def _short(transformation: str) -> str:
     """The round-key transformation without the list of the bytes decided (the section's table gives it once)."""
-    return re.sub(r" \(the byte drawn with each key decided: c = [^)]*\)", "", str(transformation)) or \
-        "no transformation"
+    return short_transformation(transformation) or "no transformation"
 
 
 def _key_space(results: dict) -> str:

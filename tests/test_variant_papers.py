@@ -287,6 +287,10 @@ def test_a_stand_ins_weaknesses_are_no_finding_of_the_report(toy, monkeypatch):
     text = report.findings_markdown(weaker)
     assert "weaker" not in text and "design margin" not in text
     assert "stand-in" in text and "decides nothing" in text
+    # what holds whatever the construction: AES's own key avalanche, from this run's numbers
+    key = measures.short_of_ideal(toy["key_avalanche"]["aes"], "key")
+    assert f"in this run, {key['detail']}." in text
+    assert ("nothing to gain on AES" in text) == (not key["holds"])
 
 
 def test_the_card_puts_the_equivalence_first(toy):

@@ -26,7 +26,8 @@ from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.names import MODES
 from cipherlab.experiments.variant.keys import CONTROL as SBOX_CONTROL, MEASURES as SBOX_MEASURES
 
-__all__ = ["MEASURES", "SECTIONS", "evidence_for", "check_measure", "confirmed_equivalence"]
+__all__ = ["MEASURES", "SECTIONS", "evidence_for", "check_measure", "confirmed_equivalence", "short_of_ideal",
+           "ideal_sac_deviation"]
 
 #: AES, the control of every comparison (its rows in the battery's tables)
 CONTROL = "aes"
@@ -150,7 +151,7 @@ def confirmed_equivalence(results: dict) -> "pd.Series | None":
     return eq.iloc[0]
 
 
-def _short_of_ideal(hist: np.ndarray, flipped: str) -> dict:
+def short_of_ideal(hist: np.ndarray, flipped: str) -> dict:
     """Whether AES's avalanche (``hist`` of changed bits per flipped ``flipped`` bit) lies wholly below an ideal
     cipher's 50 %: only then can a cipher's avalanche above AES's be a move toward the ideal."""
     m, lo, hi = structure.mean_interval(hist)
@@ -316,10 +317,10 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
         return [{"estimate": m, "low": lo, "high": hi, "n": int(hist.sum()),
                  "detail": f"{int(hist.sum())} single-bit flips, {who}"}]
     if name == "key-avalanche-aes-short-of-ideal":
-        return [_short_of_ideal(results["key_avalanche"][CONTROL], "key")]
+        return [short_of_ideal(results["key_avalanche"][CONTROL], "key")]
     if name == "avalanche-aes-short-of-ideal":
-        return [{**_short_of_ideal(_hist(results, CONTROL), "plaintext"), "reading": "a flipped plaintext bit"},
-                {**_short_of_ideal(results["key_avalanche"][CONTROL], "key"), "reading": "a flipped key bit"}]
+        return [{**short_of_ideal(_hist(results, CONTROL), "plaintext"), "reading": "a flipped plaintext bit"},
+                {**short_of_ideal(results["key_avalanche"][CONTROL], "key"), "reading": "a flipped key bit"}]
     if name in ("avalanche-vs-aes", "key-avalanche-vs-aes"):
         key = name.startswith("key")
         ours = results["key_avalanche"][cipher] if key else _hist(results, cipher)

@@ -125,6 +125,7 @@ def test_the_report_parts_say_what_the_equivalence_means(toy):
     found = report.findings_markdown(toy)
     assert "**The cipher is AES with transformed round keys**" in found and "key space" in found
     assert "config/variants/toy-paper.claims.csv" in report.methodology_markdown(toy)
+    assert ("rest on them alone" in report.methodology_markdown(toy)) == bool(report.paper_of(toy).get("passages"))
 
 
 def test_a_reading_an_exact_identity_settles_is_decided_as_a_statement(toy):

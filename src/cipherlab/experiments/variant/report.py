@@ -172,7 +172,9 @@ def methodology_markdown(results: dict) -> str:
             "this run built from the variant file, AES beside it with the same settings; one engine decides every "
             "claim by the rules stated in [Methods](methods.html), the same as for the four papers. A claim the "
             "battery cannot measure, or one that would rest on a construction the text leaves open, is *not "
-            "testable*, with its reason; the stand-in's numbers are findings, not verdicts.")
+            "testable*, with its reason; the stand-in's numbers are findings, not verdicts."
+            + (" Only those passages were read, not the whole paper: every verdict and the recommendation below rest "
+               "on them alone." if paper.get("passages") else ""))
 
 
 def findings_markdown(results: dict) -> str:

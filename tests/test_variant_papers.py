@@ -486,3 +486,10 @@ def test_the_active_sbox_bound_follows_a_variant_shift_rows(tmp_path):
     assert list(active) == [1, 5, 6, 10]
     aes, _ = trails.bound_table("aes", 4)
     assert list(aes["active_sboxes_differential"]) == [1, 5, 9, 25]
+
+
+def test_the_method_section_says_the_verdicts_rest_on_the_passages_read(toy, monkeypatch):
+    assert "rest on them alone" not in report.methodology_markdown(toy)      # no passages file: nothing to say
+    monkeypatch.setattr(report, "paper_of", lambda results: {"citation": "x", "passages": "toy.passages.txt"})
+    text = report.methodology_markdown(toy)
+    assert "`config/variants/toy.passages.txt`" in text and "not the whole paper" in text

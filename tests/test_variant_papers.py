@@ -429,6 +429,10 @@ def test_the_ideal_sac_deviation_is_the_noise_floor_of_the_trials(toy):
     floor = f"with {trials} trials per entry an ideal cipher's entries deviate from 1/2 by " \
             f"{measures.ideal_sac_deviation(trials):.4g} on average"
     assert floor in measures._sac_cipher(toy)["detail"]
+    at = measures._against_floor({"the variant's": (0.0250, 0.0003), "AES's": (0.0248, 0.0003)}, 0.0249)
+    assert at.startswith("both figures lie at this noise floor")
+    off = measures._against_floor({"the variant's": (0.0300, 0.0003), "AES's": (0.0248, 0.0003)}, 0.0249)
+    assert off == "AES's at it within its interval; the variant's above it"
 
     assert measures.ideal_sac_deviation(1) == 0.5
     assert measures.ideal_sac_deviation(2) == pytest.approx(0.25)      # |0-1/2|/4 + 0 + |1-1/2|/4

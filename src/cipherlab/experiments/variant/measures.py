@@ -225,8 +225,19 @@ def _sac_cipher(results: dict) -> dict:
             "detail": f"mean deviation of an entry of the 128 x 128 SAC matrix from 1/2, AES's minus the variant's: "
                       f"the variant's {ours:.4g} ± {h1:.2g} against AES's {aes:.4g} ± {h2:.2g} (largest: "
                       f"{worst['ours']:.4g} against {worst['aes']:.4g}); with {trials} trials per entry an ideal "
-                      f"cipher's entries deviate from 1/2 by {floor:.4g} on average, by sampling alone, so both figures "
-                      "are the noise floor of the measurement, and it cannot separate a gain from noise"}
+                      f"cipher's entries deviate from 1/2 by {floor:.4g} on average, by sampling alone: "
+                      + _against_floor({"the variant's": (ours, h1), "AES's": (aes, h2)}, floor)}
+
+
+def _against_floor(figures: dict, floor: float) -> str:
+    """Where each mean deviation (name -> (value, half-width)) lies against an ideal cipher's ``floor``: within its
+    interval of it, the figure is the measurement's noise floor and no property of the cipher."""
+    at = [who for who, (v, h) in figures.items() if abs(v - floor) <= h]
+    off = [f"{who} {'above' if v > floor else 'below'} it" for who, (v, h) in figures.items() if who not in at]
+    if not off:
+        return ("both figures lie at this noise floor within their intervals, so the measurement cannot tell either "
+                "cipher's criterion from an ideal cipher's, nor a gain from noise")
+    return "; ".join(([" and ".join(at) + " at it within its interval"] if at else []) + off)
 
 
 def ideal_sac_deviation(trials: int) -> float:

@@ -268,7 +268,9 @@ def test_square_attack_says_why_not_or_what_is_left():
     image = np.arange(64, dtype=np.uint8)
     ten = pd.DataFrame({"rounds": range(1, 11), "balanced": [True] * 3 + [False] * 7})
     table, recovered, _ = integral.square_attack_table(driver.resolve("aes-random-sbox")[0], {"image": image}, ten)
-    assert not table["ran"].iloc[0] and table["reason"].iloc[0] == "not balanced after 9 of 10 rounds"
+    assert not table["ran"].iloc[0] and table["reason"].iloc[0] == ("not balanced after 9 of 10 rounds (balanced "
+                                                          "through round 3 only): the attack needs a balanced state "
+                                                          "after round 9")
     assert recovered == {}
     assert integral.applicability("aes-2sbox", ten).startswith("the last round is not known")
     # an affine S-box: every guess fits every Λ-set; nothing recovered, and the table says how much is left

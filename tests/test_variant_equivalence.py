@@ -100,6 +100,11 @@ def test_the_equivalence_is_decided_for_every_key_size_and_names_the_side_of_the
     assert row["keys_confirmed"] == 6 and row["blocks_equal"] == row["blocks_confirmed"] == 48
     assert row["sbox_xor"] == "its output" and "up to an XOR on its output, which" in row["decided_from"]
     assert "r = 1..R (R = 10, 12, 14 by key size)" in row["transformation"]
+    assert row["rounds"] == row["aes_rounds"] == "10, 12, 14"      # one number per key size, not the smallest's
+    # the bytes decided are listed once, in the table; every other text names the transformation without them
+    assert "the byte drawn with each key decided: c = 0x" in row["transformation"]
+    short = equivalence.short_transformation(row["transformation"])
+    assert short.endswith("with c the additional key byte itself") and "0x" not in short
     assert equivalence.xor_sides([[0, 3]], [[0, 0]]) == "its input"
     assert equivalence.xor_sides([[1]], [[2]]) == "its input and output"
     assert equivalence.xor_sides([[0]], [[0]]) == ""

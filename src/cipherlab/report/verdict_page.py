@@ -74,6 +74,11 @@ def filter_html(rows: pd.DataFrame) -> str:
 
 
 def download_html(name: str = CSV_NAME) -> str:
-    """The link to the CSV copied beside the page."""
-    return (f'<p>Download every row as <a href="{name}" download><code>{name}</code></a> '
-            "(the engine's output, <code>data/tables/&lt;profile&gt;/verdicts.csv</code>).</p>")
+    """The link to the CSV copied beside the page, saying what it holds: the registry's papers' rows only; a paper
+    refereed through a variant has its rows in its own chapter's table, which the filter below also shows."""
+    return (f'<p>Download the rows of the registry\'s papers and our findings on them (the rows counted above, '
+            f'none of the papers refereed through a variant) as <a href="{name}" download><code>{name}</code></a> '
+            "(the engine's output, <code>data/tables/&lt;profile&gt;/verdicts.csv</code>); the rows of each paper "
+            "refereed through a variant are in its chapter's table, "
+            "<code>data/tables/&lt;profile&gt;/variant_&lt;name&gt;_verdicts.csv</code>. The filter below shows "
+            "both.</p>")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pandas as pd
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.bytemaps import CONTROL
-from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.equivalence import NONE_FOUND, short_transformation
 from cipherlab.experiments.variant.measures import confirmed_equivalence
 from cipherlab.experiments.variant.randomness import chance_of_failing, chance_of_passing_all, chance_of_worst_test
 from cipherlab.experiments.variant.trails import TRAIL_KEYS
@@ -177,7 +177,7 @@ def equivalence_line(results: dict) -> "str | None":
     if eq is None or eq.iloc[0]["equivalent_to"] == NONE_FOUND:
         return None
     e = eq.iloc[0]
-    how = f" ({e['transformation']})" if e["transformation"] else ""
+    how = f" ({short_transformation(e['transformation'])})" if e["transformation"] else ""
     check = (f"confirmed by encrypting: {int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks equal under "
              f"{int(e['keys_confirmed'])} keys of the key sizes {e['key_sizes']}" if e["confirmed"] else
              f"**not** confirmed by encrypting: only {int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks "

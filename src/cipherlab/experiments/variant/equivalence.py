@@ -35,6 +35,8 @@ the table counts the blocks that agree.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -44,7 +46,7 @@ from cipherlab.ciphers.registry import AES_ROUNDS, lookup
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security.quiet import new_quiet
 
-__all__ = ["translation", "structure_of_key", "equivalence_table", "COLUMNS", "AES_NAME", "DISGUISED", "NONE_FOUND"]
+__all__ = ["translation", "structure_of_key", "equivalence_table", "short_transformation", "COLUMNS", "AES_NAME", "DISGUISED", "NONE_FOUND"]
 
 AES_NAME = "AES"
 DISGUISED = "AES with transformed round keys"
@@ -175,12 +177,15 @@ def xor_sides(d_all: list[list[int]], c_all: list[list[int]]) -> str:
 
 def equivalence_table(cipher: str, *, n_keys: int = 4, n_blocks: int = 64, seed: int = 0) -> pd.DataFrame:
     """One row: what the variant is equivalent to (see the module's docstring), decided and confirmed for ``n_keys``
-    keys of every key size the variant has (``rounds`` and ``aes_rounds`` are the smallest key size's)."""
+    keys of every key size the variant has (``rounds`` and ``aes_rounds``: one number per key size, in the order of
+    ``key_sizes``, e.g. ``"10, 12, 14"``)."""
     info = lookup(cipher)
     samples = _samples(cipher, n_keys, seed)
     decided = [structure_of_key(cipher, key, **opts) for key, opts in samples]
     sizes = ", ".join(str(k) for k in info.key_sizes) + " B"
-    row = {"cipher": cipher, "rounds": int(decided[0]["rounds"]), "aes_rounds": AES_ROUNDS[info.key_sizes[0]],
+    own = {len(k): int(d["rounds"]) for d, (k, _) in zip(decided, samples)}   # every size has its own rounds
+    row = {"cipher": cipher, "rounds": ", ".join(str(own[k]) for k in info.key_sizes),
+           "aes_rounds": ", ".join(str(AES_ROUNDS[k]) for k in info.key_sizes),
            "key_sizes": sizes, "keys_confirmed": 0, "blocks_confirmed": 0, "blocks_equal": 0, "confirmed": False,
            "key_dependent": False, "transformation": "", "sbox_xor": ""}
     failed = next((d for d in decided if not d["ok"]), None)
@@ -213,6 +218,12 @@ def equivalence_table(cipher: str, *, n_keys: int = 4, n_blocks: int = 64, seed:
                           "key_dependent": bool(key_dependent), "keys_confirmed": len(samples),
                           "blocks_confirmed": total, "blocks_equal": equal,
                           "confirmed": bool(equal == total)}])[list(COLUMNS)]
+
+
+def short_transformation(text: str) -> str:
+    """A transformation of :func:`equivalence_table` without its list of the additional bytes decided (the table
+    gives the list once; every other text names the transformation without repeating it)."""
+    return re.sub(r" \(the byte drawn with each key decided: c = [^)]*\)", "", str(text))
 
 
 def _differ(values: list[list[int]]) -> bool:

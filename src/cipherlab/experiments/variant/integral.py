@@ -96,16 +96,20 @@ def applicability(cipher: str, rounds_table: pd.DataFrame) -> "str | None":
     nr = int(rounds_table["rounds"].max())
     if not _ends_with_aes_last_round(info):
         return "the last round is not known to be AES's (SubBytes, ShiftRows, AddRoundKey)"
-    desc = getattr(info, "description", None)
-    if desc is not None and desc.sbox_plan is not None and desc.sbox_plan.key_dependent:
-        return "its last round's S-box depends on the key: the attacker does not know it"
-    if 16 not in info.key_sizes:
-        return "the key schedule is run backwards for AES-128 keys only"
     if nr < 2:
         return "one round: no round before the last to be balanced"
+    # the balance first: it is what the attack needs, and what the full-round cipher lacks, whatever its S-box
     balanced = rounds_table.set_index("rounds")["balanced"].astype(bool)
     if not bool(balanced.get(nr - 1, False)):
-        return f"not balanced after {nr - 1} of {nr} rounds"
+        held = [int(r) for r, b in balanced.items() if b]
+        last = max(held) if held else 0
+        return (f"not balanced after {nr - 1} of {nr} rounds (balanced through round {last} only): the attack needs "
+                f"a balanced state after round {nr - 1}")
+    desc = getattr(info, "description", None)
+    if desc is not None and desc.sbox_plan is not None and desc.sbox_plan.key_dependent:
+        return "its last round's S-box depends on the key: the attack inverts a known S-box"
+    if 16 not in info.key_sizes:
+        return "the key schedule is run backwards for AES-128 keys only"
     return None
 
 

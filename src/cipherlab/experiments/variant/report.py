@@ -26,6 +26,8 @@ from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_claims
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.card import STANDINGS, design_concerns, standing, weaknesses
+from cipherlab.experiments.variant.equivalence import short_transformation
+from cipherlab.experiments.variant.measures import CONTROL, short_of_ideal
 from cipherlab.experiments.variant.measures import confirmed_equivalence as _equivalent
 
 __all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html",
@@ -170,79 +172,98 @@ def methodology_markdown(results: dict) -> str:
             "this run built from the variant file, AES beside it with the same settings; one engine decides every "
             "claim by the rules stated in [Methods](methods.html), the same as for the four papers. A claim the "
             "battery cannot measure, or one that would rest on a construction the text leaves open, is *not "
-            "testable*, with its reason; the stand-in's numbers are findings, not verdicts.")
+            "testable*, with its reason; the stand-in's numbers are findings, not verdicts."
+            + (" Only those passages were read, not the whole paper: every verdict and the recommendation below rest "
+               "on them alone." if paper.get("passages") else ""))
 
 
 def findings_markdown(results: dict) -> str:
-    """What the battery's structural findings mean for the paper's claims: equivalence to AES, attacks that broke it."""
+    """What the battery's structural findings mean for the paper's claims: equivalence to AES, attacks that broke it.
+    A stand-in's weaknesses are not among them: a stand-in illustrates and decides nothing (other fair readings of
+    the construction keep AES's bounds), and its numbers stay in the chapter, after the claims, labelled."""
     out = []
     eq = _equivalent(results)
     if eq is not None:
-        out.append(f"**The cipher is {eq['equivalent_to']}** ({eq['transformation'] or 'no transformation'}), "
+        out.append(f"**The cipher is {eq['equivalent_to']}** ({_short(eq['transformation'])}), "
                    "decided from its structure and confirmed by encrypting (section *Structural equivalence to AES "
                    "and the key*). For its claims this means: every property of the S-box that an XOR constant "
                    "cannot change (nonlinearity, differential uniformity, degree, SAC, BIC) is exactly AES's; every "
                    "statistical measure of the cipher (avalanche, SAC, SP 800-22, entropy) has AES's distribution, "
                    "so a measured gain over AES can only be noise; the trail bounds and the design margin are AES's; "
-                   "and the one thing that can grow is the key space, by the bits of key material the "
-                   "transformation adds, and only if that material is kept secret with the key.")
+                   f"and {_key_space(results)}.")
+    if stand_in_only(results):
+        out.append("The battery measured the chapter's stand-in for a construction the text read leaves open, which "
+                   "decides nothing: its numbers are shown in the chapter, after the claims, as the stand-in's.")
+        aes = results.get("key_avalanche", {}).get(CONTROL)
+        if aes is not None:   # AES's own measurement holds whatever the construction
+            short = short_of_ideal(aes, "key")
+            lead = ("" if short["holds"] else "the aim of making one flipped key bit change the ciphertext more has "
+                    "nothing to gain on AES: ")
+            out.append(f"Whatever the construction, {lead}in this run, {short['detail']}.")
+        return "\n\n".join(out)
     found = weaknesses(results)
     if found:
         out.append("**Broken by the battery**: " + "; ".join(f"{w['what']} ({w['cost']})" for w in found) + ".")
     weaker = design_concerns(results)
     if weaker:
-        out.append(f"**{_whose(results)} design is weaker than AES's** (the same battery and settings): "
-                   + "; ".join(weaker) + ".")
+        out.append("**Its design is weaker than AES's** (the same battery and settings): " + "; ".join(weaker) + ".")
     if not out:
         out.append("The battery recognised no structure that decides the claims by itself: neither an equivalence "
                    "to AES nor an attack that recovers plaintexts.")
     return "\n\n".join(out)
 
 
-def _whose(results: dict) -> str:
-    """Whose structure the battery measured: the paper's cipher, or the chapter's stand-in for it."""
-    return ("The chapter's stand-in for the paper's construction (a finding about the stand-in, not about the "
-            "paper's cipher): its" if paper_of(results).get("stand_in") and _equivalent(results) is None else "Its")
+def _short(transformation: str) -> str:
+    """The round-key transformation without the list of the bytes decided (the section's table gives it once)."""
+    return short_transformation(transformation) or "no transformation"
+
+
+def _key_space(results: dict) -> str:
+    """The one gain a modification that is AES with transformed round keys can give, from the key spaces: kept secret, an exhaustive key search
+    2^(the added bits) times as long; none added, AES's key space."""
+    bits = results["key_bits"]
+    sizes = sorted(bits)
+    extra = sorted({bits[s] - 8 * s for s in sizes})
+    ours, aes = (", ".join(f"2^{b}" for b in values) for values in ([bits[s] for s in sizes], [8 * s for s in sizes]))
+    if extra[-1] <= 0:
+        return f"it adds no key material either: its key space is AES's ({aes} keys)"
+    return (f"the only gain is the key material the modification adds, when kept secret with the key: {ours} keys "
+            f"against AES's {aes}, an exhaustive key search 2^{extra[0]} times as long")
 
 
 def own_findings(results: dict) -> pd.DataFrame:
     """Every decisive finding of the battery, as the template's findings (its section *Our own findings*): the
     attacks that read the cipher (:func:`break_findings`, ``concern = "break"``), the structural equivalence to
     AES with what it leaves to gain, and where the design is weaker than AES's (design margin, active S-boxes,
-    S-box, SP 800-22), each said of the stand-in where the construction is one. The labels follow the one rule of
+    S-box, SP 800-22), never a stand-in's (:func:`stand_in_only`: it illustrates and decides nothing, and its numbers
+    stay in the chapter, after the claims). The labels follow the one rule of
     :func:`cipherlab.experiments.variant.card.standing`: an attack (``concern = "break"``) and a weaker design of the
-    paper's own construction (``concern = "security"``; of a stand-in, a finding about the stand-in, ``concern``
-    empty) are findings against the design's security; the equivalence, which makes the cipher exactly as strong as
-    AES, is never a security concern but ``concern = "ineffective"``: no weakness, yet whatever gain the paper claims
-    cannot exist, which the recommendation weighs (``report.condition_text.ineffective`` of the rules file)."""
-    rows = break_findings(results).to_dict("records")
+    paper's own construction (``concern = "security"``) are findings against the design's security; the
+    equivalence, which makes the cipher exactly as strong as AES, is never a security concern but ``concern =
+    "ineffective"``: no weakness, yet the modification adds nothing but the key material it adds, which the
+    recommendation weighs (``report.condition_text.ineffective`` of the rules file)."""
+    stand_in = stand_in_only(results)   # a stand-in's attacks and weaknesses decide nothing: not findings
+    rows = [] if stand_in else break_findings(results).to_dict("records")
     cid = f"variant_{results['cipher']}"
     eq = _equivalent(results)
     if eq is not None:   # the decisive fact about the design: as strong as AES, no gain and no loss
-        bits = "; ".join(f"{8 * size}-bit keys: 2^{b} keys (AES 2^{8 * size})"
-                         for size, b in sorted(results["key_bits"].items()))
-        grows = any(b > 8 * size for size, b in results["key_bits"].items())
-        space = (f"the only possible gain is the key space, and only if the key material the modification adds is "
-                 f"kept secret with the key ({bits})" if grows else f"its key space is AES's too ({bits})")
-        # never a security concern (a cipher exactly as strong as AES is not weaker than AES), but the gain the
-        # paper claims cannot exist: concern ineffective, which weighs in the recommendation
+        # never a security concern (a cipher exactly as strong as AES is not weaker than AES), but the S-box change
+        # adds nothing: concern ineffective, which weighs in the recommendation
         rows.append({"claim_id": cid, "concern": "ineffective",
                      "outcome": "established", "ours": "holds", "verdict": FINDING,
-                     "reason": "The modification is ineffective, adding no strength to AES and taking none: the cipher "
-                               f"is {eq['equivalent_to']} ({eq['transformation'] or 'no transformation'}), "
+                     "reason": "The modification adds nothing to AES's strength and takes none: the cipher "
+                               f"is {eq['equivalent_to']} ({_short(eq['transformation'])}), "
                                f"decided from its structure and confirmed by encrypting ({int(eq['blocks_equal'])} of "
-                               f"{int(eq['blocks_confirmed'])} blocks equal, keys of {eq['key_sizes']}), so it is exactly as "
-                               "strong as AES: every S-box property an XOR cannot change (nonlinearity, differential "
-                               "uniformity, degree, SAC, BIC), every trail bound and every statistical measure of the "
-                               "cipher is AES's, every attack on AES "
-                               f"applies to it with the transformed round keys, and {space}"})
-    weaker = design_concerns(results)
-    if weaker:   # a security concern of the paper's own construction; of a stand-in only a finding about it
-        own = not (paper_of(results).get("stand_in") and eq is None)
-        rows.append({"claim_id": cid, "concern": "security" if own else "", "outcome": "established",
+                               f"{int(eq['blocks_confirmed'])} blocks equal, keys of {eq['key_sizes']}), so every S-box "
+                               "property an XOR cannot change (nonlinearity, differential uniformity, degree, SAC, "
+                               "BIC), every trail bound and every statistical measure of the cipher is AES's, and every "
+                               "attack on AES applies to it with the transformed round keys; "
+                               f"{_key_space(results)}"})
+    weaker = [] if stand_in else design_concerns(results)
+    if weaker:   # a security concern of the paper's own construction
+        rows.append({"claim_id": cid, "concern": "security", "outcome": "established",
                      "ours": "holds", "verdict": FINDING,
-                     "reason": f"{_whose(results)} design is weaker than AES's, measured by the same battery: "
-                               + "; ".join(weaker)})
+                     "reason": "Its design is weaker than AES's, measured by the same battery: " + "; ".join(weaker)})
     return pd.DataFrame(rows, columns=FINDING_COLUMNS)
 
 

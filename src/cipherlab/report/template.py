@@ -11,15 +11,11 @@ report, in order:
 2. ``concerns``: the main concerns, most important first, in the order the rules file
    declares (``report.concerns``: a break, the design's security, refuted headline
    claims, overclaims, the paper's own defects ...);
-3. ``headline``: each headline claim in plain words, published against ours,
-   with its verdict and its reason;
-4. ``methodology``: how the claims were tested, and every place our protocol
-   differs from the paper's (machine, library, warm-up, batching, one cold call
-   against medians);
-5. ``defects``: the paper's own defects (its numbers or statements that
-   disagree among themselves, documented misprints);
-6. ``overclaims``: sentences that claim more than their evidence allows, each
-   with its reference;
+3. ``headline``: each headline claim in plain words, published against ours, its verdict and reason;
+4. ``methodology``: how the claims were tested, and every place our protocol differs from the
+   paper's (machine, library, warm-up, batching, one cold call against medians);
+5. ``defects``: the paper's own defects (numbers or statements that disagree, documented misprints);
+6. ``overclaims``: sentences that claim more than their evidence allows, each with its reference;
 7. ``supporting``: the supporting checks, counted, the ones that failed named;
 8. ``findings``: our own findings about the paper's subject (an attack is stated once, as
    the first concern; another paper's record about the same cipher is said to be its own);
@@ -338,7 +334,9 @@ def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) ->
                      for _, r in shown.iterrows()) or "no headline claim"
     if len(head) > len(shown):
         what += f"; and {len(head) - len(shown)} more (the table below)"
-    text = (f"Paper {paper.id} ({paper.subject}) makes {_plural(len(claims), 'checkable claim')}, "
+    untestable = int((claims["verdict"] == "not testable").sum())
+    text = (f"Paper {paper.id} ({paper.subject}) makes {_plural(len(claims), 'claim')} with a row here"
+            + (f" ({untestable} of them not testable)" if untestable else "") + ", "
             f"{_plural(len(head), 'of them a headline claim', 'of them headline claims')}: {what}. ")
     text += (f"This run decided its headline claims: {tiers.verdict_phrase(head['verdict'])}; "
              f"its supporting checks: {tiers.verdict_phrase(claims.loc[claims['tier'] != 'headline', 'verdict'])}. ")

@@ -26,9 +26,8 @@ report, in order:
 10. ``recommendation``: the grade, by the rule written once in
    ``config/verdicts.yaml`` (``report.recommendation``, shown on the Methods page).
 
-The four seed papers are its first users; a paper refereed from a variant file
-and a claims file is another: it passes its own rows, findings and protocol.
-Every sentence is a template filled from those rows: no result is typed here.
+Its users: the four seed papers, and any paper refereed from a variant file and a claims
+file. Every sentence is a template filled from the rows: no result is typed here.
 """
 from __future__ import annotations
 

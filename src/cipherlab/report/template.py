@@ -205,8 +205,7 @@ def because(held: Sequence[str], rules: "dict | None" = None) -> str:
 
 def recommendation_rule_markdown(rules: "dict | None" = None) -> str:
     """The recommendation rule as the Methods page shows it: the grades in order, each with its conditions."""
-    rules = rules or load_rules()
-    rep = rules["report"]
+    rep = (rules or load_rules())["report"]
     names = rep["condition_text"]
     lines = ["The recommendation of every referee's report is the first grade below whose condition holds "
              "(the same rule for every paper, read from `report:` in `config/verdicts.yaml`):", ""]
@@ -498,12 +497,10 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame, paper=None,
 
 
 def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: str = "") -> str:
-    """``reference``: the name of the shipped run that IS this run, no other run compared: the paragraph says so
-    and compares nothing (never this run against itself under its own name). Otherwise: which of the paper's claims keep their verdict on every machine that measured them, which differ (named,
-    linked: never counted as the paper's error), which differ from a shipped run only because the code or data
-    changed (exact evidence: never the machine) or only from a run of the same CPU kind (run-to-run variation);
-    from the rows' ``portability``. ``noise``: the run-to-run noise measured against a shipped run of the same
-    CPU kind (:func:`cipherlab.analysis.machines.run_to_run_noise`), said after it."""
+    """From the rows' ``portability``: the claims with one verdict on every machine, those that differ (never the
+    paper's error), undecided on another, changed with the code (exact evidence) or with a run of the same CPU kind;
+    ``noise`` (:func:`cipherlab.analysis.machines.run_to_run_noise`) after it. ``reference``: this run IS that
+    shipped run, compared with nothing (never with itself under its own name)."""
     if reference:
         return (f"This run is the shipped reference run `{reference}` (`data/runs/{reference}/`), and no other "
                 "run was compared with it, so no verdict is compared across machines here (the "
@@ -532,6 +529,8 @@ def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: 
                  + "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"
                              for _, r in dep.iterrows()))
     text += "."
+    for _, r in mine[port.str.startswith("undecided on")].iterrows():   # decided here alone: said with its row
+        text += f" {_link(_s(r['claim_id']))} rests on this machine alone ({_t(_s(r['portability']))})."
     code = mine[port.str.startswith(CODE_CHANGED)]
     if len(code):   # exact evidence that differs changed with the code or data, never with the machine
         text += (f" {_plural(len(code), 'verdict')} {'differs' if len(code) == 1 else 'differ'} from the shipped "

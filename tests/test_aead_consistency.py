@@ -32,9 +32,10 @@ def test_every_claim_of_the_module_is_a_003_row_and_gets_one_evidence_row():
     assert sorted(e.claim_id for e in evs) == sorted(C.CLAIMS)
 
 
-@pytest.mark.parametrize("factor, verdict", [(1.0, "contradicted"), (1.3, "reproduced")])
-def test_enc_dec_differences_are_decided_against_convergent_on_the_comparison_farthest_from_equal(factor, verdict):
-    # equal speeds (within 1 % noise) refute a difference beyond +-10 %; CCM decrypting 30 % slower shows one
+@pytest.mark.parametrize("factor, verdict", [(1.0, "inconclusive"), (1.3, "reproduced")])
+def test_enc_dec_differences_are_decided_on_the_comparison_farthest_from_equal(factor, verdict):
+    # the sentence states no size: equal speeds (within 1 % noise) leave it below resolution; CCM decrypting 30 %
+    # slower shows a difference beyond the noise
     p1 = _slow(synthetic_raw(1, PAPER_ORDER), "ccm", "decrypt", factor)
     ev = C.enc_dec_differ_evidence(p1, profile="test")
     assert ev.low <= ev.estimate <= ev.high and ev.estimate >= 0      # turned away from equal

@@ -215,7 +215,7 @@ def test_the_widening_rows_decide_on_the_microsecond_gap():
 #: Every sameness of paper 003 ('similar', 'minimal', 'convergent', 'stable', 'leveled off'), one declared rule.
 SAMENESSES = ("003-f8-enc-dec-similar", "003-t1-converge", "003-f10-blowfish-enc-dec-similar", "003-f9-cast-flat-enc",
               "003-f9-blowfish-flat-enc", "003-f10-blowfish-flat-dec", "003-f10-cast-flat-dec",
-              "003-f5-ccm-eax-nearly-same", "003-s52-ccm-eax-close", "003-s511-equally-affected",
+              "003-f5-ccm-eax-nearly-same", "003-s52-ccm-eax-close",
               "003-x-reject-costs-decrypt")
 
 

@@ -58,11 +58,10 @@ def enc_dec_differ_evidence(p1: pd.DataFrame, *, profile: str, seed: int = 0) ->
 
     One comparison per mode (CCM, EAX) and size: decryption over encryption
     speed (%), with the A/A band of that size. The claim needs one difference
-    beyond "convergent" (±:data:`CONVERGENT_PCT`), so the comparison farthest
-    from equal decides (the one most favourable to the claim), its sign
-    turned to point away from equal; the claim row's rule (``ordering`` with
-    the bound ``null`` = :data:`CONVERGENT_PCT`) then asks whether it lies
-    beyond that bound.
+    (it states no size), so the comparison farthest from equal decides (the one
+    most favourable to the claim), its sign turned to point away from equal; the
+    claim row's rule (``ordering`` from 0) then asks whether it lies beyond the
+    noise.
     """
     evs = []
     for m in ("ccm", "eax"):

@@ -110,7 +110,9 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in both else e for e in warm]
     gains = gain_evidence(cold[cold["phase"] == 1], cold[cold["phase"] == 2], profile=profile, seed=seed,
                           style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
-    bound = protocol_bound_evidence(protocol.cold_table(cold, phase1, phase2, mb_bytes), profile=profile)
+    testable = evidence.paper_claims().set_index("claim_id")["rule"] != "not_testable"
+    bound = [e for e in protocol_bound_evidence(protocol.cold_table(cold, phase1, phase2, mb_bytes), profile=profile)
+             if testable.get(e.claim_id, False)]   # a claim row may declare it not testable (its note says why)
     return (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains + bound
             + stability.stability_evidence(phase1, profile=profile, seed=seed, cold=cold))
 

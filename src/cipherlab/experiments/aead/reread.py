@@ -11,8 +11,6 @@
 * ``003-s43-valueerror-detects`` (Sec. 4.3): ``decrypt_and_verify()`` raises ValueError on a forged tag, checked on
   the library in every mode;
 * ``003-s127-ccm-tag-lengths`` (Sec. 1.2.7): CCM's tag "between four bytes and 16 bytes", checked on the library;
-* ``003-abstract-scope`` (Abstract): "a comparison between three algorithms and three modes": the pairs the paper's
-  Algorithms 1-4 (and our phases, which follow them) time, against the nine the sentence names;
 * ``003-s52-2-5-times-tables`` and ``003-s52-almost-linear-tables`` (Sec. 5.2): the prose against the paper's own
   Tables 5-7, exact arithmetic on the transcription.
 """
@@ -27,8 +25,7 @@ from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.evidence import SECTIONS, _control, _size, _times, compare, published_cells_mean
 from cipherlab.experiments.aead.forgery import _verify
 from cipherlab.experiments.aead.linearity import fit_linear
-from cipherlab.experiments.aead.measure import (CIPHERS, DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, PHASE1_COMBOS,
-                                                PHASE2_COMBOS, library_tag_bytes, new_aead)
+from cipherlab.experiments.aead.measure import (CIPHERS, DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, library_tag_bytes, new_aead)
 
 #: "similar" (enc against dec), read as elsewhere in the chapter: within this many % (003-f8-enc-dec-similar).
 SIMILAR_PCT = 10.0
@@ -37,7 +34,7 @@ APPROX_PCT = 10.0
 #: The chapter's tolerance of "linear" (Table 1's RankingRule.linear_tolerance, 003-s52-reject-linear's margin).
 LINEAR_PCT = 20.0
 CLAIMS = ("003-f7-f8-time-increases-gradually", "003-f4-dec-time-rises", "003-f10-blowfish-enc-dec-similar", "003-s128-gcm-block-tagged",
-          "003-s127-ccm-tag-lengths", "003-abstract-scope", "003-s52-2-5-times-tables",
+          "003-s127-ccm-tag-lengths", "003-s52-2-5-times-tables",
           "003-s52-almost-linear-tables", "003-s43-valueerror-detects")
 
 
@@ -100,7 +97,6 @@ def library_evidence(*, profile: str) -> list[_v.Evidence]:
         forged = bytes([tag[0] ^ 1]) + tag[1:]
         raised[m] = (_verify(key, m, bytes(DEFAULT_NONCE_BYTES[m]), b"", ct, forged),
                      _verify(key, m, bytes(DEFAULT_NONCE_BYTES[m]), b"", ct, tag))
-    timed = set(PHASE1_COMBOS) | set(PHASE2_COMBOS)
     cond = dict(style=IMPL, profile=profile)
     return [
         _v.Evidence("003-s128-gcm-block-tagged", holds=bool(per_block), estimate=float(tags[64][1]), unit="B",
@@ -123,14 +119,6 @@ def library_evidence(*, profile: str) -> list[_v.Evidence]:
                     estimate=float(min(ccm)), unit="B", mode="ccm", section=SECTIONS["bound"], **cond,
                     detail=(f"AES-CCM accepts tags of {', '.join(map(str, ccm))} bytes (the even lengths of NIST "
                             "SP 800-38C); a t-bit tag is guessed with probability 2^-t, so a shorter one is weaker")),
-        _v.Evidence("003-abstract-scope", holds=len({m for _, m in PHASE1_COMBOS}) == len(MODES)
-                    and len({c for c, _ in PHASE2_COMBOS}) == len(CIPHERS),
-                    estimate=float(len(timed)), unit="pairs", section=SECTIONS["phase2"], **cond,
-                    detail=(f"the paper compares the {len(MODES)} modes with AES (phase 1) and the "
-                            f"{len(CIPHERS)} algorithms in EAX (phase 2): {len(timed)} of the "
-                            f"{len(CIPHERS) * len(MODES)} algorithm-mode pairs, which the sentence does not claim "
-                            "to cover (Blowfish and CAST are never run in GCM or CCM); its 'formal' metrics are "
-                            "random-tag trials and the arithmetic of eq. 1 for the AES modes")),
     ]
 
 

@@ -538,8 +538,9 @@ def test_every_verdict_and_tier_a_page_shows_is_defined(book, chromium):
         for badge in re.findall(r'<span class="cl-verdict"[^>]*><span aria-hidden="true">[^<]*</span>(.*?)</span>',
                                 html, flags=re.S):
             word = htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", badge)).strip())
-            # "covered by <id>", "machine-bound: differs on this machine": the term, then its particulars
-            shown.add(re.sub(r"^(machine-bound):.*$", r"\1", re.sub(r"^(covered by)\s+\S+$", r"\1", word)))
+            # "covered by <id>", "machine-bound: differs on this machine", "finding: inconclusive": the term, then
+            # its particulars
+            shown.add(re.sub(r"^(machine-bound|finding):.*$", r"\1", re.sub(r"^(covered by)\s+\S+$", r"\1", word)))
         shown |= set(re.findall(r'<span class="cl-tier cl-tier-\w+">(?:<a [^>]*>)?([^<]+)', html))
     assert shown, "no verdict badge on any page"
     undefined = []

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from cipherlab import cli
@@ -22,7 +23,9 @@ def run(capsys, *argv):
 @pytest.fixture
 def plain(tmp_path):
     p = tmp_path / "plain.bin"
-    p.write_bytes(os.urandom(1000) + b"tail")
+    # seeded, not os.urandom: a wrong key's decryption ends in valid padding for about 1 plaintext in 256, which
+    # made the wrong-key test fail at random; a fixed plaintext gives every run the same outcome
+    p.write_bytes(np.random.default_rng(0).bytes(1000) + b"tail")
     return p
 
 

@@ -81,7 +81,8 @@ def weaknesses(results: dict) -> list[dict]:
 #: the standing of a variant, from the battery's findings (:func:`standing`): each with the label the chapter shows
 STANDINGS = {"broken": "NOT secure: broken by this battery",
              "weaker": "NOT secure: its design is weaker than AES's",
-             "as-aes": "exactly as strong as AES: AES with transformed round keys",
+             "as-aes": "AES with transformed round keys: AES's round function under AES's round keys offset, no "
+                       "stronger than AES but for any key the offset adds",
              "stand-in": "not proven secure: the text read leaves the cipher open, and what the chapter measures is "
                          "its stand-in, which illustrates and decides nothing",
              "unproven": "a research cipher, not proven secure: no attack of this battery broke it, which proves "
@@ -91,7 +92,8 @@ STANDINGS = {"broken": "NOT secure: broken by this battery",
 def standing(results: dict) -> str:
     """The one rule that labels a variant (a key of :data:`STANDINGS`), from the battery's findings, in this order:
     an attack that reads it (``broken``); a design weaker than AES's (``weaker``, :func:`design_concerns`); a
-    structural equivalence to AES, decided and confirmed (``as-aes``: every attack on AES applies, none more); else
+    structural equivalence to AES, decided and confirmed (``as-aes``: AES's round function under offset round keys, so
+    an attack on the round function carries over, one on the key schedule up to a guess of a secret offset); else
     ``unproven``; before all but the equivalence (which holds for every reading of what the text leaves open), a
     cipher measured only through the chapter's stand-in for a construction the paper leaves open (``stand-in``: its
     findings are the stand-in's, not the paper's cipher's). Only ``broken`` and ``weaker`` are findings against the
@@ -139,7 +141,8 @@ def design_concerns(results: dict, cipher: "str | None" = None) -> list[str]:
                 span = f"{r['min']:g}" if r["min"] == r["max"] else f"{r['min']:g} to {r['max']:g}"
                 out.append(f"{label} {span} (AES {r['aes']:g})")
     if results.get("equivalence") is not None and confirmed_equivalence(results) is not None:
-        return out   # AES up to its round keys: every statistic has AES's distribution, a lower count is chance
+        return out   # AES's round function under offset round keys: its statistics measure that round function,
+        # and a lower count of passed tests than AES's says nothing of the S-box change
     rnd = results["randomness"]
     for (mode, inp), d in rnd[rnd["cipher"] != "plaintext"].groupby(["mode", "input"], sort=False):
         ours, ref = d[d["cipher"] == cipher], d[d["cipher"] == "aes"]
@@ -183,11 +186,11 @@ def equivalence_line(results: dict) -> "str | None":
              f"**not** confirmed by encrypting: only {int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks "
              "equal")
     return (f"**equivalent to {e['equivalent_to']}**{how}: decided from the structure ({e['decided_from']}); "
-            f"{check}. What the whole cipher does is what AES does under that transformation of its round keys: a "
-            "property of the cipher that does not rest on its key schedule (avalanche, SAC, ciphertext statistics, "
-            "resistance to differential and linear attacks) is AES's, and a measured difference from AES in one is "
-            "noise. A property of the S-box table that an XOR changes, such as its fixed points, can differ and says "
-            "nothing of the cipher's security")
+            f"{check}. What the whole cipher does is what AES's round function does under AES's round keys offset by "
+            "that transformation: an attack on the round function (differential, linear, integral) carries over as "
+            "it is, and one that rests on AES's key schedule carries over up to a guess of any secret offset. A "
+            "property of the S-box table that an XOR changes, such as its fixed points, can differ and says nothing "
+            "of the cipher's security")
 
 
 def card_markdown(results: dict, cipher: str) -> str:

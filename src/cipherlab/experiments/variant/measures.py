@@ -22,7 +22,7 @@ from scipy import stats
 
 from cipherlab.analysis.evidence import Evidence
 from cipherlab.experiments.variant import structure
-from cipherlab.experiments.variant.equivalence import NONE_FOUND
+from cipherlab.experiments.variant.equivalence import NONE_FOUND, short_transformation
 from cipherlab.names import MODES
 from cipherlab.experiments.variant.keys import CONTROL as SBOX_CONTROL, MEASURES as SBOX_MEASURES
 
@@ -77,19 +77,28 @@ MEASURES = {
     "equivalent-to-aes": ("", "holds when the variant is AES, or AES with transformed round keys (decided from the "
                               "structure and confirmed by encrypting)"),
     "beyond-aes-key": ("", "a claim that the modification changes more than AES's key: does not hold when the variant "
-                           "is AES with transformed round keys (decided and confirmed), so that every property but the "
-                           "key space is AES's; holds otherwise, which shows only that the cipher differs from AES, "
+                           "is AES with transformed round keys (decided and confirmed): AES's round function under "
+                           "AES's round keys offset by the transformation; holds otherwise, which shows only that the cipher differs from AES, "
                            "never that it is stronger"),
     "additional-key-secret": ("", "a claim that an additional key byte adds security, the byte a key and so kept "
                                   "secret with it: holds when the key space exceeds AES's for every key size, an "
                                   "exhaustive key search 2^(the added bits) times as long; where the cipher is AES "
-                                  "with transformed round keys (decided and confirmed) the detail says that this is "
-                                  "all it adds"),
+                                  "with transformed round keys (decided and confirmed) the detail says what carries "
+                                  "over from AES"),
+    "additional-key-or-sbox": ("", "a claim that credits a modification of the S-box with an additional key byte "
+                                   "with more security, two readings the sentence leaves open: the key space the byte "
+                                   "adds (as additional-key-secret) and the S-box modification itself (as "
+                                   "beyond-aes-key: fails when the cipher is AES with transformed round keys)"),
     "speed": ("%", "speedup over AES in each style (ECB, the battery's size), with its A/A control"),
     "published-times-linear": ("", "the paper's own numbers: holds when its execution times (its claims in ms or s "
                                    "at a condition size=... B) lie on one straight line in the message length within "
                                    "half their last printed digit, as encrypting does (a fixed cost plus a cost per "
                                    "block)"),
+    "published-times-off-line": ("", "the paper's own numbers, the other way round: holds when the least-squares line "
+                                     "in the message length misses one of its execution times by more than half their "
+                                     "last printed digit, the only tolerance a text without a spread of its times "
+                                     "allows; such a miss cannot tell a cost other than the blocks' encryption from "
+                                     "the noise of one timing"),
 }
 
 #: measure prefix -> the section of the variant's page that shows it (the heading's id)
@@ -149,6 +158,27 @@ def confirmed_equivalence(results: dict) -> "pd.Series | None":
     if eq is None or eq.iloc[0]["equivalent_to"] == NONE_FOUND or not bool(eq.iloc[0]["confirmed"]):
         return None
     return eq.iloc[0]
+
+
+def added_key_bits(results: dict) -> int:
+    """The key bits the variant adds to AES's at every key size (the least over the key sizes; 0 for none)."""
+    bits = results["key_bits"]
+    return int(min(bits[s] - 8 * s for s in bits))
+
+
+def carries_over(results: dict) -> str:
+    """What of AES carries over to a variant that is AES with transformed round keys (decided and confirmed), in
+    words: AES's round function under AES's round keys offset by the transformation; an attack on the round function
+    carries over as it is, one that rests on AES's key schedule up to a guess of the secret offset, where the
+    variant adds key bits (its additional key), or with the offsets applied, where the design fixes them."""
+    added = added_key_bits(results)
+    if added > 0:
+        return ("the cipher is AES's round function with AES's round keys offset by a secret of "
+                f"{added} bits (round keys 1 to the last XORed with the additional key byte, round key 0 unchanged), "
+                "so an attack on AES's round function carries over to it as it is, and an attack that rests on AES's "
+                f"key schedule carries over at the cost of guessing that byte, 2^{added} times the work")
+    return ("the cipher is AES's round function with AES's round keys offset by constants the design fixes, so every "
+            "attack on AES carries over to it with those offsets applied")
 
 
 def short_of_ideal(hist: np.ndarray, flipped: str) -> dict:
@@ -302,10 +332,21 @@ def _additional_key(results: dict) -> dict:
     rest = ("" if eq is None else
             f"; the S-box change adds nothing else: the cipher is {eq['equivalent_to']} "
             f"({int(eq['blocks_equal'])} of {int(eq['blocks_confirmed'])} blocks equal, decided from its structure and "
-            "confirmed by encrypting), so every property but the key space is AES's")
+            f"confirmed by encrypting): {carries_over(results)}")
     return {"holds": True, "n": len(sizes),
             "detail": f"trivially, by the {added} key bits the byte adds: {ours} keys against AES's {aes}, an "
                       f"exhaustive key search 2^{extra[0]} times as long{rest}"}
+
+
+def _sbox_change(results: dict, e: pd.Series) -> dict:
+    """A claim that the modification changes more than AES's key, for a cipher that is AES with transformed round
+    keys (``e``, decided and confirmed): it does not hold, and the detail says what carries over from AES."""
+    return {"holds": False,
+            "detail": f"the cipher is {e['equivalent_to']} ({short_transformation(e['transformation'])}), "
+                      "decided from its structure and confirmed by encrypting "
+                      f"({int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks equal under "
+                      f"{int(e['keys_confirmed'])} keys): {carries_over(results)}; the S-box change itself adds "
+                      "nothing to it"}
 
 
 def _speed(results: dict) -> list[dict]:
@@ -399,18 +440,23 @@ def _rows(results: dict, name: str, published: "float | None") -> list[dict]:
         if e is None:
             first = results["equivalence"].iloc[0]
             return [{"holds": True, "detail": f"not AES with transformed round keys: {first['decided_from']}"}]
-        return [{"holds": False,
-                 "detail": f"the cipher is {e['equivalent_to']} ({e['transformation'] or 'no transformation'}), "
-                           "decided from its structure and confirmed by encrypting "
-                           f"({int(e['blocks_equal'])} of {int(e['blocks_confirmed'])} blocks equal under "
-                           f"{int(e['keys_confirmed'])} keys): every S-box property, trail bound and statistic is "
-                           "AES's, and only the key material the transformation adds can grow"}]
+        return [_sbox_change(results, e)]
     if name == "additional-key-secret":
         return [_additional_key(results)]
+    if name == "additional-key-or-sbox":
+        e = confirmed_equivalence(results)
+        change = _sbox_change(results, e) if e is not None else {
+            "holds": True, "detail": "not AES with transformed round keys: "
+                                     f"{results['equivalence'].iloc[0]['decided_from']}"}
+        return [{**_additional_key(results), "reading": "the key space the additional byte adds"},
+                {**change, "reading": "the S-box modification itself", "section": SECTIONS["beyond"]}]
     if name == "speed":
         return _speed(results)
     if name == "published-times-linear":
         return [_published_times(results)]
+    if name == "published-times-off-line":
+        row = _published_times(results)
+        return [{**row, "holds": not row["holds"]}]
     raise ValueError(f"measure must be one of {tuple(MEASURES)}, got {name!r}")
 
 

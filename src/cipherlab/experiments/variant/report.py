@@ -27,11 +27,11 @@ from cipherlab.analysis.verdicts import FINDING
 from cipherlab.ciphers.registry import lookup
 from cipherlab.experiments.variant.card import STANDINGS, design_concerns, standing, weaknesses
 from cipherlab.experiments.variant.equivalence import short_transformation
-from cipherlab.experiments.variant.measures import CONTROL, short_of_ideal
+from cipherlab.experiments.variant.measures import CONTROL, added_key_bits, carries_over, short_of_ideal
 from cipherlab.experiments.variant.measures import confirmed_equivalence as _equivalent
 
-__all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html",
-           "methodology_markdown", "findings_markdown", "tested_claims", "break_findings", "own_findings"]
+__all__ = ["VariantPaper", "paper", "paper_of", "header_html", "passages_html", "methodology_markdown",
+           "findings_markdown", "read_markdown", "what_was_read", "tested_claims", "break_findings", "own_findings"]
 
 
 #: the columns of the report's findings (the template's): each a finding of ours, ``verdict`` "finding"
@@ -177,6 +177,33 @@ def methodology_markdown(results: dict) -> str:
                "on them alone." if paper.get("passages") else ""))
 
 
+def what_was_read(results: dict, folder: "Path | None" = None) -> str:
+    """What of the paper was read, in the passages file's own words (its header's sentences from "Only", before the
+    first passage), or an empty string without a passages file or without such a sentence."""
+    name = paper_of(results).get("passages")
+    source = results.get("variant_file")
+    if not name or source is None:
+        return ""
+    head = ((Path(folder) if folder else Path(source).parent) / name).read_text(encoding="utf-8").split("\n---", 1)[0]
+    found = re.search(r"(?:^|\s)(Only\b.*?)(?:\n\s*\n|$)", head, flags=re.S)
+    return " ".join(found.group(1).split()) if found else ""
+
+
+def read_markdown(results: dict, folder: "Path | None" = None) -> str:
+    """What the recommendation rests on, said beside it: only the passages read (the passages file's own account of
+    what could be read), and, for a stand-in, that the construction they leave open is measured only through it; an
+    empty string for a variant without a passages file."""
+    name = paper_of(results).get("passages")
+    if not name or results.get("variant_file") is None:
+        return ""
+    said = what_was_read(results, folder)
+    return (f"**Only part of the paper was read.** The verdicts above and the recommendation below rest on the "
+            f"passages shown above alone (`config/variants/{name}`)"
+            + (f": {said[:1].lower() + said[1:].rstrip('.')}." if said else ".")
+            + (" The construction they leave open is measured here only through the chapter's stand-in, which "
+               "decides nothing." if stand_in_only(results) else ""))
+
+
 def findings_markdown(results: dict) -> str:
     """What the battery's structural findings mean for the paper's claims: equivalence to AES, attacks that broke it.
     A stand-in's weaknesses are not among them: a stand-in illustrates and decides nothing (other fair readings of
@@ -187,9 +214,11 @@ def findings_markdown(results: dict) -> str:
         out.append(f"**The cipher is {eq['equivalent_to']}** ({_short(eq['transformation'])}), "
                    "decided from its structure and confirmed by encrypting (section *Structural equivalence to AES "
                    "and the key*). For its claims this means: every property of the S-box that an XOR constant "
-                   "cannot change (nonlinearity, differential uniformity, degree, SAC, BIC) is exactly AES's; every "
-                   "statistical measure of the cipher (avalanche, SAC, SP 800-22, entropy) has AES's distribution, "
-                   "so a measured gain over AES can only be noise; the trail bounds and the design margin are AES's; "
+                   "cannot change (nonlinearity, differential uniformity, degree, SAC, BIC) is exactly AES's; "
+                   f"{carries_over(results)}; the trail bounds and the design margin, properties of the round "
+                   "function, are AES's; a statistical measure of the cipher (avalanche, SAC, SP 800-22, entropy) "
+                   "measures AES's round function under the offset round keys, so a difference from AES's must first "
+                   "be told from the noise by its control and says nothing of the S-box change; "
                    f"and {_key_space(results)}.")
     if stand_in_only(results):
         out.append("The battery measured the chapter's stand-in for a construction the text read leaves open, which "
@@ -234,36 +263,43 @@ def _key_space(results: dict) -> str:
 def own_findings(results: dict) -> pd.DataFrame:
     """Every decisive finding of the battery, as the template's findings (its section *Our own findings*): the
     attacks that read the cipher (:func:`break_findings`, ``concern = "break"``), the structural equivalence to
-    AES with what it leaves to gain, and where the design is weaker than AES's (design margin, active S-boxes,
-    S-box, SP 800-22), never a stand-in's (:func:`stand_in_only`: it illustrates and decides nothing, and its numbers
-    stay in the chapter, after the claims). The labels follow the one rule of
-    :func:`cipherlab.experiments.variant.card.standing`: an attack (``concern = "break"``) and a weaker design of the
-    paper's own construction (``concern = "security"``) are findings against the design's security; the
-    equivalence, which makes the cipher exactly as strong as AES, is never a security concern but ``concern =
-    "ineffective"``: no weakness, yet the modification adds nothing but the key material it adds, which the
-    recommendation weighs (``report.condition_text.ineffective`` of the rules file)."""
+    AES and, apart, the key material it leaves to gain, and where the design is weaker than AES's (design margin,
+    active S-boxes, S-box, SP 800-22), never a stand-in's (:func:`stand_in_only`: it illustrates and decides nothing,
+    and its numbers stay in the chapter, after the claims); then the findings of ours about the paper's own text or
+    numbers (its claims file's rows of scope ``extension``, whose verdict rows are findings), which bear on the paper
+    whatever its construction. The labels follow the one rule of :func:`cipherlab.experiments.variant.card.standing`:
+    an attack (``concern = "break"``) and a weaker design of the paper's own construction (``concern = "security"``)
+    are findings against the design's security; the equivalence (AES's round function under AES's round keys offset)
+    is never a security concern but ``concern = "ineffective"``: no weakness of the round function, yet the
+    modification adds nothing but the key material it adds, which the recommendation weighs
+    (``report.condition_text.ineffective`` of the rules file)."""
     stand_in = stand_in_only(results)   # a stand-in's attacks and weaknesses decide nothing: not findings
     rows = [] if stand_in else break_findings(results).to_dict("records")
     cid = f"variant_{results['cipher']}"
     eq = _equivalent(results)
-    if eq is not None:   # the decisive fact about the design: as strong as AES, no gain and no loss
-        # never a security concern (a cipher exactly as strong as AES is not weaker than AES), but the S-box change
-        # adds nothing: concern ineffective, which weighs in the recommendation
+    if eq is not None:   # the decisive fact about the design: AES's round function, the S-box change adds nothing
+        # never a security concern (AES's round function is not weaker than AES's), but the S-box change adds
+        # nothing: concern ineffective, which weighs in the recommendation
         rows.append({"claim_id": cid, "concern": "ineffective",
                      "outcome": "established", "ours": "holds", "verdict": FINDING,
-                     "reason": "The modification adds nothing to AES's strength and takes none: the cipher "
-                               f"is {eq['equivalent_to']} ({_short(eq['transformation'])}), "
+                     "reason": "The modification of the S-box adds nothing to AES's round function and takes nothing "
+                               f"from it: the cipher is {eq['equivalent_to']} ({_short(eq['transformation'])}), "
                                f"decided from its structure and confirmed by encrypting ({int(eq['blocks_equal'])} of "
                                f"{int(eq['blocks_confirmed'])} blocks equal, keys of {eq['key_sizes']}), so every S-box "
                                "property an XOR cannot change (nonlinearity, differential uniformity, degree, SAC, "
-                               "BIC), every trail bound and every statistical measure of the cipher is AES's, and every "
-                               "attack on AES applies to it with the transformed round keys; "
-                               f"{_key_space(results)}"})
+                               f"BIC) and every trail bound is AES's, and {carries_over(results)}"})
+        if added_key_bits(results) > 0:   # the one gain, a fact of the key space: a finding, no verdict
+            rows.append({"claim_id": cid, "concern": "", "outcome": "established", "ours": "holds",
+                         "verdict": FINDING, "reason": f"The additional key: {_key_space(results)}"})
     weaker = [] if stand_in else design_concerns(results)
     if weaker:   # a security concern of the paper's own construction
         rows.append({"claim_id": cid, "concern": "security", "outcome": "established",
                      "ours": "holds", "verdict": FINDING,
                      "reason": "Its design is weaker than AES's, measured by the same battery: " + "; ".join(weaker)})
+    verdicts = results.get("verdicts")
+    if verdicts is not None and len(verdicts):   # our findings about the paper's own text or numbers
+        about = verdicts[verdicts["verdict"].astype(str) == FINDING]
+        rows += about.reindex(columns=FINDING_COLUMNS).fillna("").to_dict("records")
     return pd.DataFrame(rows, columns=FINDING_COLUMNS)
 
 

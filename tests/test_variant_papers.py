@@ -214,29 +214,31 @@ def test_the_papers_own_times_are_checked_for_growing_with_the_length(toy):
 
 def test_the_reports_own_findings_carry_the_equivalence_and_a_weaker_design(toy):
     found = report.own_findings(toy)
-    # exactly as strong as AES: never a security concern against the design; the S-box change adds nothing but the
-    # key material
-    assert list(found["concern"]) == ["ineffective"] and found["outcome"].eq("established").all()
-    assert found["verdict"].eq("finding").all()
-    assert found["reason"].iloc[0].startswith("The modification adds nothing to AES's strength and takes none: "
-                                              "the cipher is AES with transformed round keys")
+    # AES's round function under offset round keys: never a security concern against the design; the S-box change
+    # adds nothing but the key material
+    assert list(found["concern"][found["claim_id"] == "variant_toy-paper"]) == ["ineffective"]
+    assert found["outcome"].eq("established").all() and found["verdict"].eq("finding").all()
+    assert found["reason"].iloc[0].startswith("The modification of the S-box adds nothing to AES's round function "
+                                              "and takes nothing from it: the cipher is AES with transformed round keys")
+    assert "every attack on AES carries over to it with those offsets applied" in found["reason"].iloc[0]
     assert "cannot exist" not in found["reason"].iloc[0]
-    # a fixed constant adds no key material: the key space is AES's, not a gain
-    assert "it adds no key material either: its key space is AES's (2^128 keys)" in found["reason"].iloc[0]
-    secret = report.own_findings({**toy, "key_bits": {16: 136}})["reason"].iloc[0]
+    # a fixed constant adds no key material: no finding of a key space, which is AES's
+    assert not found["reason"].str.startswith("The additional key").any()
+    secret = report.own_findings({**toy, "key_bits": {16: 136}})["reason"]
+    assert "up to a guess of" not in secret.iloc[0] and "at the cost of guessing that byte, 2^8 times" in secret.iloc[0]
     assert "the only gain is the key material the modification adds, when kept secret with the key: 2^136 keys " \
-           "against AES's 2^128, an exhaustive key search 2^8 times as long" in secret
+           "against AES's 2^128, an exhaustive key search 2^8 times as long" in secret.iloc[1]
     assert "2^136 keys against AES's 2^128" in report.findings_markdown({**toy, "key_bits": {16: 136}})
     weaker = {**toy, "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
     assert "design is weaker than AES's, measured by the same battery: a design margin of 0 round(s) against " \
            "trails (AES 6); at least 10 active S-boxes in 4 rounds (AES 25)" in report.own_findings(weaker)["reason"].iloc[1]
     assert "**Its design is weaker than AES's**" in report.findings_markdown(weaker)
-    assert list(report.own_findings(weaker)["concern"]) == ["ineffective", "security"]
+    assert list(report.own_findings(weaker)["concern"])[:2] == ["ineffective", "security"]
     assert report.paper(toy).subject == "S(x) ^ 0x5A, a toy paper"   # the file's summary, not the registry label
 
 
 def test_a_cipher_as_strong_as_aes_is_no_security_concern_and_labelled_so(toy):
-    """The equivalence makes the cipher exactly as strong as AES: no main concern of kind security, no "security
+    """The equivalence makes the cipher AES's round function under offset round keys: no main concern of kind security, no "security
     finding" lead, and the page's label says so; a weaker design or an attack labels it NOT secure (one rule)."""
     from cipherlab.experiments.variant import card
     from cipherlab.report import template, tiers
@@ -249,7 +251,8 @@ def test_a_cipher_as_strong_as_aes_is_no_security_concern_and_labelled_so(toy):
     assert template.recommendation(undecided, report.own_findings(toy).iloc[:0])[0] != "major revision"
     assert card.standing(toy) == "as-aes"
     title = report.title_html(toy)
-    assert "exactly as strong as AES" in title and "NOT secure" not in title
+    assert "AES&#x27;s round function under AES&#x27;s round keys offset" in title and "NOT secure" not in title
+    assert "exactly as strong" not in title
     weaker = {**toy, "margin": toy["margin"].assign(margin_rounds=[0, 6], active_sboxes_4_rounds=[10, 25])}
     assert card.standing(weaker) == "weaker" and "NOT secure" in report.title_html(weaker)
     none = toy["equivalence"].assign(equivalent_to=NONE_FOUND, confirmed=False)
@@ -367,21 +370,25 @@ def test_one_fact_decides_one_row_of_an_example_paper(name):
 
 def test_al_mamun_secret_key_reading_and_the_sac_readings():
     rows = claims.load_paper_claims("al-mamun-2017").set_index("claim_id")
-    # the title, the random key and the Time Security: a key is secret, one reading, the same fact
-    for cid in ("al-mamun-2017-title", "al-mamun-2017-random-key", "al-mamun-2017-time-security"):
-        row = rows.loc[cid]
-        assert (row["rule"], row["measure"], row["readings"]) == ("holds", "additional-key-secret", "")
+    # the random key: a key is secret, the text's own reading; the title credits the S-box change or the key
+    # space, two open readings; the Time Security is undefined in the text read
+    key = rows.loc["al-mamun-2017-random-key"]
+    assert (key["rule"], key["measure"], key["readings"]) == ("holds", "additional-key-secret", "")
     title = rows.loc["al-mamun-2017-title"]
-    assert title["tier"] == "headline" and "equivalence to AES" in title["note"]
+    assert (title["rule"], title["measure"], title["readings"]) == ("holds", "additional-key-or-sbox", "open")
+    assert title["tier"] == "headline" and "Structural equivalence to AES" in title["note"]
+    time = rows.loc["al-mamun-2017-time-security"]
+    assert (time["rule"], time["measure"]) == ("not_testable", "") and "does not define 'Time Security'" in time["note"]
+    assert "'a random additional key" in rows.loc["al-mamun-2017-construction", "note"]
+    assert "the secret reading is the text's own" in rows.loc["al-mamun-2017-construction", "note"]
     for summarised in ("al-mamun-2017-sac", "al-mamun-2017-time-security", "al-mamun-2017-random-key"):
         assert summarised in title["note"]
     # the SAC: the S-box's and the whole cipher's, both fair, on the deviation from 1/2
     sac = rows.loc["al-mamun-2017-sac"]
     assert (sac["rule"], sac["measure"], sac["readings"]) == ("ordering", "sac-vs-aes", "open")
     assert "SAC(S ^ c) = SAC(S)" in sac["note"] and "nearer 1/2" in sac["note"]
-    assert sac["concern"] == "method" and "al-mamun-2017-fluctuates" in sac["note"]
-    key = rows.loc["al-mamun-2017-random-key"]
-    assert "kept secret with the AES key" in key["note"] and "trivially" in key["note"]
+    assert sac["concern"] == "" and "never separated" not in sac["note"]   # no concern resting on text not read
+    assert "secret with the AES key" in key["note"] and "trivially" in key["note"]
     # what varies with the byte is measured, not denied
     assert "the fixed points" in rows.loc["al-mamun-2017-fluctuates", "note"]
     assert "nothing in the S-box can" not in rows.loc["al-mamun-2017-fluctuates", "note"]
@@ -454,9 +461,9 @@ def test_the_sac_deviation_is_the_entries_distance_from_one_half():
 
 def test_abikoye_marks_as_overclaim_only_the_sentence_that_claims_more_than_its_evaluation():
     rows = claims.load_paper_claims("abikoye-2019").set_index("claim_id")
-    premise = rows.loc["abikoye-2019-aes-key-premise"]     # the same sentence as key-bit-change: covered there
+    premise = rows.loc["abikoye-2019-aes-key-premise"]     # a stated aim, no premise about AES: its own reason
     assert premise["rule"] == "not_testable" and not premise["measure"] and "stated motive" in premise["note"]
-    assert premise["covered_by"] == "abikoye-2019-key-bit-change" and "AES's own key avalanche" in premise["note"]
+    assert premise["covered_by"] == "" and "AES's own key avalanche" in premise["note"]
     assert premise["quote"] == rows.loc["abikoye-2019-key-bit-change", "quote"]
     # above an ideal cipher's 50 % a modification can change more bits: a bias, never a gain
     assert "more on average" not in premise["note"] and "a bias, not a gain" in premise["note"]

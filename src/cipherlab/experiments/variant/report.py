@@ -68,7 +68,7 @@ def paper(results: dict) -> VariantPaper:
 def title_html(results: dict) -> str:
     """The page's title: the cipher's name, the file's own summary and its standing, the one label
     :func:`cipherlab.experiments.variant.card.standing` gives from the battery's findings (never the registry's
-    research-cipher warning, which a cipher proven as strong as AES would contradict)."""
+    research-cipher warning, which a cipher proven to be AES's round function under offset round keys would contradict)."""
     cipher = results["cipher"]
     return (f"<h2><code>{html.escape(cipher)}</code></h2><p>{html.escape(paper(results).subject)}: "
             f"<b>{html.escape(STANDINGS[standing(results)])}</b>.</p>")

@@ -41,7 +41,8 @@ from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
 from cipherlab.analysis.reasons import is_reference
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise, machine_dependent
-from cipherlab.report import tiers
+from cipherlab.report import concern_lines, tiers
+from cipherlab.report.concern_lines import fallen_to_break
 from cipherlab.present.page_text import page_text
 
 __all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "recommendation_rule_markdown",
@@ -58,9 +59,8 @@ TITLES = {"summary": "Summary", "concerns": "Main concerns", "headline": "The he
 #: Columns of a protocol table: the aspect, the paper's protocol (with its place), ours.
 PROTOCOL_COLUMNS = ("aspect", "paper", "ours")
 REFUTED = ("contradicted", "not reproduced")
-#: How many headline claims the summary names, and how many concerns the report lists (the rest are counted).
+#: How many headline claims the summary names (the rest are counted; every concern is listed).
 SUMMARY_CLAIMS = 6
-MAX_CONCERNS = 10
 UNDECIDED = ("inconclusive", "not testable")
 
 
@@ -231,7 +231,7 @@ def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
     cond = conditions(rows, findings if findings is not None else pd.DataFrame(), rules)
     seen, out = set(), []
     for kind in rules["report"]["concerns"]:
-        for _, r in cond[kind].iterrows():
+        for _, r in concern_lines.by_weight(cond[kind]).iterrows():
             if r["claim_id"] not in seen:
                 seen.add(r["claim_id"])
                 out.append((kind, r))
@@ -265,64 +265,15 @@ def _shared_note(paper, shared: pd.DataFrame) -> str:
             "under its claim ids; they bear on this paper as on that one")
 
 
-def fallen_to_break(concerns: "list[tuple[str, pd.Series]]") -> dict[str, str]:
-    """The refuted claim rows that a break decides: ``{claim_id: the break's claim_id}`` for every claim (not a
-    finding) decided on the evidence of the attack itself (the break's evidence ``section``). The attack is stated
-    once, as the first concern, with its attacker model; these rows refer to it instead of repeating it."""
-    breaks = {_s(r.get("section")): _s(r["claim_id"]) for k, r in concerns if k == "break" and _s(r.get("section"))}
-    return {_s(r["claim_id"]): breaks[_s(r.get("section"))] for k, r in concerns
-            if k != "break" and _s(r.get("verdict")) in REFUTED and _s(r.get("section")) in breaks}
-
-
-def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
-    ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
-    quote = _t(r.get("claim"))
-    lead = {"break": "**The cipher is broken.**",
-            "security": ("**A security finding about the design.**" if _s(r.get("verdict")) == FINDING
-                         else "**The paper's security case fails.**"),
-            "ineffective": "**The modification is ineffective.**",
-            "contradicted": "**A headline claim is contradicted.**",
-            "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
-            "defect": "**The paper disagrees with itself.**",
-            "method": "**The paper's method cannot decide what it is used for.**",
-            "caution": "**A caution about a design the paper compares (not one it proposes).**",
-            "machine-bound": "**A size differs on this machine.**",
-            "machine-dependent": "**The verdict differs between machines.**"}.get(kind, f"**{names.get(kind, kind)}.**")
-    said = (f" The paper: \u201c{quote}\u201d ({_t(r.get('where'))})."
-            if quote and kind != "break" and _s(r.get("verdict")) != FINDING else "")
-    ref += f" Across machines, {_t(r.get('portability'))}." if kind == "machine-dependent" else ""
-    return f"{lead}{said} {_reason(r)}{ref} [{_s(r['claim_id'])}]({VERDICT_PAGE}#{claim_anchor(r['claim_id'])})"
-
-
 def _concerns(concerns: "list[tuple[str, pd.Series]]", names: Mapping[str, str], claims: pd.DataFrame,
-              shared: pd.DataFrame) -> str:
-    """The main concerns, numbered, most important first. A break is stated once, with its attacker model, and the
-    paper's statements it refutes are named under it (:func:`fallen_to_break`), not restated each in full; a break
-    recorded with another paper of the same subject says so."""
-    fallen = fallen_to_break(concerns)
-    rows = {_s(r["claim_id"]): r for _, r in concerns}
-    shown = [(k, r) for k, r in concerns if _s(r["claim_id"]) not in fallen]
-    shared_ids = set(shared["claim_id"].astype(str)) if len(shared) else set()
-    items, told = [], False
-    for k, r in shown[:MAX_CONCERNS]:
-        text = _concern_sentence(k, r, names)
-        cid = _s(r["claim_id"])
-        if cid in shared_ids:   # whose the record is: said once in words, then only named
-            text += (f" (Paper {_t(r.get('paper'))}'s record: that paper describes the same cipher, and our findings "
-                     "about it are recorded once, with it.)" if not told else f" (Paper {_t(r.get('paper'))}'s record.)")
-            told = True
-        under = [rows[c] for c, b in fallen.items() if b == cid]
-        if under:
-            text += (f" The same attack refutes {_plural(len(under), 'statement')} of the paper's security case: "
-                     + "; ".join(f"\u201c{_t(u.get('claim'))}\u201d ({_t(u.get('where'))}), {_link(_s(u['claim_id']))}"
-                                 for u in under) + ".")
-        items.append(text)
+              shared: pd.DataFrame, rules: "dict | None" = None) -> str:
+    """Every main concern, numbered, most important first, each one line (:mod:`cipherlab.report.concern_lines`)."""
+    no_design = {str(p) for p in (rules or load_rules())["report"].get("proposes_no_design", ())}
+    items = concern_lines.concerns_markdown(concerns, names, shared, no_design)
     if not items:
         return ("None: no headline claim is refuted here, and nothing else of concern was found. "
                 + tested_sentence(claims))
-    more = len(shown) - len(items)
-    return ("\n".join(f"{i}. {t}" for i, t in enumerate(items, 1))
-            + (f"\n\nAnd {more} more of these kinds, each on the verdict page." if more > 0 else ""))
+    return "\n".join(f"{i}. {t}" for i, t in enumerate(items, 1))
 
 
 def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) -> str:
@@ -410,7 +361,7 @@ def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False,
 
 
 def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | None") -> str:
-    text = _listed(conditions(claims, None)["defect"], "No disagreement of the paper with itself was found in this run.")
+    text = _listed(concern_lines.by_weight(conditions(claims, None)["defect"]), "No disagreement of the paper with itself was found in this run.")
     if misprints is not None and len(misprints):
         cells = "\n".join(f"- {_t(_s(r['table']).replace(' (misprints)', ''))}, {_t(r['row'])}, {_t(r['column'])}: "
                           f"read as {_t(r['value'])} {_t(r.get('unit'))}".rstrip() + f" ({_t(r['note'])})"
@@ -439,30 +390,45 @@ def _overclaims(cond: Mapping[str, pd.DataFrame], fallen: "Mapping[str, str] | N
     return text
 
 
-def _cautions(caution: pd.DataFrame) -> str:
-    """What the recommendation says of cautions (a paper that proposes no design: our security findings about the
-    designs it compares; a caution on a claim row): named, and said to weigh neither way."""
+def _cautions(caution: pd.DataFrame, rules: "dict | None" = None) -> str:
+    """What the recommendation says of cautions, each named and said to weigh neither way: our security findings
+    about designs a paper that proposes none compares or offers, apart from cautions on the paper's own claims."""
     if caution.empty:
         return ""
-    return (" Our cautions about designs the paper compares or offers, not a design of its own ("
-            + "; ".join(_link(c) for c in dict.fromkeys(caution["claim_id"].astype(str)))
-            + ") are cautions: they weigh neither for nor against it.")
+    no_design = {str(p) for p in (rules or load_rules())["report"].get("proposes_no_design", ())}
+    compared = [_s(r["claim_id"]) for _, r in caution.iterrows() if concern_lines.is_compared_design(r, no_design)]
+    own = [c for c in dict.fromkeys(caution["claim_id"].astype(str)) if c not in compared]
+    parts = []
+    if compared:
+        parts.append("our cautions about designs the paper compares or offers, not a design of its own ("
+                     + "; ".join(_link(c) for c in dict.fromkeys(compared)) + ")")
+    if own:
+        parts.append("our cautions on the paper's own claims, decided under its own model ("
+                     + "; ".join(_link(c) for c in own) + ")")
+    text = " and ".join(parts)
+    return f" {text[:1].upper()}{text[1:]} are cautions: they weigh neither for nor against it."
 
 
 def tested_sentence(claims: pd.DataFrame) -> str:
-    """How many headline claims could be tested at all: decided here (reproduced, not reproduced, contradicted, or a
-    machine-bound size said to agree or differ), and how many not (inconclusive, not testable; covered rows are
-    counted at the row that covers them)."""
+    """How many headline claims could be tested and decided here (reproduced, not reproduced, contradicted), how
+    many are machine-bound (a size of the paper's machine, only said to agree or differ on this one, never
+    reproduced or refuted: named apart), and how many not (inconclusive, not testable; covered rows are counted at
+    the row that covers them)."""
     head = claims[claims["tier"] == "headline"]
     counted = head[~head["verdict"].astype(str).str.startswith("covered") & (head["verdict"] != "not at condition")]
     if counted.empty:
         return "The registry marks no headline claim of this paper to test."
-    decided = counted[~counted["verdict"].isin(UNDECIDED)]
+    bound = counted[counted["verdict"] == "machine-bound"]
+    decided = counted[~counted["verdict"].isin(UNDECIDED) & (counted["verdict"] != "machine-bound")]
     untestable = int((counted["verdict"] == "not testable").sum())
     undecided = int((counted["verdict"] == "inconclusive").sum())
+    apart = (f"; {len(bound)} {'is' if len(bound) == 1 else 'are'} machine-bound (a size of the paper's machine, "
+             "said only to agree or differ on this one, never the paper's error: "
+             + "; ".join(_link(_s(c)) for c in bound["claim_id"]) + ")") if len(bound) else ""
     return (f"Of the paper's {_plural(len(counted), 'headline claim')} (covered rows counted once), "
-            f"{len(decided)} could be tested and decided here; {untestable} {'is' if untestable == 1 else 'are'} "
-            f"not testable and {undecided} inconclusive, which count neither for nor against the paper.")
+            f"{len(decided)} could be tested and decided here{apart}; {untestable} "
+            f"{'is' if untestable == 1 else 'are'} not testable and {undecided} inconclusive, which count neither "
+            "for nor against the paper.")
 
 
 def _supporting(claims: pd.DataFrame, fallen: "Mapping[str, str] | None" = None) -> str:
@@ -581,7 +547,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
     fallen = fallen_to_break(concerns)
     body = {
         "summary": _summary(paper, claims, grade, findings),
-        "concerns": _concerns(concerns, names, claims, shared),
+        "concerns": _concerns(concerns, names, claims, shared, rules),
         "headline": _headline_html(claims[claims["tier"] == "headline"], fallen),
         "methodology": _methodology(paper, claims, protocol),
         "defects": _defects(paper.id, claims, misprints),
@@ -591,7 +557,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "machines": _machines(claims, noise, reference),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
-                              if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"])
+                              if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"], rules)
                            + " " + tested_sentence(claims)
                            + " (The rule, the same for every paper, is on the [Methods](methods.html) page.)"),
     }

@@ -1,0 +1,83 @@
+"""The main concerns of a report (cipherlab.report.concern_lines, through the template): every concern is listed,
+each one line with the claim in plain words and the number that decided it, most important first; the paper's own
+defects substantive first; machine-bound sizes said apart, never the paper's error; a caution on the paper's own
+claim never filed as one about a design it compares."""
+from __future__ import annotations
+
+import pandas as pd
+
+from cipherlab.report import concern_lines, template
+from cipherlab.report.referee import Paper
+
+
+def _row(cid, verdict, *, tier="headline", concern="", kind="ratio", ours="12 % [10, 14]", published="50 %",
+         detail="", outcome=""):
+    return {"claim_id": cid, "paper": cid[:3], "where": "Sec. 1", "claim": f"quote of {cid}", "kind": kind,
+            "rule": "holds", "published": published, "ours": ours, "verdict": verdict,
+            "reason": f"a long machine reason of {cid}, with every clause the engine wrote", "tier": tier,
+            "concern": concern, "section": "s", "quantity": f"the quantity of {cid}", "reference": "",
+            "outcome": outcome, "measured": "", "covered_by": "", "detail": detail}
+
+
+def _body(paper, rows, findings=None):
+    out = template.report_sections(Paper(paper, "subject", "aes2sbox", ""), pd.DataFrame(rows),
+                                   pd.DataFrame(findings) if findings is not None else None)
+    return {s.key: s.body for s in out}
+
+
+def test_every_concern_is_listed_each_as_one_line_with_its_deciding_number_not_its_reason():
+    rows = [_row(f"000-c{i:02d}", "contradicted") for i in range(14)]
+    body = _body("000", rows)["concerns"]
+    lines = body.splitlines()
+    assert len(lines) == 14 and "more of these kinds" not in body
+    assert lines[0] == ("1. **A headline claim is contradicted.** The quantity of 000-c00: 12 % &#91;10, 14&#93; "
+                        "here against the paper's 50 %. [000-c00](verdicts.html#claim-000-c00)")
+    assert "long machine reason" not in body
+
+
+def test_a_statement_is_decided_in_a_concern_line_by_the_first_clause_of_its_evidence():
+    row = _row("000-t4", "contradicted", concern="defect", tier="supporting", kind="structural",
+               ours="does not hold", published="\u2014",
+               detail="Table 4 prints the means 195 and 92.95 ms (decryption); not its encryption means")
+    line = concern_lines.concern_line("defect", pd.Series(row), {})
+    assert line.startswith("**The paper disagrees with itself.** The quantity of 000-t4: Table 4 prints the means "
+                           "195 and 92.95 ms. [000-t4]")
+
+
+def test_the_papers_own_defects_come_substantive_first_headline_and_contradicted_before_the_rest():
+    rows = [_row("000-typo", "not reproduced", tier="supporting", concern="defect"),
+            _row("000-minor", "contradicted", tier="supporting", concern="defect"),
+            _row("000-big", "contradicted", tier="headline", concern="defect")]
+    body = _body("000", rows)
+    order = [body["defects"].index(c) for c in ("000-big", "000-minor", "000-typo")]
+    assert order == sorted(order)
+    kinds = [(k, r["claim_id"]) for k, r in template.concern_rows(pd.DataFrame(rows))]
+    assert kinds == [("contradicted", "000-big"), ("defect", "000-minor"), ("defect", "000-typo")]
+
+
+def test_machine_bound_rows_are_counted_apart_from_the_decided_and_listed_largest_difference_first():
+    rows = [_row("003-a", "reproduced"),
+            _row("003-small", "machine-bound", ours="160 % [150, 170]", published="150 %", outcome="differs_here"),
+            _row("003-big", "machine-bound", ours="270 % [262, 279]", published="150 %", outcome="differs_here"),
+            _row("003-agree", "machine-bound", ours="600 %", published="604 %", outcome="agrees_here")]
+    body = _body("003", rows)
+    assert "1 could be tested and decided here; 3 are machine-bound" in body["recommendation"]
+    line = [x for x in body["concerns"].splitlines() if "not the paper's error" in x]
+    assert len(line) == 1 and line[0].index("003-big") < line[0].index("003-small") and "003-agree" not in line[0]
+    assert "270 % &#91;262, 279&#93; here against 150 % printed" in line[0]
+
+
+def test_a_caution_on_the_papers_own_claim_is_not_filed_as_one_about_a_design_it_compares():
+    rows = [_row("003-eq1", "reproduced", tier="supporting", concern="caution", kind="structural", ours="holds",
+                 published="\u2014", detail="the right tag verifies at every tag length")]
+    finding = {**_row("003-x-64bit", "finding", tier="supporting", concern="security", kind="structural",
+                      ours="64 bits", published="\u2014", detail="Blowfish 64 bits"), "outcome": "established"}
+    body = _body("003", rows, [finding])
+    lines = body["concerns"].splitlines()
+    compared = [x for x in lines if "a design the paper compares" in x]
+    own = [x for x in lines if "the paper's own claim" in x]
+    assert len(compared) == 1 and "003-x-64bit" in compared[0]
+    assert len(own) == 1 and "003-eq1" in own[0]
+    rec = body["recommendation"]
+    assert rec.index("designs the paper compares") < rec.index("003-x-64bit") < rec.index("the paper's own claims")
+    assert rec.index("the paper's own claims") < rec.index("003-eq1")

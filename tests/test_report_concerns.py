@@ -81,3 +81,14 @@ def test_a_caution_on_the_papers_own_claim_is_not_filed_as_one_about_a_design_it
     rec = body["recommendation"]
     assert rec.index("designs the paper compares") < rec.index("003-x-64bit") < rec.index("the paper's own claims")
     assert rec.index("the paper's own claims") < rec.index("003-eq1")
+
+
+def test_the_headline_table_says_where_a_speed_verdict_differs_between_implementation_styles():
+    row = {**_row("000-t3", "reproduced"), "style": "reference",
+           "other": "style=table, table: -0.06 % [-0.89, 0.61] \u2192 contradicted; "
+                    "style=aesni, aesni: -88.9 % [-89, -88.7] \u2192 contradicted; size=1 MB: 3 % \u2192 reproduced"}
+    same = {**row, "other": "style=table, table: 20 % [18, 22] \u2192 reproduced"}
+    body = _body("000", [row, {**same, "claim_id": "000-t4"}])["headline"]
+    assert ("reproduced in the reference style; contradicted in the table style (-0.06 % [-0.89, 0.61]) and in the "
+            "aesni style (-88.9 % [-89, -88.7])") in body
+    assert body.count("cl-style-dependence") == 1

@@ -313,7 +313,7 @@ def _headline_html(head: pd.DataFrame, fallen: "Mapping[str, str] | None" = None
             f'\u201c{esc(_s(r.get("claim")))}\u201d ({esc(_s(r.get("where")))}), '
             f'<a href="{VERDICT_PAGE}#{claim_anchor(r["claim_id"])}">{esc(_s(r["claim_id"]))}</a></small></td>'
             f"<td>{esc(published_label(r) or '—')}</td><td>{ours}</td>"
-            f"<td>{_badge(r)}</td><td><small>{why}</small></td></tr>")
+            f"<td>{_badge(r)}{_styles(r)}</td><td><small>{why}</small></td></tr>")
     if not body:
         return "<p>The registry marks no headline claim of this paper.</p>"
     cols = "".join(f"<th>{h}</th>" for h in ("the claim, in plain words", "published", "ours", "verdict", "why"))
@@ -323,6 +323,13 @@ def _headline_html(head: pd.DataFrame, fallen: "Mapping[str, str] | None" = None
 def _badge(r) -> str:
     from cipherlab.report.verdict_page import badge
     return badge(r)
+
+
+def _styles(r) -> str:
+    """Under the verdict, where it differs between implementation styles (the row's readings in other styles)."""
+    from cipherlab.report.verdict_page import style_note
+    note = style_note(r)
+    return f'<br><small class="cl-style-dependence">{html.escape(note)}</small>' if note else ""
 
 
 def _methodology(paper, claims: pd.DataFrame, protocol: "pd.DataFrame | None") -> str:

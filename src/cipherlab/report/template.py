@@ -469,7 +469,24 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame, paper=None,
     return "\n".join(parts) if parts else "None bearing on this paper in this run."
 
 
-def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: str = "") -> str:
+def _which_machines(compared: Sequence[str], protocol: "pd.DataFrame | None") -> str:
+    """What the machines compared are, and that their agreement says nothing about the paper's own machine (named
+    from the protocol table's ``machine`` row where the paper states it)."""
+    theirs = ""
+    if protocol is not None and len(protocol) and "aspect" in protocol:
+        row = protocol[protocol["aspect"].astype(str).str.strip().str.lower() == "machine"]
+        theirs = _s(row["paper"].iloc[0]) if len(row) else ""
+    named = "; ".join(dict.fromkeys(_t(m) for m in compared if _s(m)))
+    text = (f" The machines compared (this run's and the shipped runs') are {named}" if named
+            else " The machines compared are this run's and the shipped runs'")
+    mine = (f"the paper's own ({_t(theirs)})" if theirs and not theirs.lower().startswith("not stated")
+            else "the paper's own, which it does not state")
+    return (text + f": a verdict that agrees on all of them says nothing about {mine}, where a size that belongs to "
+            "the machine may differ.")
+
+
+def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: str = "",
+              which: str = "") -> str:
     """From the rows' ``portability``: the claims with one verdict on every machine, those that differ (never the
     paper's error), undecided on another, changed with the code (exact evidence) or with a run of the same CPU kind;
     ``noise`` (:func:`cipherlab.analysis.machines.run_to_run_noise`) after it. ``reference``: this run IS that
@@ -501,7 +518,7 @@ def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: 
         text += (f"; {len(dep)} differ between machines and are counted apart, never as the paper's error: "
                  + "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"
                              for _, r in dep.iterrows()))
-    text += "."
+    text += "." + which
     for _, r in mine[port.str.startswith("undecided on")].iterrows():   # decided here alone: said with its row
         text += f" {_link(_s(r['claim_id']))} rests on this machine alone ({_t(_s(r['portability']))})."
     code = mine[port.str.startswith(CODE_CHANGED)]
@@ -530,7 +547,8 @@ def _noise_text(noise: "RunNoise | None") -> str:
 def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
                     protocol: "pd.DataFrame | None" = None, misprints: "pd.DataFrame | None" = None,
                     rules: "dict | None" = None, extra: "Sequence[Section]" = (),
-                    noise: "RunNoise | None" = None, reference: str = "") -> tuple[Section, ...]:
+                    noise: "RunNoise | None" = None, reference: str = "",
+                    machines: Sequence[str] = ()) -> tuple[Section, ...]:
     """The sections of a referee's report on ``paper`` (any object with ``id``, ``subject``, ``chapter``).
 
     ``rows``: the paper's verdict rows (its claims; findings are dropped here); ``findings``: verdict rows of
@@ -538,7 +556,8 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
     :data:`PROTOCOL_COLUMNS`; ``misprints``: the paper's documented misprints; ``extra``: sections a caller adds
     before the recommendation; ``noise``: the run-to-run noise of the paper's speed rows against a shipped run of
     the same CPU kind (said in the machines paragraph); ``reference``: the name of the shipped run that IS this
-    run, no other run compared (the machines paragraph then compares nothing).
+    run, no other run compared (the machines paragraph then compares nothing); ``machines``: the CPUs of the runs
+    compared (this run's and the shipped runs'), named with the paper's own machine from ``protocol``.
     """
     rules = rules or load_rules()
     claims = _claims(rows)
@@ -561,7 +580,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "overclaims": _overclaims(conditions(claims, findings), fallen),
         "supporting": _supporting(claims, fallen),
         "findings": _findings(own, claims, paper, shared),
-        "machines": _machines(claims, noise, reference),
+        "machines": _machines(claims, noise, reference, _which_machines(machines, protocol)),
         "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
                               if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"], rules)

@@ -108,3 +108,21 @@ def test_the_section_across_machines_names_the_machines_and_the_papers_own_apart
     out = template.report_sections(Paper("001", "s", "aes2sbox", ""), pd.DataFrame(rows).assign(claim_id="001-t5",
                                    paper="001"), protocol=unstated)
     assert "the paper's own, which it does not state" in {s.key: s.body for s in out}["machines"]
+
+
+def test_a_finding_among_the_papers_own_rows_is_listed_in_our_own_findings():
+    """A variant's claims file records its extensions (verdict finding) beside its claims: the report lists them
+    under our own findings, once, beside the battery's findings, never 'None bearing on this paper'."""
+    scaling = {**_row("abk-time-scaling", "finding", tier="supporting", kind="structural", ours="holds"),
+               "paper": "abk", "reason": "The printed times grow by a constant step per block: it holds.",
+               "outcome": "established"}
+    rows = [_row("abk-avalanche", "not testable", kind="value"), scaling]
+    battery = pd.DataFrame([{"claim_id": "variant_abk", "concern": "ineffective", "outcome": "established",
+                             "ours": "holds", "verdict": "finding", "reason": "As strong as AES."}])
+    body = {s.key: s.body for s in template.report_sections(Paper("abk", "s", "variant_abk", ""),
+                                                            pd.DataFrame(rows), battery)}
+    assert "None bearing" not in body["findings"]
+    assert body["findings"].count("[abk-time-scaling]") == 1 and "variant_abk" in body["findings"]
+    alone = {s.key: s.body for s in template.report_sections(Paper("abk", "s", "variant_abk", ""),
+                                                             pd.DataFrame(rows))}
+    assert "The printed times grow by a constant step per block" in alone["findings"]

@@ -126,3 +126,19 @@ def test_a_finding_among_the_papers_own_rows_is_listed_in_our_own_findings():
     alone = {s.key: s.body for s in template.report_sections(Paper("abk", "s", "variant_abk", ""),
                                                              pd.DataFrame(rows))}
     assert "The printed times grow by a constant step per block" in alone["findings"]
+
+
+def test_a_reject_for_a_break_names_the_attack_and_its_attacker_model_and_the_rule_says_so():
+    attack = {"claim_id": "000-sec-codebook", "paper": "000", "verdict": "finding", "concern": "break",
+              "outcome": "established", "ours": "holds", "claim": "our experiment", "where": "ours",
+              "quantity": "whether an attacker with an encryption oracle for 257 chosen blocks and no key reads X",
+              "reason": "A codebook attack: it holds."}
+    body = _body("000", [_row("000-t5", "reproduced")], [attack])
+    assert body["recommendation"].startswith("**Reject.**")
+    assert ("The attack: an attacker with an encryption oracle for 257 chosen blocks and no key reads X."
+            in body["recommendation"])
+    weak = {**attack, "concern": "security"}
+    assert "The attack:" not in _body("000", [_row("000-t5", "reproduced")], [weak])["recommendation"]
+    rule = template.recommendation_rule_markdown()
+    assert "names the attack and its attacker model" in rule and "never the paper's error" in rule
+    assert "headline claims before supporting checks" in rule

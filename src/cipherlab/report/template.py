@@ -214,8 +214,13 @@ def recommendation_rule_markdown(rules: "dict | None" = None) -> str:
         when = [e["when"]] if isinstance(e["when"], str) else list(e["when"])
         cond = " or ".join(names[w] for w in when)
         lines.append(f"{i}. **{e['grade']}**, when {cond}. {e['says'][:1].upper()}{e['says'][1:]}")
-    lines += ["", "The main concerns are listed most important first, in this order: "
-              + "; ".join(names[c] for c in rep["concerns"]) + "."]
+    lines += ["", "A claim whose verdict two machines decided differently, and a size bound to the machine "
+              "(machine-bound: said only to agree or differ here), meet no condition above: they are the machine's, "
+              "never the paper's error. A grade reached by a break names the attack and its attacker model.",
+              "", "The main concerns are listed most important first, in this order: "
+              + "; ".join(names[c] for c in rep["concerns"]) + "; within one kind, our own findings first, then "
+              "headline claims before supporting checks, and contradicted before not reproduced before inconclusive "
+              "before not testable."]
     return "\n".join(lines) + "\n"
 
 
@@ -470,6 +475,20 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame, paper=None,
     return "\n".join(parts) if parts else "None bearing on this paper in this run."
 
 
+def _attack(why: pd.DataFrame, grade: str, rules: dict) -> str:
+    """The attack a break grade rests on, with its attacker model, in the recommendation itself: the break's claim
+    in plain words (its ``quantity``, "whether an attacker with ... and no key reads ..."), else its reason."""
+    breaks = rules["report"]["recommendation"][0]
+    if why.empty or "concern" not in why or grade != breaks["grade"]:
+        return ""
+    out = []
+    for _, r in why[why["concern"].astype(str) == "break"].iterrows():
+        what = _s(r.get("quantity"))
+        what = what[len("whether "):] if what.lower().startswith("whether ") else ""
+        out.append(_t(what) if what else _reason(r).rstrip("."))
+    return (" The attack: " + "; ".join(out) + ".") if out else ""
+
+
 def _with_row_findings(paper, rows: pd.DataFrame, findings: pd.DataFrame) -> pd.DataFrame:
     """``findings`` with the findings among the paper's own ``rows`` (verdict ``finding``: a variant's claims file
     records its extensions beside its claims) that it does not hold yet, as the paper's own: a finding is never
@@ -523,7 +542,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         "supporting": _supporting(claims, fallen),
         "findings": _findings(own, claims, paper, shared),
         "machines": machines_section(claims, noise, reference, machines, protocol),
-        "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
+        "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}" + _attack(why, grade, rules)
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
                               if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"], rules)
                            + " " + tested_sentence(claims)

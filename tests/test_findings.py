@@ -22,7 +22,7 @@ def verdict_rows(paper: str, verdicts: dict[str, int], kind: str = "value") -> p
     rows = [{"claim_id": f"{paper}-c{v.replace(' ', '')}{i}", "paper": paper, "kind": kind, "verdict": v,
              "section": "s", "shown": v, "reason": f"reason {i}.", "tier": "", "concern": ""}
             for v, n in verdicts.items() for i in range(n)]
-    return pd.DataFrame(rows, columns=list(F.VERDICT_COLUMNS) + ["shown", "reason", "tier", "concern"])
+    return pd.DataFrame(rows, columns=list(dict.fromkeys([*F.VERDICT_COLUMNS, "shown", "reason", "tier", "concern"])))
 
 
 from findings_tables import ATTACK, SBOX, SPEED  # noqa: E402  (shared with the chapters' findings tests)
@@ -230,3 +230,16 @@ def test_parameters_cell_without_injection_keeps_the_defaults_that_ran():
     tidy_for_book(nb)
     assert nb.cells[1].source == 'profile = "quick"\nseed = 0'
     assert "hide-input" in nb.cells[1].metadata["tags"]
+
+
+def test_the_findings_page_names_the_method_concerns_behind_a_papers_grade():
+    """A row marked concern: method that weighs (any verdict but reproduced) is said on the findings page, as in
+    the report's main concerns; a reproduced one, or another paper's, is not."""
+    rows = verdict_rows("003", {"not testable": 1, "reproduced": 2})
+    rows = rows.assign(concern=["method", "method", ""], quantity="whether the method decides it",
+                       detail="0 of 2160 random tags accepted (no power)")
+    text = F.method_concerns(rows, "003")
+    assert text.startswith("**Paper 003: the method concerns behind its grade**") and "report_003.html" in text
+    assert "003-cnottestable0" in text and "003-creproduced0" not in text
+    assert "0 of 2160 random tags accepted" in text and "no power" not in text
+    assert F.method_concerns(rows, "000") == "" and F.method_concerns(rows.assign(concern=""), "003") == ""

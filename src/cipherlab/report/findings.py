@@ -24,8 +24,9 @@ from cipherlab.pipeline.paths import PAPER_DATA_DIR, Profile, as_profile
 from cipherlab.report import tiers
 from cipherlab.report.tiers import ALL_VERDICTS as VERDICTS
 
-#: The verdict page's own table, which every section reads: the columns read.
-VERDICT_COLUMNS = ("claim_id", "paper", "kind", "verdict", "section")
+#: The verdict page's own table, which every section reads: the columns read (``tier`` and ``concern``: the method
+#: concerns behind a paper's grade, :func:`method_concerns`).
+VERDICT_COLUMNS = ("claim_id", "paper", "kind", "verdict", "section", "tier", "concern")
 
 #: The per-paper coverage table (each published table and figure, where it is rebuilt or why not).
 COVERAGE_FILE = PAPER_DATA_DIR / "coverage.csv"
@@ -196,9 +197,29 @@ def section_parts(chapter: _chapters.Chapter, tables: Mapping[str, pd.DataFrame]
     if verdicts is None:
         raise FindingsError("findings: the verdicts table is required")
     parts: list = [" ".join(tier_counts_sentence(verdicts, p) for p in chapter.papers)]
+    parts += [m for m in (method_concerns(verdicts, p) for p in chapter.papers) if m]
     parts += list(chapter.findings({k: v for k, v in tables.items()}))
     parts.append(sources(chapter, built))
     return parts
+
+
+def method_concerns(verdicts: pd.DataFrame, paper: str) -> str:
+    """The method concerns behind the paper's grade, as its report lists them among its main concerns (the same
+    condition, :func:`cipherlab.report.template.conditions`, and the same one line each); "" when there is none."""
+    from cipherlab.report import concern_lines, referee, template
+    _check_verdicts(verdicts)
+    rows = tiers.with_tier(verdicts[verdicts["paper"].astype(str) == str(paper)])
+    if rows.empty:
+        return ""
+    claims, ours = rows[rows["verdict"] != FINDING], rows[rows["verdict"] == FINDING]
+    method = template.conditions(claims.assign(concern=claims["concern"].fillna("")), ours)["method"]
+    if method.empty:
+        return ""
+    lines = [f"- {concern_lines.concern_line('method', r, {})}" for _, r in concern_lines.by_weight(method).iterrows()]
+    return (f"**Paper {paper}: the method concerns behind its grade** (the paper's protocol or method cannot decide "
+            "what it is used for; "
+            f"each is a main concern of its [report]({referee.page_name(str(paper))}.html)):\n\n"
+            + "\n".join(lines))
 
 
 def section_markdown(chapter: _chapters.Chapter, tables: Mapping[str, pd.DataFrame],

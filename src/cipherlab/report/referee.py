@@ -164,7 +164,17 @@ def sections(paper: str, rows: pd.DataFrame, profile: "str | Profile") -> "tuple
     mine = with_source(rows[rows["paper"].astype(str) == p.id])
     return template.report_sections(p, mine, paper_findings(rows, p.id), protocol_table(p.id, profile),
                                     misprints(p.id), noise=paper_noise(profile, set(mine["claim_id"].astype(str))),
-                                    reference=reference_run(profile))
+                                    reference=reference_run(profile), machines=compared_machines(profile))
+
+
+def compared_machines(profile: "str | Profile") -> tuple[str, ...]:
+    """The CPUs of the runs a report's section across machines compares (this run's, then each shipped run's), from
+    the runs' cards; empty when no machines table was written (no run was compared)."""
+    prof = as_profile(profile)
+    if not prof.table("machines").is_file():
+        return ()
+    from cipherlab.report.machines import machines_table
+    return tuple(str(c) for c in machines_table(prof)["CPU"] if not str(c).startswith("not recorded"))
 
 
 def with_source(rows: pd.DataFrame) -> pd.DataFrame:

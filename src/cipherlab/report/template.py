@@ -40,8 +40,10 @@ import pandas as pd
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, load_rules
 from cipherlab.analysis.reasons import is_reference
 from cipherlab.analysis.verdicts import FINDING
-from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise, machine_dependent
-from cipherlab.report import tiers
+from cipherlab.analysis.machines import RunNoise, machine_dependent
+from cipherlab.report import concern_lines, tiers
+from cipherlab.report.across_section import machines_section
+from cipherlab.report.concern_lines import fallen_to_break
 from cipherlab.present.page_text import page_text
 
 __all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "recommendation_rule_markdown",
@@ -58,9 +60,8 @@ TITLES = {"summary": "Summary", "concerns": "Main concerns", "headline": "The he
 #: Columns of a protocol table: the aspect, the paper's protocol (with its place), ours.
 PROTOCOL_COLUMNS = ("aspect", "paper", "ours")
 REFUTED = ("contradicted", "not reproduced")
-#: How many headline claims the summary names, and how many concerns the report lists (the rest are counted).
+#: How many headline claims the summary names (the rest are counted; every concern is listed).
 SUMMARY_CLAIMS = 6
-MAX_CONCERNS = 10
 UNDECIDED = ("inconclusive", "not testable")
 
 
@@ -213,8 +214,13 @@ def recommendation_rule_markdown(rules: "dict | None" = None) -> str:
         when = [e["when"]] if isinstance(e["when"], str) else list(e["when"])
         cond = " or ".join(names[w] for w in when)
         lines.append(f"{i}. **{e['grade']}**, when {cond}. {e['says'][:1].upper()}{e['says'][1:]}")
-    lines += ["", "The main concerns are listed most important first, in this order: "
-              + "; ".join(names[c] for c in rep["concerns"]) + "."]
+    lines += ["", "A claim whose verdict two machines decided differently, and a size bound to the machine "
+              "(machine-bound: said only to agree or differ here), meet no condition above: they are the machine's, "
+              "never the paper's error. A grade reached by a break names the attack and its attacker model.",
+              "", "The main concerns are listed most important first, in this order: "
+              + "; ".join(names[c] for c in rep["concerns"]) + "; within one kind, our own findings first, then "
+              "headline claims before supporting checks, and contradicted before not reproduced before inconclusive "
+              "before not testable."]
     return "\n".join(lines) + "\n"
 
 
@@ -231,7 +237,7 @@ def concern_rows(rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
     cond = conditions(rows, findings if findings is not None else pd.DataFrame(), rules)
     seen, out = set(), []
     for kind in rules["report"]["concerns"]:
-        for _, r in cond[kind].iterrows():
+        for _, r in concern_lines.by_weight(cond[kind]).iterrows():
             if r["claim_id"] not in seen:
                 seen.add(r["claim_id"])
                 out.append((kind, r))
@@ -265,64 +271,15 @@ def _shared_note(paper, shared: pd.DataFrame) -> str:
             "under its claim ids; they bear on this paper as on that one")
 
 
-def fallen_to_break(concerns: "list[tuple[str, pd.Series]]") -> dict[str, str]:
-    """The refuted claim rows that a break decides: ``{claim_id: the break's claim_id}`` for every claim (not a
-    finding) decided on the evidence of the attack itself (the break's evidence ``section``). The attack is stated
-    once, as the first concern, with its attacker model; these rows refer to it instead of repeating it."""
-    breaks = {_s(r.get("section")): _s(r["claim_id"]) for k, r in concerns if k == "break" and _s(r.get("section"))}
-    return {_s(r["claim_id"]): breaks[_s(r.get("section"))] for k, r in concerns
-            if k != "break" and _s(r.get("verdict")) in REFUTED and _s(r.get("section")) in breaks}
-
-
-def _concern_sentence(kind: str, r: pd.Series, names: Mapping[str, str]) -> str:
-    ref = f" Reference: {_t(r.get('reference')).rstrip('.')}." if _s(r.get("reference")) else ""
-    quote = _t(r.get("claim"))
-    lead = {"break": "**The cipher is broken.**",
-            "security": ("**A security finding about the design.**" if _s(r.get("verdict")) == FINDING
-                         else "**The paper's security case fails.**"),
-            "ineffective": "**The modification is ineffective.**",
-            "contradicted": "**A headline claim is contradicted.**",
-            "not reproduced": "**A headline claim is not reproduced.**", "overclaim": "**Overclaim.**",
-            "defect": "**The paper disagrees with itself.**",
-            "method": "**The paper's method cannot decide what it is used for.**",
-            "caution": "**A caution about a design the paper compares (not one it proposes).**",
-            "machine-bound": "**A size differs on this machine.**",
-            "machine-dependent": "**The verdict differs between machines.**"}.get(kind, f"**{names.get(kind, kind)}.**")
-    said = (f" The paper: \u201c{quote}\u201d ({_t(r.get('where'))})."
-            if quote and kind != "break" and _s(r.get("verdict")) != FINDING else "")
-    ref += f" Across machines, {_t(r.get('portability'))}." if kind == "machine-dependent" else ""
-    return f"{lead}{said} {_reason(r)}{ref} [{_s(r['claim_id'])}]({VERDICT_PAGE}#{claim_anchor(r['claim_id'])})"
-
-
 def _concerns(concerns: "list[tuple[str, pd.Series]]", names: Mapping[str, str], claims: pd.DataFrame,
-              shared: pd.DataFrame) -> str:
-    """The main concerns, numbered, most important first. A break is stated once, with its attacker model, and the
-    paper's statements it refutes are named under it (:func:`fallen_to_break`), not restated each in full; a break
-    recorded with another paper of the same subject says so."""
-    fallen = fallen_to_break(concerns)
-    rows = {_s(r["claim_id"]): r for _, r in concerns}
-    shown = [(k, r) for k, r in concerns if _s(r["claim_id"]) not in fallen]
-    shared_ids = set(shared["claim_id"].astype(str)) if len(shared) else set()
-    items, told = [], False
-    for k, r in shown[:MAX_CONCERNS]:
-        text = _concern_sentence(k, r, names)
-        cid = _s(r["claim_id"])
-        if cid in shared_ids:   # whose the record is: said once in words, then only named
-            text += (f" (Paper {_t(r.get('paper'))}'s record: that paper describes the same cipher, and our findings "
-                     "about it are recorded once, with it.)" if not told else f" (Paper {_t(r.get('paper'))}'s record.)")
-            told = True
-        under = [rows[c] for c, b in fallen.items() if b == cid]
-        if under:
-            text += (f" The same attack refutes {_plural(len(under), 'statement')} of the paper's security case: "
-                     + "; ".join(f"\u201c{_t(u.get('claim'))}\u201d ({_t(u.get('where'))}), {_link(_s(u['claim_id']))}"
-                                 for u in under) + ".")
-        items.append(text)
+              shared: pd.DataFrame, rules: "dict | None" = None) -> str:
+    """Every main concern, numbered, most important first, each one line (:mod:`cipherlab.report.concern_lines`)."""
+    no_design = {str(p) for p in (rules or load_rules())["report"].get("proposes_no_design", ())}
+    items = concern_lines.concerns_markdown(concerns, names, shared, no_design)
     if not items:
         return ("None: no headline claim is refuted here, and nothing else of concern was found. "
                 + tested_sentence(claims))
-    more = len(shown) - len(items)
-    return ("\n".join(f"{i}. {t}" for i, t in enumerate(items, 1))
-            + (f"\n\nAnd {more} more of these kinds, each on the verdict page." if more > 0 else ""))
+    return "\n".join(f"{i}. {t}" for i, t in enumerate(items, 1))
 
 
 def _summary(paper, claims: pd.DataFrame, grade: str, findings: pd.DataFrame) -> str:
@@ -362,7 +319,7 @@ def _headline_html(head: pd.DataFrame, fallen: "Mapping[str, str] | None" = None
             f'\u201c{esc(_s(r.get("claim")))}\u201d ({esc(_s(r.get("where")))}), '
             f'<a href="{VERDICT_PAGE}#{claim_anchor(r["claim_id"])}">{esc(_s(r["claim_id"]))}</a></small></td>'
             f"<td>{esc(published_label(r) or '—')}</td><td>{ours}</td>"
-            f"<td>{_badge(r)}</td><td><small>{why}</small></td></tr>")
+            f"<td>{_badge(r)}{_styles(r)}</td><td><small>{why}</small></td></tr>")
     if not body:
         return "<p>The registry marks no headline claim of this paper.</p>"
     cols = "".join(f"<th>{h}</th>" for h in ("the claim, in plain words", "published", "ours", "verdict", "why"))
@@ -372,6 +329,13 @@ def _headline_html(head: pd.DataFrame, fallen: "Mapping[str, str] | None" = None
 def _badge(r) -> str:
     from cipherlab.report.verdict_page import badge
     return badge(r)
+
+
+def _styles(r) -> str:
+    """Under the verdict, where it differs between implementation styles (the row's readings in other styles)."""
+    from cipherlab.report.verdict_page import style_note
+    note = style_note(r)
+    return f'<br><small class="cl-style-dependence">{html.escape(note)}</small>' if note else ""
 
 
 def _methodology(paper, claims: pd.DataFrame, protocol: "pd.DataFrame | None") -> str:
@@ -410,7 +374,7 @@ def _listed(part: pd.DataFrame, empty: str, with_reference: bool = False,
 
 
 def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | None") -> str:
-    text = _listed(conditions(claims, None)["defect"], "No disagreement of the paper with itself was found in this run.")
+    text = _listed(concern_lines.by_weight(conditions(claims, None)["defect"]), "No disagreement of the paper with itself was found in this run.")
     if misprints is not None and len(misprints):
         cells = "\n".join(f"- {_t(_s(r['table']).replace(' (misprints)', ''))}, {_t(r['row'])}, {_t(r['column'])}: "
                           f"read as {_t(r['value'])} {_t(r.get('unit'))}".rstrip() + f" ({_t(r['note'])})"
@@ -439,30 +403,45 @@ def _overclaims(cond: Mapping[str, pd.DataFrame], fallen: "Mapping[str, str] | N
     return text
 
 
-def _cautions(caution: pd.DataFrame) -> str:
-    """What the recommendation says of cautions (a paper that proposes no design: our security findings about the
-    designs it compares; a caution on a claim row): named, and said to weigh neither way."""
+def _cautions(caution: pd.DataFrame, rules: "dict | None" = None) -> str:
+    """What the recommendation says of cautions, each named and said to weigh neither way: our security findings
+    about designs a paper that proposes none compares or offers, apart from cautions on the paper's own claims."""
     if caution.empty:
         return ""
-    return (" Our cautions about designs the paper compares or offers, not a design of its own ("
-            + "; ".join(_link(c) for c in dict.fromkeys(caution["claim_id"].astype(str)))
-            + ") are cautions: they weigh neither for nor against it.")
+    no_design = {str(p) for p in (rules or load_rules())["report"].get("proposes_no_design", ())}
+    compared = [_s(r["claim_id"]) for _, r in caution.iterrows() if concern_lines.is_compared_design(r, no_design)]
+    own = [c for c in dict.fromkeys(caution["claim_id"].astype(str)) if c not in compared]
+    parts = []
+    if compared:
+        parts.append("our cautions about designs the paper compares or offers, not a design of its own ("
+                     + "; ".join(_link(c) for c in dict.fromkeys(compared)) + ")")
+    if own:
+        parts.append("our cautions on the paper's own claims, decided under its own model ("
+                     + "; ".join(_link(c) for c in own) + ")")
+    text = " and ".join(parts)
+    return f" {text[:1].upper()}{text[1:]} are cautions: they weigh neither for nor against it."
 
 
 def tested_sentence(claims: pd.DataFrame) -> str:
-    """How many headline claims could be tested at all: decided here (reproduced, not reproduced, contradicted, or a
-    machine-bound size said to agree or differ), and how many not (inconclusive, not testable; covered rows are
-    counted at the row that covers them)."""
+    """How many headline claims could be tested and decided here (reproduced, not reproduced, contradicted), how
+    many are machine-bound (a size of the paper's machine, only said to agree or differ on this one, never
+    reproduced or refuted: named apart), and how many not (inconclusive, not testable; covered rows are counted at
+    the row that covers them)."""
     head = claims[claims["tier"] == "headline"]
     counted = head[~head["verdict"].astype(str).str.startswith("covered") & (head["verdict"] != "not at condition")]
     if counted.empty:
         return "The registry marks no headline claim of this paper to test."
-    decided = counted[~counted["verdict"].isin(UNDECIDED)]
+    bound = counted[counted["verdict"] == "machine-bound"]
+    decided = counted[~counted["verdict"].isin(UNDECIDED) & (counted["verdict"] != "machine-bound")]
     untestable = int((counted["verdict"] == "not testable").sum())
     undecided = int((counted["verdict"] == "inconclusive").sum())
+    apart = (f"; {len(bound)} {'is' if len(bound) == 1 else 'are'} machine-bound (a size of the paper's machine, "
+             "said only to agree or differ on this one, never the paper's error: "
+             + "; ".join(_link(_s(c)) for c in bound["claim_id"]) + ")") if len(bound) else ""
     return (f"Of the paper's {_plural(len(counted), 'headline claim')} (covered rows counted once), "
-            f"{len(decided)} could be tested and decided here; {untestable} {'is' if untestable == 1 else 'are'} "
-            f"not testable and {undecided} inconclusive, which count neither for nor against the paper.")
+            f"{len(decided)} could be tested and decided here{apart}; {untestable} "
+            f"{'is' if untestable == 1 else 'are'} not testable and {undecided} inconclusive, which count neither "
+            "for nor against the paper.")
 
 
 def _supporting(claims: pd.DataFrame, fallen: "Mapping[str, str] | None" = None) -> str:
@@ -496,76 +475,49 @@ def _findings(findings: "pd.DataFrame | None", claims: pd.DataFrame, paper=None,
     return "\n".join(parts) if parts else "None bearing on this paper in this run."
 
 
-def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: str = "") -> str:
-    """From the rows' ``portability``: the claims with one verdict on every machine, those that differ (never the
-    paper's error), undecided on another, changed with the code (exact evidence) or with a run of the same CPU kind;
-    ``noise`` (:func:`cipherlab.analysis.machines.run_to_run_noise`) after it. ``reference``: this run IS that
-    shipped run, compared with nothing (never with itself under its own name)."""
-    if reference:
-        return (f"This run is the shipped reference run `{reference}` (`data/runs/{reference}/`), and no other "
-                "run was compared with it, so no verdict is compared across machines here (the "
-                "[Machines](machines.html) page says how to add a run of another machine).")
-    if "portability" not in claims.columns:
-        return "This run was not compared with another machine." + _noise_text(noise)
-    port = claims["portability"].fillna("").astype(str)
-    mine = claims[port != ""]
-    if mine.empty:
-        return ("No shipped run of this profile was compared with this one, so it cannot say which verdicts hold "
-                "on other machines (the [Machines](machines.html) page says how to add one).")
-    port = mine["portability"].astype(str)
-    dep = mine[mine["claim_id"].isin(machine_dependent(mine))]
-    same = mine[port.str.startswith("portable")]
-    text = (f"Across machines (the [Machines](machines.html) page): {len(same)} of the paper's claims have the same "
-            f"verdict on every machine that measured them")
-    bound = mine[port.str.startswith("machine-bound by evidence")]
-    if len(bound):   # a size that differs between two real machines (cipherlab.analysis.machines.decide_across)
-        text += (f"; {len(bound)} state a size that differs between two real machines beyond both runs' noise "
-                 "(machine-bound by evidence, counted apart, never as the paper's error: "
-                 + "; ".join(_link(_s(c)) for c in bound["claim_id"]) + ")")
-    if dep.empty:
-        text += ", and none differs between machines"
-    else:
-        text += (f"; {len(dep)} differ between machines and are counted apart, never as the paper's error: "
-                 + "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"
-                             for _, r in dep.iterrows()))
-    text += "."
-    for _, r in mine[port.str.startswith("undecided on")].iterrows():   # decided here alone: said with its row
-        text += f" {_link(_s(r['claim_id']))} rests on this machine alone ({_t(_s(r['portability']))})."
-    code = mine[port.str.startswith(CODE_CHANGED)]
-    if len(code):   # exact evidence that differs changed with the code or data, never with the machine
-        text += (f" {_plural(len(code), 'verdict')} {'differs' if len(code) == 1 else 'differ'} from the shipped "
-                 "run because the code or data changed (not the machine: the evidence is exact, with no timing "
-                 "and no noise): " + "; ".join(_link(_s(c)) for c in code["claim_id"]) + ".")
-    kind = mine[port.str.startswith(SAME_CPU)]
-    if len(kind):
-        text += (f" {_plural(len(kind), 'verdict')} {'differs' if len(kind) == 1 else 'differ'} only from a run on "
-                 "the same CPU kind (run-to-run variation, never the machine's): "
-                 + "; ".join(_link(_s(c)) for c in kind["claim_id"]) + ".")
-    return text + _noise_text(noise)
-
-
-def _noise_text(noise: "RunNoise | None") -> str:
-    """The run-to-run noise of speed rows against a shipped run of this CPU kind, in one sentence (or nothing)."""
-    if noise is None or not noise.total:
+def _attack(why: pd.DataFrame, grade: str, rules: dict) -> str:
+    """The attack a break grade rests on, with its attacker model, in the recommendation itself: the break's claim
+    in plain words (its ``quantity``, "whether an attacker with ... and no key reads ..."), else its reason."""
+    breaks = rules["report"]["recommendation"][0]
+    if why.empty or "concern" not in why or grade != breaks["grade"]:
         return ""
-    return (f" Run-to-run noise: of the {_plural(noise.total, 'speed row')} measured both here and in "
-            f"`{noise.run}` (a run on the same CPU kind), {noise.disjoint} have 95 % intervals that do not overlap "
-            "between the two runs; an interval is the spread within one run, not between runs (shown only: it "
-            "changes no verdict).")
+    out = []
+    for _, r in why[why["concern"].astype(str) == "break"].iterrows():
+        what = _s(r.get("quantity"))
+        what = what[len("whether "):] if what.lower().startswith("whether ") else ""
+        out.append(_t(what) if what else _reason(r).rstrip("."))
+    return (" The attack: " + "; ".join(out) + ".") if out else ""
+
+
+def _with_row_findings(paper, rows: pd.DataFrame, findings: pd.DataFrame) -> pd.DataFrame:
+    """``findings`` with the findings among the paper's own ``rows`` (verdict ``finding``: a variant's claims file
+    records its extensions beside its claims) that it does not hold yet, as the paper's own: a finding is never
+    dropped between the chapter and the report."""
+    if rows.empty or "verdict" not in rows.columns:
+        return findings
+    mine = rows[rows["verdict"] == FINDING]
+    known = set(findings["claim_id"].astype(str)) if len(findings) else set()
+    mine = mine[~mine["claim_id"].astype(str).isin(known)]
+    if mine.empty:
+        return findings
+    return pd.concat([findings, mine.assign(paper=str(paper.id))], ignore_index=True) if len(findings) else \
+        mine.assign(paper=str(paper.id))
 
 
 def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" = None,
                     protocol: "pd.DataFrame | None" = None, misprints: "pd.DataFrame | None" = None,
                     rules: "dict | None" = None, extra: "Sequence[Section]" = (),
-                    noise: "RunNoise | None" = None, reference: str = "") -> tuple[Section, ...]:
+                    noise: "RunNoise | None" = None, reference: str = "",
+                    machines: Sequence[str] = ()) -> tuple[Section, ...]:
     """The sections of a referee's report on ``paper`` (any object with ``id``, ``subject``, ``chapter``).
 
-    ``rows``: the paper's verdict rows (its claims; findings are dropped here); ``findings``: verdict rows of
-    our own findings bearing on it (``concern = "break"`` marks an attack that breaks its cipher); ``protocol``:
+    ``rows``: the paper's verdict rows (its claims; a finding among them is listed with ``findings``, once);
+    ``findings``: verdict rows of our own findings bearing on it (``concern = "break"`` marks an attack that breaks its cipher); ``protocol``:
     :data:`PROTOCOL_COLUMNS`; ``misprints``: the paper's documented misprints; ``extra``: sections a caller adds
     before the recommendation; ``noise``: the run-to-run noise of the paper's speed rows against a shipped run of
     the same CPU kind (said in the machines paragraph); ``reference``: the name of the shipped run that IS this
-    run, no other run compared (the machines paragraph then compares nothing).
+    run, no other run compared (the machines paragraph then compares nothing); ``machines``: the CPUs of the runs
+    compared (this run's and the shipped runs'), named with the paper's own machine from ``protocol``.
     """
     rules = rules or load_rules()
     claims = _claims(rows)
@@ -573,6 +525,7 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
         if col not in claims.columns:
             claims = claims.assign(**{col: ""})
     findings = findings if findings is not None else pd.DataFrame(columns=["claim_id", "concern", "outcome", "ours"])
+    findings = _with_row_findings(paper, rows, findings)
     own, shared = split_findings(paper.id, findings)
     findings = pd.concat([own, shared]) if len(shared) else own
     grade, says, why = recommendation(claims, findings, rules)
@@ -581,17 +534,17 @@ def report_sections(paper, rows: pd.DataFrame, findings: "pd.DataFrame | None" =
     fallen = fallen_to_break(concerns)
     body = {
         "summary": _summary(paper, claims, grade, findings),
-        "concerns": _concerns(concerns, names, claims, shared),
+        "concerns": _concerns(concerns, names, claims, shared, rules),
         "headline": _headline_html(claims[claims["tier"] == "headline"], fallen),
         "methodology": _methodology(paper, claims, protocol),
         "defects": _defects(paper.id, claims, misprints),
         "overclaims": _overclaims(conditions(claims, findings), fallen),
         "supporting": _supporting(claims, fallen),
         "findings": _findings(own, claims, paper, shared),
-        "machines": _machines(claims, noise, reference),
-        "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}"
+        "machines": machines_section(claims, noise, reference, machines, protocol),
+        "recommendation": (f"**{grade.capitalize()}.** {says[:1].upper()}{says[1:]}" + _attack(why, grade, rules)
                            + (" It rests on: " + "; ".join(_link(c) for c in dict.fromkeys(why["claim_id"])) + "."
-                              if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"])
+                              if len(why) else "") + _cautions(conditions(claims, findings, rules)["caution"], rules)
                            + " " + tested_sentence(claims)
                            + " (The rule, the same for every paper, is on the [Methods](methods.html) page.)"),
     }

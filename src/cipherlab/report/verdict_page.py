@@ -12,6 +12,7 @@ the page has: the tiers, the filter, the counts and the download.
 from __future__ import annotations
 
 import html
+import re
 
 import pandas as pd
 
@@ -82,3 +83,32 @@ def download_html(name: str = CSV_NAME) -> str:
             "refereed through a variant are in its chapter's table, "
             "<code>data/tables/&lt;profile&gt;/variant_&lt;name&gt;_verdicts.csv</code>. The filter below shows "
             "both.</p>")
+
+
+_STYLE_READING = re.compile(r"^style=([^,:;]+)[^:]*:\s*(.*?)\s*\u2192\s*(.+)$")
+
+
+def style_readings(row) -> "list[tuple[str, str, str]]":
+    """The row's outcomes in the other implementation styles (its ``other`` column: ``style=table, table: <value>
+    → <verdict>; ...``), as ``(style, value, verdict)``; readings of other conditions (a size) are left out."""
+    text = str(row.get("other", "") or "") if hasattr(row, "get") else ""
+    out = []
+    for part in text.split("; "):
+        m = _STYLE_READING.match(part.strip())
+        if m:
+            out.append((m.group(1).strip(), m.group(2).strip(), m.group(3).strip()))
+    return out
+
+
+def style_note(row) -> str:
+    """Where the verdict depends on the implementation style, in words: "reproduced in the reference style;
+    contradicted in the table style (-0.06 % [-0.89, 0.61])"; "" when every other style gives the same verdict."""
+    others = [(s, v, w) for s, v, w in style_readings(row) if w != str(row.get("verdict", ""))]
+    if not others:
+        return ""
+    own = str(row.get("style", "") or "").strip()
+    head = f"{tiers.verdict_label(row)} in the {own} style" if own else tiers.verdict_label(row)
+    by: dict[str, list[str]] = {}
+    for s, v, w in others:
+        by.setdefault(w, []).append(f"the {s} style ({v})")
+    return head + "; " + "; ".join(f"{w} in " + " and in ".join(items) for w, items in by.items())

@@ -383,3 +383,35 @@ def test_the_stated_trials_are_read_against_the_observations_the_tables_print(p,
     monkeypatch.setattr(E._paper, "published", one_short)
     bad = E.trials_evidence(p, profile="quick")
     assert bad.holds is False and "Table 4 prints" in bad.detail
+
+
+@pytest.mark.parametrize("paper, holds", [("000", False), ("001", True)])
+def test_each_papers_p_values_are_compared_wherever_it_prints_them(paper, holds, monkeypatch):
+    # 000 prints 3.9442E-25 in Section 7.1 and 3.94442E-25 elsewhere (and 5.33936E07 in its conclusion); 001 prints
+    # each p-value the same in Section 5.1, Tables 3-4 and Section 6
+    ev = E.p_values_evidence(paper, profile="quick")
+    assert ev.claim_id == E.P_VALUE_CLAIM[paper] and ev.holds is holds and ev.n == 6
+    real = E._paper.published
+
+    def one_changed(p, table=None):   # a conclusion that prints another encryption p-value
+        df = real(p, table)
+        hit = df["table"].eq(E.P_VALUE_PROSE[paper][-1]) & df["row"].eq("encryption P-value")
+        return df.assign(value=df["value"].where(~hit, "1.0E-03"))
+    monkeypatch.setattr(E._paper, "published", one_changed)
+    ev = E.p_values_evidence(paper, profile="quick")
+    assert ev.holds is False and "1.0E-03" in ev.detail
+
+
+def test_both_of_000s_avalanche_pairs_are_counted_for_a_one_bit_change(monkeypatch):
+    rows = {r.claim_id: r for r in E.defect_evidence(profile="quick")}
+    assert rows["000-aval-pair1-one-bit"].holds is True and rows["000-aval-pair1-one-bit"].estimate == 1.0
+    assert rows["000-aval-pair2-one-bit"].holds is False and rows["000-aval-pair2-one-bit"].estimate == 4.0
+    real = E._paper.published
+
+    def two_bits(p, table=None):      # 11..11 against 11..17: two bits apart
+        df = real(p, table)
+        hit = df["table"].eq("Table 6") & df["row"].eq("2") & df["column"].eq("Plaintext")
+        return df.assign(value=df["value"].where(~hit, "11111111111111111111111111111117"))
+    monkeypatch.setattr(E._paper, "published", two_bits)
+    rows = {r.claim_id: r for r in E.defect_evidence(profile="quick")}
+    assert rows["000-aval-pair1-one-bit"].holds is False and rows["000-aval-pair1-one-bit"].estimate == 2.0

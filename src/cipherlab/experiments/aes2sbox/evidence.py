@@ -64,6 +64,12 @@ CONCLUSION_SIGNIFICANCE = ("000",)
 ABSTRACT_SIGNIFICANCE = {"001": "001-abstract-significant"}
 #: Claim id of AES-2SBox's decryption speed-up over its own encryption (the means of Tables 3-4 read as a ratio).
 DEC_OVER_ENC_CLAIM = "{paper}-t34-2sbox-dec-over-enc"
+#: The avalanche pairs whose printed plaintexts each paper's one-bit rows count (pair: the two rows of the table).
+ONE_BIT_PAIRS = {"000": {1: ("1", "2"), 2: ("3", "4")}, "001": {2: ("3", "4")}}
+#: Where each paper prints its t-tests' p-values in prose (besides Tables 3-4): the speed section and the conclusion.
+P_VALUE_PROSE = {"000": ("Section 7.1 (prose)", "Section 8 (prose)"), "001": ("Section 5.1 (prose)", "Section 6 (prose)")}
+#: The claim that each paper prints its p-values the same wherever it gives them (named by its conclusion's section).
+P_VALUE_CLAIM = {"000": "000-s8-p-values-consistent", "001": "001-s6-p-values-consistent"}
 #: Where each paper states its number of timing trials (``data/paper/<paper>_prose.csv``, row ``trials``).
 TRIALS_PROSE = {"000": "Section 6.1 (prose)", "001": "Section 5.1 (prose)"}
 #: MyST labels of the chapter's sections that hold the evidence.
@@ -341,9 +347,11 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
     for paper in PAPERS:
         t = _paper.published(paper, TABLES[paper]["avalanche"])
         pt = t[t["column"] == "Plaintext"].set_index("row")["value"]
-        bits = _bits_apart(pt["3"], pt["4"])
-        rows.append(Evidence(f"{paper}-aval-pair2-one-bit", holds=bits == 1, estimate=float(bits), unit="bits",
-                             detail=f"the printed plaintexts {pt['3']} and {pt['4']} differ in {bits} bits", **cond))
+        for pair, (a, b) in ONE_BIT_PAIRS[paper].items():
+            bits = _bits_apart(pt[a], pt[b])
+            rows.append(Evidence(f"{paper}-aval-pair{pair}-one-bit", holds=bits == 1, estimate=float(bits),
+                                 unit="bits", detail=f"the printed plaintexts {pt[a]} and {pt[b]} differ in {bits} bits",
+                                 **cond))
     av = _paper.published("001", "Section 6 (prose)")
     printed = float(av.loc[av["row"] == "avalanche, second plaintext pair", "number"].iloc[0])
     t = _paper.published("001", TABLES["001"]["avalanche"])
@@ -371,18 +379,27 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
         rows.append(printed_percentages_evidence(paper, profile=profile))
         rows.append(trials_evidence(paper, profile=profile))
     rows.append(table_numbers_evidence("001", profile=profile))
-    pv = pd.concat([_paper.published("000", n) for n in ("Section 7.1 (prose)", "Section 8 (prose)")])
+    rows += [p_values_evidence(paper, profile=profile) for paper in PAPERS]
+    return rows
+
+
+def p_values_evidence(paper: str, *, profile: str) -> Evidence:
+    """Each t-test's two-tailed p-value as the paper prints it wherever it gives it (the speed section's prose,
+    Tables 3-4 and the conclusion), compared as printed: exact, on the transcription."""
+    prose = P_VALUE_PROSE[paper]
+    pv = pd.concat([_paper.published(paper, n) for n in prose])
     pv = pv[pv["row"].str.endswith("P-value")]
-    tabs = {"encryption P-value": "Table 3", "decryption P-value": "Table 4"}
+    tabs = {"encryption P-value": TABLES[paper]["encrypt"], "decryption P-value": TABLES[paper]["decrypt"]}
     printed_p = {(r.row, r.table): r.value for r in pv.itertuples()}
     for row, table in tabs.items():
-        tv = _paper.published("000", table)
+        tv = _paper.published(paper, table)
         printed_p[(row, table)] = tv.loc[tv["row"] == "P(T<=t) two-tail", "value"].iloc[0]
     differ = {row: sorted({v for (r, _), v in printed_p.items() if r == row}) for row in tabs}
-    rows.append(Evidence("000-s8-p-values-consistent", holds=all(len(v) == 1 for v in differ.values()),
-                         detail="; ".join(f"{row.split()[0]}: printed {', '.join(v)} in Tables 3-4, Section 7.1 and "
-                                          "the conclusion" for row, v in differ.items()), **cond))
-    return rows
+    said = " and ".join(n.replace(" (prose)", "") for n in prose)
+    return Evidence(P_VALUE_CLAIM[paper], holds=all(len(v) == 1 for v in differ.values()),
+                    n=len(printed_p), style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
+                    detail="; ".join(f"{row.split()[0]}: printed {', '.join(v)} in {tabs[row]}, {said}"
+                                     for row, v in differ.items()))
 
 
 def trials_evidence(paper: str, *, profile: str) -> Evidence:

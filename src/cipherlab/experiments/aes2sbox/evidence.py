@@ -68,6 +68,8 @@ DEC_OVER_ENC_CLAIM = "{paper}-t34-2sbox-dec-over-enc"
 ONE_BIT_PAIRS = {"000": {1: ("1", "2"), 2: ("3", "4")}, "001": {2: ("3", "4")}}
 #: Where each paper prints its t-tests' p-values in prose (besides Tables 3-4): the speed section and the conclusion.
 P_VALUE_PROSE = {"000": ("Section 7.1 (prose)", "Section 8 (prose)"), "001": ("Section 5.1 (prose)", "Section 6 (prose)")}
+#: The conclusion's "slightly lower than ... 50 %" against the paper's own printed avalanche figures.
+OWN_AVALANCHE_CLAIM = {"000": "000-s8-avalanche-own-figures", "001": "001-s6-avalanche-own-figures"}
 #: The claim that each paper prints its p-values the same wherever it gives them (named by its conclusion's section).
 P_VALUE_CLAIM = {"000": "000-s8-p-values-consistent", "001": "001-s6-p-values-consistent"}
 #: Where each paper states its number of timing trials (``data/paper/<paper>_prose.csv``, row ``trials``).
@@ -380,7 +382,20 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
         rows.append(trials_evidence(paper, profile=profile))
     rows.append(table_numbers_evidence("001", profile=profile))
     rows += [p_values_evidence(paper, profile=profile) for paper in PAPERS]
+    for paper in PAPERS:
+        rows += own_avalanche_evidence(paper, profile=profile)
     return rows
+
+
+def own_avalanche_evidence(paper: str, *, profile: str) -> list[Evidence]:
+    """The conclusion's "slightly lower than ... 50 %" read against the paper's own avalanche table: each printed
+    percentage is one reading of the sentence (it names both), exact, on the transcription (no measurement of ours)."""
+    t = _paper.published(paper, TABLES[paper]["avalanche"])
+    t = t[t["column"] == TABLES[paper]["avalanche_column"]]
+    return [Evidence(OWN_AVALANCHE_CLAIM[paper], estimate=float(r.number), low=float(r.number), high=float(r.number),
+                     unit="%", style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
+                     reading=f"pair {k}", detail=f"{TABLES[paper]['avalanche']} prints {r.value} % for pair {k}")
+            for k, r in enumerate(t.sort_values("row").itertuples(), start=1)]
 
 
 def p_values_evidence(paper: str, *, profile: str) -> Evidence:

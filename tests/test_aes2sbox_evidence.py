@@ -440,3 +440,16 @@ def test_slightly_lower_than_50_is_read_against_the_papers_own_figures(printed, 
     out = verdicts.decide_all(claims[claims["claim_id"] == "000-s8-avalanche-own-figures"],
                               verdicts.evidence_frame(rows).assign(chapter="aes2sbox")).set_index("claim_id")
     assert out.loc["000-s8-avalanche-own-figures", "verdict"] == verdict, out["reason"].iloc[0]
+
+
+@pytest.mark.parametrize("paper", ["000", "001"])
+def test_the_affine_step_is_not_what_makes_the_box_invertible_and_fixed_point_free(paper, monkeypatch):
+    # x ^ 7F is already a permutation with no fixed point: the step the sentence credits does neither job
+    ev = E.affine_step_evidence(paper, "xor-index", profile="quick")
+    assert ev.claim_id == f"{paper}-affine-step-cause" and ev.holds is False and ev.estimate == 0.0
+    assert "creates fixed points for 32" in ev.detail
+    # a box whose initial values had a fixed point that the step removed: the sentence's cause would hold
+    monkeypatch.setattr(E, "published_key_byte", lambda p: 0x00)       # x ^ 00 fixes every byte
+    ev = E.affine_step_evidence(paper, "xor-index", profile="quick")
+    assert int(np.sum(E.second_sbox(0x00, "xor-index")[0] == np.arange(256))) == 0     # the step removes them all
+    assert ev.estimate == 256.0 and ev.holds is True

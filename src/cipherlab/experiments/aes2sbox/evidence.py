@@ -36,7 +36,7 @@ from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.ciphers import modes
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.ciphers.registry import InsecureCipherWarning
-from cipherlab.ciphers.sboxes import rijndael_inverse_sbox
+from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 from cipherlab.names import SOFTWARE_STYLES
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, affine, inverse_affine, second_sbox
 from cipherlab.analysis.evidence import Evidence
@@ -174,9 +174,44 @@ def sbox_evidence(paper: str, construction: str, *, profile: str) -> list[Eviden
                 f"{len(fixed_bytes)} of 256 key bytes"
                 + (f" (e.g. {', '.join(f'{b:02X}' for b in fixed_bytes[:4])})" if fixed_bytes else "")
                 + f"; at the papers' {key_byte:02X}: {fixed7f} fixed points")))
+    rows.append(affine_step_evidence(paper, construction, profile=profile))
     rows.append(equations_evidence(paper, profile=profile))
     rows.append(decryption_order_evidence(paper, profile=profile))
     return rows
+
+
+def _permutation_and_fixed(box: np.ndarray) -> tuple[bool, int]:
+    """Whether a byte map is a permutation, and how many bytes it maps to themselves."""
+    return len(np.unique(box)) == 256, int(np.sum(box == np.arange(256)))
+
+
+def affine_step_evidence(paper: str, construction: str, *, profile: str) -> Evidence:
+    """The causal half of "each cell will be subjected to affine transformation ... to avoid any fix points and to
+    make the new S-box invertible": holds if, at the printed key byte, the box before the affine step (the "initial
+    values", ``x ^ Key[i]`` or ``S(x) ^ Key[i]`` by the construction) is not invertible or has fixed points that the
+    step removes, and the box after it is invertible with none. Over every key byte, the detail counts where the step
+    removes fixed points and where it creates them."""
+    check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
+    key_byte = published_key_byte(paper)
+    base = np.arange(256) if construction == "xor-index" else rijndael_sbox().astype(np.int64)
+
+    def before_after(b: int):
+        return _permutation_and_fixed(base ^ b), _permutation_and_fixed(second_sbox(b, construction)[0])
+    (perm0, fixed0), (perm1, fixed1) = before_after(key_byte)
+    removes = creates = 0
+    for b in range(256):
+        (_, f0), (_, f1) = before_after(b)
+        removes += f0 > 0 and f1 == 0
+        creates += f0 == 0 and f1 > 0
+    holds = (not perm0 or fixed0 > 0) and perm1 and fixed1 == 0
+    what = "a permutation" if perm0 else "not a permutation"
+    return Evidence(f"{paper}-affine-step-cause", holds=bool(holds), estimate=float(fixed0), unit="fixed points",
+                    n=256, size=f"Key[i] = {key_byte:02X}", style=construction, profile=str(profile),
+                    section=SECTIONS["sboxes"],
+                    detail=(f"{construction}: before the affine step the box at Key[i] = {key_byte:02X} is {what} "
+                            f"with {fixed0} fixed points, after it {'a permutation' if perm1 else 'not a permutation'} "
+                            f"with {fixed1}; over the 256 key bytes the step removes every fixed point for {removes} "
+                            f"and creates fixed points for {creates}"))
 
 
 def _inv_shift_rows(state: np.ndarray) -> np.ndarray:

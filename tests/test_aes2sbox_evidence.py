@@ -453,3 +453,16 @@ def test_the_affine_step_is_not_what_makes_the_box_invertible_and_fixed_point_fr
     ev = E.affine_step_evidence(paper, "xor-index", profile="quick")
     assert int(np.sum(E.second_sbox(0x00, "xor-index")[0] == np.arange(256))) == 0     # the step removes them all
     assert ev.estimate == 256.0 and ev.holds is True
+
+
+def test_a_plaintext_printed_with_more_than_32_hex_digits_is_a_defect(monkeypatch):
+    ev = E.plaintext_digits_evidence("001", profile="quick")
+    assert ev.claim_id == "001-aval-plaintext-digits" and ev.holds is False and ev.estimate == 2.0
+    assert "row 1: 48 hex digits; row 2: 47 hex digits; row 3: 32" in ev.detail
+    real = E._paper.published
+
+    def as_settled(p, table=None):     # without the printed cells, the settled 32-digit plaintexts remain
+        df = real(p, table)
+        return df[df["column"] != "Plaintext (as printed)"]
+    monkeypatch.setattr(E._paper, "published", as_settled)
+    assert E.plaintext_digits_evidence("001", profile="quick").holds is True

@@ -21,6 +21,7 @@ The security chapter decides ``<paper>-security-slightly-weakened``
 """
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import replace
 from typing import Iterable
@@ -419,7 +420,24 @@ def defect_evidence(*, profile: str) -> list[Evidence]:
     rows += [p_values_evidence(paper, profile=profile) for paper in PAPERS]
     for paper in PAPERS:
         rows += own_avalanche_evidence(paper, profile=profile)
+    rows.append(plaintext_digits_evidence("001", profile=profile))
     return rows
+
+
+def plaintext_digits_evidence(paper: str, *, profile: str) -> Evidence:
+    """The avalanche table's plaintexts as printed (the column ``Plaintext (as printed)`` where the transcription
+    keeps a cell's print apart from its settled value, else ``Plaintext``): each must have 32 hex digits, one
+    128-bit block; exact, on the transcription."""
+    t = _paper.published(paper, TABLES[paper]["avalanche"])
+    cells = t[t["column"].isin(["Plaintext", "Plaintext (as printed)"])]
+    cells = cells.sort_values("column", key=lambda c: c != "Plaintext (as printed)").drop_duplicates("row")
+    digits = {r.row: len(re.sub(r"\s+", "", r.value)) for r in cells.sort_values("row").itertuples()}
+    wrong = {k: n for k, n in digits.items() if n != BLOCK_BITS // 4}
+    return Evidence(f"{paper}-aval-plaintext-digits", holds=not wrong, n=len(digits), style="exact arithmetic",
+                    estimate=float(len(wrong)), unit="plaintexts not of 32 hex digits", profile=str(profile),
+                    section=SECTIONS["audit"],
+                    detail=("; ".join(f"row {k}: {n} hex digits" for k, n in digits.items())
+                            + f" (a {BLOCK_BITS}-bit block has {BLOCK_BITS // 4})"))
 
 
 def own_avalanche_evidence(paper: str, *, profile: str) -> list[Evidence]:

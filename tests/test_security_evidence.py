@@ -52,7 +52,9 @@ def test_security_evidence_is_findings_and_one_decided_claim():
                                                                      *evidence.NO_LEAK_CLAIMS["002"]}
     out = verdicts.decide_all(mine, ev).set_index("claim_id")
     assert (out.loc[sec["claim_id"], "verdict"] == "finding").all()
-    assert out.loc["000-security-slightly-weakened", "verdict"] == "contradicted"   # the codebook attack reads it
+    # the codebook attack reads it: weakened (the direction holds), far more than slightly (the size is excluded)
+    assert out.loc["000-security-slightly-weakened", "verdict"] == "not reproduced"
+    assert out.loc["000-security-slightly-weakened", "outcome"] == "size_excluded"
     assert out.loc["002-s6c-no-leak", "verdict"] == "contradicted"                  # and reads MAES without the key
     assert out.loc["002-s6b-reliable", "verdict"] == "contradicted"                 # whatever the key space
     # 'keeps the security level equivalent to AES' (and its three siblings): the attack that reads MAES
@@ -109,3 +111,34 @@ def test_the_affine_second_sbox_finding_holds_only_at_nonlinearity_0(nl, holds):
     ev = evidence.second_sbox_evidence({"sbox_properties": props, "sbox_spread_summary": spread}, profile="quick")
     assert ev.claim_id == "000-sec-second-sbox-affine" and ev.holds is holds
     assert f"nonlinearity {nl}," in ev.detail and f"at most {nl}" in ev.detail
+
+
+def _attack_table(two_sbox, aes):
+    n = len(two_sbox)
+    return pd.DataFrame({"cipher": ["aes-2sbox"] * n + ["aes"] * n, "mode": ["ecb", "cbc"] * n,
+                         "target": ["image"] * (2 * n), "queries": 257, "bytes": 1000,
+                         "match_fraction": list(two_sbox) + list(aes), "exact": [f == 1.0 for f in two_sbox] + [False] * n})
+
+
+@pytest.mark.parametrize("two_sbox, aes, verdict", [
+    ((1.0, 1.0), (0.004, 0.0), "not reproduced"),     # read whole: weaker, and far more than slightly
+    ((0.05, 0.06), (0.004, 0.0), "reproduced"),       # a few points more than AES: slightly weaker
+    ((0.10, 0.30), (0.004, 0.0), "inconclusive"),     # across the most a slight effect reaches
+    ((0.0, 0.0), (0.30, 0.30), "contradicted"),       # AES read more than AES-2SBox: not weaker at all
+])
+def test_slightly_weakened_is_a_small_effect_on_what_the_attack_reads(two_sbox, aes, verdict):
+    from cipherlab.analysis import verdicts
+    rows = evidence.weakened_evidence(_attack_table(two_sbox, aes), profile="quick")
+    assert {r.claim_id for r in rows} == {"000-security-slightly-weakened", "001-security-slightly-weakened"}
+    assert rows[0].low == pytest.approx(100 * (min(two_sbox) - max(aes)))
+    assert rows[0].high == pytest.approx(100 * (max(two_sbox) - min(aes)))
+    ev = verdicts.evidence_frame(rows).assign(chapter="security")
+    claims = verdicts.load_claims()
+    out = verdicts.decide_all(claims[claims["claim_id"].isin(ev["claim_id"])], ev).set_index("claim_id")
+    assert (out["verdict"] == verdict).all(), out["reason"].iloc[0]
+
+
+def test_slightly_weakened_needs_aes_attacked_alike():
+    t = _attack_table((1.0,), (0.0,))
+    with pytest.raises(ValueError, match="attacked alike"):
+        evidence.weakened_evidence(t[t["cipher"] != "aes"], profile="quick")

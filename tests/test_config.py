@@ -87,6 +87,17 @@ def test_no_override_leaves_the_profile_as_its_file_says(no_overrides):
     assert config.resolve_overrides({})[0] == "full"
 
 
+def test_the_door_checks_the_profile_once_and_the_overrides_once(no_overrides, monkeypatch):
+    """A run's config is schema-checked at the door twice, each check with its own job (the profile file alone,
+    naming the file; then with the overrides), and never again while it is completed."""
+    seen = []
+    real = config.validate
+    monkeypatch.setattr(config, "validate", lambda cfg, where: (seen.append(where), real(cfg, where)))
+    profile, given, cfg = config.resolve_overrides({"profile": "quick", "seed": 7})
+    assert seen == ["config/quick.yaml", "--config/--configfile"] and cfg["seed"] == 7
+    assert cfg == config.load_config("quick")   # the same config as a job reading it alone
+
+
 @pytest.mark.parametrize("given, message", [
     ({"profile": "nope"}, "--config profile: must be one of full, quick, got 'nope'"),
     ({"profile": "quick", "bogus": 1}, "--config/--configfile: invalid configuration (1 problem(s)): bogus: unknown key"),

@@ -140,10 +140,12 @@ def resolve_overrides(snakemake_config: Mapping[str, Any]) -> "tuple[str, dict[s
     where = str(path.relative_to(path.parent.parent))
     own = _params.read_profile(profile, overrides={})
     validate(own, where)
-    validate(_overrides.merge(own, overrides), "--config/--configfile")
+    merged = _overrides.merge(own, overrides)
+    validate(merged, "--config/--configfile")
     _overrides.export(overrides)
     try:
-        cfg = load_config(profile)
+        # checked once above, the profile alone and then with the overrides: complete it without checking again
+        cfg = _complete(merged, profile, where + (" with the --config/--configfile overrides" if overrides else ""))
     except ValueError:
         _overrides.export({})
         raise
@@ -209,8 +211,13 @@ def load_config(profile: str) -> dict[str, Any]:
         where += " with the --config/--configfile overrides"
     cfg = read_config(profile)
     validate(cfg, where)
+    return _complete(cfg, profile, where)
+
+
+def _complete(cfg: dict[str, Any], profile: str, where: str) -> dict[str, Any]:
+    """A validated profile with every chapter's section complete (its ``Params``, as JSON values)."""
     if cfg["profile"] != profile:
-        raise ValueError(f"{path}: profile is {cfg['profile']!r}, expected {profile!r}")
+        raise ValueError(f"{where}: profile is {cfg['profile']!r}, expected {profile!r}")
     out = dict(cfg)
     for section, decl in chapters.load().sections.items():
         out[section] = _params.to_config(decl.make_params(cfg.get(section), where=f"{where}: {section}",

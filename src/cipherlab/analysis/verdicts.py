@@ -325,8 +325,8 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
             i = mb[combine_verdicts(keys, how, machine_order(order), [favour[j] for j in mb])]
     pick = decided[i]
     readings = [r["reading"] for r, _ in decided]
-    figures = "; ".join(f"{r}: {ours_text(e)}, {d.verdict}" for r, (e, d) in zip(readings, decided))
-    if all(d.verdict == pick[1].verdict for _, d in decided):
+    figures = "; ".join(f"{r}: {ours_text(e)}, {_word(d, order)}" for r, (e, d) in zip(readings, decided))
+    if all(_word(d, order) == _word(pick[1], order) for _, d in decided):
         label = "every reading (" + ", ".join(readings) + ")"
         basis = f"the same under every reading ({', '.join(readings)}); under {pick[0]['reading']}: {pick[1].basis}"
         reason = f"{pick[1].reason.rstrip('.')} (the same under every reading: {figures})"
@@ -336,7 +336,7 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         which = {"every": "the least favourable", "most": "the median",
                  "any": "the most favourable"}[how] + f" of {len(readings)} readings"
         basis = f"under {label}, {which} ({each}): {pick[1].basis}"
-        n_same = sum(d.verdict == pick[1].verdict for _, d in decided)
+        n_same = sum(_word(d, order) == _word(pick[1], order) for _, d in decided)
         rule = {"every": "every reading must hold", "most": "most readings decide",
                 "any": "any reading may hold"}[how]
         apart = [d.verdict for _, d in decided if d.verdict not in order]
@@ -349,8 +349,14 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
             also = (f" and {n_rep} reproduced; a reading whose size belongs to the machine never counts as "
                     "reproduced, so the sentence as stated is the machine's" if n_rep else "")
         reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
-                  f"{n_same} of {len(readings)} readings give {pick[1].verdict}{also}; each reading: {figures})")
+                  f"{n_same} of {len(readings)} readings give {_word(pick[1], order)}{also}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
+
+
+def _word(d: Decision, order) -> str:
+    """A reading's verdict as its reason names it: the word, or a machine-bound status with its place
+    ("machine-bound: differs on this machine")."""
+    return d.verdict if d.verdict in order else shown_label(d.verdict, d.outcome)
 
 
 #: The machine-bound outcomes, least favourable first: the order in which they rank among themselves.

@@ -78,10 +78,16 @@ def test_the_papers_numbers_are_weighed_by_their_own_arithmetic():
     assert evs["003-t7-f5-f10-consistent"].estimate == pytest.approx((5 / 14303.26e-6 / 440 - 1) * 100)
     bf_cast = evs.pop("003-f7-f9-blowfish-cast-consistent")
     assert bf_cast.estimate == pytest.approx((45 / 47.5 - 1) * 100)
-    # both figures state the order in words and come from the same calls: no charity turns it, so 45 below 47.5
-    # contradicts Fig. 7's 'Blowfish is faster than CAST'
-    assert bf_cast.holds is False and "lies beyond" in bf_cast.detail
+    # 'approximately 45' against '~45 to 50', plot-read numbers at a size Fig. 7's prose never names: the same
+    # declared charity as every other pair of plot-read numbers, so a -5.3 % gap is no self-contradiction
+    assert bf_cast.holds is True and "lies within the ±25 %" in bf_cast.detail
     assert all(e.holds for e in evs.values())
+
+
+@pytest.mark.parametrize("gap, holds", [(-5.3, True), (-25.0, True), (-25.1, False), (30.0, True)])
+def test_an_order_between_plot_read_numbers_gets_the_declared_charity_below_it(gap, holds):
+    ev = C._consistent("003-f7-f9-blowfish-cast-consistent", {"a": gap}, "test", profile="test", one_sided=True)
+    assert ev.holds is holds
 
 
 @pytest.mark.parametrize("gaps, holds", [({"a": 0.0}, True), ({"a": 3.0}, True), ({"a": -0.1}, False)])

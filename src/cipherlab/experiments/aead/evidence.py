@@ -397,14 +397,14 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
     gcm = gcm_forgery_bound(q, t, largest)
     bcond = dict(size=f"{largest} B", style="exact arithmetic", mode="gcm", profile=profile, section=SECTIONS["bound"])
     # one reading of the forgery bound for every row: the paper's model, a t-bit tag guessed, 2^-t per
-    # attempt; GCM's bound for modified ciphertexts (it grows with the message) is 003-s3-eq1-any-tag-length's caution
+    # attempt; GCM's bound for modified ciphertexts (it grows with the message) is eq. 1's general reading, at 003-s3-eq1-any-tag-length
     eq4 = Fraction(q, 1) * Fraction(1, 2**t)
     out.append(_v.Evidence("003-s3-bound-eq2-4", estimate=math.log2(bound), holds=bool(bound == eq4 < 1),
                            unit="log2", detail=(f"under the paper's model (a {t}-bit tag guessed: 2^-{t} per attempt), "
                                                 f"q / 2^t for q = {q}, t = {t} is 2^{math.log2(bound):.2f}, which is "
-                                                f"eq. 4's {q} x 2^-{t}; GCM's own bound at its {largest} B messages "
-                                                f"(2^{math.log2(gcm):.2f}, a modified ciphertext) is 003-s3-eq1-any-tag-length's "
-                                                "caution"),
+                                                f"eq. 4's {q} x 2^-{t}; GCM's own bound for the same q = {q} "
+                                                f"forgeries of modified {largest} B ciphertexts (2^{math.log2(gcm):.2f}) "
+                                                "is eq. 1's general reading, decided at 003-s3-eq1-any-tag-length"),
                            **bcond))
     tag_bits = sorted({8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
                        for m in ("gcm", "ccm", "eax")})   # the tags the experiment uses (the library default)

@@ -365,8 +365,9 @@ def _spreads(p1, fg, profile: str, seed: int) -> list[_v.Evidence]:
         evs.append(spread("003-s52-std-rises", _times(main, mode=m, bytes=large), _times(main, mode=m, bytes=small),
                           ctl, cv=False, seed=seed, size=_size(large, small), mode=m, profile=profile, section=sec,
                           stated=float(printed),
-                          detail=f"std of the {LABELS[m]} rejection time at {large} B over at {small} B "
-                                 f"(Tables 5 and 7: {printed:+.0f} %)"))
+                          detail=f"std within a process of the {LABELS[m]} rejection time at {large} B over at "
+                                 f"{small} B (aead_forgery_times' 'std within process'; Tables 5 and 7: "
+                                 f"{printed:+.0f} %)"))
     out.append(weakest(evs, "modes"))
     evs = [spread("003-s52-ccm-fluctuates-most", _times(main, mode="ccm", bytes=large),
                   _times(main, mode=m, bytes=large), ctl, cv=False, seed=seed, size=_size(large), mode=f"ccm vs {m}",

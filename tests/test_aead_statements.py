@@ -64,3 +64,26 @@ def test_a_tag_guess_matches_one_value_at_every_length_the_library_accepts():
     from cipherlab.experiments.aead.measure import library_tag_bytes
     got = S.tag_guess_check(seed=2)
     assert got == {m: library_tag_bytes(m) for m in ("gcm", "ccm", "eax")} and 4 in got["gcm"] and 16 in got["ccm"]
+
+
+def test_gcm_tag_is_rebuilt_from_the_ciphertext_and_ccm_tag_is_not():
+    """GCM's tag from GHASH over the ciphertext equals the library's (and one changed ciphertext byte changes it),
+    EAX's OMAC is over the ciphertext, CCM's CBC-MAC is over the plaintext: the check can fail either way."""
+    key, nonce, header, msg = bytes(range(16)), bytes(range(12)), b"hdr", b"a message of some length, 37 bytes!"
+    ct, tag = AES.new(key, AES.MODE_GCM, nonce=nonce).update(header).encrypt_and_digest(msg)
+    assert S.gcm_from_ghash(key, nonce, header, ct) == tag
+    assert S.gcm_from_ghash(key, nonce, header, bytes([ct[0] ^ 1]) + ct[1:]) != tag
+    assert S.gcm_from_ghash(key, nonce, header, msg) != tag            # over the plaintext it is not the tag
+    over = S.tags_over_ciphertext(n_messages=4, seed=1)
+    assert over == {"gcm": (4, 4), "eax": (4, 4), "ccm": (0, 4)}
+
+
+def test_encrypt_and_digest_readings_disagree_and_verification_rejects_what_it_should():
+    evs = S.digest_evidence(profile="quick", seed=1)
+    digest = {e.reading: e for e in evs if e.claim_id == "003-s3-digest-over-ciphertext"}
+    assert digest[S.DIGEST_GCM].holds is True and digest[S.DIGEST_EVERY].holds is False
+    assert "CCM: 0 of 8" in digest[S.DIGEST_EVERY].detail
+    verify = next(e for e in evs if e.claim_id == "003-s3-verify-rejects")
+    assert verify.holds is True
+    got = S.verify_rejects(seed=1)
+    assert all(all(d.values()) for d in got.values()) and set(got) == {"gcm", "ccm", "eax"}

@@ -29,7 +29,11 @@ def test_every_claim_of_the_module_is_a_003_row_and_gets_one_evidence_row():
     for cid in C.CLAIMS:
         assert claims.loc[cid, "paper"] == "003" and claims.loc[cid, "rule"] != "not_testable"
     evs = C.consistency_claims(synthetic_raw(1, PAPER_ORDER), profile="test")
-    assert sorted(e.claim_id for e in evs) == sorted(C.CLAIMS)
+    # one row per claim, or one per reading the claim row declares open
+    assert sorted(set(e.claim_id for e in evs)) == sorted(C.CLAIMS)
+    for cid in C.CLAIMS:
+        rows = [e for e in evs if e.claim_id == cid]
+        assert len(rows) == 1 or (claims.loc[cid, "readings"] == "open" and len({e.reading for e in rows}) == len(rows))
 
 
 @pytest.mark.parametrize("factor, verdict", [(1.0, "inconclusive"), (1.3, "reproduced")])
@@ -78,10 +82,16 @@ def test_the_papers_numbers_are_weighed_by_their_own_arithmetic():
     assert evs["003-t7-f5-f10-consistent"].estimate == pytest.approx((5 / 14303.26e-6 / 440 - 1) * 100)
     bf_cast = evs.pop("003-f7-f9-blowfish-cast-consistent")
     assert bf_cast.estimate == pytest.approx((45 / 47.5 - 1) * 100)
-    # both figures state the order in words and come from the same calls: no charity turns it, so 45 below 47.5
-    # contradicts Fig. 7's 'Blowfish is faster than CAST'
-    assert bf_cast.holds is False and "lies beyond" in bf_cast.detail
+    # 'approximately 45' against '~45 to 50', plot-read numbers at a size Fig. 7's prose never names: the same
+    # declared charity as every other pair of plot-read numbers, so a -5.3 % gap is no self-contradiction
+    assert bf_cast.holds is True and "lies within the ±25 %" in bf_cast.detail
     assert all(e.holds for e in evs.values())
+
+
+@pytest.mark.parametrize("gap, holds", [(-5.3, True), (-25.0, True), (-25.1, False), (30.0, True)])
+def test_an_order_between_plot_read_numbers_gets_the_declared_charity_below_it(gap, holds):
+    ev = C._consistent("003-f7-f9-blowfish-cast-consistent", {"a": gap}, "test", profile="test", one_sided=True)
+    assert ev.holds is holds
 
 
 @pytest.mark.parametrize("gaps, holds", [({"a": 0.0}, True), ({"a": 3.0}, True), ({"a": -0.1}, False)])
@@ -129,27 +139,38 @@ def test_aes_rejects_blowfish_and_cast_ciphertexts_but_accepts_its_own():
 
 
 def test_the_pseudocode_defects_are_read_from_the_registry_passages(monkeypatch):
-    evs = {e.claim_id: e for e in C.pseudocode_evidence(profile="test")}
+    evs = {e.claim_id: e for e in C.pseudocode_evidence(profile="test") if e.reading != C.A1_ONE_KEY}
     assert not any(e.holds for cid, e in evs.items() if cid != "003-a1-key-per-mode")
     assert "DecryptionTime" in evs["003-pc3-stores-decryption-time"].detail
     # a corrected passage passes: the checks read the quote, not a verdict written in code
     claims = V.load_claims().copy()
     fix = {"003-pc3-stores-decryption-time": "EncryptionTime <- E - S; Store(Algorithm, size, EncryptionTime)",
            "003-a4-decrypt-using-aes": "iii. Decrypt Ei using Mi with Ki under Mode EAX",
-           "003-t2-s511-stable-contradiction": "Table 2: GCM Most Stable; Sec. 5.1.1: GCM where stability matters"}
+           "003-t2-s511-stable-contradiction": "Table 2: GCM Most Stable; Sec. 5.1.1: GCM where stability matters",
+           "003-a1-2-steps-name-algorithms": "Method = AES, Mode = { GCM, CCM, EAX } ... 4. Compare each mode.",
+           "003-pc1-method1-undefined": "Input: Method1 = AES; Modes = {GCM} Begin Encrypt(Method1, Original_File, Mode)",
+           "003-s3-eq3-label": "P_total <= q / 2^t (2); P_total <= 100 / 2^128 (3); P_total ≈ 100 x 2^-128 (4)"}
     for cid, q in fix.items():
         claims.loc[claims["claim_id"] == cid, "quote"] = q
-    assert all(e.holds for e in C.pseudocode_evidence(profile="test", claims=claims))
+    assert all(e.holds for e in C.pseudocode_evidence(profile="test", claims=claims) if e.reading != C.A1_ONE_KEY)
 
 
 def test_the_same_keys_are_one_key_set_for_every_file_and_a_key_per_file_breaks_it():
     # Sec. 3's "the same encryption keys": Algorithms 1-2 pick each mode's key from one set used for every file
-    assert {e.claim_id: e for e in C.pseudocode_evidence(profile="test")}["003-a1-key-per-mode"].holds
+    a1 = {e.reading: e for e in C.pseudocode_evidence(profile="test") if e.claim_id == "003-a1-key-per-mode"}
+    assert a1[C.A1_KEY_SET].holds
+    # the other fair reading, one key for all three modes: Algorithm 1's key per mode does not follow it
+    assert not a1[C.A1_ONE_KEY].holds and "according to the mode" in a1[C.A1_ONE_KEY].detail
     claims = V.load_claims().copy()
+    claims.loc[claims["claim_id"] == "003-a1-key-per-mode", "quote"] = "i. Use the key K for every mode Mi"
+    a1 = {e.reading: e for e in C.pseudocode_evidence(profile="test", claims=claims)
+          if e.claim_id == "003-a1-key-per-mode"}
+    assert a1[C.A1_ONE_KEY].holds
     for passage in ("i. Select key Ki from Key_Set according to Fi", "i. Generate a new key Ki for file Fi",
                     "i. Encrypt Fi under Mode Mi"):
         claims.loc[claims["claim_id"] == "003-a1-key-per-mode", "quote"] = passage
-        ev = {e.claim_id: e for e in C.pseudocode_evidence(profile="test", claims=claims)}["003-a1-key-per-mode"]
+        ev = {e.reading: e for e in C.pseudocode_evidence(profile="test", claims=claims)
+              if e.claim_id == "003-a1-key-per-mode"}[C.A1_KEY_SET]
         assert not ev.holds, passage
 
 
@@ -162,3 +183,31 @@ def test_the_stability_contradiction_is_decided_on_the_text_alone():
         "stability is more important to the user than maximum speed")
     assert {e.claim_id: e for e in C.pseudocode_evidence(profile="test", claims=claims)}[
         "003-t2-s511-stable-contradiction"].holds
+
+
+@pytest.mark.parametrize("passage, copied", [
+    ("Method = AES, Mode = {GCM} ... 3. Plot for all algorithms.", True),
+    ("Method = AES ... 4. Compare the performance of each algorithm.", True),
+    ("Method = AES ... 4. Compare the performance of each mode.", False),
+    ("Algorithms = [AES, Blowfish, CAST] ... Compare each algorithm.", False),    # phase 2: several algorithms
+])
+def test_steps_that_speak_of_algorithms_for_one_method_are_a_copy(passage, copied):
+    assert C.algorithms_for_one(passage) is copied
+
+
+@pytest.mark.parametrize("passage, undefined", [
+    ("Input: FileSet; Modes Begin Encrypted_Data ← Encrypt(Method1, Original_File, Mode)", ["Method1"]),
+    ("Input: FileSet; Method1 = AES Begin Encrypted_Data ← Encrypt(Method1, Original_File, Mode)", []),
+    ("Input: FileSet Begin Encrypt(AES, Original_File, Mode)", ["AES"]),
+])
+def test_an_argument_the_input_never_defines_is_found(passage, undefined):
+    assert C.undefined_arguments(passage) == undefined
+
+
+@pytest.mark.parametrize("passage, labels", [
+    ("P_total <= q / 2^t (2); P_forgery <= 100 / 2^128 (3)", ("P_total", "P_forgery")),
+    ("P_total <= q / 2^t (2); P_total <= 100 / 2^128 (3)", ("P_total", "P_total")),
+    ("P_total ≤ q / 2^t (2)", ("P_total", "")),
+])
+def test_the_equations_names_are_read_from_the_passage(passage, labels):
+    assert C.equation_labels(passage) == labels

@@ -109,3 +109,27 @@ def test_the_power_of_the_forgery_trials_counts_random_tags_only():
     assert forgery.guessing_trials(one) == (2160, 1)
     with pytest.raises(ValueError, match="random-tag"):
         forgery.guessing_trials(pd.DataFrame(rows[2160:]))
+
+
+def test_the_table_holds_the_spread_the_claims_decide_on():
+    """``std_within_us``: each process's std, combined by the geometric mean over processes, so that its ratio
+    between two sizes is the estimate the spread claims decide on (speedup_ci, statistic std), while the pooled
+    std also holds the spread between processes."""
+    import numpy as np
+    from cipherlab.analysis import stats
+    rng = np.random.default_rng(3)
+    rows, arrays = [], {}
+    for nb, scale in ((100_000, 1.0), (5_000_000, 7.0)):
+        x = np.stack([1e-3 * (1 + p) + scale * 1e-5 * (1 + p) * rng.standard_normal(40) for p in range(4)])
+        arrays[nb] = x
+        rows += [dict(bytes=nb, mode="gcm", kind="random_tag", process=p, trial=t, seconds=float(x[p, t]),
+                      instance="main") for p in range(4) for t in range(40)]
+    times = pd.DataFrame(rows)
+    outcomes = pd.DataFrame([dict(bytes=nb, mode="gcm", kind="random_tag", tag=i, rejected=True)
+                             for nb in arrays for i in range(3)])
+    tab = forgery.forgery_table(times, outcomes).set_index("bytes")
+    got = (tab.loc[5_000_000, "std_within_us"] / tab.loc[100_000, "std_within_us"] - 1) * 100
+    want = stats.speedup_ci(arrays[5_000_000], arrays[100_000], statistic="std", n_resamples=200).estimate
+    assert got == pytest.approx(want, rel=1e-9)
+    # the processes' levels differ, so the pooled std is larger than the one within a process
+    assert (tab["std_us"] > tab["std_within_us"]).all()

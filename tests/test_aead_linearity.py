@@ -75,13 +75,28 @@ def test_linearity_evidence_is_decided_on_its_own_interval(low, high, expected):
     assert V.decide(claim, ev).verdict == expected
 
 
-def test_equally_affected_is_shown_between_the_modes_and_decides_nothing():
+def test_equally_affected_is_a_sameness_whose_size_is_the_machines():
     """'All three modes are equally affected by file size' compares three code paths, whose relative growth and cost
-    per byte belong to the machine: the row is not testable, and the evidence shows both readings: near 0 when every
-    mode pays alike, the same relative growth but three times the cost per byte when one mode is three times slower
-    at every size."""
+    per byte belong to the machine: a sameness (small_effect, expect: either) said to agree or differ on this
+    machine (carries: direction), both readings shown: near 0 when every mode pays alike, the same relative growth
+    but three times the cost per byte when one mode is three times slower at every size."""
+    from cipherlab.analysis import verdicts as V
     from cipherlab.experiments.aead import evidence
-    assert evidence.paper_claims().set_index("claim_id").loc["003-s511-equally-affected", "rule"] == "not_testable"
+    row = evidence.paper_claims().set_index("claim_id").loc["003-s511-equally-affected"]
+    assert (row["rule"], row["expect"], row["carries"], row["readings"]) == ("small_effect", "either", "direction",
+                                                                             "open")
+
+    def decided(raw):
+        evs = linearity.equal_growth_evidence(raw, profile="full", seed=1, n_resamples=200)
+        mine = evidence.paper_claims()
+        mine = mine[mine["claim_id"] == "003-s511-equally-affected"]
+        return V.decide_all(mine, V.evidence_frame(evs).assign(chapter="aead")).iloc[0]
+    d = decided(synthetic_raw(1, {**PAPER_ORDER, "ccm": 1.0, "eax": 1.0}))
+    assert (d["verdict"], d["outcome"]) == ("machine-bound", "agrees_here"), d["reason"]
+    far = synthetic_raw(1, {**PAPER_ORDER, "ccm": 1.0, "eax": 1.0})
+    far.loc[(far["mode"] == "eax") & (far["instance"] == "main"), "seconds"] *= 3.0
+    d = decided(far)
+    assert (d["verdict"], d["outcome"]) == ("machine-bound", "differs_here"), d["reason"]
 
     def shown(raw):
         return {e.reading: e.estimate for e in linearity.equal_growth_evidence(raw, profile="full", seed=1,

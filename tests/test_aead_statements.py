@@ -29,11 +29,16 @@ def test_the_statements_say_what_the_library_and_the_tables_show():
     tags = rows["003-x-eax-64bit-tags"]                        # phase 2's EAX tags are one 64-bit block
     assert tags.holds is True and tags.estimate == 64 and "blowfish 64 bits" in tags.detail
     assert "003-abstract-reference-choice" not in rows         # a proposed use, not testable: no refutation of it
-    eq1 = rows["003-s3-eq1-any-tag-length"]
-    # the paper's model decides (a guess of an unchanged ciphertext's tag: 2^-t, every mode, every tag length); GCM's
-    # bound for a modified ciphertext is the caution: 5 MB, 312500 blocks, 312501 / 2^32, 2^18.25 times 2^-32
-    assert eq1.holds is True and eq1.estimate is None and eq1.mode == "gcm, ccm, eax"   # a statement, no "2^0"
-    assert "caution" in eq1.detail and f"2^{math.log2(312501):.1f} times" in eq1.detail and "SP 800-38D" in eq1.detail
+    eq1 = {e.reading: e for e in S.statement_evidence(profile="quick") if e.claim_id == "003-s3-eq1-any-tag-length"}
+    assert sorted(eq1) == sorted((S.EQ1_NARROW, S.EQ1_GENERAL))
+    # the paper's model (a guess of an unchanged ciphertext's tag: 2^-t, every mode, every tag length) holds
+    narrow = eq1[S.EQ1_NARROW]
+    assert narrow.holds is True and narrow.estimate is None and narrow.mode == "gcm, ccm, eax"   # a statement
+    # the cited works' reading, a forgery of any ciphertext, fails for GCM: 5 MB, 312500 blocks, 312501 / 2^32,
+    # 2^18.25 times 2^-32
+    general = eq1[S.EQ1_GENERAL]
+    assert general.holds is False and general.size == narrow.size and general.mode == narrow.mode
+    assert f"2^{math.log2(312501):.1f} times" in general.detail and "SP 800-38D" in general.detail
     ccm = rows["003-s127-ccm-mac-before-decrypt"]               # the MAC is over the plaintext: after decryption
     assert ccm.holds is False and ccm.n == 8 and "on 8 of 8" in ccm.detail and "ciphertext gives its tag on 0" in ccm.detail
     assert rows["003-t3-three-algorithms"].holds is False and "9 of its 9 cells" in rows["003-t3-three-algorithms"].detail
@@ -59,3 +64,26 @@ def test_a_tag_guess_matches_one_value_at_every_length_the_library_accepts():
     from cipherlab.experiments.aead.measure import library_tag_bytes
     got = S.tag_guess_check(seed=2)
     assert got == {m: library_tag_bytes(m) for m in ("gcm", "ccm", "eax")} and 4 in got["gcm"] and 16 in got["ccm"]
+
+
+def test_gcm_tag_is_rebuilt_from_the_ciphertext_and_ccm_tag_is_not():
+    """GCM's tag from GHASH over the ciphertext equals the library's (and one changed ciphertext byte changes it),
+    EAX's OMAC is over the ciphertext, CCM's CBC-MAC is over the plaintext: the check can fail either way."""
+    key, nonce, header, msg = bytes(range(16)), bytes(range(12)), b"hdr", b"a message of some length, 37 bytes!"
+    ct, tag = AES.new(key, AES.MODE_GCM, nonce=nonce).update(header).encrypt_and_digest(msg)
+    assert S.gcm_from_ghash(key, nonce, header, ct) == tag
+    assert S.gcm_from_ghash(key, nonce, header, bytes([ct[0] ^ 1]) + ct[1:]) != tag
+    assert S.gcm_from_ghash(key, nonce, header, msg) != tag            # over the plaintext it is not the tag
+    over = S.tags_over_ciphertext(n_messages=4, seed=1)
+    assert over == {"gcm": (4, 4), "eax": (4, 4), "ccm": (0, 4)}
+
+
+def test_encrypt_and_digest_readings_disagree_and_verification_rejects_what_it_should():
+    evs = S.digest_evidence(profile="quick", seed=1)
+    digest = {e.reading: e for e in evs if e.claim_id == "003-s3-digest-over-ciphertext"}
+    assert digest[S.DIGEST_GCM].holds is True and digest[S.DIGEST_EVERY].holds is False
+    assert "CCM: 0 of 8" in digest[S.DIGEST_EVERY].detail
+    verify = next(e for e in evs if e.claim_id == "003-s3-verify-rejects")
+    assert verify.holds is True
+    got = S.verify_rejects(seed=1)
+    assert all(all(d.values()) for d in got.values()) and set(got) == {"gcm", "ccm", "eax"}

@@ -847,6 +847,57 @@ def test_a_machine_bound_reading_is_counted_in_the_reason_as_ranking_with_reprod
             "which rank with reproduced") in row["reason"]
 
 
+def test_under_every_a_machine_bound_reading_never_counts_as_reproduced():
+    small, beyond = dict(estimate=0.0, low=-1.0, high=1.0), dict(estimate=41.0, low=35.0, high=47.0)
+    slight = dict(estimate=8.0, low=6.0, high=10.0, unit="%")
+    kw = dict(rule="small_effect", published="", margin="", carries="direction")
+    # two readings reproduce, one is the machine's size beyond a slight effect: the whole is the machine's
+    row = _readings(dict(reading="size=1", **beyond), dict(reading="size=2", **small), dict(reading="size=3", **small),
+                    **kw)
+    assert (row["verdict"], row["outcome"], row["reading"]) == ("machine-bound", "differs_here", "size=1")
+    assert "never counts as reproduced" in row["reason"]
+    # the least favourable machine outcome decides among machine-bound readings (differs before agrees)
+    row = _readings(dict(reading="size=1", **slight), dict(reading="size=2", **beyond), **kw)
+    assert (row["verdict"], row["outcome"]) == ("machine-bound", "differs_here")
+    row = _readings(dict(reading="size=1", **slight), dict(reading="size=2", **small), **kw)
+    assert (row["verdict"], row["outcome"]) == ("machine-bound", "agrees_here")
+    # a counted verdict against the claim still decides before any machine-bound reading
+    row = _readings(dict(reading="size=1", **beyond), dict(reading="size=2", estimate=-6.0, low=-8.0, high=-4.0), **kw)
+    assert row["verdict"] == "contradicted"
+    # every reading reproduced: reproduced, as before
+    assert _readings(dict(reading="size=1", **small), dict(reading="size=2", **small), **kw)["verdict"] == "reproduced"
+
+
+@pytest.mark.parametrize("lo, hi, outcome", [(5.0, 11.0, "agrees_here"), (-4.0, 4.0, "agrees_here"),
+                                             (35.0, 47.0, "differs_here"), (-47.0, -35.0, "differs_here"),
+                                             (10.0, 20.0, "unclear_here")])
+def test_a_sameness_between_two_code_paths_is_said_on_this_machine(lo, hi, outcome):
+    got = _machine(lo, hi, rule="small_effect", published="", margin="", expect="either")
+    assert (got.verdict, got.outcome) == ("machine-bound", outcome)
+    assert "within ±15 %" in got.reason
+
+
+@pytest.mark.parametrize("lo, hi, carries, verdict, outcome", [
+    (100.0, 130.0, "size", "reproduced", "established"),          # under the upper bound 340, the direction held
+    (400.0, 450.0, "size", "not reproduced", "size_excluded"),    # above the upper bound, beyond its band
+    (330.0, 350.0, "size", "inconclusive", "undecided"),          # across the bound's band
+    (-30.0, -20.0, "size", "contradicted", "reversed"),           # the direction itself fails
+    (-1.0, 1.0, "size", "contradicted", "no_effect"),
+    (100.0, 130.0, "direction", "machine-bound", "agrees_here"),
+    (400.0, 450.0, "direction", "machine-bound", "differs_here"),
+    (330.0, 350.0, "direction", "machine-bound", "unclear_here"),
+    (-30.0, -20.0, "direction", "contradicted", "reversed"),
+])
+def test_an_upper_bound_holds_below_it_and_fails_above_it(lo, hi, carries, verdict, outcome):
+    c = _load([claim(rule="ordering", published="340", null="340", margin="", expect="at_most",
+                     carries=carries)]).iloc[0]
+    d = V.decide(c, V.Evidence("x", estimate=(lo + hi) / 2, low=lo, high=hi, unit="%", control_low=-2.0,
+                               control_high=2.0), RULES)
+    assert (d.verdict, d.outcome) == (verdict, outcome)
+    if outcome in ("established", "agrees_here", "differs_here"):
+        assert "upper" in d.reason and "340" in d.reason
+
+
 def test_readings_the_paper_leaves_open_give_a_verdict_only_where_every_fair_reading_reaches_it():
     good, bad = dict(estimate=20.0, low=18.0, high=22.0), dict(estimate=0.0, low=-1.0, high=1.0)
     far = dict(estimate=40.0, low=39.0, high=41.0)             # beyond the size, the direction held: not reproduced

@@ -248,9 +248,10 @@ def load_claims(path=None, papers: "tuple[str, ...] | None" = None) -> pd.DataFr
         if r.rule == "small_effect" and r.expect not in ("", "either"):
             raise ValueError(f"{where}: rule small_effect takes expect = either (a sameness of no direction) or "
                              f"nothing (a small effect in the claim's direction), got {r.expect!r}")
-        if r.rule == "ordering" and r.expect not in ("", "slight"):
+        if r.rule == "ordering" and r.expect not in ("", "slight", "at_most"):
             raise ValueError(f"{where}: rule ordering takes expect = slight (an order the sentence calls slight, "
-                             f"decided on each printed gap) or nothing, got {r.expect!r}")
+                             f"decided on each printed gap), at_most (its null, a bound in %, is an upper bound) "
+                             f"or nothing, got {r.expect!r}")
         if r.rule == "within_margin" and _num(value) is None:
             raise ValueError(f"{where}: rule within_margin needs a numeric published value, got {value!r}")
         if r.scope == "claim" and r.carries not in CARRIES:

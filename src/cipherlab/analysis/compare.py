@@ -259,26 +259,33 @@ def small_effect(lo, hi, est, base, h, percent, rules, either: bool = False) -> 
                  "sameness" if either else "small effect", None if cap is None else base + float(cap))
 
 
+#: The outcomes of a sameness (``small_effect`` with ``expect: either``) that a machine-bound size turns into a
+#: status: as small as stated (agrees), wholly beyond the largest slight effect (differs), across it (unclear).
+SAMENESS_ON_MACHINE = ("as_small_as_stated", "statement_false", "undecided")
+
+
 def slight_on_machine(out: Outcome) -> Outcome:
     """A slight effect whose size belongs to the paper's machine (``small_effect`` with ``carries: direction``,
     e.g. "slightly better" between two different code paths), its direction held beyond the noise: the size
     is only said to agree (within ``slight_pct``), differ (wholly beyond it) or neither, on this machine."""
-    name = {"as_small_as_stated": "agrees_here", "size_excluded": "differs_here"}.get(out.name, "unclear_here")
+    name = {"as_small_as_stated": "agrees_here", "size_excluded": "differs_here",
+            "statement_false": "differs_here"}.get(out.name, "unclear_here")
     return replace(out, name=name, reason=f"{out.reason}; the size of a slight effect between two code paths "
                                           f"belongs to the machine: it {MACHINE_WORDS[name]}")
 
 
 def machine_size(lo, hi, edges: "tuple[float, float] | None", h: float, percent: bool, target: str,
-                 bound: "float | None" = None, machine: str = "this machine") -> Outcome:
+                 bound: "float | None" = None, machine: str = "this machine", upper: bool = False) -> Outcome:
     """The size of a claim that belongs to the paper's machine (``carries: direction``), the direction held:
     ours inside ``edges`` (the margin of the stated size) beyond the noise at each edge, or above a stated
     ``bound`` beyond its noise, agrees on ``machine``; wholly outside (below the bound) differs; otherwise
-    neither clearly. Never a verdict: a status counted apart. Evidence of another real machine enters the same
-    way, with its name."""
+    neither clearly; an ``upper`` bound the reverse (below it agrees, above it differs). Never a verdict: a status
+    counted apart. Evidence of another real machine enters the same way, with its name."""
     ci = interval_text(lo, hi)
     if bound is not None:
         tband = noise_band(h, bound, percent)
-        where = {"above": "inside", "below": "outside"}.get(place(lo, hi, tband), "straddles")
+        inside, outside = ("below", "above") if upper else ("above", "below")
+        where = {inside: "inside", outside: "outside"}.get(place(lo, hi, tband), "straddles")
         span = band_text(tband, h)
     else:
         where, span = margin_place(lo, hi, edges, h, percent)
@@ -331,8 +338,10 @@ def within_margin(lo, hi, est, published, margin, base, h, percent, rules, carri
 
 @_applies_band
 def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None" = None,
-             carries: str = "size", slight: bool = False) -> Outcome:
-    """An ordering, oriented so that the claim is above ``base``; ``bound``: a stated lower bound beyond it;
+             carries: str = "size", slight: bool = False, upper: bool = False) -> Outcome:
+    """An ordering, oriented so that the claim is above ``base``; ``bound``: a stated lower bound beyond it, or with
+    ``upper`` (the claim row's ``expect: at_most``) an upper bound: the effect lies above ``base`` and at most
+    ``bound`` (a gain computed from a printed lower bound, "starting above 100 MB/s");
     ``stated``: the effect the paper itself printed for this comparison (a gap read from its table), when it
     states one; ``carries = "direction"``: a bound that belongs to the paper's machine; ``slight`` (the claim
     row's ``expect: slight``: the sentence calls an order slight): a printed gap in the claimed direction no
@@ -364,15 +373,21 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
     if carries == "direction":
         if not est_dir:
             return Outcome("undecided", f"{against(lo, hi, band, h)}: the direction is not established")
-        return machine_size(lo, hi, None, h, percent, f"the paper's bound {fmt(bound)}", bound=bound)
+        kind = "upper bound" if upper else "bound"
+        return machine_size(lo, hi, None, h, percent, f"the paper's {kind} {fmt(bound)}", bound=bound, upper=upper)
     tband = noise_band(h, bound, percent)
-    ttext = f"the stated bound {fmt(bound)} (its {band_text(tband, h)})"
+    ttext = f"the stated {'upper bound' if upper else 'bound'} {fmt(bound)} (its {band_text(tband, h)})"
     where = place(lo, hi, tband)
-    if where == "above":
-        return Outcome("established", f"{interval_text(lo, hi)} above {ttext}")
-    if where == "below":
-        return Outcome("size_excluded", f"{interval_text(lo, hi)} below {ttext}; "
+    holds, fails = ("below", "above") if upper else ("above", "below")
+    if where == holds and (est_dir or not upper):
+        return Outcome("established", f"{interval_text(lo, hi)} {holds} {ttext}"
+                       + (f"; {_direction_text(lo, hi, band, h, 1.0, est_dir)}" if upper else ""))
+    if where == fails:
+        return Outcome("size_excluded", f"{interval_text(lo, hi)} {fails} {ttext}; "
                                         f"{_direction_text(lo, hi, band, h, 1.0, est_dir)}")
+    if where == holds:      # under an upper bound, but the direction not established
+        return Outcome("undecided", f"{interval_text(lo, hi)} {holds} {ttext}; "
+                                    f"{_direction_text(lo, hi, band, h, 1.0, est_dir)}")
     return Outcome("undecided", f"{interval_text(lo, hi)} {where} {ttext}")
 
 

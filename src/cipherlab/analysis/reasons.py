@@ -218,6 +218,7 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
     est = est if est is not None else ((lo + hi) / 2 if lo is not None else math.nan)
     noise = _band(h, ev)
     bound = rule == "ordering" and _num(claim, "null_value") not in (None, 0.0) and _text(ev, "unit") == "%"
+    upper = bound and _text(claim, "expect") == "at_most"
     if outcome == "established":
         if rule == "within_margin":
             margin = _num(claim, "margin_value")
@@ -227,7 +228,8 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
             clause = (f"within ±{fmt(_num(claim, 'margin_value'))} {_text(claim, 'unit')} of "
                       f"{fmt(_num(claim, 'null_value') or 0.0)}, the sameness the claim states").replace("  ", " ")
         elif bound:
-            clause = f"above the bound of {fmt(_num(claim, 'null_value'))} % the claim is read with"
+            clause = (f"{'under the upper' if upper else 'above the'} bound of {fmt(_num(claim, 'null_value'))} % "
+                      f"the claim is read with" + (", in the claimed direction" if upper else ""))
         elif rule == "significance":
             clause = f"significant (p = {_num(ev, 'p_value'):.3g}) and beyond {noise} in the claimed direction"
         else:
@@ -253,7 +255,8 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
                       f"none of it beyond {noise} against the claim: as small as {what}")
     elif outcome == "size_excluded":
         if bound:
-            clause = f"below the bound of {fmt(_num(claim, 'null_value'))} % the claim is read with, though in the claimed direction"
+            clause = (f"{'above the upper' if upper else 'below the'} bound of {fmt(_num(claim, 'null_value'))} % "
+                      "the claim is read with, though in the claimed direction")
         elif rule == "small_effect" or (_num(ev, "stated") is not None and rule == "ordering"):
             clause = f"beyond {noise} in the claimed direction: larger than the small effect the paper states"
         else:
@@ -280,8 +283,21 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
     elif outcome == "bound_only":
         clause = "a bound on the quantity, which cannot decide in the claim's direction"
     elif outcome in _MACHINE:
-        clause = (f"the direction holds; the size belongs to the machine the paper was timed on, and on this machine "
-                  f"it {_MACHINE[outcome]} {owner(claim)} {pub or 'value'}")
+        slight = (rules.get("small_effect") or {}).get("slight_pct")
+        if rule == "small_effect" and slight is not None:
+            either = _text(claim, "expect") == "either"
+            target = (f"the sameness the claim states (within ±{fmt(float(slight))} %, the most a slight effect "
+                      "reaches)" if either else
+                      f"the slight effect the claim states (at most {fmt(float(slight))} %)")
+        elif bound:
+            target = (f"{owner(claim)} {'upper' if upper else 'lower'} bound of "
+                      f"{fmt(_num(claim, 'null_value'))} %")
+        else:
+            target = f"{owner(claim)} {pub or 'value'}"
+        head = ("the size of the gap belongs to the machine the paper was timed on (a ratio of different code "
+                "paths)" if rule == "small_effect" and _text(claim, "expect") == "either" else
+                "the direction holds; the size belongs to the machine the paper was timed on")
+        clause = f"{head}, and on this machine it {_MACHINE[outcome]} {target}"
     else:   # undecided
         clause = (f"too close to an edge that decides ({noise}"
                   + (f", or the margin of {owner(claim)} {pub}" if pub else "") + ") to decide")

@@ -180,7 +180,9 @@ def _compare(claim, ev, rules) -> _cmp.Outcome:
     if rule == "ordering":
         null = 0.0 if null is None else null
         if percent and null != 0.0:     # "at least N % faster": the direction is against 0, the bound is N
-            return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules, carries=carries)
+            # (expect: at_most, "at most N %": an upper bound, e.g. a gain computed from a printed lower bound)
+            return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules, carries=carries,
+                                 upper=_text(claim, "expect") == "at_most")
         return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated,
                              slight=_text(claim, "expect") == "slight")
     if rule == "small_effect":
@@ -188,6 +190,9 @@ def _compare(claim, ev, rules) -> _cmp.Outcome:
                                 either=claim["expect"] == "either")
         if carries == "direction" and out.band is not None and lo > out.band[1] and claim["expect"] != "either":
             # "slightly" between two code paths: the direction holds beyond the noise, the size is the machine's
+            return _cmp.slight_on_machine(out)
+        if carries == "direction" and claim["expect"] == "either" and out.name in _cmp.SAMENESS_ON_MACHINE:
+            # "nearly the same" between two code paths: the sameness is a size, and the size is the machine's
             return _cmp.slight_on_machine(out)
         return out
     if rule == "equivalent":
@@ -287,8 +292,9 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     """Several readings of one claim, one verdict: by the claim's ``readings`` rule (``every``, ``most`` or
     ``any``); the reason names every reading's figure and verdict, so a referee sees each reading.
 
-    Readings whose verdict is a status counted apart (machine-bound) rank as reproduced in the order: their
-    direction held.
+    Under ``every`` a machine-bound reading ranks after every verdict against the claim and before reproduced
+    (:func:`machine_order`): one makes the whole machine-bound, never reproduced. Under ``most`` and ``any`` it
+    ranks as reproduced (its direction held), a counted reproduced reading at that rank deciding first.
     """
     how = readings_rule(claim, rules)
     if how == "monotone":
@@ -300,15 +306,27 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         if len(set(ranked)) > 1:
             return _open_disagree(claim, decided, ranked, order, rules)
         how = "every"      # every open reading reaches the same verdict: it stands, as under every
-    i = combine_verdicts(ranked, how, order, [_favour(claim, r) for r, _ in decided])
+    favour = [_favour(claim, r) for r, _ in decided]
+    if how == "every":
+        # every reading must hold: a machine-bound reading (its direction held, its size the machine's) is not a
+        # reproduced one; it ranks after every verdict against the claim and before reproduced, so a sentence that
+        # holds as stated only where its size is the machine's is machine-bound as a whole, never reproduced
+        i = combine_verdicts(_machine_keys(decided, order), how, machine_order(order), favour)
+    else:
+        i = combine_verdicts(ranked, how, order, favour)
     if how != "every" and decided[i][1].verdict not in order:
         # a status (a machine-bound size) ranks as reproduced; where a reading at that rank is itself counted
-        # (reproduced outright), it decides the most or any of the readings, not the size of this machine
-        i = next((j for j, (_, d) in enumerate(decided) if ranked[j] == ranked[i] and d.verdict in order), i)
+        # (reproduced outright), it decides the most or any of the readings, not the size of this machine;
+        # where none is, the same rule decides among the machine-bound readings (differs, unclear, agrees)
+        i = next((j for j, (_, d) in enumerate(decided) if ranked[j] == ranked[i] and d.verdict in order), None)
+        if i is None:
+            mb = [j for j, (_, d) in enumerate(decided) if d.verdict not in order]
+            keys = _machine_keys([decided[j] for j in mb], order)
+            i = mb[combine_verdicts(keys, how, machine_order(order), [favour[j] for j in mb])]
     pick = decided[i]
     readings = [r["reading"] for r, _ in decided]
-    figures = "; ".join(f"{r}: {ours_text(e)}, {d.verdict}" for r, (e, d) in zip(readings, decided))
-    if all(d.verdict == pick[1].verdict for _, d in decided):
+    figures = "; ".join(f"{r}: {ours_text(e)}, {_word(d, order)}" for r, (e, d) in zip(readings, decided))
+    if all(_word(d, order) == _word(pick[1], order) for _, d in decided):
         label = "every reading (" + ", ".join(readings) + ")"
         basis = f"the same under every reading ({', '.join(readings)}); under {pick[0]['reading']}: {pick[1].basis}"
         reason = f"{pick[1].reason.rstrip('.')} (the same under every reading: {figures})"
@@ -318,7 +336,7 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         which = {"every": "the least favourable", "most": "the median",
                  "any": "the most favourable"}[how] + f" of {len(readings)} readings"
         basis = f"under {label}, {which} ({each}): {pick[1].basis}"
-        n_same = sum(d.verdict == pick[1].verdict for _, d in decided)
+        n_same = sum(_word(d, order) == _word(pick[1], order) for _, d in decided)
         rule = {"every": "every reading must hold", "most": "most readings decide",
                 "any": "any reading may hold"}[how]
         apart = [d.verdict for _, d in decided if d.verdict not in order]
@@ -326,9 +344,38 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         # count agrees with the rule it is given under
         also = (f" and {len(apart)} {apart[0] if len(set(apart)) == 1 else 'counted apart'}, whose direction held "
                 "and which rank with reproduced" if apart and pick[1].verdict == "reproduced" else "")
+        if how == "every" and pick[1].verdict not in order:
+            n_rep = sum(d.verdict == "reproduced" for _, d in decided)
+            also = (f" and {n_rep} reproduced; a reading whose size belongs to the machine never counts as "
+                    "reproduced, so the sentence as stated is the machine's" if n_rep else "")
         reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
-                  f"{n_same} of {len(readings)} readings give {pick[1].verdict}{also}; each reading: {figures})")
+                  f"{n_same} of {len(readings)} readings give {_word(pick[1], order)}{also}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label
+
+
+def _word(d: Decision, order) -> str:
+    """A reading's verdict as its reason names it: the word, or a machine-bound status with its place
+    ("machine-bound: differs on this machine")."""
+    return d.verdict if d.verdict in order else shown_label(d.verdict, d.outcome)
+
+
+#: The machine-bound outcomes, least favourable first: the order in which they rank among themselves.
+MACHINE_OUTCOMES = ("differs_here", "unclear_here", "agrees_here")
+
+
+def machine_order(order) -> list:
+    """``combine_order`` with the machine-bound outcomes ranked after every verdict against the claim and before
+    ``reproduced`` (least favourable first): the order of readings under ``readings: every``."""
+    order = list(order)
+    last = order.index("reproduced")
+    return order[:last] + [f"{MACHINE_BOUND}:{o}" for o in MACHINE_OUTCOMES] + order[last:]
+
+
+def _machine_keys(decided, order) -> list:
+    """Each reading's place in :func:`machine_order`: its verdict, or a machine-bound status with its outcome."""
+    return [d.verdict if d.verdict in order else
+            f"{MACHINE_BOUND}:{d.outcome if d.outcome in MACHINE_OUTCOMES else MACHINE_OUTCOMES[1]}"
+            for _, d in decided]
 
 
 def _open_disagree(claim, decided, ranked, order, rules) -> "tuple[pd.Series, Decision, str]":

@@ -365,8 +365,9 @@ def _spreads(p1, fg, profile: str, seed: int) -> list[_v.Evidence]:
         evs.append(spread("003-s52-std-rises", _times(main, mode=m, bytes=large), _times(main, mode=m, bytes=small),
                           ctl, cv=False, seed=seed, size=_size(large, small), mode=m, profile=profile, section=sec,
                           stated=float(printed),
-                          detail=f"std of the {LABELS[m]} rejection time at {large} B over at {small} B "
-                                 f"(Tables 5 and 7: {printed:+.0f} %)"))
+                          detail=f"std within a process of the {LABELS[m]} rejection time at {large} B over at "
+                                 f"{small} B (aead_forgery_times' 'std within process'; Tables 5 and 7: "
+                                 f"{printed:+.0f} %)"))
     out.append(weakest(evs, "modes"))
     evs = [spread("003-s52-ccm-fluctuates-most", _times(main, mode="ccm", bytes=large),
                   _times(main, mode=m, bytes=large), ctl, cv=False, seed=seed, size=_size(large), mode=f"ccm vs {m}",
@@ -397,14 +398,14 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
     gcm = gcm_forgery_bound(q, t, largest)
     bcond = dict(size=f"{largest} B", style="exact arithmetic", mode="gcm", profile=profile, section=SECTIONS["bound"])
     # one reading of the forgery bound for every row: the paper's model, a t-bit tag guessed, 2^-t per
-    # attempt; GCM's bound for modified ciphertexts (it grows with the message) is 003-s3-eq1-any-tag-length's caution
+    # attempt; GCM's bound for modified ciphertexts (it grows with the message) is eq. 1's general reading, at 003-s3-eq1-any-tag-length
     eq4 = Fraction(q, 1) * Fraction(1, 2**t)
     out.append(_v.Evidence("003-s3-bound-eq2-4", estimate=math.log2(bound), holds=bool(bound == eq4 < 1),
                            unit="log2", detail=(f"under the paper's model (a {t}-bit tag guessed: 2^-{t} per attempt), "
                                                 f"q / 2^t for q = {q}, t = {t} is 2^{math.log2(bound):.2f}, which is "
-                                                f"eq. 4's {q} x 2^-{t}; GCM's own bound at its {largest} B messages "
-                                                f"(2^{math.log2(gcm):.2f}, a modified ciphertext) is 003-s3-eq1-any-tag-length's "
-                                                "caution"),
+                                                f"eq. 4's {q} x 2^-{t}; GCM's own bound for the same q = {q} "
+                                                f"forgeries of modified {largest} B ciphertexts (2^{math.log2(gcm):.2f}) "
+                                                "is eq. 1's general reading, decided at 003-s3-eq1-any-tag-length"),
                            **bcond))
     tag_bits = sorted({8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
                        for m in ("gcm", "ccm", "eax")})   # the tags the experiment uses (the library default)

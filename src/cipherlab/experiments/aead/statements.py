@@ -130,6 +130,108 @@ def ccm_composition_check(n_messages: int = 8, seed: int = 0) -> tuple[int, int,
     return same, over_ct, n_messages
 
 
+def _gf_mult(x: int, y: int) -> int:
+    """Multiplication in GF(2^128) as GCM defines it (bit-reflected, R = 0xE1 || 0^120; NIST SP 800-38D, 6.3)."""
+    r, z, v = 0xE1 << 120, 0, y
+    for i in range(127, -1, -1):
+        if (x >> i) & 1:
+            z ^= v
+        v = (v >> 1) ^ r if v & 1 else v >> 1
+    return z
+
+
+def gcm_from_ghash(key: bytes, nonce: bytes, header: bytes, ciphertext: bytes) -> bytes:
+    """GCM's 128-bit tag for a 96-bit nonce, computed as SP 800-38D defines it from the CIPHERTEXT: E_K(J0) XOR
+    GHASH_H(A || C || len(A) || len(C)), H = E_K(0^128), J0 = nonce || 0^31 || 1."""
+    ecb = AES.new(key, AES.MODE_ECB)
+    h = int.from_bytes(ecb.encrypt(bytes(16)), "big")
+
+    def blocks(b: bytes):
+        b += bytes(-len(b) % 16)
+        return [int.from_bytes(b[i:i + 16], "big") for i in range(0, len(b), 16)]
+    y = 0
+    for x in blocks(header) + blocks(ciphertext) + [((8 * len(header)) << 64) | (8 * len(ciphertext))]:
+        y = _gf_mult(y ^ x, h)
+    s0 = int.from_bytes(ecb.encrypt(nonce + b"\x00\x00\x00\x01"), "big")
+    return (y ^ s0).to_bytes(16, "big")
+
+
+def tags_over_ciphertext(n_messages: int = 8, seed: int = 0) -> dict[str, tuple[int, int]]:
+    """For each mode, (messages whose library tag is a MAC of the ciphertext, messages tried): GCM's GHASH over
+    the ciphertext (:func:`gcm_from_ghash`), EAX's OMAC over it (:func:`eax_from_ctr_and_omac`), and CCM's
+    CBC-MAC over it (:func:`ccm_from_ctr_and_cbc_mac` with ``mac_over="ciphertext"``: its tag is over the
+    plaintext, so this gives it on none)."""
+    out = {}
+    gcm = sum(
+        (lambda k, n, h, m: (lambda c, t: t == gcm_from_ghash(k, n, h, c))(
+            *AES.new(k, AES.MODE_GCM, nonce=n).update(h).encrypt_and_digest(m)))(
+            seeded_bytes(seed, "gcm-key", i, n=16), seeded_bytes(seed, "gcm-nonce", i, n=12),
+            seeded_bytes(seed, "gcm-header", i, n=i % 24), seeded_bytes(seed, "gcm-msg", i, n=1 + (i * 37) % 99))
+        for i in range(n_messages))
+    out["gcm"] = (int(gcm), n_messages)
+    same, tried = eax_composition_check(n_messages=n_messages, seed=seed)
+    out["eax"] = (same, tried)
+    _, over_ct, tried = ccm_composition_check(n_messages=n_messages, seed=seed)
+    out["ccm"] = (over_ct, tried)
+    return out
+
+
+def verify_rejects(seed: int = 0) -> dict[str, dict[str, bool]]:
+    """For each mode, whether decrypt_and_verify accepts the genuine ciphertext and tag and refuses (ValueError)
+    a modified ciphertext, a wrong key and a wrong nonce: what "if the tag matches ... the data has not been
+    modified; the key and nonce are correct" needs."""
+    out = {}
+    for m in ("gcm", "ccm", "eax"):
+        nlen = 11 if m == "ccm" else 16
+        key, nonce = seeded_bytes(seed, "vr-key", m, n=16), seeded_bytes(seed, "vr-nonce", m, n=nlen)
+        msg = seeded_bytes(seed, "vr-msg", m, n=64)
+        ct, tag = new_aead("aes", m, key, nonce).encrypt_and_digest(msg)
+
+        def refused(k, n, c):
+            try:
+                new_aead("aes", m, k, n).decrypt_and_verify(c, tag)
+            except ValueError:
+                return True
+            return False
+        out[m] = {"genuine accepted": not refused(key, nonce, ct),
+                  "modified ciphertext refused": refused(key, nonce, bytes([ct[0] ^ 1]) + ct[1:]),
+                  "wrong key refused": refused(bytes([key[0] ^ 1]) + key[1:], nonce, ct),
+                  "wrong nonce refused": refused(key, bytes([nonce[0] ^ 1]) + nonce[1:], ct)}
+    return out
+
+
+#: The two readings of Sec. 3's "encrypt_and_digest(): Encrypts the data, then it calculates an authentication tag
+#: that ensures the integrity of the ciphertext" that the paper leaves open: the GCM function it is printed under,
+#: or every mode the general code of Sec. 3 applies to.
+DIGEST_GCM = "the GCM function it is printed under"
+DIGEST_EVERY = "every mode the general code applies to"
+
+
+def digest_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
+    """Evidence of 003-s3-digest-over-ciphertext (two open readings) and 003-s3-verify-rejects."""
+    over = tags_over_ciphertext(seed=seed)
+    cond = dict(style=IMPL, profile=profile, section="aead-bound")
+    each = "; ".join(f"{m.upper()}: {a} of {n}" for m, (a, n) in over.items())
+    rej = verify_rejects(seed)
+    fails = [f"{m.upper()} {what}" for m, d in rej.items() for what, ok in d.items() if not ok]
+    return [
+        _v.Evidence("003-s3-digest-over-ciphertext", holds=over["gcm"][0] == over["gcm"][1], reading=DIGEST_GCM,
+                    mode="gcm", **cond,
+                    detail=(f"GCM's tag rebuilt as GHASH over the ciphertext (SP 800-38D) equals the library's on "
+                            f"{over['gcm'][0]} of {over['gcm'][1]} seeded messages: it is computed from the "
+                            "ciphertext, after encrypting")),
+        _v.Evidence("003-s3-digest-over-ciphertext", holds=all(a == n for a, n in over.values()), reading=DIGEST_EVERY,
+                    mode="gcm, ccm, eax", **cond,
+                    detail=(f"the library's tag is a MAC of the ciphertext on ({each}) seeded messages: CCM's is a "
+                            "CBC-MAC over the plaintext (SP 800-38C), so in CCM the tag protects the plaintext and "
+                            "is not calculated over the ciphertext after encrypting")),
+        _v.Evidence("003-s3-verify-rejects", holds=not fails, n=len(rej) * 4, mode="gcm, ccm, eax", **cond,
+                    detail=("in every mode decrypt_and_verify accepts the genuine ciphertext and tag and raises "
+                            "ValueError for a modified ciphertext, a wrong key and a wrong nonce" if not fails else
+                            "decrypt_and_verify fails to: " + ", ".join(fails))),
+    ]
+
+
 def tag_guess_check(seed: int = 0) -> dict[str, tuple[int, ...]]:
     """Per mode, the tag lengths (bytes) the library accepts at which the right tag of an unchanged ciphertext
     verifies and its first bit flipped is refused (a tag is one value compared whole: a guess matches with
@@ -148,6 +250,12 @@ def tag_guess_check(seed: int = 0) -> dict[str, tuple[int, ...]]:
                 good.append(t)
         ok[m] = tuple(good)
     return ok
+
+
+#: The two readings of eq. 1, "the probability of successfully forging a single tag is <= 2^-t", that the paper
+#: leaves open: a guess of the tag of an unchanged ciphertext (its own model), or a forgery of any ciphertext.
+EQ1_NARROW = "a guessed tag of an unchanged ciphertext"
+EQ1_GENERAL = "a forgery of any ciphertext"
 
 
 def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
@@ -173,20 +281,24 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     # the paper's model: one guess of the tag of an unchanged ciphertext matches with 2^-t, at every length the
     # library accepts, when the tag is one value compared whole (the right one verifies, a changed one does not)
     worst = max(forgery_bound(1, 8 * t) * 2 ** (8 * t) for m in guessed for t in guessed[m])
+    eq1_cond = dict(mode="gcm, ccm, eax", size=f"{nbytes} B", style=IMPL, profile=profile, section="aead-bound")
     rows_t5.append(_v.Evidence(
         # a statement, shown as holds or not: the worst ratio of success to 2^-t over every mode and length is
         # 1 where it holds, and a "2^0" in the ours column would read as a forgery probability of 1
-        "003-s3-eq1-any-tag-length", holds=bool(guessed == accepted and worst <= 1), mode="gcm, ccm, eax", size=f"{nbytes} B", style=IMPL, profile=profile,
-        section="aead-bound",
-        detail=("under the paper's model (a guess of the tag of an unchanged ciphertext), at every tag length "
-                "the library accepts ("
+        "003-s3-eq1-any-tag-length", holds=bool(guessed == accepted and worst <= 1), reading=EQ1_NARROW, **eq1_cond,
+        detail=("a guess of the tag of an unchanged ciphertext, at every tag length the library accepts ("
                 + "; ".join(f"{m.upper()} {', '.join(map(str, v))} bytes" for m, v in accepted.items())
-                + "), the right tag verifies and a one-bit change of it is refused (the tag is compared whole "
-                  "with the one right t-bit value), so a uniform guess succeeds with exactly 2^-t; caution: a forgery of a modified GCM "
-                  f"ciphertext succeeds with up to (blocks + 1) / 2^t, at a {t_tag}-bit tag on the paper's largest "
-                  f"file ({largest:g} MB, {blocks_gcm} blocks) {blocks_gcm + 1} / 2^{t_tag}, 2^"
-                  f"{math.log2(caution):.1f} times eq. 1's 2^-{t_tag} (NIST SP 800-38D, Appendix C; Ferguson "
-                  "2005): GCM's short tags are weak")))
+                + "): the right tag verifies and a one-bit change of it is refused (the tag is compared whole "
+                  "with the one right t-bit value), so a uniform guess succeeds with exactly 2^-t")))
+    # the general reading, a forgery of any ciphertext (the meaning of the GCM specification and McGrew-Fluhrer the
+    # sentence cites): GCM's bound for one forgery of a modified ciphertext of n blocks is (n + 1) / 2^t
+    rows_t5.append(_v.Evidence(
+        "003-s3-eq1-any-tag-length", holds=bool(caution <= 1), reading=EQ1_GENERAL, **eq1_cond,
+        detail=(f"one forgery of a modified GCM ciphertext succeeds with up to (blocks + 1) / 2^t: at a {t_tag}-bit "
+                f"tag on the paper's largest file ({largest:g} MB, {blocks_gcm} blocks) {blocks_gcm + 1} / "
+                f"2^{t_tag}, 2^{math.log2(caution):.1f} times eq. 1's 2^-{t_tag}, so eq. 1 "
+                + ("holds" if caution <= 1 else "does not hold")
+                + " for GCM at that tag length (NIST SP 800-38D, Appendix C; Ferguson 2005)")))
     tags = {c: 8 * len(new_aead(c, "eax", seeded_bytes(seed, "tag-key", c, n=16), bytes(16))
                        .encrypt_and_digest(b"")[1]) for c in ("aes", "blowfish", "cast")}
     rows_t5.append(_v.Evidence(
@@ -211,7 +323,7 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
                 f"ciphertext gives its tag on {ccm_over_ct}: the MAC is over the plaintext, which the receiver has "
                 "only after CTR decryption, so it is computed after decryption, not prior to it"),
         **{**cond, "section": "aead-forgery"}))
-    return rows_t5 + [
+    return rows_t5 + digest_evidence(profile=profile, seed=seed) + [
         _v.Evidence("003-s126-eax-ecbc-emac", holds=False, n=tried, mode="eax",
                     detail=(f"EAX composed from AES-CTR (started at OMAC^0 of the nonce) and OMAC (CMAC, tweaks 0, "
                             f"1, 2) equals PyCryptodome's EAX, ciphertext and tag, on {same} of {tried} seeded "

@@ -133,6 +133,7 @@ def forgery_times_table(ftab: pd.DataFrame) -> Table:
         "size": [_size(n) for n in ftab["bytes"]], "mode": [_label(x) for x in ftab["mode"]],
         "tag": ftab["kind"].str.replace("_", " "), "fail rate %": ftab["fail_rate_pct"],
         "mean ± std µs": [f"{format_number(m)} ± {format_number(s)}" for m, s in zip(ftab["mean_us"], ftab["std_us"])],
+        "std within process µs": ftab["std_within_us"],
         "median µs": ftab["median_us"], "median vs valid": ftab["median_vs_valid"]})
     trials = sorted(set(int(n) for n in ftab["trials"]))
     return show_table(view, formats={"median vs valid": "{:.3f}"},

@@ -836,15 +836,20 @@ def test_readings_combine_by_the_declared_rule_every_reading_must_hold():
     assert row["verdict"] == "reproduced" and row["reading"].startswith("every reading")
 
 
-def test_a_machine_bound_reading_is_counted_in_the_reason_as_ranking_with_reproduced():
+def test_under_most_a_machine_bound_reading_is_no_reproduced_one():
     small, beyond = dict(estimate=0.0, low=-1.0, high=1.0), dict(estimate=41.0, low=35.0, high=47.0)
     kw = dict(rule="small_effect", published="", margin="", carries="direction")
+    # 1 reproduced and 2 machine-bound of 3: most readings are not reproduced outright, so the whole is the machine's
     row = _readings(dict(reading="size=1", **beyond), dict(reading="size=2", **beyond), dict(reading="size=3", **small),
                     readings="most", **kw)
-    assert row["verdict"] == "reproduced" and row["reading"] == "size=3"
-    # the count agrees with the rule: 1 reproduced and 2 whose direction held, a majority of 3
-    assert ("most readings decide: 1 of 3 readings give reproduced and 2 machine-bound, whose direction held and "
-            "which rank with reproduced") in row["reason"]
+    assert (row["verdict"], row["outcome"]) == ("machine-bound", "differs_here")
+    assert "1 reproduced; a reading whose size belongs to the machine never counts as reproduced" in row["reason"]
+    # 2 reproduced of 3: most readings reproduce; the reason counts the machine-bound one apart
+    row = _readings(dict(reading="size=1", **beyond), dict(reading="size=2", **small), dict(reading="size=3", **small),
+                    readings="most", **kw)
+    assert row["verdict"] == "reproduced"
+    assert ("most readings decide: 2 of 3 readings give reproduced and 1 machine-bound, whose size belongs to the "
+            "machine") in row["reason"]
 
 
 def test_under_every_a_machine_bound_reading_never_counts_as_reproduced():

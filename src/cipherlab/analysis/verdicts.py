@@ -292,9 +292,10 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     """Several readings of one claim, one verdict: by the claim's ``readings`` rule (``every``, ``most`` or
     ``any``); the reason names every reading's figure and verdict, so a referee sees each reading.
 
-    Under ``every`` a machine-bound reading ranks after every verdict against the claim and before reproduced
-    (:func:`machine_order`): one makes the whole machine-bound, never reproduced. Under ``most`` and ``any`` it
-    ranks as reproduced (its direction held), a counted reproduced reading at that rank deciding first.
+    A machine-bound reading ranks after every verdict against the claim and before reproduced
+    (:func:`machine_order`), under every rule: under ``every`` one makes the whole machine-bound; under ``most``
+    the whole is reproduced only where most readings are reproduced outright; under ``any`` one reproduced reading
+    decides first.
     """
     how = readings_rule(claim, rules)
     if how == "monotone":
@@ -307,22 +308,11 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
             return _open_disagree(claim, decided, ranked, order, rules)
         how = "every"      # every open reading reaches the same verdict: it stands, as under every
     favour = [_favour(claim, r) for r, _ in decided]
-    if how == "every":
-        # every reading must hold: a machine-bound reading (its direction held, its size the machine's) is not a
-        # reproduced one; it ranks after every verdict against the claim and before reproduced, so a sentence that
-        # holds as stated only where its size is the machine's is machine-bound as a whole, never reproduced
-        i = combine_verdicts(_machine_keys(decided, order), how, machine_order(order), favour)
-    else:
-        i = combine_verdicts(ranked, how, order, favour)
-    if how != "every" and decided[i][1].verdict not in order:
-        # a status (a machine-bound size) ranks as reproduced; where a reading at that rank is itself counted
-        # (reproduced outright), it decides the most or any of the readings, not the size of this machine;
-        # where none is, the same rule decides among the machine-bound readings (differs, unclear, agrees)
-        i = next((j for j, (_, d) in enumerate(decided) if ranked[j] == ranked[i] and d.verdict in order), None)
-        if i is None:
-            mb = [j for j, (_, d) in enumerate(decided) if d.verdict not in order]
-            keys = _machine_keys([decided[j] for j in mb], order)
-            i = mb[combine_verdicts(keys, how, machine_order(order), [favour[j] for j in mb])]
+    # a machine-bound reading (its direction held, its size the machine's) is not a reproduced one: under every rule
+    # it ranks after every verdict against the claim and before reproduced, so a sentence that holds as stated only
+    # where its size is the machine's is machine-bound (under every: one such reading; under most: most readings
+    # reproduced or machine-bound but not most reproduced), never reproduced
+    i = combine_verdicts(_machine_keys(decided, order), how, machine_order(order), favour)
     pick = decided[i]
     readings = [r["reading"] for r, _ in decided]
     figures = "; ".join(f"{r}: {ours_text(e)}, {_word(d, order)}" for r, (e, d) in zip(readings, decided))
@@ -339,15 +329,15 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         n_same = sum(_word(d, order) == _word(pick[1], order) for _, d in decided)
         rule = {"every": "every reading must hold", "most": "most readings decide",
                 "any": "any reading may hold"}[how]
-        apart = [d.verdict for _, d in decided if d.verdict not in order]
-        # a status counted apart (a machine-bound size whose direction held) ranks with reproduced: say so, so the
-        # count agrees with the rule it is given under
-        also = (f" and {len(apart)} {apart[0] if len(set(apart)) == 1 else 'counted apart'}, whose direction held "
-                "and which rank with reproduced" if apart and pick[1].verdict == "reproduced" else "")
-        if how == "every" and pick[1].verdict not in order:
-            n_rep = sum(d.verdict == "reproduced" for _, d in decided)
+        apart = [d for _, d in decided if d.verdict not in order]
+        n_rep = sum(d.verdict == "reproduced" for _, d in decided)
+        also = ""
+        if apart and pick[1].verdict == "reproduced":
+            # say what the machine-bound readings were, so the count agrees with the rule it is given under
+            also = f" and {len(apart)} machine-bound, whose size belongs to the machine"
+        elif pick[1].verdict not in order and n_rep:
             also = (f" and {n_rep} reproduced; a reading whose size belongs to the machine never counts as "
-                    "reproduced, so the sentence as stated is the machine's" if n_rep else "")
+                    "reproduced, so the sentence as stated is the machine's")
         reason = (f"{pick[1].reason.rstrip('.')} (under {label}; {rule}: "
                   f"{n_same} of {len(readings)} readings give {_word(pick[1], order)}{also}; each reading: {figures})")
     return pick[0], Decision(pick[1].verdict, basis, pick[1].outcome, pick[1].band, reason), label

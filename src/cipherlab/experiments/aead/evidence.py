@@ -53,19 +53,6 @@ SECTIONS = {"phase1": "aead-phase1", "phase2": "aead-phase2", "ratios": "aead-ra
             "stability": "aead-stability",
             **{f"fig{i}": f"aead-fig{i}" for i in range(3, 11)}}
 
-#: The figure that holds each timing claim's evidence (its most specific label); the rest use their phase.
-ORDER_SECTIONS = {
-    "003-t1-gcm-fastest-enc": "aead-fig3", "003-t1-eax-slowest-enc": "aead-fig3",
-    "003-t1-gcm-fastest-dec": "aead-fig4", "003-t1-eax-slowest-dec": "aead-fig4",
-    "003-t2-tp-order-enc": "aead-fig5", "003-t2-tp-order-dec": "aead-fig6",
-    "003-f7-aes-fastest-enc": "aead-fig7", "003-f7-blowfish-over-cast-enc": "aead-fig7",
-    "003-f8-aes-fastest-dec": "aead-fig8", "003-f8-cast-slowest-dec": "aead-fig8",
-    "003-t4-order-enc": "aead-fig9", "003-t4-order-dec": "aead-fig10",
-    "003-f5-tp-rises-enc": "aead-fig5", "003-f6-tp-rises-dec": "aead-fig6",
-    "003-f9-aes-tp-climbs-enc": "aead-fig9",
-    "003-t1-converge": "aead-fig4", "003-f8-enc-dec-similar": "aead-fig8",
-}
-
 _OPS = {"enc": "encrypt", "dec": "decrypt"}
 
 #: Orderings: claim -> (phase, operation, [(faster, slower), ...]), with
@@ -265,7 +252,7 @@ def _orderings(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
         df = {1: p1, 2: p2, "forgery": fg}[phase]
         all_sizes = sorted(df["bytes"].unique())
         use = all_sizes
-        section = ORDER_SECTIONS.get(cid) or SECTIONS["forgery" if phase == "forgery" else f"phase{phase}"]
+        section = SECTIONS["forgery" if phase == "forgery" else f"phase{phase}"]   # the registry's decides the link
         for i, nb in enumerate(use):
             evs = [compare(cid, df, phase, op, f, s, int(nb), profile=profile, section=section, seed=seed)
                    for f, s in pairs]
@@ -313,7 +300,7 @@ def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
         df = p1 if phase == 1 else p2
         small, large = int(df["bytes"].min()), int(df["bytes"].max())
         evs = [compare(cid, df, phase, op, k, k, large, slow_bytes=small, per_byte=True, profile=profile,
-                       section=ORDER_SECTIONS[cid], seed=seed,
+                       section=SECTIONS[f"phase{phase}"], seed=seed,
                        detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B, {op}") for k in names]
         out.append(weakest(evs, "modes"))
     out.append(linearity_evidence(p1, profile=profile, seed=seed))
@@ -342,7 +329,7 @@ def _convergence(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
             evs.append(_v.speed_evidence(cid, enc, dec, _times(df, instance="main", **ctl),
                                          _times(df, instance="control", **ctl), seed=seed, size=_size(nb),
                                          style=IMPL, mode=k if phase == 1 else "eax", profile=profile,
-                                         section=ORDER_SECTIONS[cid], reading=f"{key}={k}",
+                                         section=SECTIONS[f"phase{phase}"], reading=f"{key}={k}",
                                          detail=f"{LABELS[k]}: decryption over encryption speed"))
         out += evs
     return out

@@ -395,3 +395,18 @@ def test_section_1_and_section_4c_say_opposite_things_of_key_expansion_ivs_and_w
         return df.assign(value=df["value"].where(df["row"] != "key-expansion IVs", "not secure"))
     monkeypatch.setattr(evidence._paper, "published", one_source)
     assert evidence.iv_source_consistency_evidence("quick").holds is True
+
+
+def test_fig8_names_the_approach_with_the_larger_chi_square_even_where_both_p_values_underflow():
+    """Both p-values 0 (underflow): the larger chi-square is the worse approach, and the detail names the one that
+    decides with its own p and the other beside it (a referee found maes-1 named where maes-2's chi2 was larger)."""
+    e = pd.DataFrame({"cipher": ["maes-1", "maes-2"], "chi2": [101272.0, 111504.0], "p_value": [0.0, 0.0],
+                      "bytes": [1000, 1000]})
+    got = evidence.fig8_worst(e)
+    assert got["detail"].startswith("chi-square of the byte counts, 255 df, the worse of the approaches: maes-2 "
+                                    "chi2 = 111504, p = 0 (beside it maes-1 chi2 = 101272")
+    e = pd.DataFrame({"cipher": ["maes-1", "maes-2"], "chi2": [300.0, 270.0], "p_value": [0.0277, 0.2546],
+                      "bytes": [1000, 1000]})
+    got = evidence.fig8_worst(e)
+    assert got["p_value"] == 0.0277 and "worse of the approaches: maes-1 chi2 = 300, p = 0.0277" in got["detail"]
+    assert "maes-2 chi2 = 270, p = 0.255" in got["detail"]

@@ -447,3 +447,43 @@ def test_results_a_little_worse_against_the_optimized_aes_read_for_direction_und
     # like for like no worse (x2.5 against the table AES too): the sentence fails
     out = decide(2.5, 1.0, 2.5, 1.0)
     assert out["verdict"] == "contradicted" and "like for like" in out["reason"]
+
+
+def _scaled_steps(steps: pd.DataFrame, factors: dict) -> pd.DataFrame:
+    """The steps timings' layout with synthetic times (every step 1 ms a call, 0.1 % noise), each (operation, step)
+    scaled, twins included: the verdicts cannot depend on this machine's load."""
+    rng = np.random.default_rng(0)
+    s = steps.assign(seconds=1e-3 * (1 + 1e-3 * rng.standard_normal(len(steps))))
+    for (op, step), k in factors.items():
+        sel = (s["operation"] == op) & (s["step"] == step)
+        s.loc[sel, "seconds"] = s.loc[sel, "seconds"] * k
+    return s
+
+
+def test_every_table_ii_row_is_decided_on_the_step_harness_in_one_style(small_frames):
+    """Table II's rows on one harness (each step in one compiled loop) and one style (reference, Table II's
+    'Original AES'): the separately called stage harness is shown beside and never changes a figure."""
+    ids = {"002-t2-mixcol-half", "002-t2-invmix-50x", "002-s4a-xor-much-less", "002-t2-invmix-costlier"}
+    rows = evidence.table2_evidence(small_frames.steps, small_frames.stage, "quick")
+    assert {e.claim_id for e in rows} == ids
+    assert {e.style for e in rows} == {"reference"} and {e.section for e in rows} == {"maes-steps"}
+    other = small_frames.stage.assign(seconds=small_frames.stage["seconds"] * 7.0)
+    again = evidence.table2_evidence(small_frames.steps, other, "quick")
+    assert [e.estimate for e in rows] == [e.estimate for e in again]
+    claims = V.load_claims()
+    mine = claims[claims["claim_id"].isin(ids)]
+    assert set(mine["decided_by"]) == {"style=reference"} and set(mine["section"]) == {"maes-steps"}
+
+    def much_less(k_mix):
+        """MixColumns and InvMixColumns scaled against a fixed XOR stage (AddRoundKey)."""
+        st = _scaled_steps(small_frames.steps, {("encrypt", "mix_columns"): k_mix,
+                                                ("decrypt", "inv_mix_columns"): k_mix})
+        ev = [e for e in evidence.table2_evidence(st, small_frames.stage, "quick")
+              if e.claim_id == "002-s4a-xor-much-less"]
+        return V.decide_all(mine[mine["claim_id"] == "002-s4a-xor-much-less"],
+                            V.evidence_frame(ev).assign(chapter="maes")).iloc[0]
+
+    # MixColumns ten times the XOR stage: the direction holds, its size is the machine's (carries: direction)
+    assert much_less(10.0)["verdict"] == "machine-bound"
+    # MixColumns half the XOR stage: the XOR stage is not less, the sentence fails
+    assert much_less(0.5)["verdict"] == "contradicted"

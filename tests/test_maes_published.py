@@ -58,3 +58,19 @@ def test_mixcolumns_share_of_the_papers_own_block_time(monkeypatch):
 def test_table_ii_savings_against_table_iii_gaps_on_the_printed_values():
     ev = P.tables_consistency_evidence("quick")
     assert ev.holds is False and "0.27 us saved against a 43 us gap" in ev.detail
+
+
+def test_the_iv_specification_is_well_defined_only_if_a_sha3_output_is_the_printed_iv_size(monkeypatch):
+    ev = P.iv_specification_evidence("quick", "sha3_256")
+    assert ev.claim_id == "002-fig6-7-iv-spec" and ev.holds is False
+    assert "first 16 bytes of sha3_256" in ev.detail and "sha3_224 28 bytes" in ev.detail
+    # synthetic: were the printed IV 32 bytes (SHA3-256's output), the assignment would need no truncation
+    real = P._paper.published
+
+    def printed_32(paper, table=None):
+        df = real(paper, table).copy()
+        sel = (df["table"] == "Figure 6 (pseudocode)") & (df["row"] == "IV_VECTOR")
+        df.loc[sel, "number"] = 32.0
+        return df
+    monkeypatch.setattr(P._paper, "published", printed_32)
+    assert P.iv_specification_evidence("quick", "sha3_256").holds is True

@@ -21,17 +21,16 @@ import pandas as pd
 from cipherlab.ciphers.aes import mix_columns_blocks
 from cipherlab.ciphers.maes import maes_ivs
 from cipherlab.analysis.claims import claims_of_chapter
-from cipherlab.analysis.evidence import Evidence, evidence_frame
+from cipherlab.analysis.evidence import Evidence, evidence_frame, speed_evidence as _verdicts_speed
 from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
 from cipherlab.experiments.maes.dependency import byte_routes
 from cipherlab.experiments.maes.entropy import expected_entropy_uniform, fig8_worst
 from cipherlab.experiments.maes.measure import stage_impls
-from cipherlab.experiments.maes.published import (entropy_power_evidence, mixcolumns_share_evidence,
-                                                 tables_consistency_evidence)
+from cipherlab.experiments.maes.published import (entropy_power_evidence, iv_specification_evidence,
+                                                 mixcolumns_share_evidence, tables_consistency_evidence)
 from cipherlab.experiments.maes.steps import _times as _step_times, steps_evidence
-from cipherlab.analysis.verdicts import speed_evidence as _verdicts_speed
 from cipherlab.experiments.maes.tables import REALTIME_MB_S, overhead_us, realtime_evidence, speed_case  # noqa: F401
 
 
@@ -585,7 +584,8 @@ def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[
         raise ValueError(f"impls must include a style with separate steps for Table II, got {list(impls)}")
     return (table1_evidence(frames.keyexp, profile, seed) + approach1_init_evidence(frames.keyexp, profile, seed)
             + table2_evidence(frames.steps, frames.stage, profile, seed) + [tables_consistency_evidence(profile)]
-            + [mixcolumns_share_evidence(profile), entropy_power_evidence(profile)]
+            + [mixcolumns_share_evidence(profile), entropy_power_evidence(profile),
+               iv_specification_evidence(profile, options["sha3"])]
             + prose_tables_evidence(profile) + [mixcolumns_polynomial_evidence(profile), iv_source_consistency_evidence(profile)]
             + iv_source_evidence(key, options, profile, seed)
             + _speed(frames, impls, original_style, optimized_style, profile, seed)

@@ -3,11 +3,13 @@ each other and against what its own method can resolve. Exact arithmetic on the 
 its documented misprints read as corrected."""
 from __future__ import annotations
 
+import hashlib
 import math
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis.evidence import Evidence
 from cipherlab.experiments.maes.common import PAPER
+from cipherlab.names import SHA3_VARIANTS
 
 AES = "Original AES"
 APPROACHES = ("Approach 1: One IV vector generation for all round",
@@ -82,3 +84,27 @@ def entropy_power_evidence(profile: str) -> Evidence:
                             f"sampling SD is {entropy_sd(n):.1e} bits and a difference's {sd:.1e}: the printed "
                             f"difference is {abs(diff) / sd:.2f} SD, {'beyond' if abs(diff) > Z95 * sd else 'within'} "
                             f"the 95 % spread ({Z95 * sd:.1e} bits)"))
+
+
+def iv_specification_evidence(profile: str, sha3: str) -> Evidence:
+    """002-fig6-7-iv-spec: is Figure 6's assignment of a SHA-3 output to its 16-byte IV well defined as written?
+    Holds only if some SHA-3 output (FIPS 202's fixed lengths, as :mod:`hashlib` computes them) is the IV's printed
+    size, so that no truncation the figures do not state is needed; ``sha3`` is the variant the chapter picks
+    (the first 16 bytes of its digest), named in the detail."""
+    iv = int(_cell("Figure 6 (pseudocode)", "IV_VECTOR", "bytes"))
+    sizes = {v: hashlib.new(v).digest_size for v in SHA3_VARIANTS}
+    return Evidence("002-fig6-7-iv-spec", holds=bool(iv in sizes.values()), style="the paper's text",
+                    profile=profile, section="maes-table1",
+                    detail=(f"Figure 6 assigns a SHA-3 output to a {iv}-byte IV; SHA-3 outputs "
+                            + ", ".join(f"{v} {n} bytes" for v, n in sizes.items())
+                            + f": none is {iv} bytes and the figures state no truncation; this chapter takes the "
+                              f"first {iv} bytes of {sha3} (its parameter sha3)"))
+
+
+def _cell(table: str, row: str, column: str) -> float:
+    """One published number of paper 002, exactly one cell."""
+    df = _paper.published(PAPER)
+    hit = df[(df["table"] == table) & (df["row"] == row) & (df["column"] == column)]
+    if len(hit) != 1:
+        raise ValueError(f"paper {PAPER}: {len(hit)} cells at {table!r} / {row!r} / {column!r}")
+    return float(hit["number"].iloc[0])

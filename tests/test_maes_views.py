@@ -48,7 +48,7 @@ def test_show_shortens_headers_and_needs_a_short_view_when_wide():
 
 
 def test_evidence_view_has_one_interval_column(small_frames):
-    rows = evidence.table2_evidence(small_frames.stage, "quick")
+    rows = evidence.table2_evidence(small_frames.steps, small_frames.stage, "quick")
     view = views.evidence_view(evidence.evidence_frame_for_display(rows))
     assert list(view.columns) == ["claim", "style", "size", "estimate", "interval", "A/A band", "unit", "detail"]
     assert view["interval"].str.match(r"^\[.+, .+\]$").all()

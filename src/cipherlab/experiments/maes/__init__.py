@@ -29,6 +29,7 @@ driver and the views. Modules, one role or topic each:
 * :mod:`.keyspace`: key sizes and the cost of exhaustive search;
 * :mod:`.figures`: the chapter's figures;
 * :mod:`.evidence`: evidence rows for the decision engine (:mod:`cipherlab.analysis.verdicts`);
+* :mod:`.published`: evidence from the published values alone (the tables against each other and their power);
 * :mod:`.views`: how the pages show their tables (through :func:`cipherlab.present.display.show_table`);
 * :mod:`.findings`: the findings page's paragraphs for paper 002.
 

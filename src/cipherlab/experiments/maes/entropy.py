@@ -122,3 +122,19 @@ def entropy_comparison(images: dict[tuple[str, str], np.ndarray],
                      "aes_entropy_bits": h_aes, "difference_bits": diff, "low_bits": diff - z * sd,
                      "high_bits": diff + z * sd, "published_difference_bits": pub_diff})
     return pd.DataFrame(rows)
+
+
+def fig8_worst(entropy: pd.DataFrame) -> dict:
+    """002-fig8-uniform in one mode: the worse of the two approaches (the larger chi-square, which ranks them
+    where both p-values underflow to 0; the same order as the p-value, both having 255 df), its p-value and n, and
+    a detail naming the one that decides and the other beside it, each with its own chi-square and p."""
+    e = entropy.sort_values(["chi2", "cipher"], ascending=[False, True])
+    worst, rest = e.iloc[0], e.iloc[1:]
+
+    def each(r) -> str:
+        return f"{r['cipher']} chi2 = {r['chi2']:.0f}, p = {r['p_value']:.3g}"
+
+    other = "; ".join(each(r) for _, r in rest.iterrows())
+    detail = (f"chi-square of the byte counts, 255 df, the worse of the approaches: {each(worst)}"
+              + (f" (beside it {other})" if other else ""))
+    return dict(p_value=float(worst["p_value"]), n=int(worst["bytes"]), detail=detail)

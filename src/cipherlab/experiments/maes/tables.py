@@ -236,3 +236,28 @@ def speedup_headlines(frames: "Mapping[str, pd.DataFrame]", operations=("encrypt
                     f"[{b['low_pct']:.1f}, {b['high_pct']:.1f}] against A/A band "
                     f"[{b['control_low_pct']:.1f}, {b['control_high_pct']:.1f}]{pub}")
     return "\n".join(lines)
+
+
+#: The real-time rate "AES is not suitable for real time applications" is read against: a gigabit link's line
+#: rate (1 Gbit/s, 125 MB/s), far above the media streams real-time applications carry.
+REALTIME_MB_S = 125.0
+
+
+def realtime_evidence(bulk: pd.DataFrame, style: str, profile: str) -> _verdicts.Evidence:
+    """002-s3-aes-unfit-realtime: AES's bulk encryption throughput on one thread of this machine, in ``style``
+    (the paper's "optimized implementation"), against :data:`REALTIME_MB_S`; the statement holds only if AES
+    falls below it. Every other timed style is shown beside it."""
+    rates = {}
+    for impl in dict.fromkeys(bulk["impl"]):
+        b = bulk[(bulk["cipher"] == "aes") & (bulk["role"] == "main") & (bulk["operation"] == "encrypt")
+                 & (bulk["impl"] == impl)]
+        if len(b):
+            rates[impl] = float(b["bytes"].iloc[0]) / float(np.median(b["seconds"])) / 1e6
+    mb = rates[style]
+    mode = str(bulk.loc[bulk["impl"] == style, "mode"].iloc[0])
+    return _verdicts.Evidence("002-s3-aes-unfit-realtime", holds=bool(mb < REALTIME_MB_S), estimate=mb, unit="MB/s",
+                    size=f"{int(bulk['bytes'].iloc[0])} B", style=style, mode=mode, profile=profile,
+                    section="maes-bulk",
+                    detail=(f"AES encrypts {mb:.0f} MB/s on one thread in the {style} style, against a gigabit "
+                            f"link's {REALTIME_MB_S:g} MB/s; every style: "
+                            + ", ".join(f"{i} {r:.0f} MB/s" for i, r in rates.items())))

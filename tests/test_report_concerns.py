@@ -35,13 +35,27 @@ def test_every_concern_is_listed_each_as_one_line_with_its_deciding_number_not_i
     assert "long machine reason" not in body
 
 
-def test_a_statement_is_decided_in_a_concern_line_by_the_first_clause_of_its_evidence():
+def test_a_statement_is_decided_in_a_concern_line_by_the_leading_clauses_of_its_evidence():
     row = _row("000-t4", "contradicted", concern="defect", tier="supporting", kind="structural",
                ours="does not hold", published="\u2014",
                detail="Table 4 prints the means 195 and 92.95 ms (decryption); not its encryption means")
     line = concern_lines.concern_line("defect", pd.Series(row), {})
     assert line.startswith("**The paper disagrees with itself.** The quantity of 000-t4: Table 4 prints the means "
-                           "195 and 92.95 ms. [000-t4]")
+                           "195 and 92.95 ms (decryption); not its encryption means. [000-t4]")
+
+
+def test_a_concern_line_keeps_the_arithmetic_and_drops_long_asides():
+    """A short parenthesis is part of the figure (a referee read "9 x = 0.27 us" with its operands gone); a long one
+    is an aside for the verdict page; clauses beyond the line's length are cut, never the first one's figure."""
+    detail = ("encryption, approach 1: 9 x (0.06 - 0.03) = 0.27 us saved against a 43 us gap "
+              "(Table II's MixColumns and XOR rows over the nine middle rounds of one block); "
+              "encryption, approach 2: 9 x (0.06 - 0.03) = 0.27 us saved against a 44 us gap; "
+              "decryption, approach 1: 9 x (2.36 - 0.04) = 20.88 us saved against a 222 us gap")
+    got = concern_lines.deciding(pd.Series(_row("002-t2", "contradicted", kind="structural", ours="does not hold",
+                                                published="\u2014", detail=detail)))
+    assert got.startswith("encryption, approach 1: 9 x (0.06 - 0.03) = 0.27 us saved against a 43 us gap; "
+                          "encryption, approach 2: 9 x (0.06 - 0.03) = 0.27 us")
+    assert "nine middle rounds" not in got and "20.88" not in got and len(got) <= concern_lines.CLAUSE_MAX
 
 
 def test_the_papers_own_defects_come_substantive_first_headline_and_contradicted_before_the_rest():
@@ -142,3 +156,19 @@ def test_a_reject_for_a_break_names_the_attack_and_its_attacker_model_and_the_ru
     rule = template.recommendation_rule_markdown()
     assert "names the attack and its attacker model" in rule and "never the paper's error" in rule
     assert "headline claims before supporting checks" in rule
+
+
+def test_a_defect_line_never_calls_the_papers_own_number_ours():
+    """A defect sets the paper against itself: the number in its line is the paper's, never "here"."""
+    row = _row("000-own", "not reproduced", concern="defect", tier="supporting", kind="value", ours="19.5 %",
+               published="50 %", detail="Table 6 prints 19.531 % for pair 2")
+    got = concern_lines.deciding(pd.Series(row))
+    assert got == "Table 6 prints 19.531 % for pair 2" and "here" not in got
+
+
+def test_a_concern_with_no_quantity_has_no_empty_label():
+    row = {**_row("x-finding", "finding", concern="ineffective", tier="", kind="structural", ours="holds",
+                  published="", detail="the modification adds nothing to the round function"),
+           "quantity": "", "claim": ""}
+    line = concern_lines.concern_line("ineffective", pd.Series(row), {})
+    assert line.startswith("**The modification is ineffective.** The modification adds nothing") and " : " not in line

@@ -77,13 +77,28 @@ def fallen_to_break(concerns: "list[tuple[str, pd.Series]]") -> dict[str, str]:
             and _s(r.get("section")) in breaks}
 
 
+#: A parenthesis up to this long is part of the figure ("9 x (0.06 - 0.03)", "(one per round)") and stays; a longer
+#: one is an aside for the verdict page.
+ASIDE_MIN = 32
+
+
 def _unbracketed(text: str) -> str:
-    out, depth = [], 0
+    """``text`` without its long parenthesized asides (nested ones included); short parentheses stay."""
+    out, depth, group = [], 0, []
     for ch in text:
-        depth += ch == "("
-        if not depth:
+        if ch == "(":
+            depth += 1
+        if depth:
+            group.append(ch)
+        else:
             out.append(ch)
-        depth -= ch == ")" and depth > 0
+        if ch == ")" and depth:
+            depth -= 1
+            if not depth:
+                kept = "".join(group)
+                if len(kept) <= ASIDE_MIN:
+                    out.append(kept)
+                group = []
     return " ".join("".join(out).split()).replace(" ,", ",").replace(" ;", ";").replace(" :", ":").rstrip(":;, .")
 
 
@@ -99,16 +114,24 @@ def _numeric(value: str) -> bool:
 
 def deciding(r) -> str:
     """The number that decided a row, in a few words: ours against the paper's for a measured quantity (a ratio,
-    a value, an ordering), else the first clause of the evidence's ``detail`` (without its parentheses), else the
+    a value, an ordering), else the leading clauses of the evidence's ``detail`` that fit (without its long asides), else the
     row's basis or reason."""
     ours, pub = _s(r.get("ours")), _s(r.get("published"))
-    if _s(r.get("kind")) in ("ratio", "value", "ordering") and _numeric(ours):
+    # a defect sets the paper against itself: its "ours" is a number the paper prints, never one measured here
+    own = _s(r.get("concern")) == "defect"
+    if _s(r.get("kind")) in ("ratio", "value", "ordering") and _numeric(ours) and not own:
         return f"{ours} here" + (f" against the paper's {pub}" if pub and pub != "\u2014" else "")
     detail = _s(r.get("detail"))
     clauses = [_unbracketed(c) for c in detail.split("; ") if _unbracketed(c)]
     if clauses:
-        return _cut(clauses[0])
-    if _numeric(ours):
+        # as many whole clauses as fit: "approach 1: 1 IV" alone hides the approach the claim is about
+        text = clauses[0]
+        for c in clauses[1:]:
+            if len(text) + 2 + len(c) > CLAUSE_MAX:
+                break
+            text += "; " + c
+        return _cut(text)
+    if _numeric(ours) and not own:
         return f"{ours} here" + (f" against the paper's {pub}" if pub and pub != "\u2014" else "")
     return _cut(_unbracketed(_s(r.get("basis")) or _s(r.get("reason"))))
 
@@ -131,7 +154,9 @@ def concern_line(kind: str, r, names: Mapping[str, str], no_design: "set[str]" =
         return f"{lead} {page_text(_s(r.get('reason'))).rstrip('.')}. {_link(cid)}"
     what = _s(r.get("quantity")) or _s(r.get("claim"))
     what = what[:1].upper() + what[1:]
-    text = f"{lead} {page_text(what)}: {page_text(deciding(r))}."
+    said = deciding(r)
+    said = said[:1].upper() + said[1:] if not what else said
+    text = f"{lead} {page_text(what)}: {page_text(said)}." if what else f"{lead} {page_text(said)}."
     if kind == "machine-dependent":
         text += f" Across machines, {page_text(_s(r.get('portability')))}."
     return f"{text} {_link(cid)}"

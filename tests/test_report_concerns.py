@@ -79,6 +79,10 @@ def test_machine_bound_rows_are_counted_apart_from_the_decided_and_listed_larges
     line = [x for x in body["concerns"].splitlines() if "not the paper's error" in x]
     assert len(line) == 1 and line[0].index("003-big") < line[0].index("003-small") and "003-agree" not in line[0]
     assert "270 % &#91;262, 279&#93; here against 150 % printed" in line[0]
+    many = [_row(f"003-m{i}", "machine-bound", ours=f"{200 + i} %", published="150 %", outcome="differs_here")
+            for i in range(6)]
+    line = [x for x in _body("003", many)["concerns"].splitlines() if "not the paper's error" in x][0]
+    assert all(f"003-m{i}" in line for i in range(6)) and "more" not in line   # every one, none cut off
 
 
 def test_a_caution_on_the_papers_own_claim_is_not_filed_as_one_about_a_design_it_compares():

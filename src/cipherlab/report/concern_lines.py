@@ -177,14 +177,15 @@ def _gap(r) -> float:
     return abs(math.log(a / b)) if a > 0 and b > 0 else abs(ours - pub)
 
 
-def machine_bound_line(rows: pd.DataFrame, shown: int = 3) -> str:
+def machine_bound_line(rows: pd.DataFrame, shown: "int | None" = None) -> str:
     """The machine-bound sizes that differ on this machine, in one line: the largest differences first, each with
-    ours against the paper's printed figure, the rest counted; never the paper's error."""
+    ours against the paper's printed figure (every one, unless ``shown`` limits them and counts the rest); never the
+    paper's error."""
     if rows.empty:
         return ""
     ranked = sorted((r for _, r in rows.iterrows()), key=_gap, reverse=True)
     parts = [f"{page_text(_s(r.get('quantity')) or _s(r['claim_id']))}, {page_text(_s(r.get('ours')))} here against "
-             f"{page_text(_s(r.get('published')))} printed ({_link(_s(r['claim_id']))})" for r in ranked[:shown]]
+             f"{page_text(_s(r.get('published')))} printed ({_link(_s(r['claim_id']))})" for r in (ranked if shown is None else ranked[:shown])]
     more = len(ranked) - len(parts)
     return (f"**{MACHINE_BOUND}.** " + "; ".join(parts)
             + (f"; and {more} more, each on the verdict page" if more > 0 else "") + ".")

@@ -237,9 +237,9 @@ def test_the_findings_page_names_the_method_concerns_behind_a_papers_grade():
     the report's main concerns; a reproduced one, or another paper's, is not."""
     rows = verdict_rows("003", {"not testable": 1, "reproduced": 2})
     rows = rows.assign(concern=["method", "method", ""], quantity="whether the method decides it",
-                       detail="0 of 2160 random tags accepted (no power)")
+                       detail="0 of 2160 random tags accepted (a count that cannot tell a 128-bit tag from a 16-bit one)")
     text = F.method_concerns(rows, "003")
     assert text.startswith("**Paper 003: the method concerns behind its grade**") and "report_003.html" in text
     assert "003-cnottestable0" in text and "003-creproduced0" not in text
-    assert "0 of 2160 random tags accepted" in text and "no power" not in text
+    assert "0 of 2160 random tags accepted" in text and "16-bit" not in text   # the long aside is the verdict page's
     assert F.method_concerns(rows, "000") == "" and F.method_concerns(rows.assign(concern=""), "003") == ""

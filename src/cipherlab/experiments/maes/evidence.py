@@ -83,7 +83,7 @@ def _one_block(f: Frames, cid: str, impl: str, op: str, old: str, new: str, prof
     aes_b = {**bw, "cipher": "aes", "role": "main"}
     old_b = aes_b if old == "aes" else {**bw, "cipher": old, "role": "main"}
     nbulk = int(bulk["bytes"].iloc[0])
-    style = impl if new_impl == impl else f"{new} {new_impl} against {old} {impl}"
+    style = impl if new_impl == impl else f"{new_impl} against {impl}"   # the styles only: the approach is the detail's
     ev = speed_case(f.bulk, cid, old_b, {**nwhere, "mode": "ecb", "cipher": new, "role": "main"}, aes_b,
                     {**bw, "cipher": "aes", "role": "control"}, seed=seed, size=f"per block of {nbulk} B ECB calls",
                     style=style, mode="ecb", profile=profile, section=section,

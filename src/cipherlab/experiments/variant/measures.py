@@ -176,7 +176,10 @@ def carries_over(results: dict) -> str:
         return ("the cipher is AES's round function with AES's round keys offset by a secret of "
                 f"{added} bits (round keys 1 to the last XORed with the additional key byte, round key 0 unchanged), "
                 "so an attack on AES's round function carries over to it as it is, and an attack that rests on AES's "
-                f"key schedule carries over at the cost of guessing that byte, 2^{added} times the work")
+                f"key schedule carries over at the cost of guessing that byte, 2^{added} times the work (with the byte "
+                "in the rounds' SubBytes, where this file places it; were it in the key expansion's S-box too, the round "
+                "keys would change non-linearly, and what holds either way is that the cipher is AES's round function "
+                "under other round keys, every S-box property unchanged)")
     return ("the cipher is AES's round function with AES's round keys offset by constants the design fixes, so every "
             "attack on AES carries over to it with those offsets applied")
 

@@ -916,6 +916,9 @@ def test_readings_the_paper_leaves_open_give_a_verdict_only_where_every_fair_rea
     assert row["verdict"] == "inconclusive" and row["outcome"] == "readings_disagree"
     assert "the paper leaves open which of 2 readings it means, and they disagree (r=0: reproduced, " \
            "r=1: contradicted)" in row["reason"]
+    # the row shows every reading's figure, not one reading's beside "inconclusive", and the A/A control
+    assert row["ours"] == "r=0: 20 [18, 22]; r=1: 0 [-1, 1]" and row["control"] == "[-2, 2]"
+    assert "r=1: 0 [-1, 1] (A/A control [-2, 2]), contradicted" in row["reason"]
     assert _readings(dict(reading="r=0", **good), dict(reading="r=1", **bad))["verdict"] == "contradicted"  # every
     # every reading against the claim: the mildest verdict against it, the one every reading supports
     row = opened(bad, far)

@@ -387,12 +387,29 @@ def _open_disagree(claim, decided, ranked, order, rules) -> "tuple[pd.Series, De
     quantity = _text(claim, "quantity") or _text(claim, "quote")
     verdict = verdict_of("readings_disagree", rules)
     each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
+    figures = "; ".join(f"{r}: {ours_text(e)}{_control_text(e)}, {d.verdict}"
+                        for r, (e, d) in zip(readings, decided))
     reason = (f"{quantity[:1].upper() + quantity[1:]}: the paper leaves open which of {len(readings)} readings it "
               f"means, and they disagree ({each}), so the evidence cannot decide the sentence; each reading: "
               f"{figures}.")
-    first = decided[0]
-    return first[0], Decision(verdict, f"readings the paper leaves open disagree ({each})", "readings_disagree",
-                              first[1].band, reason), "every reading (" + ", ".join(readings) + ")"
+    # the row shows every reading's figure (one reading's alone beside "inconclusive" reads as a contradiction),
+    # and the A/A control of the reading that has one
+    shown = decided[0][0].copy()
+    shown[OURS_EACH] = "; ".join(f"{r}: {ours_text(e)}" for r, (e, _) in zip(readings, decided))
+    with_control = next((e for e, _ in decided if _get(e, "control_low") is not None), None)
+    if with_control is not None:
+        shown["control_low"], shown["control_high"] = with_control["control_low"], with_control["control_high"]
+    return shown, Decision(verdict, f"readings the paper leaves open disagree ({each})", "readings_disagree",
+                           decided[0][1].band, reason), "every reading (" + ", ".join(readings) + ")"
+
+
+#: The evidence field that carries every open reading's figure to a readings-disagree row's ``ours``.
+OURS_EACH = "ours_each"
+
+
+def _control_text(ev) -> str:
+    lo = _get(ev, "control_low")
+    return "" if lo is None else f" (A/A control [{_fmt(lo)}, {_fmt(_get(ev, 'control_high'))}])"
 
 
 #: The reading of a ``readings: monotone`` claim that holds the end-to-end change (the others are its steps).
@@ -491,7 +508,8 @@ def _misprints(claim) -> str:
 
 
 def _ours(ev) -> str:
-    return ours_text(ev)
+    each = ev.get(OURS_EACH) if hasattr(ev, "get") else None
+    return each if isinstance(each, str) and each else ours_text(ev)
 
 
 def _control(ev) -> str:

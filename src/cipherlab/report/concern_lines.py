@@ -102,17 +102,17 @@ def _unbracketed(text: str) -> str:
     return " ".join("".join(out).split()).replace(" ,", ",").replace(" ;", ";").replace(" :", ":").rstrip(":;, .")
 
 
-def _cut(text: str) -> str:
-    if len(text) <= CLAUSE_MAX:
+def _cut(text: str, limit: int = CLAUSE_MAX) -> str:
+    if len(text) <= limit:
         return text
-    return text[:CLAUSE_MAX].rsplit(" ", 1)[0].rstrip(",;:") + " \u2026"
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " \u2026"
 
 
 def _numeric(value: str) -> bool:
     return bool(re.search(r"\d", value)) and value not in ("holds", "does not hold")
 
 
-def deciding(r) -> str:
+def deciding(r, limit: int = CLAUSE_MAX) -> str:
     """The number that decided a row, in a few words: ours against the paper's for a measured quantity (a ratio,
     a value, an ordering), else the leading clauses of the evidence's ``detail`` that fit (without its long asides), else the
     row's basis or reason."""
@@ -127,13 +127,13 @@ def deciding(r) -> str:
         # as many whole clauses as fit: "approach 1: 1 IV" alone hides the approach the claim is about
         text = clauses[0]
         for c in clauses[1:]:
-            if len(text) + 2 + len(c) > CLAUSE_MAX:
+            if len(text) + 2 + len(c) > limit:
                 break
             text += "; " + c
-        return _cut(text)
+        return _cut(text, limit)
     if _numeric(ours) and not own:
         return f"{ours} here" + (f" against the paper's {pub}" if pub and pub != "\u2014" else "")
-    return _cut(_unbracketed(_s(r.get("basis")) or _s(r.get("reason"))))
+    return _cut(_unbracketed(_s(r.get("basis")) or _s(r.get("reason"))), limit)
 
 
 def _lead(kind: str, r, names: Mapping[str, str], no_design: "set[str]") -> str:
@@ -154,7 +154,7 @@ def concern_line(kind: str, r, names: Mapping[str, str], no_design: "set[str]" =
         return f"{lead} {page_text(_s(r.get('reason'))).rstrip('.')}. {_link(cid)}"
     what = _s(r.get("quantity")) or _s(r.get("claim"))
     what = what[:1].upper() + what[1:]
-    said = deciding(r)
+    said = deciding(r) if what else deciding(r, 3 * CLAUSE_MAX)   # with no quantity, the figure is the whole line
     said = said[:1].upper() + said[1:] if not what else said
     text = f"{lead} {page_text(what)}: {page_text(said)}." if what else f"{lead} {page_text(said)}."
     if kind == "machine-dependent":

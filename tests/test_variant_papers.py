@@ -408,6 +408,8 @@ def test_open_readings_that_disagree_are_inconclusive(toy):
     assert (row["verdict"], row["outcome"]) == ("inconclusive", "readings_disagree")
     assert "the S-box's SAC: contradicted, the cipher's SAC: inconclusive" in row["reason"]
     assert "SAC(S(x ^ a) ^ c) = SAC(S)" in row["reason"]     # the statement's detail, in the reason
+    # every reading's figure, not one reading's beside "inconclusive"
+    assert row["ours"].startswith("the S-box's SAC: ") and "; the cipher's SAC: " in row["ours"]
     rules = load_rules()
     parts = [pd.Series({"reading": "a", "verdict": v, "ours": "x", "reason": "r.", "basis": "b", "rule": "holds",
                         "other": ""}) for v in ("contradicted", "not reproduced")]

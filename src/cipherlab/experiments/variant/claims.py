@@ -192,7 +192,9 @@ def _open(claim: pd.Series, parts: list, labels: list, verdicts: list, order: li
     them (``config/verdicts.yaml``): a verdict every reading reaches stands; every reading against the claim, the
     mildest decides; otherwise the readings disagree and the row is ``readings_disagree``'s verdict."""
     each = ", ".join(f"{lab}: {v}" for lab, v in zip(labels, verdicts))
-    figures = "; ".join(f"{lab}: {p['ours']}, {p['verdict']}" + (f" ({details[lab]})" if details.get(lab) else "")
+    figures = "; ".join(f"{lab}: {p['ours']}"
+                        + (f" (A/A control {p.get('control')})" if str(p.get("control", "")) not in ("", "\u2014") else "")
+                        + f", {p['verdict']}" + (f" ({details[lab]})" if details.get(lab) else "")
                         for lab, p in zip(labels, parts))
     ranks = [order.index(v) for v in verdicts]
     if len(set(verdicts)) == 1 or max(ranks) <= order.index("not reproduced"):
@@ -212,6 +214,10 @@ def _open(claim: pd.Series, parts: list, labels: list, verdicts: list, order: li
                           f"readings it means, and they disagree ({each}), so the evidence cannot decide the sentence; "
                           f"each reading: {figures}.")
         pick["basis"] = f"readings the paper leaves open disagree ({each}; decided {decided})"
+        # every reading's figure (one reading's alone beside "inconclusive" reads as a contradiction), and the A/A
+        # control of the reading that has one, as the engine's own open readings show them
+        pick["ours"] = "; ".join(f"{lab}: {p['ours']}" for lab, p in zip(labels, parts))
+        pick["control"] = next((p["control"] for p in parts if str(p.get("control", "")) not in ("", "\u2014")), pick["control"])
         pick["shown"] = shown_label(pick["verdict"], "readings_disagree", claim["covered_by"], rules)
     pick["rule"] = claim["rule"]
     pick["other"] = "; ".join(f"{lab}: {p['ours']} → {p['verdict']}" for lab, p in zip(labels, parts))

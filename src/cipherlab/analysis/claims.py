@@ -54,6 +54,12 @@ CONDITION_KEYS = ("size", "style", "mode")
 #: counted apart.
 VERDICT_WORDS = ("reproduced", "not reproduced", "contradicted", "inconclusive", "not testable", "covered",
                  "not at condition", "machine-bound")
+VERDICTS = VERDICT_WORDS[:5]
+#: Statuses counted apart: a claim another row tests, evidence taken at another condition than the claim's, and a
+#: size that belongs to the paper's machine (said to agree or differ on this one).
+STATUSES = VERDICT_WORDS[5:]
+#: The word of an extension's row: a finding of ours, never counted as a verdict on the paper.
+FINDING = "finding"
 #: How several readings of one claim combine: ``every`` reading must hold (the least favourable decides), ``most``
 #: of them (the median), or ``any`` (the most favourable decides: a same-path speed-up's size under each
 #: implementation style the paper leaves open, :mod:`cipherlab.analysis.verdicts`), or ``monotone`` ("at every
@@ -311,3 +317,37 @@ def claims_of_chapter(chapter: str, claims: "pd.DataFrame | None" = None) -> pd.
     """The claims whose evidence a chapter produces: their ``section`` label starts with ``<chapter>-``."""
     claims = load_claims() if claims is None else claims
     return claims[claims["section"].str.startswith(f"{chapter}-")].reset_index(drop=True)
+
+
+def rule_label(claim) -> str:
+    """The rule with the parameters this claim is decided with, e.g. ``within_margin (±25 %)``."""
+    rule = claim["rule"]
+    if rule == "within_margin":
+        return f"{rule} (±{float(claim['margin_value']) * 100:.3g}%)"
+    if rule == "equivalent":
+        return f"{rule} (±{float(claim['margin_value']):g} {claim['unit']})".replace(" )", ")")
+    if rule in ("significance", "pvalue"):
+        return f"{rule} (alpha {float(claim['alpha_value']):g})"
+    return rule
+
+
+def verdict_counts(rows: pd.DataFrame, statuses: bool = False) -> pd.DataFrame:
+    """The papers' claims per paper and verdict, with totals; extensions are not counted.
+
+    ``total`` counts the five verdicts; rows *covered* by another row and rows
+    *not at the paper's condition* are counted apart, after it: in one column
+    ``apart`` (when some row has a status), or with ``statuses=True`` one
+    column per status.
+    """
+    claims = rows[rows["verdict"] != FINDING]
+    counts = (claims.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
+              .reindex(columns=list(VERDICTS) + list(STATUSES), fill_value=0))
+    counts.insert(len(VERDICTS), "total", counts[list(VERDICTS)].sum(axis=1))
+    if not statuses:
+        apart = counts[list(STATUSES)].sum(axis=1)
+        counts = counts.drop(columns=list(STATUSES))
+        if apart.any():
+            counts["apart"] = apart
+    counts.loc["all"] = counts.sum()
+    counts.columns.name = None
+    return counts

@@ -138,3 +138,16 @@ def paper_text(paper: str) -> str:
 def normalise_text(text: str) -> str:
     """Collapse white space, for checking that a value appears in a paper's text."""
     return re.sub(r"\s+", " ", text)
+
+
+def misprints_applied(claim) -> str:
+    """The documented misprints (``data/paper/<paper>_misprints.csv``) a claim is judged under, corrected."""
+    if "(misprints)" not in claim["source"] and f"{claim['paper']}_misprints.csv" not in claim["note"]:
+        return ""
+    df = published(claim["paper"])
+    df = df[df["table"].str.endswith("(misprints)")]
+    if "(misprints)" in claim["source"]:
+        table, row, column = claim["source"].split("|")
+        df = df[(df["table"] == table) & (df["row"] == row) & (df["column"] == column)]
+    return "; ".join(f"{r.table.replace(' (misprints)', '')} {r.row} {r.column}: read as {r.value} {r.unit}"
+                     .replace(" :", ":").strip() + f" ({r.note})" for r in df.itertuples())

@@ -35,9 +35,9 @@ import pandas as pd
 
 from cipherlab.analysis import compare as _cmp
 from cipherlab.analysis import paper as _paper
-from cipherlab.analysis.claims import (CLAIM_COLUMNS, KINDS, RULES, SCOPES, VERDICT_WORDS,
-                                       claims_of_chapter, condition_terms, load_claims, load_rules,
-                                       term_matches)
+from cipherlab.analysis.claims import (CLAIM_COLUMNS, FINDING, KINDS, RULES, SCOPES, STATUSES, VERDICT_WORDS,
+                                       VERDICTS, claims_of_chapter, condition_terms, load_claims, load_rules,
+                                       rule_label, term_matches, verdict_counts)
 from cipherlab.analysis.evidence import Evidence, evidence_frame, load_evidence, save_evidence, speed_evidence
 from cipherlab.analysis.reasons import condition_label, ours_text, plain_reason
 
@@ -45,12 +45,7 @@ __all__ = ["VERDICTS", "STATUSES", "FINDING", "verdict_of", "compare", "KINDS", 
            "claims_of_chapter", "Evidence", "evidence_frame", "save_evidence", "load_evidence", "speed_evidence",
            "Decision", "decide", "decide_all", "verdict_counts", "shown_label", "combine_verdicts", "chapter_verdicts"]
 
-VERDICTS = VERDICT_WORDS[:5]
-#: Statuses counted apart: a claim another row tests, evidence taken at another condition than the claim's, and a
-#: size that belongs to the paper's machine (said to agree or differ on this one).
-STATUSES = VERDICT_WORDS[5:]
 COVERED, NOT_AT_CONDITION, MACHINE_BOUND = STATUSES
-FINDING = "finding"
 
 # ----------------------------------------------------------------------------- decisions
 @dataclass(frozen=True)
@@ -494,19 +489,6 @@ def _decide_claim(claim, evs: pd.DataFrame, rules) -> "tuple[pd.Series | None, D
     return _combine(claim, at, rules)
 
 
-def _misprints(claim) -> str:
-    """The documented misprints (``data/paper/<paper>_misprints.csv``) a claim is judged under, corrected."""
-    if "(misprints)" not in claim["source"] and f"{claim['paper']}_misprints.csv" not in claim["note"]:
-        return ""
-    df = _paper.published(claim["paper"])
-    df = df[df["table"].str.endswith("(misprints)")]
-    if "(misprints)" in claim["source"]:
-        table, row, column = claim["source"].split("|")
-        df = df[(df["table"] == table) & (df["row"] == row) & (df["column"] == column)]
-    return "; ".join(f"{r.table.replace(' (misprints)', '')} {r.row} {r.column}: read as {r.value} {r.unit}"
-                     .replace(" :", ":").strip() + f" ({r.note})" for r in df.itertuples())
-
-
 def _ours(ev) -> str:
     each = ev.get(OURS_EACH) if hasattr(ev, "get") else None
     return each if isinstance(each, str) and each else ours_text(ev)
@@ -515,18 +497,6 @@ def _ours(ev) -> str:
 def _control(ev) -> str:
     lo = _get(ev, "control_low")
     return "—" if lo is None else f"[{_fmt(lo)}, {_fmt(_get(ev, 'control_high'))}]"
-
-
-def _rule_label(claim) -> str:
-    """The rule with the parameters this claim is decided with, e.g. ``within_margin (±25 %)``."""
-    rule = claim["rule"]
-    if rule == "within_margin":
-        return f"{rule} (±{float(claim['margin_value']) * 100:.3g}%)"
-    if rule == "equivalent":
-        return f"{rule} (±{float(claim['margin_value']):g} {claim['unit']})".replace(" )", ")")
-    if rule in ("significance", "pvalue"):
-        return f"{rule} (alpha {float(claim['alpha_value']):g})"
-    return rule
 
 
 def shown_label(verdict: str, outcome: str, covered_by: str = "", rules: "dict | None" = None) -> str:
@@ -588,7 +558,7 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
         pub = claim["published"] + (f" {claim['unit']}" if claim["unit"] and claim["published"] else "")
         out.append({
             "claim_id": claim["claim_id"], "paper": claim["paper"], "where": claim["where"],
-            "claim": claim["quote"], "kind": claim["kind"], "rule": _rule_label(claim), "published": pub or "—",
+            "claim": claim["quote"], "kind": claim["kind"], "rule": rule_label(claim), "published": pub or "—",
             "ours": "—" if ev is None else _ours(ev), "control": "—" if ev is None else _control(ev),
             "n": "" if ev is None or _get(ev, "n") is None else str(int(_get(ev, "n"))),
             "processes": "" if ev is None or _get(ev, "processes") is None else str(int(_get(ev, "processes"))),
@@ -599,7 +569,7 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "section": claim["section"] or ("" if ev is None else ev["section"]),
             "other": "; ".join(others),
             "tier": claim["tier"], "condition": claim["condition"], "covered_by": claim["covered_by"],
-            "reading": reading, "misprint": _misprints(claim), "applied_band": decision.band,
+            "reading": reading, "misprint": _paper.misprints_applied(claim), "applied_band": decision.band,
             "outcome": decision.outcome, "shown": shown_label(verdict, decision.outcome, claim["covered_by"], rules),
             "basis": decision.basis, "measured": "" if ev is None else condition_label(ev),
             "quantity": _text(claim, "quantity"), "carries": _text(claim, "carries"),
@@ -608,28 +578,6 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             "detail": "" if ev is None else _text(ev, "detail"),
         })
     return pd.DataFrame(out, columns=list(VERDICT_COLUMNS))
-
-
-def verdict_counts(rows: pd.DataFrame, statuses: bool = False) -> pd.DataFrame:
-    """The papers' claims per paper and verdict, with totals; extensions are not counted.
-
-    ``total`` counts the five verdicts; rows *covered* by another row and rows
-    *not at the paper's condition* are counted apart, after it: in one column
-    ``apart`` (when some row has a status), or with ``statuses=True`` one
-    column per status.
-    """
-    claims = rows[rows["verdict"] != FINDING]
-    counts = (claims.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
-              .reindex(columns=list(VERDICTS) + list(STATUSES), fill_value=0))
-    counts.insert(len(VERDICTS), "total", counts[list(VERDICTS)].sum(axis=1))
-    if not statuses:
-        apart = counts[list(STATUSES)].sum(axis=1)
-        counts = counts.drop(columns=list(STATUSES))
-        if apart.any():
-            counts["apart"] = apart
-    counts.loc["all"] = counts.sum()
-    counts.columns.name = None
-    return counts
 
 
 def chapter_verdicts(chapter: str, evidence: pd.DataFrame, claims: "pd.DataFrame | None" = None,

@@ -21,7 +21,6 @@ The security chapter decides ``<paper>-security-slightly-weakened``
 """
 from __future__ import annotations
 
-import re
 import warnings
 from dataclasses import replace
 from typing import Iterable
@@ -38,18 +37,20 @@ from cipherlab.ciphers import modes
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.ciphers.registry import InsecureCipherWarning
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
-from cipherlab.names import SOFTWARE_STYLES
 from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, affine, inverse_affine, second_sbox
 from cipherlab.analysis.evidence import Evidence
 
-from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATION_ROW, OPERATIONS, PAPER_LABELS, PAPERS,
+from cipherlab.names import SOFTWARE_STYLES
+from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATIONS, PAPER_LABELS, PAPERS,
                                                    SIGNIFICANCE_CLAIM, SPEED_SECTION, SPEEDUP_CLAIM, TABLES,
                                                    check_choice, check_paper)
 from cipherlab.experiments.aes2sbox.measure import styles_compared, times_by_process
 from cipherlab.experiments.aes2sbox.sboxes import published_key_byte, sbox_diff_table
+from cipherlab.experiments.aes2sbox.published import (  # noqa: F401  (the papers against themselves)
+    FIPS_197_DATE, FIPS_197_YEAR, ONE_BIT_PAIRS, OWN_AVALANCHE_CLAIM, P_VALUE_CLAIM, P_VALUE_PROSE, SECTIONS,
+    TRIALS_PROSE, _bits_apart, _printed_speedup, defect_evidence, own_avalanche_evidence, p_values_evidence,
+    plaintext_digits_evidence, printed_percentages_evidence, table_numbers_evidence, trials_evidence)
 
-#: The date of FIPS PUB 197 (NIST, "Announcing the Advanced Encryption Standard (AES)"), which the papers cite.
-FIPS_197_DATE, FIPS_197_YEAR = "November 26, 2001", 2001
 #: Papers whose claim "will become lightweight as it will employ two S-Boxes" (Section 4) is decided on the
 #: speed comparison: lightweight read as computing less than AES, in encryption and in decryption.
 LIGHTWEIGHT_PAPERS = ("000",)
@@ -65,19 +66,7 @@ CONCLUSION_SIGNIFICANCE = ("000",)
 ABSTRACT_SIGNIFICANCE = {"001": "001-abstract-significant"}
 #: Claim id of AES-2SBox's decryption speed-up over its own encryption (the means of Tables 3-4 read as a ratio).
 DEC_OVER_ENC_CLAIM = "{paper}-t34-2sbox-dec-over-enc"
-#: The avalanche pairs whose printed plaintexts each paper's one-bit rows count (pair: the two rows of the table).
-ONE_BIT_PAIRS = {"000": {1: ("1", "2"), 2: ("3", "4")}, "001": {2: ("3", "4")}}
-#: Where each paper prints its t-tests' p-values in prose (besides Tables 3-4): the speed section and the conclusion.
-P_VALUE_PROSE = {"000": ("Section 7.1 (prose)", "Section 8 (prose)"), "001": ("Section 5.1 (prose)", "Section 6 (prose)")}
-#: The conclusion's "slightly lower than ... 50 %" against the paper's own printed avalanche figures.
-OWN_AVALANCHE_CLAIM = {"000": "000-s8-avalanche-own-figures", "001": "001-s6-avalanche-own-figures"}
-#: The claim that each paper prints its p-values the same wherever it gives them (named by its conclusion's section).
-P_VALUE_CLAIM = {"000": "000-s8-p-values-consistent", "001": "001-s6-p-values-consistent"}
-#: Where each paper states its number of timing trials (``data/paper/<paper>_prose.csv``, row ``trials``).
-TRIALS_PROSE = {"000": "Section 6.1 (prose)", "001": "Section 5.1 (prose)"}
-#: MyST labels of the chapter's sections that hold the evidence.
-SECTIONS = {"sboxes": "aes2sbox-sboxes", "speed": SPEED_SECTION, "audit": "aes2sbox-audit",
-            "pairs": "aes2sbox-avalanche-pairs", "avalanche": "aes2sbox-avalanche"}
+
 
 
 def documented_misprints(paper: str) -> pd.DataFrame:
@@ -364,164 +353,6 @@ def printed_avalanche_evidence(paper: str, pairs: pd.DataFrame, summary_row, *, 
                     detail=(f"{detail} (a change in one plaintext byte reaches at most "
                             f"{int(summary_row['max_changed_bytes'])} ciphertext byte for any key, seen over "
                             f"{int(summary_row['flips'])} flips)"))
-
-
-def _printed_speedup(paper: str, operation: str) -> float:
-    """The speed-up the paper's own Table 5 prints for an operation (it sizes the significance claim)."""
-    t = _paper.published(paper, TABLES[paper]["speedup"])
-    hit = t[(t["row"] == OPERATION_ROW[operation]) & (t["column"] == TABLES[paper]["speedup_column"])]
-    return float(hit["number"].iloc[0])
-
-
-def _bits_apart(a: str, b: str) -> int:
-    return bin(int(a, 16) ^ int(b, 16)).count("1")
-
-
-def defect_evidence(*, profile: str) -> list[Evidence]:
-    """The papers' own numbers and words checked against each other (exact, on the transcription): the second
-    avalanche pair's one-bit change, 001's 19.351 %, 000's Table 4 caption and p-values."""
-    rows = []
-    cond = dict(style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"])
-    for paper in PAPERS:
-        t = _paper.published(paper, TABLES[paper]["avalanche"])
-        pt = t[t["column"] == "Plaintext"].set_index("row")["value"]
-        for pair, (a, b) in ONE_BIT_PAIRS[paper].items():
-            bits = _bits_apart(pt[a], pt[b])
-            rows.append(Evidence(f"{paper}-aval-pair{pair}-one-bit", holds=bits == 1, estimate=float(bits),
-                                 unit="bits", detail=f"the printed plaintexts {pt[a]} and {pt[b]} differ in {bits} bits",
-                                 **cond))
-    av = _paper.published("001", "Section 6 (prose)")
-    printed = float(av.loc[av["row"] == "avalanche, second plaintext pair", "number"].iloc[0])
-    t = _paper.published("001", TABLES["001"]["avalanche"])
-    n = float(t.loc[(t["row"] == "3") & (t["column"] == "Avalanche Effect (changed bits)"), "number"].iloc[0])
-    share = 100.0 * n / BLOCK_BITS
-    rows.append(Evidence("001-s6-avalanche-second-pair", holds=round(share, 3) == round(printed, 3), estimate=share,
-                         unit="%", detail=f"{n:.0f} changed bits of {BLOCK_BITS}, by the paper's own table, are "
-                                          f"{share:.3f} %; the conclusion prints {printed:g} %", **cond))
-    for paper in PAPERS:
-        intro = _paper.published(paper, "Introduction (prose)")
-        year = int(intro.loc[intro["row"] == "FIPS-197 published", "number"].iloc[0])
-        rows.append(Evidence(f"{paper}-s1-fips197-year", holds=year == FIPS_197_YEAR,
-                             estimate=float(FIPS_197_YEAR),   # ours: the reference's own year, beside the paper's
-                             detail=f"the paper dates FIPS-197 to {year}; FIPS PUB 197 is dated {FIPS_197_DATE}",
-                             **cond))
-    prose = _paper.published("000", "Section 7.1 (prose)").set_index(["row", "column"])["number"]
-    t4 = _paper.published("000", "Table 4").set_index(["row", "column"])["number"]
-    enc = (prose[("encryption mean", "AES-Rijndael")], prose[("encryption mean", "AES-2SBox")])
-    dec = (prose[("decryption mean", "AES-Rijndael")], prose[("decryption mean", "AES-2SBox")])
-    got = (t4[("Mean", "AES-Rijndael")], t4[("Mean", "AES-2SBox")])
-    rows.append(Evidence("000-t4-title-decryption", holds=bool(np.allclose(got, enc)),
-                         detail=f"Table 4 prints the means {got[0]:g} and {got[1]:g} ms: Section 7.1's decryption means "
-                                f"({dec[0]:g}, {dec[1]:g}), not its encryption means ({enc[0]:g}, {enc[1]:g})", **cond))
-    for paper in PAPERS:
-        rows.append(printed_percentages_evidence(paper, profile=profile))
-        rows.append(trials_evidence(paper, profile=profile))
-    rows.append(table_numbers_evidence("001", profile=profile))
-    rows += [p_values_evidence(paper, profile=profile) for paper in PAPERS]
-    for paper in PAPERS:
-        rows += own_avalanche_evidence(paper, profile=profile)
-    rows.append(plaintext_digits_evidence("001", profile=profile))
-    return rows
-
-
-def plaintext_digits_evidence(paper: str, *, profile: str) -> Evidence:
-    """The avalanche table's plaintexts as printed (the column ``Plaintext (as printed)`` where the transcription
-    keeps a cell's print apart from its settled value, else ``Plaintext``): each must have 32 hex digits, one
-    128-bit block; exact, on the transcription."""
-    t = _paper.published(paper, TABLES[paper]["avalanche"])
-    cells = t[t["column"].isin(["Plaintext", "Plaintext (as printed)"])]
-    cells = cells.sort_values("column", key=lambda c: c != "Plaintext (as printed)").drop_duplicates("row")
-    digits = {r.row: len(re.sub(r"\s+", "", r.value)) for r in cells.sort_values("row").itertuples()}
-    wrong = {k: n for k, n in digits.items() if n != BLOCK_BITS // 4}
-    return Evidence(f"{paper}-aval-plaintext-digits", holds=not wrong, n=len(digits), style="exact arithmetic",
-                    estimate=float(len(wrong)), unit="plaintexts not of 32 hex digits", profile=str(profile),
-                    section=SECTIONS["audit"],
-                    detail=("; ".join(f"row {k}: {n} hex digits" for k, n in digits.items())
-                            + f" (a {BLOCK_BITS}-bit block has {BLOCK_BITS // 4})"))
-
-
-def own_avalanche_evidence(paper: str, *, profile: str) -> list[Evidence]:
-    """The conclusion's "slightly lower than ... 50 %" read against the paper's own avalanche table: each printed
-    percentage is one reading of the sentence (it names both), exact, on the transcription (no measurement of ours)."""
-    t = _paper.published(paper, TABLES[paper]["avalanche"])
-    t = t[t["column"] == TABLES[paper]["avalanche_column"]]
-    return [Evidence(OWN_AVALANCHE_CLAIM[paper], estimate=float(r.number), low=float(r.number), high=float(r.number),
-                     unit="%", style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
-                     reading=f"pair {k}", detail=f"{TABLES[paper]['avalanche']} prints {r.value} % for pair {k}")
-            for k, r in enumerate(t.sort_values("row").itertuples(), start=1)]
-
-
-def p_values_evidence(paper: str, *, profile: str) -> Evidence:
-    """Each t-test's two-tailed p-value as the paper prints it wherever it gives it (the speed section's prose,
-    Tables 3-4 and the conclusion), compared as printed: exact, on the transcription."""
-    prose = P_VALUE_PROSE[paper]
-    pv = pd.concat([_paper.published(paper, n) for n in prose])
-    pv = pv[pv["row"].str.endswith("P-value")]
-    tabs = {"encryption P-value": TABLES[paper]["encrypt"], "decryption P-value": TABLES[paper]["decrypt"]}
-    printed_p = {(r.row, r.table): r.value for r in pv.itertuples()}
-    for row, table in tabs.items():
-        tv = _paper.published(paper, table)
-        printed_p[(row, table)] = tv.loc[tv["row"] == "P(T<=t) two-tail", "value"].iloc[0]
-    differ = {row: sorted({v for (r, _), v in printed_p.items() if r == row}) for row in tabs}
-    said = " and ".join(n.replace(" (prose)", "") for n in prose)
-    return Evidence(P_VALUE_CLAIM[paper], holds=all(len(v) == 1 for v in differ.values()),
-                    n=len(printed_p), style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
-                    detail="; ".join(f"{row.split()[0]}: printed {', '.join(v)} in {tabs[row]}, {said}"
-                                     for row, v in differ.items()))
-
-
-def trials_evidence(paper: str, *, profile: str) -> Evidence:
-    """The timing protocol's trial count as the text states it against the Observations its t-test tables print
-    (Tables 3-4, both ciphers): exact, on the transcription."""
-    prose = _paper.published(paper, TRIALS_PROSE[paper])
-    trials = int(prose.loc[prose["row"] == "trials", "number"].iloc[0])
-    seen = []
-    for op in OPERATIONS:
-        t = _paper.published(paper, TABLES[paper][op])
-        obs = t[t["row"] == "Observations"]
-        seen += [(TABLES[paper][op], c, int(n)) for c, n in zip(obs["column"], obs["number"])]
-    if not seen:
-        raise ValueError(f"paper {paper}: Tables 3-4 print no Observations")
-    return Evidence(f"{paper}-trials-observations", holds=all(n == trials for *_, n in seen), n=len(seen),
-                    estimate=float(trials), style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
-                    detail=f"the text states {trials} trials; " + "; ".join(
-                        f"{table} prints {n} observations of {c}" for table, c, n in seen))
-
-
-def printed_percentages_evidence(paper: str, *, profile: str) -> Evidence:
-    """The avalanche table's printed percentages against its own printed bit counts (count / 128, to the printed
-    decimals): exact arithmetic on the transcription."""
-    t = _paper.published(paper, TABLES[paper]["avalanche"])
-    col = TABLES[paper]["avalanche_column"]
-    pct = t[t["column"] == col].set_index("row")
-    bits = t[t["column"] == f"{col} (changed bits)"].set_index("row")["number"]
-    parts, holds = [], True
-    for row, r in pct.iterrows():
-        decimals = len(r["value"].partition(".")[2])
-        share = round(100.0 * float(bits[row]) / BLOCK_BITS, decimals)
-        holds &= share == round(float(r["number"]), decimals)
-        parts.append(f"row {row}: printed {r['value']} % with {bits[row]:.0f} bits; {bits[row]:.0f} / {BLOCK_BITS} = "
-                     f"{share:.{decimals}f} %")
-    return Evidence(f"{paper}-aval-pct-consistent", holds=bool(holds), n=len(parts), style="exact arithmetic",
-                    profile=str(profile), section=SECTIONS["audit"], detail="; ".join(parts))
-
-
-def table_numbers_evidence(paper: str, *, profile: str) -> Evidence:
-    """Is every table number captioned once in the paper? Read from its table captions as transcribed
-    (``data/paper/<paper>_captions.csv``; the papers' text is not part of a clone)."""
-    rows = _paper.published(paper, "Captions")
-    caps = [(str(c).removeprefix("Table ").strip(), str(v)) for c, v in zip(rows["column"], rows["value"])]
-    if not caps:
-        raise ValueError(f"paper {paper} has no transcribed table captions (data/paper/{paper}_captions.csv)")
-    seen: dict[str, list[str]] = {}
-    for number, title in caps:
-        seen.setdefault(number, []).append(title.strip())
-    twice = {k: v for k, v in seen.items() if len(v) > 1}
-    return Evidence(f"{paper}-table-numbers-unique", holds=not twice, n=len(caps), style="exact arithmetic",
-                    profile=str(profile), section=SECTIONS["audit"],
-                    detail=(f"{len(caps)} table captions; " + ("; ".join(
-                        f"Table {k} captions {len(v)} tables: " + " / ".join(f"'{x}'" for x in v)
-                        for k, v in twice.items()) if twice else "each number captioned once")))
 
 
 def process_level_p(old: np.ndarray, new: np.ndarray) -> "tuple[float, str]":

@@ -2,6 +2,8 @@
 (family-wise), Fig. 6's 'performance increase with file size' as a trend across every size."""
 
 
+import pytest
+
 from cipherlab.analysis import verdicts as V
 from cipherlab.experiments.aead import evidence, protocol
 
@@ -64,3 +66,35 @@ def test_one_step_reversed_contradicts_a_steady_rise_and_never_a_trend():
     for cid in protocol.STEP_CLAIMS:
         d = _decided(cid, whole)
         assert d["verdict"] == "contradicted", d["reason"]
+
+
+def test_a_change_with_size_under_the_cold_protocol_is_decided_against_the_twins_cold_calls():
+    """Every cold row is the statistic COLD_STATISTIC, whose declared noise is the A/A band (at least the floor):
+    one cold call on each side depends on the state its process is in, as the twin's single call does."""
+    cold = synthetic_cold(PAPER_ORDER, fixed=1e-3)
+    rows = protocol.cold_evidence(cold, profile="full", seed=1)
+    assert {e.statistic for e in rows} == {protocol.COLD_STATISTIC}
+    assert V.noise_kind(rows[0]) == "aa" and V.noise_kind({"statistic": "size_change"}) == "none"
+
+
+@pytest.mark.parametrize("step, statistic, expected", [
+    # a plateau step reversed by 2 %, tight: beyond no noise as a plain size change, inside the floor as a cold one
+    ((-2.0, -2.4, -1.6), "size_change", "contradicted"),
+    ((-2.0, -2.4, -1.6), protocol.COLD_STATISTIC, "reproduced"),
+    # widened for 12 steps (x1.462): -6 [-6.5, -5.5] -> [-6.73, -5.27], wholly beyond the +-3 % floor either way
+    ((-6.0, -6.5, -5.5), protocol.COLD_STATISTIC, "contradicted"),
+    # -4 [-4.6, -3.6] -> [-4.88, -3.12]: just beyond the floor; -4 [-4.8, -3.2] -> [-5.17, -2.83]: across it
+    ((-4.0, -4.6, -3.6), protocol.COLD_STATISTIC, "contradicted"),
+    ((-4.0, -4.8, -3.2), protocol.COLD_STATISTIC, "reproduced"),
+])
+def test_a_cold_step_reverses_a_steady_rise_only_beyond_the_cold_calls_noise(step, statistic, expected):
+    claim = evidence.paper_claims()
+    claim = claim[claim["claim_id"] == "003-f5-tp-rises-enc"]
+    aa = dict(control_low=-1.0, control_high=1.0, unit="%", statistic=statistic, style=protocol.COLD_STYLE,
+              size="5000000 B vs 100000 B")
+    rise = (5.0, 4.0, 6.0)
+    rows = [V.Evidence("003-f5-tp-rises-enc", estimate=e, low=lo, high=hi, reading=f"step {i}", **aa)
+            for i, (e, lo, hi) in enumerate([rise] * 11 + [step])]
+    rows.append(V.Evidence("003-f5-tp-rises-enc", estimate=40.0, low=35.0, high=45.0, reading=V.END_TO_END, **aa))
+    d = V.decide_all(claim, V.evidence_frame(rows).assign(chapter="aead")).iloc[0]
+    assert d["verdict"] == expected, d["reason"]

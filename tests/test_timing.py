@@ -218,3 +218,52 @@ def test_a_counterbalanced_group_pairs_its_processes():
     groups = {"g": timing.TimingGroup(pid_cases, {"label": "x"}, 2, 0, 0.0, "cipher")}
     out = timing.measure_groups_in_processes(groups, processes=2, progress=False)["g"]
     assert sorted(out["process"].unique()) == [0, 1]
+
+
+# ----------------------------------------------------------------------------- fresh mappings (paper 003's cold calls)
+_PROBE = r"""
+import ctypes, sys
+from cipherlab.analysis import timing
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                "fsmblks", "uordblks", "fordblks", "keepcost")]
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = MallInfo2
+pinned = timing.fresh_mappings() if sys.argv[1] == "pin" else False
+big = bytearray(5_000_000)       # a large block, freed: glibc's default raises its threshold above it
+del big
+before = libc.mallinfo2().hblks
+block = bytearray(1_000_000)     # mapped afresh (hblks + 1) only if the threshold stayed where it was
+print(pinned, libc.mallinfo2().hblks - before)
+"""
+
+
+@pytest.mark.skipif(__import__("platform").libc_ver()[0] != "glibc", reason="the C library is not glibc: "
+                    "fresh_mappings changes nothing there")
+def test_fresh_mappings_maps_every_large_block_afresh_whatever_was_freed_before():
+    """The cause it removes, shown with glibc's own counter of mapped blocks: by default a freed 5 MB block raises
+    the threshold, so a later 1 MB block comes from the heap (possibly recycled pages); pinned, it is a new
+    mapping. Each case runs in a fresh interpreter (the pin lasts for the process)."""
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    got = {how: subprocess.run([sys.executable, "-c", _PROBE, how], capture_output=True, text=True, env=env,
+                               check=True).stdout.split() for how in ("default", "pin")}
+    assert got["default"] == ["False", "0"], got
+    assert got["pin"] == ["True", "1"], got
+
+
+def test_fresh_buffers_pins_the_allocator_in_the_timing_process_only_when_asked(monkeypatch):
+    calls = []
+    monkeypatch.setattr(timing, "fresh_mappings", lambda: calls.append("pinned") or True)
+    plan = {"g": (_two_cases, {}, 1, 0, 0.0, None)}
+    timing._measure_built(plan, [], seed=0, process=0)
+    assert calls == []
+    out = timing._measure_built(plan, [], seed=0, process=0, fresh_buffers=True)
+    assert calls == ["pinned"] and len(out["g"]) == 2
+    assert "fresh mapping" in timing.allocator_policy(True) or "not glibc" in timing.allocator_policy(True)
+    assert "default" in timing.allocator_policy(False)
+
+
+def _two_cases():
+    return [{"cipher": c, "fn": (lambda: None)} for c in "ab"]

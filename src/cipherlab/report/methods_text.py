@@ -124,13 +124,20 @@ def rules_markdown(rules: "dict | None" = None) -> str:
             for kind, how in rules["noise_by_statistic"].items())
         + ". The A/A band is the noise of a ratio of two code paths timed side by side; a change of one code path "
         "from one size to another (a \"flat\", \"rises\" or \"levels off\" claim) and the misfit of a fit (a "
-        "\"linear\" claim) are other statistics, which that band does not measure.",
+        "\"linear\" claim) are other statistics, which that band does not measure, except where each side is a "
+        "single cold call (paper 003's protocol, below): such a call's time depends on the state its process is in "
+        "when it lands, as the twin's single call at the same size does, so that change is decided against the A/A "
+        "band of the twin's cold calls.",
         "- One call per process (paper 003's own protocol, one cold call per file): where each process calls each "
         "case once, where a call lands in the order matters (the first calls pay for the interpreter's first "
         "touches), and a random order leaves a case and its A/A twin unbalanced over a dozen processes. The "
         "processes are therefore taken in pairs, the second calling the first's order with every case and its "
         "twin swapped (ABBA): each case precedes its twin in exactly half of the processes, and any position "
-        "effect cancels in the A/A control instead of being read as noise.",
+        "effect cancels in the A/A control instead of being read as noise. These processes time nothing else, and "
+        "each makes every large block of memory a fresh mapping before it starts (with glibc, its mmap threshold "
+        "pinned at its default): a call's output buffer then costs its first touch whatever ran before it, as in a "
+        "program that times each file once. Left to rise with the largest block freed, the threshold made a 5 MB "
+        "call land on recycled or on fresh pages by the order of the calls before it.",
         "- Significance: the trials of one process share its warm-up, memory layout and spell of load, so they are "
         "not independent observations. A p-value is taken at the level of the independent unit, the process: a "
         "two-sided t-test of the processes' log speed ratios (one process gives no test). The papers' own tests "

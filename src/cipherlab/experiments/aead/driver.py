@@ -41,7 +41,8 @@ def measure(run) -> dict[str, Any]:
     """Phase 1 (AES in GCM, CCM, EAX; A/A control AES-GCM), phase 2 (EAX with AES, Blowfish, CAST;
     A/A control AES-EAX) and the forged-tag checks (A/A control GCM with random tags), timed in the
     same ``processes`` fresh interpreters, each timing the three groups in turn
-    (:func:`cipherlab.analysis.timing.measure_groups_in_processes`), plus ``aead_forgery_outcomes``:
+    (:func:`cipherlab.analysis.timing.measure_groups_in_processes`), after the paper's protocol
+    (``aead_cold``, :mod:`.protocol`) in ``processes`` interpreters of its own, plus ``aead_forgery_outcomes``:
     which seeded tags are rejected (:func:`.forgery.forgery_outcomes`, untimed, deterministic).
 
     The plaintexts are read from disk before any timing, as the paper does.  ``trials``,
@@ -59,18 +60,21 @@ def measure(run) -> dict[str, Any]:
     common = dict(aad=aad, seed=seed, key_bytes=p.key_bytes, nonce_bytes=dict(p.nonce_bytes))
     phase_data = {n: data[n] for n in phase_sizes}
     forged = forgery.forgery_build({n: data[n] for n in forgery_sizes}, n_tags=p.forgery_trials, aad=aad, seed=seed)
+    # the paper's protocol, one cold call per case, in processes of its own that time nothing else, each large
+    # output buffer a fresh mapping whatever ran before it (protocol.COLD_BUFFERS)
+    cold = {"aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0,
+                                     0.0, protocol.COLD_COUNTERBALANCE)}
     groups = {
-        # first in every process, before anything else is timed: the paper's protocol, one cold call per case
-        "aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0, 0.0,
-                                 protocol.COLD_COUNTERBALANCE),
         "aead_phase1": TimingGroup(aead_cases, aead_build(phase_data, PHASE1_COMBOS, control=PHASE1_CONTROL, **common),
                                    p.trials, p.warmup),
         "aead_phase2": TimingGroup(aead_cases, aead_build(phase_data, PHASE2_COMBOS, control=PHASE2_CONTROL, **common),
                                    p.phase2_trials, p.warmup, phase2_min),
         "aead_forgery": TimingGroup(forgery.forgery_timing_cases, forged, p.forgery_trials, p.forgery_warmup),
     }
-    timed = timing.measure_groups_in_processes(groups, processes=p.processes, seed=seed, desc="aead",
-                                               min_trial_seconds=min_trial_seconds)
+    timed = timing.measure_groups_in_processes(cold, processes=p.processes, seed=seed, desc="aead, cold calls",
+                                               min_trial_seconds=min_trial_seconds, fresh_buffers=protocol.COLD_BUFFERS)
+    timed.update(timing.measure_groups_in_processes(groups, processes=p.processes, seed=seed, desc="aead",
+                                                    min_trial_seconds=min_trial_seconds))
     counts = {"aead_cold": (p.processes, 0, 0.0),
               "aead_phase1": (p.trials, p.warmup, min_trial_seconds),
               "aead_phase2": (p.phase2_trials, p.warmup, phase2_min),
@@ -81,7 +85,8 @@ def measure(run) -> dict[str, Any]:
         frame = timed[name]
         frame["run_id"] = run_id
         out[name] = (frame, dict(run_id=run_id, trials=trials, warmup=warmup, min_trial_seconds=trial_seconds,
-                                 call_overhead_s=overhead))
+                                 call_overhead_s=overhead, allocator=timing.allocator_policy(
+                                     name == "aead_cold" and protocol.COLD_BUFFERS)))
     out["aead_forgery_outcomes"] = forgery.forgery_outcomes(**forged)
     return out
 

@@ -98,3 +98,13 @@ def test_a_cold_step_reverses_a_steady_rise_only_beyond_the_cold_calls_noise(ste
     rows.append(V.Evidence("003-f5-tp-rises-enc", estimate=40.0, low=35.0, high=45.0, reading=V.END_TO_END, **aa))
     d = V.decide_all(claim, V.evidence_frame(rows).assign(chapter="aead")).iloc[0]
     assert d["verdict"] == expected, d["reason"]
+
+
+def test_every_files_output_buffer_is_a_fresh_mapping_in_the_cold_processes():
+    """The threshold sits at or below the smallest file size (a whole number of pages), never above a size: a size
+    under it would leave that size's output on recycled or fresh heap pages by the order of the calls before it."""
+    assert protocol.fresh_threshold([100_000, 500_000, 5_000_000]) == 98_304 <= 100_000
+    assert protocol.fresh_threshold([1000, 4000]) == protocol.PAGE_BYTES     # at least one page
+    for bad in ([], [0, 10]):
+        with pytest.raises(ValueError, match="sizes must be positive byte counts"):
+            protocol.fresh_threshold(bad)

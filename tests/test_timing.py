@@ -229,7 +229,7 @@ class MallInfo2(ctypes.Structure):
                                                 "fsmblks", "uordblks", "fordblks", "keepcost")]
 libc = ctypes.CDLL(None)
 libc.mallinfo2.restype = MallInfo2
-pinned = timing.fresh_mappings() if sys.argv[1] == "pin" else False
+pinned = timing.fresh_mappings(128 * 1024) if sys.argv[1] == "pin" else False
 big = bytearray(5_000_000)       # a large block, freed: glibc's default raises its threshold above it
 del big
 before = libc.mallinfo2().hblks
@@ -253,16 +253,21 @@ def test_fresh_mappings_maps_every_large_block_afresh_whatever_was_freed_before(
     assert got["pin"] == ["True", "1"], got
 
 
-def test_fresh_buffers_pins_the_allocator_in_the_timing_process_only_when_asked(monkeypatch):
+def test_fresh_above_pins_the_allocator_in_the_timing_process_only_when_asked(monkeypatch):
     calls = []
-    monkeypatch.setattr(timing, "fresh_mappings", lambda: calls.append("pinned") or True)
+    monkeypatch.setattr(timing, "fresh_mappings", lambda n: calls.append(n) or True)
     plan = {"g": (_two_cases, {}, 1, 0, 0.0, None)}
     timing._measure_built(plan, [], seed=0, process=0)
     assert calls == []
-    out = timing._measure_built(plan, [], seed=0, process=0, fresh_buffers=True)
-    assert calls == ["pinned"] and len(out["g"]) == 2
-    assert "fresh mapping" in timing.allocator_policy(True) or "not glibc" in timing.allocator_policy(True)
-    assert "default" in timing.allocator_policy(False)
+    out = timing._measure_built(plan, [], seed=0, process=0, fresh_above=98304)
+    assert calls == [98304] and len(out["g"]) == 2
+    assert "98304 bytes" in timing.allocator_policy(98304) or "not glibc" in timing.allocator_policy(98304)
+    assert "default" in timing.allocator_policy(0)
+
+
+def test_fresh_mappings_needs_a_positive_threshold():
+    with pytest.raises(ValueError, match="threshold must be a positive number of bytes"):
+        timing.fresh_mappings(0)
 
 
 def _two_cases():

@@ -36,37 +36,37 @@ from cipherlab.pipeline.provenance import new_run_id
 #: Columns every timing frame carries, in this order (labels may add more).
 TIMING_COLUMNS = ("cipher", "impl", "mode", "operation", "bytes", "process", "trial", "seconds", "run_id")
 
-#: glibc's own default mmap threshold (128 KiB), pinned by :func:`fresh_mappings`.
-FRESH_MAPPING_BYTES = 128 * 1024
 _M_MMAP_THRESHOLD = -3      # glibc's mallopt parameter number
 
 
-def fresh_mappings() -> bool:
-    """Make every block above :data:`FRESH_MAPPING_BYTES` a fresh mapping in this process, whatever ran before.
+def fresh_mappings(threshold: int) -> bool:
+    """Make every block of at least ``threshold`` bytes a fresh mapping in this process, whatever ran before.
 
     glibc raises its mmap threshold to the size of the largest mapped block freed so far, so that after one
     large call the process's later large blocks come from the heap, often on pages touched before: a single
     call's cost then depends on which calls ran before it in the process (measured: a 5 MB AES-EAX call at
     1.3 or 2.2 ns per byte by that alone, its output buffer recycled or freshly mapped).  Pinning the threshold
-    at glibc's own default turns the raise off: every large output buffer costs its first touch, in any order,
-    as in a program that times each file once.  Returns False, changing nothing, where the C library is not
-    glibc (its allocator behaves as it does); call it in a fresh process, before anything is timed.
+    turns the raise off: every block from ``threshold`` up costs its first touch, in any order, as in a program
+    that times each file once.  Returns False, changing nothing, where the C library is not glibc (its
+    allocator behaves as it does); call it in a fresh process, before anything is timed.
     """
+    if int(threshold) <= 0:
+        raise ValueError(f"threshold must be a positive number of bytes, got {threshold!r}")
     if platform.libc_ver()[0] != "glibc":
         return False
     try:
-        return ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, FRESH_MAPPING_BYTES) == 1
+        return ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, int(threshold)) == 1
     except (OSError, AttributeError):     # pragma: no cover - glibc always has mallopt
         return False
 
 
-def allocator_policy(fresh_buffers: bool) -> str:
-    """The provenance text of a timing group's allocator: whether :func:`fresh_mappings` applies on this machine."""
-    if not fresh_buffers:
+def allocator_policy(fresh_above: int) -> str:
+    """The provenance text of a timing group's allocator (:func:`fresh_mappings` from ``fresh_above`` bytes, or 0)."""
+    if not fresh_above:
         return "the C library's default (glibc: its mmap threshold rises with the largest block freed)"
     if platform.libc_ver()[0] != "glibc":
         return "the C library's own (not glibc: no threshold to pin)"
-    return f"every block above {FRESH_MAPPING_BYTES // 1024} KiB a fresh mapping (glibc's mmap threshold pinned)"
+    return f"every block of {int(fresh_above)} bytes or more a fresh mapping (glibc's mmap threshold pinned)"
 
 
 def compile_seconds(fn: Callable[[], Any]) -> float:
@@ -306,7 +306,7 @@ class TimingGroup(NamedTuple):
 def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
                                 *, processes: int, warmup: int = 1, run_id: "str | None" = None, seed: int = 0,
                                 progress: bool = True, desc: str = "timing",
-                                min_trial_seconds: float = 0.0, fresh_buffers: bool = False) -> "dict[str, pd.DataFrame]":
+                                min_trial_seconds: float = 0.0, fresh_above: int = 0) -> "dict[str, pd.DataFrame]":
     """Several groups of cases, each timed as :func:`measure_in_processes` would, sharing the processes.
 
     ``groups`` maps a name to a :class:`TimingGroup` (or the tuple
@@ -316,7 +316,8 @@ def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
     fresh process times every group in turn (the cases of one group
     interleaved among themselves), so that ``processes`` interpreters start
     in all instead of ``processes`` per group: starting one costs seconds.
-    ``fresh_buffers``: each process calls :func:`fresh_mappings` before it builds or times anything.
+    ``fresh_above`` (bytes, 0 for none): each process calls :func:`fresh_mappings` with it before it builds or
+    times anything.
     """
     _check_processes(processes)
     if not groups:
@@ -342,7 +343,7 @@ def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=die_with_parent,
                                  initargs=(os.getpid(),)) as pool:
             got = pool.submit(_measure_built, plan, list(warnings.filters), run_id=run_id,
-                              seed=seed, process=proc, fresh_buffers=fresh_buffers).result()
+                              seed=seed, process=proc, fresh_above=fresh_above).result()
         for name, df in got.items():
             df["process"] = proc
             frames[name].append(df)
@@ -354,12 +355,12 @@ def measure_groups_in_processes(groups: Mapping[str, "TimingGroup | tuple"],
     return out
 
 
-def _measure_built(plan, warning_filters, *, seed: int, process: int, fresh_buffers: bool = False,
+def _measure_built(plan, warning_filters, *, seed: int, process: int, fresh_above: int = 0,
                    **kwargs) -> "dict[str, pd.DataFrame]":
     """Run in the fresh process: build each group's cases there (under the parent's warning filters), time them
     (a counterbalanced group in the order of its pair of processes, :class:`TimingGroup`)."""
-    if fresh_buffers:
-        fresh_mappings()
+    if fresh_above:
+        fresh_mappings(fresh_above)
     out = {}
     with warnings.catch_warnings():
         warnings.filters[:] = warning_filters

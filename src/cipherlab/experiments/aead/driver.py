@@ -61,7 +61,8 @@ def measure(run) -> dict[str, Any]:
     phase_data = {n: data[n] for n in phase_sizes}
     forged = forgery.forgery_build({n: data[n] for n in forgery_sizes}, n_tags=p.forgery_trials, aad=aad, seed=seed)
     # the paper's protocol, one cold call per case, in processes of its own that time nothing else, each large
-    # output buffer a fresh mapping whatever ran before it (protocol.COLD_BUFFERS)
+    # output buffer a fresh mapping whatever ran before it (protocol.fresh_threshold)
+    fresh_above = protocol.fresh_threshold(phase_sizes)
     cold = {"aead_cold": TimingGroup(protocol.cold_cases, protocol.cold_build(phase_data, **common), p.processes, 0,
                                      0.0, protocol.COLD_COUNTERBALANCE)}
     groups = {
@@ -72,7 +73,7 @@ def measure(run) -> dict[str, Any]:
         "aead_forgery": TimingGroup(forgery.forgery_timing_cases, forged, p.forgery_trials, p.forgery_warmup),
     }
     timed = timing.measure_groups_in_processes(cold, processes=p.processes, seed=seed, desc="aead, cold calls",
-                                               min_trial_seconds=min_trial_seconds, fresh_buffers=protocol.COLD_BUFFERS)
+                                               min_trial_seconds=min_trial_seconds, fresh_above=fresh_above)
     timed.update(timing.measure_groups_in_processes(groups, processes=p.processes, seed=seed, desc="aead",
                                                     min_trial_seconds=min_trial_seconds))
     counts = {"aead_cold": (p.processes, 0, 0.0),
@@ -85,8 +86,8 @@ def measure(run) -> dict[str, Any]:
         frame = timed[name]
         frame["run_id"] = run_id
         out[name] = (frame, dict(run_id=run_id, trials=trials, warmup=warmup, min_trial_seconds=trial_seconds,
-                                 call_overhead_s=overhead, allocator=timing.allocator_policy(
-                                     name == "aead_cold" and protocol.COLD_BUFFERS)))
+                                 call_overhead_s=overhead,
+                                 allocator=timing.allocator_policy(fresh_above if name == "aead_cold" else 0)))
     out["aead_forgery_outcomes"] = forgery.forgery_outcomes(**forged)
     return out
 

@@ -17,8 +17,9 @@ size), it is decided under the paper's protocol:
   call lands in the order (the first calls pay for the interpreter's first
   touches) weighs on a case and its twin alike and the A/A control is
   unbiased; nothing is warmed up and nothing is batched;
-* these processes time nothing else, and each makes every large block a fresh
-  mapping before it starts (:data:`COLD_BUFFERS`): a call's output buffer then
+* these processes time nothing else, and each makes every block from the
+  smallest file size up a fresh mapping before it starts
+  (:func:`fresh_threshold`): a call's output buffer then
   costs its first touch whatever ran before it, as in a program that times each
   file once.  With the C library's default (glibc raises its mmap threshold to
   the largest block freed), whether a 5 MB call's output landed on recycled or
@@ -54,8 +55,8 @@ from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABEL
 COLD_STYLE = f"{IMPL}, one cold call per file"
 #: The label that tells a cold case from its A/A twin: the order is counterbalanced over it (ABBA by process pairs).
 COLD_COUNTERBALANCE = "instance"
-#: The cold processes make every large block a fresh mapping (:func:`cipherlab.analysis.timing.fresh_mappings`).
-COLD_BUFFERS = True
+#: A page: the cold processes' allocator threshold is a whole number of them.
+PAGE_BYTES = 4096
 #: The statistic of a change with size under the paper's protocol: decided against the A/A band of the twin's
 #: single cold calls, at least the floor (``noise_by_statistic`` in config/verdicts.yaml).
 COLD_STATISTIC = "cold_size_change"
@@ -86,6 +87,17 @@ STEP_CLAIMS = ("003-f5-tp-rises-enc", "003-f6-tp-rises-dec")
 #: (the A/A band of single cold calls, at least the floor: :data:`COLD_STATISTIC`) at the family-wise level
 #: (Bonferroni over every step and mode), so that chance alone does not decide.
 EVERY_STEP_CLAIMS = ("003-f5-tp-rises-enc",)
+
+
+def fresh_threshold(sizes) -> int:
+    """The block size from which the cold processes map every block afresh
+    (:func:`cipherlab.analysis.timing.fresh_mappings`): the smallest file size rounded down to a page (at least
+    one), so that every file's output buffer, at every size, is a fresh mapping; a threshold above a size would
+    leave that size's buffer on recycled or fresh heap pages by the order of the calls before it."""
+    sizes = [int(n) for n in sizes]
+    if not sizes or min(sizes) <= 0:
+        raise ValueError(f"sizes must be positive byte counts, got {sizes!r}")
+    return max(PAGE_BYTES, min(sizes) // PAGE_BYTES * PAGE_BYTES)
 
 
 def cold_cases(data_by_size: Mapping[int, bytes], *, aad: bytes, seed: int, key_bytes: int = 16,

@@ -134,8 +134,9 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "processes are therefore taken in pairs, the second calling the first's order with every case and its "
         "twin swapped (ABBA): each case precedes its twin in exactly half of the processes, and any position "
         "effect cancels in the A/A control instead of being read as noise. These processes time nothing else, and "
-        "each makes every large block of memory a fresh mapping before it starts (with glibc, its mmap threshold "
-        "pinned at its default): a call's output buffer then costs its first touch whatever ran before it, as in a "
+        "each makes every block of memory from the smallest file size up a fresh mapping before it starts (with glibc, "
+        "its mmap threshold pinned there): every file's output buffer then costs its first touch whatever ran "
+        "before it, as in a "
         "program that times each file once. Left to rise with the largest block freed, the threshold made a 5 MB "
         "call land on recycled or on fresh pages by the order of the calls before it.",
         "- Significance: the trials of one process share its warm-up, memory layout and spell of load, so they are "

@@ -1245,3 +1245,25 @@ def test_a_sameness_without_a_noise_band_says_the_slight_reach_decided_it(lo, hi
     c = _load([claim(rule="small_effect", published="", margin="", expect="either", unit="%")]).iloc[0]
     d = V.decide(c, V.Evidence("x", estimate=(lo + hi) / 2, low=lo, high=hi, unit="%"), RULES)
     assert d.verdict == "reproduced" and says in d.reason, d.reason
+
+
+# ----------------------------------------------------------------------------- the reading a combined row shows
+def test_under_most_the_row_shows_the_median_reading_never_the_most_favourable_of_its_verdict():
+    """Five sizes, three beyond the noise (+47, +12, +7 %), two inside it: most readings decide reproduced, and the
+    row shows the median reading (+7 %), not the first or the most favourable (+47 %)."""
+    sizes = [(47.0, 44.0, 50.0), (12.0, 10.0, 13.0), (7.0, 4.5, 8.0), (2.4, 1.8, 2.9), (1.9, -0.3, 2.8)]
+    row = _readings(*(dict(reading=f"size={i}", estimate=e, low=lo, high=hi, unit="%")
+                      for i, (e, lo, hi) in enumerate(sizes)), rule="ordering", published="", margin="",
+                    readings="most")
+    assert row["verdict"] == "reproduced" and row["reading"] == "size=2", row["reason"]
+    assert V.combine_verdicts(["reproduced", "inconclusive"], "most", ["inconclusive", "reproduced"]) == 1
+    assert V.combine_verdicts(["reproduced"] * 3, "most", ["reproduced"], favour=[9.0, 1.0, 5.0]) == 2
+
+
+def test_a_sameness_of_no_direction_shows_the_reading_farthest_from_sameness():
+    """'Convergent values' under every reading (small_effect, expect: either): the least favourable reading is the
+    one whose interval reaches farthest from zero on either side, not the one with the lowest lower edge."""
+    near, far = dict(estimate=0.0, low=-0.7, high=0.7), dict(estimate=0.2, low=-0.3, high=1.8)
+    row = _readings(dict(reading="mode=gcm", **near), dict(reading="mode=ccm", **far), rule="small_effect",
+                    published="", margin="", expect="either")
+    assert row["verdict"] == "reproduced" and "; under mode=ccm:" in row["basis"], row["basis"]

@@ -254,7 +254,8 @@ def readings_rule(claim, rules) -> str:
 def combine_verdicts(verdicts, how: str, order, favour=None) -> int:
     """The index of the reading whose verdict decides: ``every``, the least favourable in ``order`` (among readings
     of the same verdict, the one whose interval reaches least far in the claim's favour: lowest ``favour``);
-    ``most``, the median: the most favourable verdict that more than half of the readings reach or pass;
+    ``most``, the median: the most favourable verdict that more than half of the readings reach or pass, shown by
+    the median reading when all are ranked by verdict, then ``favour`` (never the most favourable of that verdict);
     ``any``, the most favourable in ``order`` (among readings of the same verdict, the highest ``favour``)."""
     ranks = [list(order).index(v) for v in verdicts]
     favour = [0.0] * len(ranks) if favour is None else list(favour)
@@ -264,19 +265,21 @@ def combine_verdicts(verdicts, how: str, order, favour=None) -> int:
         return max(range(len(ranks)), key=lambda i: (ranks[i], favour[i], -i))
     if how != "most":
         raise ValueError(f"readings must be every, most or any, got {how!r}")
-    for rank in sorted(set(ranks), reverse=True):
-        if sum(r >= rank for r in ranks) * 2 > len(ranks):
-            return next(i for i in range(len(ranks)) if ranks[i] == rank)
-    return min(range(len(ranks)), key=lambda i: ranks[i])
+    # ranked from least to most favourable, the reading with more than half at or above it: its verdict is the most
+    # favourable one that more than half of the readings reach or pass
+    ranked = sorted(range(len(ranks)), key=lambda i: (ranks[i], favour[i], i))
+    return ranked[len(ranks) - len(ranks) // 2 - 1]
 
 
 def _favour(claim, ev) -> float:
     """How far a reading's interval reaches in the claim's favour (lower: less favourable): its lower edge, or for
-    an equivalence its farthest edge from the null, negated; 0 where the reading has no interval."""
+    an equivalence or a sameness of no direction (``small_effect`` with ``expect: either``) its farthest edge from
+    the null, negated; 0 where the reading has no interval."""
     lo, hi = _get(ev, "low"), _get(ev, "high")
     if lo is None:
         return 0.0
-    if _text(claim, "rule") == "equivalent":
+    if _text(claim, "rule") == "equivalent" or (_text(claim, "rule") == "small_effect"
+                                                and _text(claim, "expect") == "either"):
         null = claim.get("null_value") if isinstance(claim, (dict, pd.Series)) else None
         null = 0.0 if null is None or (isinstance(null, float) and math.isnan(null)) else float(null)
         return -max(abs(lo - null), abs(hi - null))

@@ -99,10 +99,7 @@ def test_rise_claims_take_their_published_gain_from_the_transcription_and_measur
     mine = evidence.paper_claims().set_index("claim_id")
     for cid in E.RISE_CLAIMS:
         assert float(mine.loc[cid, "published"]) == pytest.approx(E.published_rise_pct(cid), abs=0.5), cid
-        # a gain computed from a printed lower bound ("starting above 100 MB/s") is an upper bound on the gain
-        assert mine.loc[cid, "unit"] == "%" and (mine.loc[cid, "rule"] == "within_margin" or (
-            mine.loc[cid, "rule"], mine.loc[cid, "expect"], mine.loc[cid, "null"]) == (
-            "ordering", "at_most", mine.loc[cid, "published"])), cid
+        assert mine.loc[cid, "unit"] == "%" and mine.loc[cid, "rule"] == "within_margin", cid
     # the absolute numbers they are made of are counted apart, as not testable: a ratio tests neither number
     for cid in ("003-f9-blowfish-45", "003-f10-blowfish-40", "003-f10-aes-100"):
         assert mine.loc[cid, "covered_by"] == "" and mine.loc[cid, "carries"] == "nothing"
@@ -127,9 +124,11 @@ def test_rise_claims_take_their_published_gain_from_the_transcription_and_measur
     assert all(e.style == protocol.COLD_STYLE for e in cold)
     d = _decide_only(list(rows.values()) + [cold_rows[c] for c in E.RISE_CLAIMS], set(E.RISE_CLAIMS))
     assert (d["verdict"] == "machine-bound").all(), d["reason"].tolist()
-    # Fig. 10's 340 % rests on 'starting above 100 MB/s': an upper bound, which a smaller gain lies under
-    assert d.loc["003-f10-aes-tp-climbs-dec", "shown"] == "machine-bound: agrees on this machine"
-    assert "upper bound of 340 %" in d.loc["003-f10-aes-tp-climbs-dec", "reason"]
+    # Fig. 10's 'starting above 100 MB/s ... around 440' is read as its encryption twin's 'about 95 ... 400': a point
+    # (340 %), not an upper bound that any smaller gain would agree with; a gain far below it differs on this machine
+    assert mine.loc["003-f10-aes-tp-climbs-dec", "rule"] == mine.loc["003-f9-aes-tp-climbs-enc", "rule"]
+    assert d.loc["003-f10-aes-tp-climbs-dec", "shown"] == "machine-bound: differs on this machine"
+    assert "differs from the paper's 340 %" in d.loc["003-f10-aes-tp-climbs-dec", "reason"]
     assert "one cold call" in d.loc["003-f10-aes-tp-climbs-dec", "measured"]
 
 

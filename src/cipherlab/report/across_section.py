@@ -8,27 +8,10 @@ from typing import Sequence
 
 import pandas as pd
 
-from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.machines import CODE_CHANGED, SAME_CPU, RunNoise, machine_dependent
-from cipherlab.present.page_text import page_text
+from cipherlab.report.text import cell as _s, claim_link as _link, literal as _t, plural as _plural
 
 __all__ = ["machines_section"]
-
-
-def _s(v) -> str:
-    return "" if v is None or (isinstance(v, float) and pd.isna(v)) or str(v) == "nan" else str(v)
-
-
-def _t(v) -> str:
-    return page_text(_s(v))
-
-
-def _link(cid: str) -> str:
-    return f"[{cid}]({VERDICT_PAGE}#{claim_anchor(cid)})"
-
-
-def _plural(n: int, one: str, many: "str | None" = None) -> str:
-    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
 
 
 def machines_section(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: str = "",

@@ -17,9 +17,9 @@ from typing import Mapping
 
 import pandas as pd
 
-from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.present.page_text import page_text
+from cipherlab.report.text import cell as _s, claim_link as _link
 
 __all__ = ["by_weight", "fallen_to_break", "deciding", "concern_line", "machine_bound_line", "concerns_markdown",
            "is_compared_design", "LEADS"]
@@ -38,14 +38,6 @@ TIER_ORDER = {"headline": 0, "supporting": 1}
 VERDICT_ORDER = {"contradicted": 0, "not reproduced": 1, FINDING: 2, "inconclusive": 3, "not testable": 4}
 #: How long the deciding clause of a concern line may be (characters) before it is cut at a word.
 CLAUSE_MAX = 160
-
-
-def _s(v) -> str:
-    return "" if v is None or (isinstance(v, float) and pd.isna(v)) or str(v) == "nan" else str(v)
-
-
-def _link(cid: str) -> str:
-    return f"[{cid}]({VERDICT_PAGE}#{claim_anchor(cid)})"
 
 
 def by_weight(rows: pd.DataFrame) -> pd.DataFrame:

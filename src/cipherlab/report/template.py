@@ -44,7 +44,7 @@ from cipherlab.analysis.machines import RunNoise, machine_dependent
 from cipherlab.report import concern_lines, tiers
 from cipherlab.report.across_section import machines_section
 from cipherlab.report.concern_lines import fallen_to_break
-from cipherlab.present.page_text import page_text
+from cipherlab.report.text import cell as _s, claim_link as _link, literal as _t, plural as _plural
 
 __all__ = ["Section", "SECTION_KEYS", "report_sections", "recommendation", "recommendation_rule_markdown",
            "tested_sentence",
@@ -73,23 +73,6 @@ class Section:
     key: str
     title: str
     body: str
-
-
-def _s(v) -> str:
-    return "" if v is None or (isinstance(v, float) and pd.isna(v)) or str(v) == "nan" else str(v)
-
-
-def _t(v) -> str:
-    """Data text (a reason, a quote, a note) as literal markdown: never read as markup."""
-    return page_text(_s(v))
-
-
-def _link(cid: str) -> str:
-    return f"[{cid}]({VERDICT_PAGE}#{claim_anchor(cid)})"
-
-
-def _plural(n: int, one: str, many: "str | None" = None) -> str:
-    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
 
 
 def _claims(rows: pd.DataFrame) -> pd.DataFrame:

@@ -9,18 +9,15 @@ import csv
 import pytest
 import yaml
 
-from cipherlab.analysis.claims import CLAIM_COLUMNS
 from cipherlab.experiments.variant import card, claims, driver, measures, report
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 
+from variant_toys import CLAIMS_FILE_COLUMNS, PAPER_SMALL
+
 pytestmark = pytest.mark.usefixtures("module_registry", "quiet_research_warning")
 
-SMALL = dict(correctness_messages=1, correctness_bytes=100, dependency_keys=1, dependency_plaintexts=8,
-             avalanche_keys=1, avalanche_plaintexts=8, affinity_triples=8, rounds_triples=4, image_stride=8,
-             keystream_bytes=4096, n_sequences=2, measure_speed=False, trail_rounds=4, sbox_keys=3,
-             equivalence_keys=2, equivalence_blocks=8)
-COLUMNS = (list(CLAIM_COLUMNS) + [c for c in ("carries", "readings", "quantity", "concern", "reference")
-                                  if c not in CLAIM_COLUMNS] + ["measure"])
+SMALL = PAPER_SMALL
+COLUMNS = CLAIMS_FILE_COLUMNS
 DOC = {"name": "toy-byte", "summary": "S(x) ^ 0x5A, a toy paper", "key_bytes": 16,
        "paper": {"citation": "A. Toy, 2026", "url": "https://example.org/toy", "passages": "toy-byte.passages.txt",
                  "stand_in": "how the byte is drawn: a fixed byte"},

@@ -9,23 +9,18 @@ import pandas as pd
 import pytest
 import yaml
 
-from cipherlab.analysis.claims import CLAIM_COLUMNS
 from cipherlab.ciphers.variant_files import load_variant, register_variant_file
 from cipherlab.experiments.variant import claims, driver, measures, report, trails
 from cipherlab.experiments.variant.equivalence import NONE_FOUND
 from cipherlab.pipeline import chapters
 from cipherlab.pipeline.paths import VARIANTS_DIR
 
+from variant_toys import CLAIMS_FILE_COLUMNS, PAPER_SMALL
+
 pytestmark = pytest.mark.usefixtures("module_registry", "quiet_research_warning")
 
-SMALL = dict(correctness_messages=1, correctness_bytes=100, dependency_keys=1, dependency_plaintexts=8,
-             avalanche_keys=1, avalanche_plaintexts=8, affinity_triples=8, rounds_triples=4, image_stride=8,
-             keystream_bytes=4096, n_sequences=2, measure_speed=False, trail_rounds=4, sbox_keys=3,
-             equivalence_keys=2, equivalence_blocks=8)
-#: the registry's columns (with those the verdicts issue adds: which part carries to another machine, the quantity
-#: in words, the concern, a reference), then the measure
-COLUMNS = (list(CLAIM_COLUMNS) + [c for c in ("carries", "readings", "quantity", "concern", "reference")
-                                  if c not in CLAIM_COLUMNS] + ["measure"])
+SMALL = PAPER_SMALL
+COLUMNS = CLAIMS_FILE_COLUMNS
 TOY = {"name": "toy-paper", "summary": "S(x) ^ 0x5A, a toy paper", "key_bytes": 16,
        "about": "A toy <script>alert(1)</script> with `code`.",
        "paper": {"citation": "A. Toy, \"On <b>XOR</b>\", 2026", "url": "https://example.org/toy"},

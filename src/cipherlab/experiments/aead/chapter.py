@@ -124,7 +124,7 @@ CHAPTER = Chapter(
     figures=("aead_fig03_enc_time", "aead_fig04_dec_time", "aead_fig05_enc_tp", "aead_fig06_dec_tp",
              "aead_fig07_enc_time", "aead_fig08_dec_time", "aead_fig09_enc_tp", "aead_fig10_dec_tp",
              "aead_fig11_forgery", "aead_fig12_forgery", "aead_fig13_forgery", "aead_forgery_bound_figure"),
-    paper=("003_*.csv",),
+    paper=("003_*.csv", "003_comparisons.yaml"),
     papers=("003",), title="Block-cipher modes",
     findings="findings:paragraphs",
     findings_tables={"verdicts": ("claim_id", "paper", "kind", "verdict", "shown", "reason", "tier", "concern"),

@@ -40,6 +40,7 @@ from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead import comparisons as _comparisons
 from cipherlab.present.verdict_table import verdict_html
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL, forgery_bound, forgery_power, gcm_forgery_bound, \
     guessing_trials
@@ -55,69 +56,26 @@ SECTIONS = {"phase1": "aead-phase1", "phase2": "aead-phase2", "ratios": "aead-ra
 
 _OPS = {"enc": "encrypt", "dec": "decrypt"}
 
-#: Orderings: claim -> (phase, operation, [(faster, slower), ...]), with
-#: phase 1 pairs of modes (AES), phase 2 pairs of ciphers (EAX), "forgery" pairs
-#: of modes checking random tags.  Every claim gets one row per size (``reading =
-#: "size=<n> B"``, the weakest pair at that size): "always / at every size" claims
-#: combine them by the rules file's ``every``, an overall ranking by its claim row's
-#: ``readings: most`` (never decided at the one size where a gap is smallest).
-ORDER_CLAIMS = {
-    "003-t1-gcm-fastest-enc": (1, "encrypt", [("gcm", "ccm"), ("gcm", "eax")]),
-    "003-t1-gcm-fastest-dec": (1, "decrypt", [("gcm", "ccm"), ("gcm", "eax")]),
-    "003-t1-eax-slowest-enc": (1, "encrypt", [("gcm", "eax"), ("ccm", "eax")]),
-    "003-t1-eax-slowest-dec": (1, "decrypt", [("gcm", "eax"), ("ccm", "eax")]),
-    "003-t2-tp-order-enc": (1, "encrypt", [("gcm", "ccm"), ("ccm", "eax")]),
-    "003-t2-tp-order-dec": (1, "decrypt", [("gcm", "ccm"), ("ccm", "eax")]),
-    "003-f7-aes-fastest-enc": (2, "encrypt", [("aes", "blowfish"), ("aes", "cast")]),
-    "003-f7-blowfish-over-cast-enc": (2, "encrypt", [("blowfish", "cast")]),
-    "003-f8-aes-fastest-dec": (2, "decrypt", [("aes", "blowfish"), ("aes", "cast")]),
-    "003-f8-cast-slowest-dec": (2, "decrypt", [("aes", "cast"), ("blowfish", "cast")]),
-    "003-t4-order-enc": (2, "encrypt", [("aes", "blowfish"), ("blowfish", "cast")]),
-    "003-t4-order-dec": (2, "decrypt", [("aes", "blowfish"), ("blowfish", "cast")]),
-    "003-s6-gcm-fastest-reject": ("forgery", "verify_random_tag", [("gcm", "ccm"), ("gcm", "eax")]),
-}
-
-#: The published rejection-time order of Tables 5-7 (read from their "Fail Avg.") is decided
-#: at our smallest, middle and largest forgery size.
-TABLE_ORDER_CLAIMS = {"003-t5-order": ("Table 5", 0), "003-t6-order": ("Table 6", 1), "003-t7-order": ("Table 7", 2)}
-
-#: Ratios the paper's quoted numbers imply, as percent speedups of the faster case at the largest size:
-#: claim -> (phase, operation, faster, slower, numerator cells, denominator cells, quantity).
-#: Cells are (table, row, column) of ``data/paper/003_*.csv``; several cells are a printed range
-#: (their mean is used).  quantity "time": published = slower / faster - 1; "rate": faster / slower - 1.
-RATIO_CLAIMS = {
-    "003-f5-gcm-over-eax-enc": (1, "encrypt", "gcm", "eax",
-                                [("Figure 5 (prose)", "GCM", "encryption throughput at 5 MB")],
-                                [("Figure 9 (prose)", "AES", "encryption throughput at 5 MB")], "rate"),
-    "003-f7-aes-over-blowfish-enc": (2, "encrypt", "aes", "blowfish",
-                                     [("Figure 7 (prose)", "Blowfish", "encryption time at 5 MB")],
-                                     [("Figure 7 (prose)", "AES", "encryption time at 5 MB")], "time"),
-    "003-f8-aes-over-cast-dec": (2, "decrypt", "aes", "cast",
-                                 [("Figure 8 (prose)", "CAST", "decryption time at 5 MB")],
-                                 [("Figure 8 (prose)", "AES", "decryption time at 5 MB")], "time"),
-    "003-f9-aes-over-blowfish-enc": (2, "encrypt", "aes", "blowfish",
-                                     [("Figure 9 (prose)", "AES", "encryption throughput at 5 MB")],
-                                     [("Figure 9 (prose)", "Blowfish", "encryption throughput at 1 MB")], "rate"),
-    "003-f9-aes-over-cast-enc": (2, "encrypt", "aes", "cast",
-                                 [("Figure 9 (prose)", "AES", "encryption throughput at 5 MB")],
-                                 [("Figure 9 (prose)", "CAST", "encryption throughput range low"),
-                                  ("Figure 9 (prose)", "CAST", "encryption throughput range high")], "rate"),
-    "003-f10-aes-over-blowfish-dec": (2, "decrypt", "aes", "blowfish",
-                                      [("Figure 10 (prose)", "AES", "decryption throughput at 5 MB")],
-                                      [("Figure 10 (prose)", "Blowfish", "decryption throughput plateau low"),
-                                       ("Figure 10 (prose)", "Blowfish", "decryption throughput plateau high")],
-                                      "rate"),
-    "003-f10-aes-over-cast-dec": (2, "decrypt", "aes", "cast",
-                                  [("Figure 10 (prose)", "AES", "decryption throughput at 5 MB")],
-                                  [("Figure 10 (prose)", "CAST", "decryption throughput plateau low"),
-                                   ("Figure 10 (prose)", "CAST", "decryption throughput plateau high")], "rate"),
-    "003-s52-gcm-over-ccm-reject": ("forgery", "verify_random_tag", "gcm", "ccm",
-                                    [("Section 5.2 (prose)", "GCM", "rejection speed-up vs CCM and EAX at 5MB")],
-                                    [], "times"),
-    "003-s52-gcm-over-eax-reject": ("forgery", "verify_random_tag", "gcm", "eax",
-                                    [("Section 5.2 (prose)", "GCM", "rejection speed-up vs CCM and EAX at 5MB")],
-                                    [], "times"),
-}
+#: Orderings (``order`` of ``data/paper/003_comparisons.yaml``): claim -> (phase, operation, [(faster, slower), ...]).
+#: Every claim gets one row per size (``reading = "size=<n> B"``, the weakest pair at that size): "always / at every
+#: size" claims combine them by the rules file's ``every``, an overall ranking by its claim row's ``readings: most``
+#: (never decided at the one size where a gap is smallest).
+ORDER_CLAIMS = {cid: (e["phase"], e["operation"], [tuple(p) for p in e["pairs"]])
+                for cid, e in _comparisons.section("order").items()}
+#: The published rejection-time order of Tables 5-7 (``table_order``): claim -> (table, index of the forgery size).
+TABLE_ORDER_CLAIMS = {cid: (e["table"], e["forgery_size"]) for cid, e in _comparisons.section("table_order").items()}
+#: Ratios the paper's quoted numbers imply (``ratio``), as percent speedups of the faster case at the largest size:
+#: claim -> (phase, operation, faster, slower, numerator cells, denominator cells, quantity), cells (table, row,
+#: column) of ``data/paper/003_*.csv`` (a printed range is its mean); quantity "time": published = slower / faster
+#: - 1; "rate": faster / slower - 1; "times": the stated factor - 1.
+RATIO_CLAIMS = {cid: (e["phase"], e["operation"], e["faster"], e["slower"], _comparisons.cells(e["numerator"]),
+                      _comparisons.cells(e["denominator"]), e["quantity"])
+                for cid, e in _comparisons.section("ratio").items()}
+#: Gains with size on warm medians (``growth``): claim -> (phase, operation, cases), the case gaining least deciding.
+GROWTH_CLAIMS = {cid: (e["phase"], e["operation"], tuple(e["cases"]))
+                 for cid, e in _comparisons.section("growth").items()}
+#: Encryption against decryption time (``convergence``): claim -> (phase, cases), one reading per case.
+CONVERGENCE_CLAIMS = {cid: (e["phase"], tuple(e["cases"])) for cid, e in _comparisons.section("convergence").items()}
 
 
 def published_cells_mean(cells) -> float:
@@ -294,9 +252,7 @@ def _ratios(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
 def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
     """Throughput gain from the smallest to the largest size (per-byte time), and time's growth exponent."""
     out = []
-    for cid, phase, op, names in (("003-f5-tp-rises-enc", 1, "encrypt", ("gcm", "ccm", "eax")),
-                                  ("003-f6-tp-rises-dec", 1, "decrypt", ("gcm", "ccm", "eax")),
-                                  ("003-f9-aes-tp-climbs-enc", 2, "encrypt", ("aes",))):
+    for cid, (phase, op, names) in GROWTH_CLAIMS.items():
         df = p1 if phase == 1 else p2
         small, large = int(df["bytes"].min()), int(df["bytes"].max())
         evs = [compare(cid, df, phase, op, k, k, large, slow_bytes=small, per_byte=True, profile=profile,
@@ -315,8 +271,7 @@ def _convergence(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
     """Encryption against decryption time at the largest size, one reading per mode (cipher): every one must be
     convergent, and the engine names the least favourable."""
     out = []
-    for cid, phase, names in (("003-t1-converge", 1, ("gcm", "ccm", "eax")),
-                              ("003-f8-enc-dec-similar", 2, ("aes", "blowfish", "cast"))):
+    for cid, (phase, names) in CONVERGENCE_CLAIMS.items():
         df = p1 if phase == 1 else p2
         nb = int(df["bytes"].max())
         key = _key(phase)

@@ -46,6 +46,7 @@ import pandas as pd
 from Crypto.Random import get_random_bytes
 
 from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead import comparisons as _comparisons
 from cipherlab.experiments.aead.chapter import MB
 from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABELS, PHASE1_COMBOS, PHASE1_CONTROL,
                                                 PHASE2_COMBOS, PHASE2_CONTROL, _decrypt_fn, _encrypt_fn, new_aead,
@@ -63,30 +64,23 @@ COLD_STATISTIC = "cold_size_change"
 #: The readings of a claim measured under both protocols.
 COLD_READING = "protocol=one cold call per file"
 WARM_READING = "protocol=warm, batched medians"
-#: Claims decided on the paper's protocol: claim -> (phase, operation, cases, end size), ``cases`` the
+#: Claims decided on the paper's protocol (``cold`` of ``data/paper/003_comparisons.yaml``): claim -> (phase, operation, cases, end size), ``cases`` the
 #: ciphers (phase 2) or modes (phase 1) whose weakest gain decides, end ``largest`` or ``level`` (about 1 MB).
-COLD_CLAIMS = {
-    "003-f5-tp-rises-enc": (1, "encrypt", ("gcm", "ccm", "eax"), "largest"),
-    "003-f6-tp-rises-dec": (1, "decrypt", ("gcm", "ccm", "eax"), "largest"),
-    "003-f9-aes-tp-climbs-enc": (2, "encrypt", ("aes",), "largest"),
-    "003-f10-aes-tp-climbs-dec": (2, "decrypt", ("aes",), "largest"),
-    "003-f9-blowfish-rises-enc": (2, "encrypt", ("blowfish",), "level"),
-    "003-f10-blowfish-rises-dec": (2, "decrypt", ("blowfish",), "level"),
-}
-
-
-#: Claims of a throughput that rises with size (Fig. 5 "steadily increases", Fig. 6 "performance increase with file
-#: size"), read as a TREND across every size unless the sentence says every step (below). The gain from the smallest size
-#: to the largest (of the mode that gains least) decides; the gain of every mode at every pair of neighbouring sizes is
-#: shown beside it (in the evidence's detail), not deciding: one cold call per process and size is noisy enough that
-#: one adjacent step may come out flat or reversed by chance while the trend holds (a step never contradicts a trend).
-STEP_CLAIMS = ("003-f5-tp-rises-enc", "003-f6-tp-rises-dec")
-#: Of those, the claims whose sentence says the rise holds at every step (Fig. 5 "steadily increases"): the engine's
-#: ``readings: monotone`` (config/verdicts.yaml): the gain from the smallest size to the largest decides the direction,
-#: and one reading per mode and pair of neighbouring sizes contradicts only by going the other way beyond the noise
-#: (the A/A band of single cold calls, at least the floor: :data:`COLD_STATISTIC`) at the family-wise level
-#: (Bonferroni over every step and mode), so that chance alone does not decide.
-EVERY_STEP_CLAIMS = ("003-f5-tp-rises-enc",)
+COLD_CLAIMS = {cid: (e["phase"], e["operation"], tuple(e["cases"]), e["until"])
+               for cid, e in _comparisons.section("cold").items()}
+#: Of those, the claims of a throughput that rises with size (Fig. 5 "steadily increases", Fig. 6 "performance increase
+#: with file size"), read as a TREND across every size unless the sentence says every step (below): their ``steps``.
+#: The gain from the smallest size to the largest (of the mode that gains least) decides; the gain of every mode at
+#: every pair of neighbouring sizes is shown beside it (in the evidence's detail), not deciding: one cold call per
+#: process and size is noisy enough that one adjacent step may come out flat or reversed by chance while the trend
+#: holds (a step never contradicts a trend).
+STEP_CLAIMS = tuple(cid for cid, e in _comparisons.section("cold").items() if e.get("steps"))
+#: Of those, the claims whose sentence says the rise holds at every step (Fig. 5 "steadily increases", ``steps:
+#: every``): the engine's ``readings: monotone`` (config/verdicts.yaml): the gain from the smallest size to the largest
+#: decides the direction, and one reading per mode and pair of neighbouring sizes contradicts only by going the other
+#: way beyond the noise (the A/A band of single cold calls, at least the floor: :data:`COLD_STATISTIC`) at the
+#: family-wise level (Bonferroni over every step and mode), so that chance alone does not decide.
+EVERY_STEP_CLAIMS = tuple(cid for cid, e in _comparisons.section("cold").items() if e.get("steps") == "every")
 
 
 def fresh_threshold(sizes) -> int:

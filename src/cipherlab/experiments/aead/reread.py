@@ -22,10 +22,11 @@ import re
 import pandas as pd
 
 from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead import comparisons as _comparisons
 from cipherlab.experiments.aead.evidence import SECTIONS, _control, _size, _times, compare, published_cells_mean
 from cipherlab.experiments.aead.forgery import _verify
 from cipherlab.experiments.aead.linearity import fit_linear
-from cipherlab.experiments.aead.measure import (CIPHERS, DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, library_tag_bytes, new_aead)
+from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, library_tag_bytes, new_aead)
 
 #: "similar" (enc against dec), read as elsewhere in the chapter: within this many % (003-f8-enc-dec-similar).
 SIMILAR_PCT = 10.0
@@ -38,11 +39,9 @@ CLAIMS = ("003-f7-f8-time-increases-gradually", "003-f4-dec-time-rises", "003-f1
           "003-s52-almost-linear-tables", "003-s43-valueerror-detects")
 
 
-#: Claims that a time rises with the file size: claim -> (phase, its cases, (operation, figure) per reading).
-TIME_RISE_CLAIMS = {
-    "003-f7-f8-time-increases-gradually": (2, CIPHERS, (("encrypt", "fig7"), ("decrypt", "fig8"))),
-    "003-f4-dec-time-rises": (1, MODES, (("decrypt", "fig4"),)),
-}
+#: Claims that a time rises with the file size (``time_rise`` of ``data/paper/003_comparisons.yaml``): claim -> (phase, its cases, (operation, figure) per reading).
+TIME_RISE_CLAIMS = {cid: (e["phase"], tuple(e["cases"]), tuple(tuple(r) for r in e["readings"]))
+                    for cid, e in _comparisons.section("time_rise").items()}
 
 
 def gradual_rise_evidence(df: pd.DataFrame, *, profile: str, seed: int = 0,

@@ -22,6 +22,7 @@ import pandas as pd
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead import comparisons as _comparisons
 from cipherlab.experiments.aead.evidence import (SECTIONS, _control, _fixed, _size, _times, compare,
                                                 published_cells_mean, weakest)
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
@@ -30,16 +31,14 @@ from cipherlab.experiments.aead.chapter import MB, mb_to_bytes
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER
 
 
-#: Curves the paper says level off once the file reaches about 1 MB: claim -> (operation, cipher) of phase 2 (EAX).
+#: Curves the paper says level off once the file reaches about 1 MB (``level`` of ``data/paper/003_comparisons.yaml``):
+#: claim -> (operation, cipher of phase 2 (EAX), start).
 #: "Blowfish ... rises steadily to about 60 MB/s at a 1 MB file size then remains relatively stable" (Fig. 9);
 #: "Blowfish ... going to around 60-65 MB/s, and then leveled off"; "CAST ... also leveled off" (Fig. 10).
 #: One declared reading for every flat claim of Figs. 9-10 (``start`` "level": the size nearest 1 MB; "smallest": the
 #: sentence speaks of all file sizes, CAST's Fig. 9 "ranging from ~45 to 50 MB/Sec across all file sizes"): our warm,
 #: batched medians, the change from the start to each larger size, each within the same margin, every one holding.
-LEVEL_CLAIMS = {"003-f9-blowfish-flat-enc": ("encrypt", "blowfish", "level"),
-                "003-f10-blowfish-flat-dec": ("decrypt", "blowfish", "level"),
-                "003-f10-cast-flat-dec": ("decrypt", "cast", "level"),
-                "003-f9-cast-flat-enc": ("encrypt", "cast", "smallest")}
+LEVEL_CLAIMS = {cid: (e["operation"], e["cipher"], e["start"]) for cid, e in _comparisons.section("level").items()}
 #: Where those curves level off, in bytes: the paper's 1 MB in the chapter's unit (:func:`.chapter.mb_to_bytes`); the
 #: measured size nearest it (in ratio) is taken, so a profile's ``mb_bytes`` of 2**20 picks the same size.
 LEVEL_FROM_BYTES = mb_to_bytes([1])[0]
@@ -71,20 +70,11 @@ def level_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.
     return out
 
 
-#: Throughput gains the paper's prose quotes from its smallest file: claim -> (operation, cipher, start cells,
+#: Throughput gains the paper's prose quotes from its smallest file (``rise``): claim -> (operation, cipher, start cells,
 #: end cells, end), end "level" (the size nearest :data:`LEVEL_FROM_BYTES`, where Fig. 9 puts Blowfish's level)
 #: or "largest".  Cells are (table, row, column) of ``data/paper/003_*.csv``; a printed range is its mean.
-RISE_CLAIMS = {
-    "003-f9-blowfish-rises-enc": ("encrypt", "blowfish",
-                                  [("Figure 9 (prose)", "Blowfish", "encryption throughput at 0.1 MB")],
-                                  [("Figure 9 (prose)", "Blowfish", "encryption throughput at 1 MB")], "level"),
-    "003-f10-blowfish-rises-dec": ("decrypt", "blowfish",
-                                   [("Figure 10 (prose)", "Blowfish", "decryption throughput at 0.1 MB")],
-                                   [("Figure 10 (prose)", "Blowfish", "decryption throughput plateau low"),
-                                    ("Figure 10 (prose)", "Blowfish", "decryption throughput plateau high")], "level"),
-    "003-f10-aes-tp-climbs-dec": ("decrypt", "aes", [("Figure 10 (prose)", "AES", "decryption throughput at 0.1 MB")],
-                                  [("Figure 10 (prose)", "AES", "decryption throughput at 5 MB")], "largest"),
-}
+RISE_CLAIMS = {cid: (e["operation"], e["cipher"], _comparisons.cells(e["start"]), _comparisons.cells(e["end"]),
+                      e["until"]) for cid, e in _comparisons.section("rise").items()}
 
 
 def published_rise_pct(claim_id: str) -> float:
@@ -107,11 +97,11 @@ def rise_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.E
     return out
 
 
-#: "Most improved with size": claim -> (phase, operation, the case said to gain most from the smallest to the largest
+#: "Most improved with size" (``gain``): claim -> (phase, operation, the case said to gain most from the smallest to the largest
 #: size, the cases it gains more than).  Fig. 10: AES "came with the best, and most improved, decryption performance
 #: with the larger file sizes"; Fig. 5: "the differences in speed ... become even more apparent as file size increased".
-GAIN_CLAIMS = {"003-f10-aes-most-improved-dec": (2, "decrypt", "aes", ("blowfish", "cast")),
-               "003-f5-gap-widens-enc": (1, "encrypt", "gcm", ("ccm", "eax"))}
+GAIN_CLAIMS = {cid: (e["phase"], e["operation"], e["case"], tuple(e["over"]))
+               for cid, e in _comparisons.section("gain").items()}
 
 
 def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0, style: str = IMPL,

@@ -45,15 +45,13 @@ import pandas as pd
 
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
+from cipherlab.experiments.aead import comparisons as _comparisons
 from cipherlab.experiments.aead.chapter import MB
 from cipherlab.experiments.aead.measure import IMPL, LABELS, PHASE1_CONTROL
 
-#: The claims decided on the relative IQR: claim -> (steadier mode, the modes it is claimed steadier than, operations).
-STABILITY_CLAIMS = {
-    "003-t2-gcm-most-stable": ("gcm", ("ccm", "eax"), ("encrypt",)),
-    "003-s511-gcm-consistent": ("gcm", ("ccm", "eax"), ("encrypt", "decrypt")),
-    "003-s511-ccm-stable": ("ccm", ("gcm",), ("encrypt", "decrypt")),
-}
+#: The claims decided on the relative IQR (``stability`` of ``data/paper/003_comparisons.yaml``): claim -> (steadier mode, the modes it is claimed steadier than, operations).
+STABILITY_CLAIMS = {cid: (e["steadier"], tuple(e["than"]), tuple(e["operations"]))
+                    for cid, e in _comparisons.section("stability").items()}
 SECTION = "aead-stability"
 #: The two readings of "stable" every stability row is decided under (the least favourable decides).
 READINGS = {"spread": "stable=call-to-call spread", "shape": "stable=fit of fixed + per-byte cost across sizes"}

@@ -67,6 +67,21 @@ def test_forged_tags_are_seeded_and_differ_from_the_genuine_tag():
     assert all(t != tag for t in forgery.forged_tags(tag, "random_tag", 50, 1, "x"))
 
 
+def test_forgery_bound_is_exact():
+    assert forgery.forgery_bound(100, 128) == Fraction(100, 2**128)
+    assert forgery.forgery_bound(2**40, 32) == 1
+    with pytest.raises(ValueError, match="q must be"):
+        forgery.forgery_bound(0, 128)
+
+
+def test_forgery_check_states_its_power():
+    text = forgery.forgery_power(2160, 0, 0.99)
+    assert text.startswith("no power") and "at most 8 bits" in text and "9-bit" in text
+    assert "accepted" in forgery.forgery_power(100, 3, 0.99)
+    with pytest.raises(ValueError, match="accepted"):
+        forgery.forgery_power(10, 11, 0.99)
+
+
 def test_gcm_forgery_bound_is_exact_and_grows_with_the_message():
     assert forgery.gcm_forgery_bound(1, 128, 16) == Fraction(2, 2**128)
     assert forgery.gcm_forgery_bound(1, 32, 16 * 2**20) == Fraction(2**20 + 1, 2**32)

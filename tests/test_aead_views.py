@@ -9,6 +9,15 @@ from cipherlab.experiments.aead import tables as aead_tables
 from aead_synthetic import MSG, AAD, SIZES, PAPER_ORDER, synthetic_raw, synthetic_evidence, decide_synthetic
 
 
+def test_a_section_shows_its_own_claims_linked_to_their_rows_on_the_verdict_page():
+    decided = V.chapter_verdicts("aead", V.evidence_frame(synthetic_evidence()))
+    markup = views.claims(decided, "aead-absolute").data
+    own = decided.loc[decided["section"] == "aead-absolute", "claim_id"]
+    assert len(own) and all(c in markup for c in own)
+    assert not any(c in markup for c in decided.loc[decided["section"] != "aead-absolute", "claim_id"])
+    assert ".html#" in markup
+
+
 def _header_counts(markup: str) -> list[int]:
     """Columns of each table, the folded ones (inside <details>) marked negative."""
     import re
@@ -44,10 +53,10 @@ def test_every_view_fits_the_page_and_shows_no_nan_or_truncation(tmp_path):
         "bound": v.bound_table(bound), "observe": v.trials_table(forgery.trials_to_observe([32, 128], 450)),
         "accept": v.acceptance_table(bitflip.acceptance_table(flips)),
         "rewrite": v.rewrite_table(bitflip.ctr_field_rewrite(MSG, b"amount=0100", b"amount=9999", seed=1)),
-        "counts": v.counts_table(V.verdict_counts(decided)), "inputs": v.inputs_table(inputs),
+        "verdicts": v.verdicts(decided).data, "inputs": v.inputs_table(inputs),
     }
     for name, t in tables.items():
-        markup = str(t)
+        markup = str(t).split("<table", 2)[1] if name == "verdicts" else str(t)   # the counts, not the rows
         shown = [n for n in _header_counts(markup) if n > 0]
         assert shown and max(shown) <= 8, (name, shown)
         for bad in (">nan<", ">NaN<", ">None<", "...<", "e+", "PosixPath"):

@@ -13,11 +13,12 @@ from typing import Callable
 
 import pandas as pd
 
-from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
+from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor, verdict_counts
 from cipherlab.analysis.verdicts import FINDING, shown_label
+from cipherlab.present.display import show_table
 from cipherlab.present.page_text import page_html
 
-__all__ = ["MARKS", "badge", "verdict_html", "label", "evidence_href"]
+__all__ = ["MARKS", "badge", "verdict_html", "chapter_verdicts_html", "label", "evidence_href"]
 
 #: Per verdict: colour (background of its badge), text colour, a mark a reader sees without colour,
 #: and the matplotlib marker of the figures.
@@ -133,3 +134,10 @@ def verdict_html(rows: pd.DataFrame, *, page: bool = False, band: "Callable[[dic
     table = ('<table class="cl-verdicts">' if page else
              '<table class="table cipherlab-verdicts" style="font-size:0.85em;table-layout:fixed;width:100%">')
     return f'{table}<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def chapter_verdicts_html(decided: pd.DataFrame, caption: str = "Verdicts of this chapter") -> str:
+    """A chapter's decided verdicts as every chapter page shows them: the count of each verdict per paper
+    (:func:`cipherlab.analysis.claims.verdict_counts`), then every row (:func:`verdict_html`)."""
+    counts = show_table(verdict_counts(decided).rename_axis("paper").reset_index(), caption=caption)
+    return str(counts) + verdict_html(decided)

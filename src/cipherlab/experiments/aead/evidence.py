@@ -41,7 +41,6 @@ from cipherlab.analysis import stats as _stats
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead import comparisons as _comparisons
-from cipherlab.present.verdict_table import verdict_html
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL, forgery_bound, forgery_power, gcm_forgery_bound, \
     guessing_trials
 from cipherlab.experiments.aead.linearity import equal_growth_evidence, linearity_evidence, parallel_cause_evidence
@@ -450,25 +449,10 @@ def table_claims(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.D
             + _extensions(flips, wyche, rewrite, forgery_times, profile, seed))
 
 
-def decided(profile) -> pd.DataFrame:
-    """The verdicts of this chapter's claims on the saved evidence of ``profile`` (as the verdict page reads it)."""
-    return decide(_v.load_evidence(profile, ["aead"]))
-
-
 def paper_claims(claims: "pd.DataFrame | None" = None) -> pd.DataFrame:
     """Paper 003's rows of ``claims.csv`` (claims and extensions)."""
     claims = _v.load_claims() if claims is None else claims
     return claims[claims["paper"] == PAPER].reset_index(drop=True)
-
-
-def decide(evidence: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of this chapter's claims on ``evidence`` (:func:`cipherlab.analysis.verdicts.chapter_verdicts`)."""
-    return _v.chapter_verdicts("aead", evidence)
-
-
-def section_table(decided: pd.DataFrame, section: str) -> str:
-    """The decided verdicts of one section's claims, as HTML (published, ours, A/A band, condition, rule)."""
-    return verdict_html(decided[decided["section"] == section])
 
 
 def claim_coverage(evidence: Sequence[_v.Evidence], claims: "pd.DataFrame | None" = None) -> Mapping[str, list]:

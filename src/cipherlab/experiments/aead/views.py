@@ -25,9 +25,8 @@ from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.present.page_text import page_text
 from cipherlab.present.display import Table, format_number, show_table
-from cipherlab.present.verdict_table import verdict_html
+from cipherlab.present.verdict_table import chapter_verdicts_html, verdict_html
 from cipherlab.experiments import outputs
-from cipherlab.experiments.aead.evidence import section_table
 from cipherlab.experiments.aead.figures import FORGERY_FIGURES, SIZE_FIGURES
 from cipherlab.experiments.aead.forgery import forgery_table
 from cipherlab.experiments.aead.measure import LABELS, throughput_summary
@@ -203,11 +202,6 @@ def rewrite_table(rewrite: pd.DataFrame) -> Table:
     return Table(sent + str(show_table(view)))
 
 
-def counts_table(counts: pd.DataFrame) -> Table:
-    """:func:`cipherlab.analysis.verdicts.verdict_counts` for paper 003."""
-    return show_table(counts)
-
-
 def machine_table(machine: pd.DataFrame) -> Table:
     """:func:`.tables.machine_comparison`."""
     return show_table(machine)
@@ -323,9 +317,15 @@ def profile_note(run) -> "Markdown | None":
                     "every verdict below states the size it was measured at.")
 
 
+def decided(run) -> pd.DataFrame:
+    """This chapter's verdicts, decided by the engine from the run's saved evidence."""
+    from cipherlab.analysis.evidence import load_evidence
+    return _verdicts.chapter_verdicts("aead", load_evidence(run.profile, ["aead"]))
+
+
 def claims(decided: pd.DataFrame, section: str) -> HTML:
-    """The decided verdicts of one section's claims."""
-    return HTML(section_table(decided, section))
+    """The decided verdicts of one section's claims (published, ours, A/A band, condition, rule)."""
+    return HTML(verdict_html(decided[decided["section"] == section]))
 
 
 def size_figure(run, number: int) -> None:
@@ -407,10 +407,9 @@ def rewrite(built: Mapping[str, Any]) -> Table:
     return rewrite_table(built["aead_ctr_rewrite"])
 
 
-def verdicts(decided: pd.DataFrame) -> None:
+def verdicts(decided: pd.DataFrame) -> HTML:
     """Every claim of paper 003: the counts, then each verdict."""
-    display(counts_table(_verdicts.verdict_counts(decided)))
-    display(HTML(verdict_html(decided)))
+    return HTML(chapter_verdicts_html(decided))
 
 
 def reading(decided: pd.DataFrame) -> Markdown:

@@ -22,7 +22,7 @@ from cipherlab.analysis import verdicts
 from cipherlab.present.display import Table, show_table
 from cipherlab.analysis.stats import timing_summary
 from cipherlab.present.table_layout import fitted_table, folded_groups, narrow_table
-from cipherlab.present.verdict_table import verdict_html
+from cipherlab.present.verdict_table import chapter_verdicts_html
 from cipherlab.ciphers.modes import InsecureCipherWarning
 from cipherlab.pipeline.inputs import read_input
 
@@ -260,7 +260,5 @@ def avalanche_finding(built: Mapping[str, Any]) -> None:
 
 
 def chapter_verdicts(built: Mapping[str, Any]) -> None:
-    """The engine's verdicts on the claims this chapter decides, from its evidence table."""
-    decided = verdicts.chapter_verdicts("aes2sbox", built["evidence_aes2sbox"])
-    display(show_table(verdicts.verdict_counts(decided), caption="Verdicts of this chapter"))
-    display(HTML(verdict_html(decided)))
+    """The engine's verdicts on the claims this chapter decides, from its evidence table: counts, then every row."""
+    display(HTML(chapter_verdicts_html(verdicts.chapter_verdicts("aes2sbox", built["evidence_aes2sbox"]))))

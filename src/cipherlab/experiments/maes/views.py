@@ -364,10 +364,8 @@ def verdicts(run) -> None:
     from IPython.display import HTML
     from cipherlab.analysis import verdicts as V
     from cipherlab.analysis.evidence import load_evidence
-    from cipherlab.present.verdict_table import verdict_html
-    decided = V.chapter_verdicts(CHAPTER.name, load_evidence(run.profile, [CHAPTER.name]))
-    _display(show_table(V.verdict_counts(decided).rename_axis("paper").reset_index()))
-    _display(HTML(verdict_html(decided)))
+    from cipherlab.present.verdict_table import chapter_verdicts_html
+    _display(HTML(chapter_verdicts_html(V.chapter_verdicts(CHAPTER.name, load_evidence(run.profile, [CHAPTER.name])))))
 
 
 def compile_times(built: Mapping[str, pd.DataFrame]) -> None:

@@ -11,7 +11,7 @@ what the chapter built, by output name, and figures are shown from their saved f
 from __future__ import annotations
 
 import pandas as pd
-from IPython.display import HTML, Markdown, display
+from IPython.display import HTML, Markdown
 
 from cipherlab.present.display import Table, format_number
 from cipherlab.present.table_layout import fitted_table, narrow_table
@@ -198,9 +198,7 @@ def summary(built) -> Table:
 def verdicts(built) -> HTML:
     """The engine's verdicts and findings on the chapter's claims, from its evidence: counts, then every row."""
     from cipherlab.analysis import verdicts as engine
-    from cipherlab.present.display import show_table
-    from cipherlab.present.verdict_table import verdict_html
+    from cipherlab.present.verdict_table import chapter_verdicts_html
 
-    decided = engine.chapter_verdicts("security", built["evidence_security"])
-    display(show_table(engine.verdict_counts(decided), caption="Verdicts and findings of this chapter"))
-    return HTML(verdict_html(decided))
+    return HTML(chapter_verdicts_html(engine.chapter_verdicts("security", built["evidence_security"]),
+                                      caption="Verdicts and findings of this chapter"))

@@ -16,9 +16,10 @@ declaration, the driver and the views.
 * :mod:`.figures`: the paper's figures from our data;
 * :mod:`.linearity`: the fixed-cost-plus-per-byte fit of time over size ("linear scalability");
 * :mod:`.statements`: the paper's words against the library and its own tables;
+* :mod:`.comparisons`: which measured cases each claim compares (``data/paper/003_comparisons.yaml``, checked);
 * :mod:`.evidence`, :mod:`.sentence_claims`, :mod:`.consistency`, :mod:`.stability`, :mod:`.reread`: evidence
   for the claims of paper 003 (:mod:`cipherlab.analysis.verdicts` decides); :mod:`.reread` holds the claims a
   sentence-by-sentence re-reading found with no row;
 * :mod:`.findings`: paper 003's paragraphs of the findings page;
-* :mod:`.views`: the chapter's tables as the page shows them.
+* :mod:`.views`: the chapter's tables and verdicts as the page shows them.
 """

@@ -66,26 +66,33 @@ def _label(cipher: str, same: dict[str, str]) -> str:
     return f"{cipher} (coincides with {same[cipher]})" if cipher in same else cipher
 
 
-def dependency_figure(dependency: pd.DataFrame) -> plt.Figure:
-    """16 x 16 change-rate matrices, one panel per cipher."""
-    ciphers = list(dict.fromkeys(dependency["cipher"]))
-    fig, grid = _grid(len(ciphers))
+def _matrix_panels(matrices: "dict[str, np.ndarray]", *, cmap: str, xlabel: str, ylabel: str, bar_label: str,
+                   ticks: "range | None" = None) -> plt.Figure:
+    """One panel per cipher, each a matrix of probabilities (0 to 1) on one shared colour bar."""
+    fig, grid = _grid(len(matrices))
     axes = grid.reshape(1, -1)
-    for k, (ax, cipher) in enumerate(zip(axes[0], ciphers)):
-        d = dependency[dependency["cipher"] == cipher]
-        m = d.pivot(index="input_byte", columns="output_byte", values="change_rate").to_numpy()
-        im = ax.imshow(m, vmin=0, vmax=1, cmap="Greys", interpolation="nearest")
+    for ax, (cipher, m) in zip(axes[0], matrices.items()):
+        im = ax.imshow(m, vmin=0, vmax=1, cmap=cmap, interpolation="nearest")
         ax.set_title(cipher, fontsize=12)
-        ax.set_xlabel("output byte", fontsize=11)
-        ax.set_ylabel("changed input byte", fontsize=11)
-        ax.set_xticks(range(0, 16, 3))
-        ax.set_yticks(range(0, 16, 3))
+        ax.set_xlabel(xlabel, fontsize=11)
+        ax.set_ylabel(ylabel, fontsize=11)
+        if ticks is not None:
+            ax.set_xticks(ticks)
+            ax.set_yticks(ticks)
         ax.tick_params(labelsize=11)
         ax.grid(False)
     bar = fig.colorbar(im, ax=[a for a in axes[0] if a.get_visible()], fraction=0.03)
-    bar.set_label("P(output byte changes)", fontsize=11)
+    bar.set_label(bar_label, fontsize=11)
     bar.ax.tick_params(labelsize=11)
     return fig
+
+
+def dependency_figure(dependency: pd.DataFrame) -> plt.Figure:
+    """16 x 16 change-rate matrices, one panel per cipher."""
+    matrices = {cipher: d.pivot(index="input_byte", columns="output_byte", values="change_rate").to_numpy()
+                for cipher, d in dependency.groupby("cipher", sort=False)}
+    return _matrix_panels(matrices, cmap="Greys", xlabel="output byte", ylabel="changed input byte",
+                          bar_label="P(output byte changes)", ticks=range(0, 16, 3))
 
 
 def avalanche_figure(avalanche: pd.DataFrame) -> plt.Figure:
@@ -110,19 +117,8 @@ def avalanche_figure(avalanche: pd.DataFrame) -> plt.Figure:
 
 def sac_figure(sac: dict) -> plt.Figure:
     """128 x 128 SAC matrices, one panel per cipher (0.5 is ideal)."""
-    fig, grid = _grid(len(sac))
-    axes = grid.reshape(1, -1)
-    for k, (ax, (cipher, m)) in enumerate(zip(axes[0], sac.items())):
-        im = ax.imshow(m, vmin=0, vmax=1, cmap="coolwarm", interpolation="nearest")
-        ax.set_title(cipher, fontsize=12)
-        ax.set_xlabel("output bit", fontsize=11)
-        ax.set_ylabel("flipped input bit", fontsize=11)
-        ax.tick_params(labelsize=11)
-        ax.grid(False)
-    bar = fig.colorbar(im, ax=[a for a in axes[0] if a.get_visible()], fraction=0.03)
-    bar.set_label("P(output bit flips)", fontsize=11)
-    bar.ax.tick_params(labelsize=11)
-    return fig
+    return _matrix_panels(sac, cmap="coolwarm", xlabel="output bit", ylabel="flipped input bit",
+                          bar_label="P(output bit flips)")
 
 
 def rounds_figure(rounds: pd.DataFrame) -> plt.Figure:

@@ -6,6 +6,7 @@ import math
 import pandas as pd
 import pytest
 
+from cipherlab.analysis import verdicts as V
 from cipherlab.experiments.maes import published as P
 
 
@@ -60,11 +61,21 @@ def test_table_ii_savings_against_table_iii_gaps_on_the_printed_values():
     assert ev.holds is False and "0.27 us saved against a 43 us gap" in ev.detail
 
 
-def test_the_iv_specification_is_well_defined_only_if_a_sha3_output_is_the_printed_iv_size(monkeypatch):
-    ev = P.iv_specification_evidence("quick", "sha3_256")
-    assert ev.claim_id == "002-fig6-7-iv-spec" and ev.holds is False
-    assert "first 16 bytes of sha3_256" in ev.detail and "sha3_224 28 bytes" in ev.detail
-    # synthetic: were the printed IV 32 bytes (SHA3-256's output), the assignment would need no truncation
+def test_the_iv_specification_reads_two_ways_the_paper_leaves_open(monkeypatch):
+    """The paper names no SHA-3 function: a SHA-3 hash (no output is the printed 16 bytes, so a truncation the
+    figures do not state is needed: fails) and a SHAKE function (asked for 16 bytes, gives them: holds)."""
+    hashes, shake = P.iv_specification_evidence("quick", "sha3_256")
+    assert {e.claim_id for e in (hashes, shake)} == {"002-fig6-7-iv-spec"}
+    assert (hashes.reading, hashes.holds) == ("SHA3 FUNCTION=a SHA-3 hash", False)
+    assert "first 16 bytes of sha3_256" in hashes.detail and "sha3_224 28 bytes" in hashes.detail
+    assert (shake.reading, shake.holds) == ("SHA3 FUNCTION=a SHAKE function", True)
+    assert "shake_128 gives 16 bytes" in shake.detail
+    claims = V.load_claims()
+    mine = claims[claims["claim_id"] == "002-fig6-7-iv-spec"]
+    assert mine.iloc[0]["readings"] == "open"
+    out = V.decide_all(mine, V.evidence_frame([hashes, shake]).assign(chapter="maes")).iloc[0]
+    assert out["verdict"] == "inconclusive" and out["outcome"] == "readings_disagree", out["reason"]
+    # synthetic: were the printed IV 32 bytes (SHA3-256's output), the hash reading would need no truncation
     real = P._paper.published
 
     def printed_32(paper, table=None):
@@ -73,4 +84,39 @@ def test_the_iv_specification_is_well_defined_only_if_a_sha3_output_is_the_print
         df.loc[sel, "number"] = 32.0
         return df
     monkeypatch.setattr(P._paper, "published", printed_32)
-    assert P.iv_specification_evidence("quick", "sha3_256").holds is True
+    assert all(e.holds for e in P.iv_specification_evidence("quick", "sha3_256"))
+
+
+def test_the_mixcolumns_polynomial_is_read_off_our_fips_197_mixcolumns(monkeypatch):
+    ev = P.mixcolumns_polynomial_evidence("quick")
+    assert ev.holds is True and "02 01 01 03" in ev.detail
+    real = P._paper.published
+
+    def swapped(paper, table=None):         # {02}x^3 + ... + {03}: the coefficients in the wrong order
+        df = real(paper, table)
+        swap = {"03": "02", "02": "03"}
+        hit = df["row"] == "MixColumns polynomial"
+        return df.assign(value=df["value"].where(~hit, df["value"].map(lambda v: swap.get(v, v))))
+    monkeypatch.setattr(P._paper, "published", swapped)
+    assert P.mixcolumns_polynomial_evidence("quick").holds is False
+
+
+def test_section_1_and_section_4c_read_two_ways_the_paper_leaves_open(monkeypatch):
+    """Section 1 says IVs from 'the key expansion process' keep MAES as complex as AES, Section 4C calls key-expansion
+    IVs not secure: read as the key-expansion IV source, the two fail to agree; read as the whole IV set-up, which
+    Table I times under the name 'key expansion' with both sources, they do not conflict. Disagreeing readings the
+    paper leaves open: inconclusive; were both sections to say one thing (synthetic), both readings would hold."""
+    source, setup = P.iv_source_consistency_evidence("quick")
+    assert (source.holds, setup.holds) == (False, True)
+    assert "complexity" in source.detail and "not secure" in source.detail and "Table I" in setup.detail
+    claims = V.load_claims()
+    mine = claims[claims["claim_id"] == "002-s1-s4c-iv-source"]
+    out = V.decide_all(mine, V.evidence_frame([source, setup]).assign(chapter="maes")).iloc[0]
+    assert out["verdict"] == "inconclusive" and out["outcome"] == "readings_disagree", out["reason"]
+    real = P._paper.published
+
+    def one_source(paper, table=None):
+        df = real(paper, table)
+        return df.assign(value=df["value"].where(df["row"] != "key-expansion IVs", "not secure"))
+    monkeypatch.setattr(P._paper, "published", one_source)
+    assert all(e.holds for e in P.iv_source_consistency_evidence("quick"))

@@ -35,7 +35,7 @@ import pandas as pd
 
 from cipherlab.analysis import compare as _cmp
 from cipherlab.analysis import paper as _paper
-from cipherlab.analysis.claims import (CLAIM_COLUMNS, FINDING, KINDS, RULES, SCOPES, STATUSES, VERDICT_WORDS,
+from cipherlab.analysis.claims import (CLAIM_COLUMNS, FINDING, KINDS, RULES, SCOPES, STATUSES,
                                        VERDICTS, claims_of_chapter, condition_terms, load_claims, load_rules,
                                        rule_label, term_matches, verdict_counts)
 from cipherlab.analysis.evidence import Evidence, evidence_frame, load_evidence, save_evidence, speed_evidence

@@ -43,8 +43,9 @@ def _iv_options(maes_options: "dict | None") -> dict:
     return {k: v for k, v in (maes_options or {}).items() if k in ("sha3", "sha3_chain")}
 
 
-#: Languages Table I is timed in (column ``impl``): ``python`` is cipherlab's Python key expansion
-#: beside ``hashlib``'s SHA-3 (written in C); ``numba`` is both sides compiled
+#: Languages Table I is timed in (column ``impl``): ``python`` is what a Python caller times, cipherlab's key
+#: expansion (a compiled kernel behind one Python call) beside ``hashlib``'s SHA-3 (in C, called once per IV);
+#: ``numba`` is both sides in one compiled call
 #: (:mod:`cipherlab.ciphers._keccak`), the like-for-like pair that decides the paper's claims.
 TABLE1_LANGUAGES = ("python", "numba")
 

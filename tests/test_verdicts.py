@@ -1132,6 +1132,8 @@ def test_every_reading_is_named_with_its_figure_when_all_agree():
     assert row["verdict"] == "not reproduced" and row["reading"].startswith("every reading")
     assert "the same under every reading: style=far: 40 [39, 41], not reproduced; style=other: 45 [44, 46]" \
         in row["reason"]
+    # the figure at the head is one reading's, named: the least favourable, style=far's 40
+    assert row["reason"].split(" (under ")[1].startswith("style=far; the same under every reading")
 
 
 def test_the_registry_admits_readings_any():

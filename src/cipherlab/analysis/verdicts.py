@@ -317,7 +317,8 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     if all(_word(d, order) == _word(pick[1], order) for _, d in decided):
         label = "every reading (" + ", ".join(readings) + ")"
         basis = f"the same under every reading ({', '.join(readings)}); under {pick[0]['reading']}: {pick[1].basis}"
-        reason = f"{pick[1].reason.rstrip('.')} (the same under every reading: {figures})"
+        # the figure shown is one reading's: name it, so a referee never reads it as every reading's
+        reason = f"{pick[1].reason.rstrip('.')} (under {pick[0]['reading']}; the same under every reading: {figures})"
     else:
         label = pick[0]["reading"]
         each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))

@@ -101,9 +101,9 @@ def _one_block(f: Frames, cid: str, impl: str, op: str, old: str, new: str, prof
     ovh = overhead_us(f.overhead) if f.overhead is not None else float("nan")
     eb = f.bulk[f.bulk["mode"] == "ecb"]
     detail = (f"{op}, {new} against {old}{'' if new_impl == impl else f' ({style})'}: cipher cost per block from one call over {blocks} blocks "
-              f"({sel(eb, old, impl) / blocks * 1e6:.3f} against "
-              f"{sel(eb, new, new_impl) / blocks * 1e6:.3f} us); one-block calls as the paper "
-              f"timed them: {sel(f.block, old, impl) * 1e6:.2f} against {sel(f.block, new, new_impl) * 1e6:.2f} us, "
+              f"({sel(eb, new, new_impl) / blocks * 1e6:.3f} against "
+              f"{sel(eb, old, impl) / blocks * 1e6:.3f} us); one-block calls as the paper "
+              f"timed them: {sel(f.block, new, new_impl) * 1e6:.2f} against {sel(f.block, old, impl) * 1e6:.2f} us, "
               f"{raw.estimate:+.1f} % [{raw.low:+.1f}, {raw.high:+.1f}], empty-call overhead {ovh:.3f} us")
     return dataclasses.replace(ev, detail=detail)
 

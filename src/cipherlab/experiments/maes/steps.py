@@ -18,11 +18,13 @@ Claims decided here (the engine decides; this module writes evidence):
 
 * "the costliest of the four steps" (000-s4, 001-s4, 002-s4b-mixcolumns-most-time):
   MixColumns' time over the costliest other step, one reading per operation;
-* "most of the time" (002-s4b-mixcolumns-most-of-time): MixColumns' time over
-  the other three steps together, per round of the same trial, and over the round
-  timed whole less MixColumns (the steps timed alone need not add up to the round,
-  so the share's denominator is left open: one row per operation whose interval spans
-  both denominators' intervals, deciding only where both agree).
+* "most of the time needed for encryption and decryption" (002-s4b-mixcolumns-most-of-time):
+  MixColumns' time in a whole AES-128 block (nine rounds with it) over the rest of the block
+  (the other three steps of those rounds, the last round without it, the first key addition),
+  trial by trial, the rounds' rest taken from the steps timed alone and from the round timed
+  whole less MixColumns (the steps timed alone need not add up to the round, so the share's
+  denominator is left open: one row per operation whose interval spans both denominators'
+  intervals, deciding only where both agree).
 """
 from __future__ import annotations
 
@@ -43,6 +45,8 @@ COSTLIEST_CLAIMS = {"002-s4b-mixcolumns-most-time": "002", "000-s4-mixcolumns-mo
                     "001-s4-mixcolumns-most-resources": "001"}
 SHARE_CLAIM = "002-s4b-mixcolumns-most-of-time"
 SECTION = "maes-steps"
+#: AES-128's rounds with the mixing step (the last round has none), in a block of its steps.
+MIX_ROUNDS = 9
 #: The steps of each operation's middle round, the mixing step, and the whole round.
 OPERATIONS = {"encrypt": (SK.ENCRYPT_STEPS, "mix_columns", "round"),
               "decrypt": (SK.DECRYPT_STEPS, "inv_mix_columns", "inv_round")}
@@ -117,33 +121,37 @@ def steps_evidence(raw: pd.DataFrame, *, profile: str, seed: int = 0,
             "x", t_mix, _times(raw, op, top), t_mix, ctl, seed=seed,
             detail=(f"{mix} against {top}, the costliest other step ({med[mix]:.1f} against {med[top]:.1f} ns per "
                     f"state); MixColumns' share of the four steps {share:.0f} %; {check}"), **cond)
+        # "most of the time needed for encryption and decryption": MixColumns' share of a whole block, AES-128's
+        # initial AddRoundKey, MIX_ROUNDS rounds with the mixing step and a last round of the other three steps:
+        # MixColumns is most of the block where its MIX_ROUNDS calls cost more than the rest of the block
+        t_ark = _times(raw, op, "add_round_key")
+        final = rest + t_ark                      # the last round (the other three steps) and the first key addition
         most = _verdicts.speed_evidence(
-            SHARE_CLAIM, t_mix, rest, t_mix, ctl, seed=seed,
-            detail=(f"{mix} against {' + '.join(others)} of the same trial: MixColumns takes {share:.0f} % of the "
-                    f"four steps ({med[mix]:.1f} of {sum(med.values()):.1f} ns per state); {check}"),
-            **cond)
-        # the same share against the round timed whole in the same loop: the steps timed alone do not add up to the
-        # round, so the share's denominator is a reading of its own; MixColumns is most of the round where it costs
-        # more than the round without it (the round's time less MixColumns', trial by trial)
+            SHARE_CLAIM, MIX_ROUNDS * t_mix, MIX_ROUNDS * rest + final, t_mix, ctl, seed=seed, **cond)
+        # the same share with each mixing round timed whole less MixColumns: the steps timed alone do not add up to
+        # the round, so the share's denominator is a reading of its own (the round's time less MixColumns', trial by
+        # trial; a round timed no longer than MixColumns alone, a noisy trial, leaves its rest floored at 1 %)
         t_round = _times(raw, op, whole)
-        of_round = 100.0 * med[mix] / float(table.loc[(op, whole), "ns_per_state"])
+        round_rest = np.maximum(t_round - t_mix, 0.01 * t_round)
         most_round = _verdicts.speed_evidence(
-            # a round timed no longer than MixColumns alone (a noisy trial) leaves MixColumns all of it: its rest is
-            # floored at 1 % of the round, so the ratio stays a ratio of positive times
-            SHARE_CLAIM, t_mix, np.maximum(t_round - t_mix, 0.01 * t_round), t_mix, ctl, seed=seed,
-            **cond)
+            SHARE_CLAIM, MIX_ROUNDS * t_mix, MIX_ROUNDS * round_rest + final, t_mix, ctl, seed=seed, **cond)
+        block = MIX_ROUNDS * sum(med.values()) + sum(med[s] for s in others) + med["add_round_key"]
+        block_round = (MIX_ROUNDS * float(table.loc[(op, whole), "ns_per_state"]) + sum(med[s] for s in others)
+                       + med["add_round_key"])
         # both denominators are fair and the harness cannot choose: the row's interval spans both readings' (the
-        # share is decided only where both agree, undecided where they straddle half the round)
+        # share is decided only where both agree, undecided where they straddle half the block)
         lo, hi = min(most.low, most_round.low), max(most.high, most_round.high)
         both = dataclasses.replace(
             most, low=lo, high=hi, estimate=min(max((most.estimate + most_round.estimate) / 2, lo), hi),
-            detail=(f"{mix} against the rest of the round, its interval spanning two denominators the harness "
-                    f"leaves open: the other three steps timed alone ({' + '.join(others)}), where MixColumns takes "
-                    f"{share:.0f} % of the four steps ({med[mix]:.1f} of {sum(med.values()):.1f} ns per state, "
-                    f"{most.estimate:+.1f} % [{most.low:+.1f}, {most.high:+.1f}]), and the "
-                    f"{whole.replace('_', ' ')} timed whole less {mix}, where it takes {of_round:.0f} % of the round "
-                    f"({med[mix]:.1f} of {float(table.loc[(op, whole), 'ns_per_state']):.1f} ns, "
-                    f"{most_round.estimate:+.1f} % [{most_round.low:+.1f}, {most_round.high:+.1f}]); {check}"))
+            detail=(f"{MIX_ROUNDS} x {mix} against the rest of an AES-128 block ({MIX_ROUNDS} rounds with it, a last "
+                    f"round without it, a first key addition), its interval spanning two denominators the harness "
+                    f"leaves open: the steps timed alone ({' + '.join(others)}), where {mix} takes "
+                    f"{100 * MIX_ROUNDS * med[mix] / block:.0f} % of the block ({MIX_ROUNDS * med[mix]:.1f} of "
+                    f"{block:.1f} ns per state, {most.estimate:+.1f} % [{most.low:+.1f}, {most.high:+.1f}]), and "
+                    f"each {whole.replace('_', ' ')} timed whole, where it takes "
+                    f"{100 * MIX_ROUNDS * med[mix] / block_round:.0f} % ({MIX_ROUNDS * med[mix]:.1f} of "
+                    f"{block_round:.1f} ns, {most_round.estimate:+.1f} % [{most_round.low:+.1f}, "
+                    f"{most_round.high:+.1f}]); of one round, {share:.0f} % of the four steps; {check}"))
         for cid in claims:
             if cid == SHARE_CLAIM:
                 out.append(both)

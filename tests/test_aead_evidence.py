@@ -2,7 +2,7 @@
 import pytest
 
 from cipherlab.analysis import verdicts as V
-from cipherlab.experiments.aead import evidence
+from cipherlab.experiments.aead import evidence, protocol
 from cipherlab.present.verdict_table import verdict_html
 
 from aead_synthetic import SIZES, PAPER_ORDER, synthetic_evidence, decide_synthetic
@@ -149,3 +149,21 @@ def test_no_strength_difference_is_the_structural_fact_of_one_tag_length():
     assert "GCM 128 bits" in ev.detail and "CCM 128 bits" in ev.detail and "EAX 128 bits" in ev.detail
 
 
+
+
+def test_a_ratio_of_two_printed_single_calls_is_decided_under_the_papers_protocol():
+    """Figs. 5-10's quoted numbers are single calls: each ratio claim of phases 1-2 has a cold row and a warm row,
+    and the cold one decides (its claim row's decided_by); the warm figure stands beside it."""
+    every = synthetic_evidence()
+    decided = decide_synthetic(every)
+    evs = [e for e in every if e.claim_id in evidence.RATIO_CLAIMS]
+    claims = evidence.paper_claims().set_index("claim_id")
+    for cid, (phase, *_rest) in evidence.RATIO_CLAIMS.items():
+        mine = [e for e in evs if e.claim_id == cid]
+        if phase == "forgery":      # the forgery trials have no cold protocol: one row, warm
+            assert len(mine) == 1 and mine[0].reading == "", cid
+            continue
+        assert sorted(e.reading for e in mine) == sorted([protocol.COLD_READING, protocol.WARM_READING]), cid
+        assert "one cold call per file" in claims.loc[cid, "decided_by"], cid
+        assert decided.loc[cid, "reading"] == protocol.COLD_READING, (cid, decided.loc[cid, "reading"])
+        assert protocol.WARM_READING in decided.loc[cid, "other"], cid

@@ -111,11 +111,16 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
             + reread.reread_evidence(phase1, phase2, profile=profile, seed=seed))
     if cold is None:
         return warm
-    # a claim decided under the paper's protocol has two rows: the protocol is their reading
-    both = set(protocol.COLD_CLAIMS) | set(GAIN_CLAIMS)
+    # a claim decided under the paper's protocol has two rows: the protocol is their reading. The ratios of two
+    # printed times or speeds (Figs. 5-10, each a single call per file) are measured both ways too: their claim
+    # rows' decided_by picks the paper's protocol, the warm medians shown beside it
+    cold1, cold2 = cold[cold["phase"] == 1], cold[cold["phase"] == 2]
+    ratios = [dataclasses.replace(e, style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
+              for e in evidence.ratio_evidence(cold1, cold2, profile=profile, seed=seed, phases=(1, 2))]
+    both = set(protocol.COLD_CLAIMS) | set(GAIN_CLAIMS) | {e.claim_id for e in ratios}
     warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in both else e for e in warm]
-    gains = gain_evidence(cold[cold["phase"] == 1], cold[cold["phase"] == 2], profile=profile, seed=seed,
-                          style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
+    gains = gain_evidence(cold1, cold2, profile=profile, seed=seed,
+                          style=protocol.COLD_STYLE, reading=protocol.COLD_READING) + ratios
     testable = evidence.paper_claims().set_index("claim_id")["rule"] != "not_testable"
     bound = [e for e in protocol_bound_evidence(protocol.cold_table(cold, phase1, phase2, mb_bytes), profile=profile)
              if testable.get(e.claim_id, False)]   # a claim row may declare it not testable (its note says why)

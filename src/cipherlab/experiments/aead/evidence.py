@@ -237,8 +237,17 @@ def _orderings(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
 
 
 def _ratios(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
+    return ratio_evidence(p1, p2, fg, profile=profile, seed=seed)
+
+
+def ratio_evidence(p1, p2, fg=None, *, profile: str, seed: int, phases=(1, 2, "forgery")) -> list[_v.Evidence]:
+    """Each ratio claim of ``phases`` (:data:`RATIO_CLAIMS`): the speed-up of its faster case over its slower at the
+    largest size of ``p1``, ``p2`` or ``fg`` (the warm timings, or the cold calls of the paper's protocol, whose
+    A/A band is then the twin's single calls), against the percentage the paper's two quoted numbers imply."""
     out = []
     for cid, (phase, op, fast, slow, *_rest) in RATIO_CLAIMS.items():
+        if phase not in phases:
+            continue
         df = {1: p1, 2: p2, "forgery": fg}[phase]
         nb = int(df["bytes"].max())
         section = SECTIONS["forgery" if phase == "forgery" else "ratios"]

@@ -1225,6 +1225,27 @@ def test_an_order_called_slight_is_decided_on_each_printed_gap(stated, expect, l
     assert decide(claim(expect=expect, **SLIGHT), **ev) == expected
 
 
+@pytest.mark.parametrize("stated, lo, hi, expected", [
+    (148.0, 259.0, 274.0, "differs_here"),           # 003-t7-order's GCM over CCM: the order held, '~2.5 times' is
+                                                     # the machine's: said to differ (wholly beyond 148 +-25 %)
+    (148.0, 130.0, 170.0, "agrees_here"),            # within 148 +-25 %: said to agree, still a status
+    (14.3, 5.0, 10.0, "agrees_here"),                # a slight gap, ours beyond the noise within the slight reach
+    (1.4, -1.0, 1.0, "reproduced"),                  # a slight gap inside the noise: as small as stated, no size
+                                                     # to carry (the rule small_effect's behaviour)
+    (148.0, -10.0, -5.0, "contradicted"),            # reversed: the direction never belongs to the machine
+    (148.0, -1.0, 1.0, "contradicted"),              # no effect where a gap clearly beyond the floor is printed
+])
+def test_a_printed_gap_between_two_code_paths_is_said_on_this_machine_once_the_order_holds(stated, lo, hi,
+                                                                                           expected):
+    ev = dict(estimate=(lo + hi) / 2, low=lo, high=hi, unit="%", stated=stated, **AA)
+    got = V.decide(_load([claim(expect="slight", carries="direction", **SLIGHT)]).iloc[0], V.Evidence("x", **ev),
+                   RULES)
+    if expected.endswith("_here"):
+        assert (got.verdict, got.outcome) == ("machine-bound", expected), got
+    else:
+        assert got.verdict == expected, got
+
+
 def test_a_slight_printed_gap_is_not_agreed_with_because_a_loaded_machine_widened_the_band():
     # 002-t3-opt-enc-slight: a printed 13.3 % gap, ours within the band. Quiet (band +-3 %): refuted. Loaded (band
     # +-8 %: the gap is now near the floor): undecided, never "as small as stated".

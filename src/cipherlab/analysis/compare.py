@@ -353,7 +353,12 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
     if slight and stated is not None and bound is None and cap is not None and 0 < stated - base <= float(cap):
         resolvable = effect_class(stated, base, h, percent, rules) != "small"
         if not (resolvable and place(lo, hi, noise_band(h, base, percent)) == "within"):
-            return small_effect(lo, hi, est, base, h, percent, rules)
+            out = small_effect(lo, hi, est, base, h, percent, rules)
+            if carries == "direction" and out.band is not None and lo > out.band[1]:
+                # a slight printed gap between two code paths: the direction held beyond the noise, the size is
+                # the machine's (as the rule small_effect decides one)
+                return slight_on_machine(out)
+            return out
     claimed = bound if bound is not None else stated
     effect = abs(est - base) if claimed is None else max(abs(est - base), abs(claimed - base))
     noisy = too_noisy(h, effect, percent, rules, (lo, hi, noise_band(h, base, percent)))
@@ -367,6 +372,13 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
     if excluded:
         return excluded
     if bound is None:
+        if est_dir and carries == "direction" and stated is not None:
+            # a gap the paper printed between two code paths: the direction held, its size is the machine's, said
+            # to agree or differ within the declared margin of a printed value (rules: within_margin)
+            margin = float(((rules.get("rules") or {}).get("within_margin") or {}).get("margin", 0.25))
+            edges = tuple(sorted((stated * (1 - margin), stated * (1 + margin))))
+            return machine_size(lo, hi, edges, h, percent, f"±{margin * 100:.3g}% of the gap the paper prints "
+                                                           f"({fmt(stated)})")
         if est_dir:
             return Outcome("established", against(lo, hi, band, h))
         return Outcome("undecided", against(lo, hi, band, h))

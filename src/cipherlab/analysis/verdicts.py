@@ -178,7 +178,7 @@ def _compare(claim, ev, rules) -> _cmp.Outcome:
             # (expect: at_most, "at most N %": an upper bound, e.g. a gain computed from a printed lower bound)
             return _cmp.ordering(lo, hi, est, 0.0, null, h, percent, rules, carries=carries,
                                  upper=_text(claim, "expect") == "at_most")
-        return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated,
+        return _cmp.ordering(lo, hi, est, null, None, h, percent, rules, stated=stated, carries=carries,
                              slight=_text(claim, "expect") == "slight")
     if rule == "small_effect":
         out = _cmp.small_effect(lo, hi, est, 0.0 if null is None else null, h, percent, rules,

@@ -35,8 +35,10 @@ RULE_TEXT = {
                  "as for `small_effect` where the printed gap lies inside the band, `below_resolution` where it "
                  "states no size or one near the band; a speedup claimed to be at least N % (null N) has its "
                  "direction judged against 0 and its bound against the band around N (`size_excluded` below it; "
-                 "a machine-bound bound, `carries: direction`, only agrees or differs on this machine); "
-                 "otherwise `undecided`"),
+                 "a machine-bound bound, `carries: direction`, only agrees or differs on this machine); a gap the "
+                 "paper prints between two code paths (`carries: direction`), the order held, only agrees or "
+                 "differs on this machine, within the margin of a printed value (a slight gap, within "
+                 "`slight_pct`); otherwise `undecided`"),
     "small_effect": ("ordering",
                      "a claim that states a small effect in a direction (\"slightly faster\"): "
                      "`as_small_as_stated` if our interval lies inside the noise band (its sign cannot be told "

@@ -1246,6 +1246,14 @@ def test_a_printed_gap_between_two_code_paths_is_said_on_this_machine_once_the_o
         assert got.verdict == expected, got
 
 
+def test_an_order_alone_between_two_code_paths_stays_an_order_whatever_gap_its_table_prints():
+    # 003-s6-gcm-fastest-reject, "AES-GCM showed faster rejection latency": the evidence carries the gap Tables 5-7
+    # print, the claim states none; made machine-bound by another machine's evidence, its order still decides
+    ev = V.Evidence("x", estimate=241.0, low=233.0, high=251.0, unit="%", stated=97.0, **AA)
+    got = V.decide(_load([claim(carries="direction", **SLIGHT)]).iloc[0], ev, RULES)
+    assert (got.verdict, got.outcome) == ("reproduced", "established"), got
+
+
 def test_a_slight_printed_gap_is_not_agreed_with_because_a_loaded_machine_widened_the_band():
     # 002-t3-opt-enc-slight: a printed 13.3 % gap, ours within the band. Quiet (band +-3 %): refuted. Loaded (band
     # +-8 %: the gap is now near the floor): undecided, never "as small as stated".

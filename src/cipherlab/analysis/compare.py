@@ -372,9 +372,10 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
     if excluded:
         return excluded
     if bound is None:
-        if est_dir and carries == "direction" and stated is not None:
-            # a gap the paper printed between two code paths: the direction held, its size is the machine's, said
-            # to agree or differ within the declared margin of a printed value (rules: within_margin)
+        if est_dir and slight and carries == "direction" and stated is not None:
+            # a ranking whose sentence states its gaps (expect: slight) between two code paths: the direction held,
+            # each gap's size is the machine's, said to agree or differ within the declared margin of a printed
+            # value (rules: within_margin); a claim of an order alone ("fastest") states no size to carry
             margin = float(((rules.get("rules") or {}).get("within_margin") or {}).get("margin", 0.25))
             edges = tuple(sorted((stated * (1 - margin), stated * (1 + margin))))
             return machine_size(lo, hi, edges, h, percent, f"±{margin * 100:.3g}% of the gap the paper prints "

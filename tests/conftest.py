@@ -88,7 +88,7 @@ def short_run():
     """Every timing of the chapter, tiny and batched: the frames the chapter reads."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cipherlab.InsecureCipherWarning)
-        return measure.measure_all(KEY, np.zeros(64, dtype=np.uint8), options=common.maes_options(), impls=("reference", "table"),
+        return measure.measure_all(KEY, np.zeros(64, dtype=np.uint8), options=common.maes_options(), impls=names.SOFTWARE_STYLES,
                              trials_keyexp=3, trials_stage=3, trials_block=3, trials_bulk=3, warmup=1,
                              stage_blocks=16, iv=IV, min_trial_seconds=2e-4, progress=False, trials_steps=3,
                              steps_states=16)

@@ -21,13 +21,7 @@ SRC = Path(names.__file__).parent
 SCANNED = ("SOFTWARE_STYLES", "OWN_STYLES", "STYLES", "MODES", "AES_KEY_BYTES", "MAES_IV_SOURCES",
            "SHA3_VARIANTS", "SHA3_CHAINS")
 #: (file under src/cipherlab, name): how many literal copies it still holds.
-KNOWN_COPIES = {
-    ("experiments/aead/chapter.py", "AES_KEY_BYTES"): 1,
-    ("experiments/aes2sbox/common.py", "AES_KEY_BYTES"): 1,
-    ("experiments/maes/common.py", "SOFTWARE_STYLES"): 1,
-    ("experiments/maes/evidence.py", "MAES_IV_SOURCES"): 1,
-    ("experiments/security/iv_fold.py", "MAES_IV_SOURCES"): 1,
-}
+KNOWN_COPIES: dict = {}
 
 
 def literal_copies(root: Path = SRC) -> Counter:

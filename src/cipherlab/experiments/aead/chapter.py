@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from cipherlab.names import AES_KEY_BYTES
 from cipherlab.pipeline.chapters import Chapter, Measure
 from cipherlab.pipeline.params import PROCESSES, SIZES_MB, param
 
@@ -59,7 +60,7 @@ class Params:
                                 "rejections per case, which the fit of 003-s52-reject-linear resamples", minimum=2)
     forgery_warmup: int = param(1, "warm-up rounds per forgery case", minimum=0)
     aad: str = param("cipherlab paper 003 static AAD", "the static associated data")
-    key_bytes: int = param(16, "key length: AES-128, and 128-bit Blowfish and CAST-128 keys", enum=[16, 24, 32])
+    key_bytes: int = param(16, "key length: AES-128, and 128-bit Blowfish and CAST-128 keys", enum=list(AES_KEY_BYTES))
     nonce_bytes: dict = param(
         {"gcm": 16, "ccm": 11, "eax": 16}, "nonce length per mode: PyCryptodome's defaults, as AES.new(key, mode) "
         "draws", required=["gcm", "ccm", "eax"], additionalProperties=False,

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from cipherlab.names import AES_KEY_BYTES
 from cipherlab._checks import check_choice, check_hex
 from cipherlab.ciphers.modes import InsecureCipherWarning, new
 from cipherlab.experiments.aes2sbox.chapter import PAPERS   # declared once, with the chapter
@@ -67,4 +68,4 @@ def insecure_warning_text() -> str:
 
 def key_bytes(key) -> bytes:
     """An AES key from hex or bytes (:func:`cipherlab._checks.check_hex`, the one key parser)."""
-    return check_hex("key", key, (16, 24, 32))
+    return check_hex("key", key, AES_KEY_BYTES)

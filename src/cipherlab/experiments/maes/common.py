@@ -11,13 +11,13 @@ from cipherlab.ciphers.cpu import aesni_status
 from cipherlab.ciphers.modes import available_impls
 from cipherlab.ciphers.registry import cipher_names, lookup
 from cipherlab.experiments.maes.chapter import PAPER, Params
-from cipherlab.names import OWN_STYLES
+from cipherlab.names import OWN_STYLES, SOFTWARE_STYLES
 
 #: AES and the registered MAES variants (the paper's approaches 1 and 2), from the cipher
 #: registry, in the order the paper's tables list them.
 CIPHERS = ("aes",) + tuple(n for n in cipher_names() if lookup(n).family == "maes")
 #: Styles used when a caller names none (the config's ``impls`` is what the chapter uses).
-DEFAULT_IMPLS = ("reference", "table")
+DEFAULT_IMPLS = SOFTWARE_STYLES
 #: Roles of a timed case: the measured cipher, the A/A control (a second, identical
 #: AES instance, or a second copy of the same stage), the one-state dispatch probe of Table II.
 ROLES = ("main", "control", "dispatch")

@@ -18,6 +18,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from cipherlab.names import MAES_IV_SOURCES
 from cipherlab.ciphers.maes import maes_ivs
 from cipherlab.analysis.claims import claims_of_chapter
 from cipherlab.analysis.evidence import Evidence, evidence_frame, speed_evidence as _verdicts_speed
@@ -477,7 +478,7 @@ def iv_source_evidence(key: bytes, options: dict, profile: str, seed: int = 0) -
     reached by exactly one plaintext byte (byte-local, what the codebook attack needs)? SHA-3 IVs increase security
     only if MAES with them is not byte-local while it is with key-expansion IVs."""
     local = {}
-    for src in ("sha3", "keyexp"):
+    for src in MAES_IV_SOURCES:
         opts = {**options, "iv_source": src}
         local[src] = {c: byte_routes(c, key, seed=seed, **opts) is not None for c in ("maes-1", "maes-2")}
     text = "; ".join(f"{src} IVs: " + ", ".join(f"{c} {'byte-local' if v else 'diffuses'}" for c, v in d.items())

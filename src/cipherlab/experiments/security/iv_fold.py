@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cipherlab.names import MAES_IV_SOURCES
 from cipherlab.ciphers.maes import MAES
 from cipherlab.ciphers.sboxes import rijndael_sbox
 from cipherlab.experiments.security.quiet import new_quiet
@@ -42,7 +43,7 @@ def iv_fold_table(*, seed: int, keys: int = 4, blocks: int = 256) -> pd.DataFram
     rng = np.random.default_rng(seed)
     out = []
     for approach in (1, 2):
-        for source in ("sha3", "keyexp"):
+        for source in MAES_IV_SOURCES:
             equal = total = 0
             for _ in range(keys):
                 key = rng.integers(0, 256, 16, dtype=np.uint8).tobytes()

@@ -11,6 +11,10 @@ from cipherlab.pipeline.params import PROCESSES, SIZES_MB, param
 #: A megabyte as the paper's sizes read ("100kb ... 5MB", "[0.1, 0.5, 1, 3, 5] MB": decimal), and the binary one
 #: a profile may take instead (``mb_bytes``).
 MB, MIB = 10**6, 2**20
+#: The AEAD modes of phase 1 (AES with each), and their nonce lengths when the caller gives none: PyCryptodome's
+#: defaults, as the paper's code drew them (``AES.new(key, AES.MODE_EAX)``): 16 bytes for GCM and EAX, 11 for CCM.
+MODES = ("gcm", "ccm", "eax")
+DEFAULT_NONCE_BYTES = {"gcm": 16, "ccm": 11, "eax": 16}
 #: The sizes of the forgery trials stand for the paper's Tables 5, 6 and 7, in order.
 _FORGERY_TABLES = 3
 
@@ -62,8 +66,8 @@ class Params:
     aad: str = param("cipherlab paper 003 static AAD", "the static associated data")
     key_bytes: int = param(16, "key length: AES-128, and 128-bit Blowfish and CAST-128 keys", enum=list(AES_KEY_BYTES))
     nonce_bytes: dict = param(
-        {"gcm": 16, "ccm": 11, "eax": 16}, "nonce length per mode: PyCryptodome's defaults, as AES.new(key, mode) "
-        "draws", required=["gcm", "ccm", "eax"], additionalProperties=False,
+        dict(DEFAULT_NONCE_BYTES), "nonce length per mode: PyCryptodome's defaults, as AES.new(key, mode) "
+        "draws", required=list(MODES), additionalProperties=False,
         properties={"gcm": {"type": "integer", "minimum": 1, "maximum": 64},
                     "ccm": {"type": "integer", "minimum": 7, "maximum": 13},
                     "eax": {"type": "integer", "minimum": 1, "maximum": 64}})

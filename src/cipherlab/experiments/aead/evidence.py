@@ -44,7 +44,8 @@ from cipherlab.experiments.aead import comparisons as _comparisons
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL, forgery_bound, forgery_power, gcm_forgery_bound, \
     guessing_trials
 from cipherlab.experiments.aead.linearity import equal_growth_evidence, linearity_evidence, parallel_cause_evidence
-from cipherlab.experiments.aead.measure import IMPL, LABELS, PAPER, PHASE1_CONTROL, PHASE2_CONTROL, DEFAULT_NONCE_BYTES, new_aead
+from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, PAPER, PHASE1_CONTROL,
+                                                PHASE2_CONTROL, new_aead)
 
 #: MyST labels of the chapter's sections holding the evidence.
 SECTIONS = {"phase1": "aead-phase1", "phase2": "aead-phase2", "ratios": "aead-ratios",
@@ -310,7 +311,7 @@ def _spreads(p1, fg, profile: str, seed: int) -> list[_v.Evidence]:
     std = {t: _paper.published(PAPER, t).query("column == 'Fail Std.'").set_index("row")["number"]
            for t in ("Table 5", "Table 7")}
     evs = []
-    for m in ("gcm", "ccm", "eax"):
+    for m in MODES:
         printed = (std["Table 7"][m.upper()] / std["Table 5"][m.upper()] - 1) * 100
         evs.append(spread("003-s52-std-rises", _times(main, mode=m, bytes=large), _times(main, mode=m, bytes=small),
                           ctl, cv=False, seed=seed, size=_size(large, small), mode=m, profile=profile, section=sec,
@@ -358,7 +359,7 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
                                                 "is eq. 1's general reading, decided at 003-s3-eq1-any-tag-length"),
                            **bcond))
     tag_bits = sorted({8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
-                       for m in ("gcm", "ccm", "eax")})   # the tags the experiment uses (the library default)
+                       for m in MODES})   # the tags the experiment uses (the library default)
     # one model for every forgery row, the paper's (Sec. 3, eq. 1): a forger guesses the tag of an unchanged
     # ciphertext, which succeeds with exactly 2^-t per attempt in all three modes; GCM's bound for forgeries of
     # modified ciphertexts, (blocks + 1) / 2^t (NIST SP 800-38D, Appendix C), grows with the message: a caution
@@ -375,7 +376,7 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
                                    f"Appendix C), 2^{math.log2(gcm_one):.1f} at the paper's largest file "
                                    f"({largest} B), still negligible"), **{**bcond, "mode": "gcm, ccm, eax"}))
     modes_tags = {m: 8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
-                  for m in ("gcm", "ccm", "eax")}
+                  for m in MODES}
     # only the random tags are guesses of a tag: a bit-flipped tag is a fixed edit of the genuine one and says
     # nothing of the chance 2^-t that the bound states (:func:`.forgery.guessing_trials`)
     ng, accepted = guessing_trials(outcomes)

@@ -23,9 +23,8 @@ import pandas as pd
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.forgery import FORGERY_CONTROL
-from cipherlab.experiments.aead.measure import IMPL, LABELS, PHASE1_CONTROL
+from cipherlab.experiments.aead.measure import IMPL, LABELS, MODES, PHASE1_CONTROL
 
-MODES = ("gcm", "ccm", "eax")
 OPERATIONS = ("encrypt", "decrypt")
 
 

@@ -23,20 +23,16 @@ from Crypto.Random import get_random_bytes
 from cipherlab.analysis import timing as _timing
 from cipherlab._checks import check_choice
 from cipherlab.ciphers.cpu import pycryptodome_options
-from cipherlab.experiments.aead.chapter import MB
+from cipherlab.experiments.aead.chapter import DEFAULT_NONCE_BYTES, MB, MODES
 
 PAPER = "003"
-MODES = ("gcm", "ccm", "eax")
 CIPHERS = ("aes", "blowfish", "cast")
 IMPL = "pycryptodome"
 
 _MODULES = {"aes": AES, "blowfish": Blowfish, "cast": CAST}
 _MODE_CONST = {"gcm": "MODE_GCM", "ccm": "MODE_CCM", "eax": "MODE_EAX", "ctr": "MODE_CTR", "cbc": "MODE_CBC"}
 #: Modes PyCryptodome offers per cipher (GCM and CCM need a 128-bit block).
-_CIPHER_MODES = {"aes": ("gcm", "ccm", "eax"), "blowfish": ("eax",), "cast": ("eax",)}
-#: Nonce lengths PyCryptodome picks when the caller gives none, as the paper's code did
-#: (``AES.new(key, AES.MODE_EAX)``): 16 bytes for GCM and EAX, 11 for CCM.
-DEFAULT_NONCE_BYTES = {"gcm": 16, "ccm": 11, "eax": 16}
+_CIPHER_MODES = {"aes": MODES, "blowfish": ("eax",), "cast": ("eax",)}
 #: Published names of the ciphers and modes, as the paper's tables print them.
 LABELS = {"aes": "AES", "blowfish": "Blowfish", "cast": "CAST", "gcm": "GCM", "ccm": "CCM", "eax": "EAX"}
 #: Tag lengths (bytes) the standards allow: SP 800-38C for CCM, SP 800-38D for GCM,

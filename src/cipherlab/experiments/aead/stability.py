@@ -47,7 +47,7 @@ from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead import comparisons as _comparisons
 from cipherlab.experiments.aead.chapter import MB
-from cipherlab.experiments.aead.measure import IMPL, LABELS, PHASE1_CONTROL
+from cipherlab.experiments.aead.measure import IMPL, LABELS, MODES, PHASE1_CONTROL
 
 #: The claims decided on the relative IQR (``stability`` of ``data/paper/003_comparisons.yaml``): claim -> (steadier mode, the modes it is claimed steadier than, operations).
 STABILITY_CLAIMS = {cid: (e["steadier"], tuple(e["than"]), tuple(e["operations"]))
@@ -232,7 +232,7 @@ def stability_table(cold: pd.DataFrame, phase1: pd.DataFrame, mb_bytes: int = MB
     rows = []
     warm = phase1[phase1["instance"] == "main"].groupby(["mode", "operation", "bytes"])["seconds"].median()
     for op in ("encrypt", "decrypt"):
-        for mode in ("gcm", "ccm", "eax"):
+        for mode in MODES:
             sizes, tp = _per_process(cold, mode, op)
             span = span_pct(cold, mode, op)
             resid = fit_resid_pct(cold, mode, op) if sizes.size >= 3 else float("nan")

@@ -43,7 +43,7 @@ from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead.chapter import mb_to_bytes
 from cipherlab.experiments.aead.forgery import forgery_bound, gcm_forgery_bound
-from cipherlab.experiments.aead.measure import IMPL, PAPER, library_tag_bytes, new_aead, seeded_bytes
+from cipherlab.experiments.aead.measure import IMPL, MODES, PAPER, library_tag_bytes, new_aead, seeded_bytes
 
 #: MyST labels of the sections that show these checks.
 SECTION = "aead-phase2"
@@ -181,7 +181,7 @@ def verify_rejects(seed: int = 0) -> dict[str, dict[str, bool]]:
     a modified ciphertext, a wrong key and a wrong nonce: what "if the tag matches ... the data has not been
     modified; the key and nonce are correct" needs."""
     out = {}
-    for m in ("gcm", "ccm", "eax"):
+    for m in MODES:
         nlen = 11 if m == "ccm" else 16
         key, nonce = seeded_bytes(seed, "vr-key", m, n=16), seeded_bytes(seed, "vr-nonce", m, n=nlen)
         msg = seeded_bytes(seed, "vr-msg", m, n=64)
@@ -237,7 +237,7 @@ def tag_guess_check(seed: int = 0) -> dict[str, tuple[int, ...]]:
     verifies and its first bit flipped is refused (a tag is one value compared whole: a guess matches with
     exactly 2^-t); a length where either fails is left out."""
     ok = {}
-    for m in ("gcm", "ccm", "eax"):
+    for m in MODES:
         good = []
         for t in library_tag_bytes(m):
             key, nonce = seeded_bytes(seed, "guess-key", m, t, n=16), seeded_bytes(seed, "guess-nonce", m, t, n=11)
@@ -276,7 +276,7 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     blocks_gcm = math.ceil(nbytes / 16)      # GHASH adds the length block: a polynomial of degree blocks + 1 in H
     t_tag = 32          # GCM's shortest tag: where its length term weighs most (SP 800-38D, Appendix C)
     caution = gcm_forgery_bound(1, t_tag, nbytes) / Fraction(1, 2**t_tag)
-    accepted = {m: library_tag_bytes(m) for m in ("gcm", "ccm", "eax")}
+    accepted = {m: library_tag_bytes(m) for m in MODES}
     guessed = tag_guess_check(seed)
     # the paper's model: one guess of the tag of an unchanged ciphertext matches with 2^-t, at every length the
     # library accepts, when the tag is one value compared whole (the right one verifies, a changed one does not)

@@ -35,7 +35,7 @@ class Params:
     construction: str = param("xor-index", "the reading of the construction that reproduces the printed tables",
                               enum=["xor-index", "xor-sbox"])
     mode: str = param("ecb", "Java's default \"AES\" transformation is AES/ECB/PKCS5Padding", MODE)
-    threads: int = param(1, "the papers' Java code is single-threaded", minimum=1)
+    threads: int = param(1, "threads of the timed calls (the papers name none: one)", minimum=1)
     impls: tuple[str, ...] = param(OWN_STYLES,
                                    "every style is timed; a (cipher, style) pair that cannot be built is listed "
                                    "as not timed", IMPLS)

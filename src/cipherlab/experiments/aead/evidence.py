@@ -237,10 +237,6 @@ def _orderings(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
     return out
 
 
-def _ratios(p1, p2, fg, profile: str, seed: int) -> list[_v.Evidence]:
-    return ratio_evidence(p1, p2, fg, profile=profile, seed=seed)
-
-
 def ratio_evidence(p1, p2, fg=None, *, profile: str, seed: int, phases=(1, 2, "forgery")) -> list[_v.Evidence]:
     """Each ratio claim of ``phases`` (:data:`RATIO_CLAIMS`): the speed-up of its faster case over its slower at the
     largest size of ``p1``, ``p2`` or ``fg`` (the warm timings, or the cold calls of the paper's protocol, whose
@@ -453,8 +449,8 @@ def table_claims(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.D
     for name, df in (("phase1", phase1), ("phase2", phase2), ("forgery_times", forgery_times)):
         if "instance" not in df.columns or not (df["instance"] == "control").any():
             raise ValueError(f"{name} has no A/A control trials (instance='control'): re-run the measuring notebook")
-    return (_orderings(phase1, phase2, forgery_times, profile, seed) + _ratios(phase1, phase2, forgery_times,
-            profile, seed) + _growth(phase1, phase2, profile, seed) + _convergence(phase1, phase2, profile, seed)
+    return (_orderings(phase1, phase2, forgery_times, profile, seed)
+            + ratio_evidence(phase1, phase2, forgery_times, profile=profile, seed=seed) + _growth(phase1, phase2, profile, seed) + _convergence(phase1, phase2, profile, seed)
             + _spreads(phase1, forgery_times, profile, seed) + _structural(outcomes, profile)
             + _extensions(flips, wyche, rewrite, forgery_times, profile, seed))
 

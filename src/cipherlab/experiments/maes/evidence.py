@@ -354,10 +354,6 @@ def _table2_gap(slow: str, fast: str) -> float:
 #: How far a ratio the prose states may lie from the one the paper's own table gives and still agree with it
 #: (relative, on the ratio of times): 25 %, the default margin of the rules file.
 PROSE_TOLERANCE = 0.25
-#: Prose ratios a reader takes as "about, or at least" (none: "lower by 50 times" is read as about 50 times, as
-#: 002-t2-invmix-50x reads the same words): they agree with any table ratio no more than :data:`PROSE_TOLERANCE`
-#: below them.  (prose table, row, column.)
-PROSE_AT_LEAST: frozenset = frozenset()
 #: Claims whose prose names no approach while the table gives both: one reading per approach (``approach=1``,
 #: ``approach=2``), which the claim row's ``readings: open`` combines.
 PROSE_BY_APPROACH = frozenset({"002-prose-t2-consistent"})
@@ -422,7 +418,7 @@ def _prose_cells(ttab, slow, fast, tcol) -> list[tuple[str, str, str]]:
 def prose_tables_evidence(profile: str) -> list[Evidence]:
     """002-prose-t3-consistent, 002-prose-t1-consistent: does each ratio the prose states (a speed-up or a time
     increase, as the paper's own formula reads it) agree with the ratio its own Table III or Table I gives,
-    within :data:`PROSE_TOLERANCE` (or, for :data:`PROSE_AT_LEAST`, no more than that below it)? Exact arithmetic
+    within :data:`PROSE_TOLERANCE` ("lower by 50 times" read as about 50 times, as 002-t2-invmix-50x reads it)? Exact arithmetic
     on the transcription, its documented misprints (``data/paper/002_misprints.csv``) read as corrected: a defect
     is never drawn from a cell held to be a misprint, and the detail names each such cell, printed and corrected.
     A misprint is documented only on evidence outside the sentence checked here. A cell the text copy prints
@@ -463,13 +459,12 @@ def _prose_ratio(ratio, tables, values) -> tuple[bool, str]:
     cells = [tables[ttab].loc[k[1:]] for k in keys]
     a, b = (values.get(k, float(c["number"])) for k, c in zip(keys, cells))
     table = a / b
-    at_least = (ptab, prow, pcol) in PROSE_AT_LEAST
-    ok = (said / table - 1 <= PROSE_TOLERANCE) if at_least else abs(said / table - 1) <= PROSE_TOLERANCE
+    ok = abs(said / table - 1) <= PROSE_TOLERANCE
     read = "".join(f" (printed {c['printed']}, a documented misprint read as {c['value']})"
                    for c in cells if c["misprint"])
     what = f"{prow}{'' if tcol is None or ttab != 'Table II' else ' (' + slow_or_fast_label(fast) + ')'}"
     return ok, (f"{ptab.replace(' (prose)', '')}, {what}, {pcol.replace(' (reading)', '').lower()}: "
-                f"the prose says {'at least ' if at_least else ''}x{said:.3g}, "
+                f"the prose says x{said:.3g}, "
                 f"{ttab} gives {a:g} / {b:g} = x{table:.3g}{read}")
 
 

@@ -39,14 +39,13 @@ from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.ciphers import _step_kernels as SK
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.ciphers.sboxes import rijndael_sbox
+from cipherlab.experiments.maes.published import MIX_ROUNDS
 
 #: The costliest-step claims (one per paper) and the most-of-the-time claim.
 COSTLIEST_CLAIMS = {"002-s4b-mixcolumns-most-time": "002", "000-s4-mixcolumns-most-resources": "000",
                     "001-s4-mixcolumns-most-resources": "001"}
 SHARE_CLAIM = "002-s4b-mixcolumns-most-of-time"
 SECTION = "maes-steps"
-#: AES-128's rounds with the mixing step (the last round has none), in a block of its steps.
-MIX_ROUNDS = 9
 #: The steps of each operation's middle round, the mixing step, and the whole round.
 OPERATIONS = {"encrypt": (SK.ENCRYPT_STEPS, "mix_columns", "round"),
               "decrypt": (SK.DECRYPT_STEPS, "inv_mix_columns", "inv_round")}

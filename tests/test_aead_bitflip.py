@@ -53,3 +53,15 @@ def test_cipherlab_ctr_and_cbc_agree_with_pycryptodome():
         enc_own, dec_own = bitflip._unauth_pair("cipherlab", mode, key, iv)
         assert enc_own(MSG) == enc_ref(MSG)
         assert dec_own(enc_own(MSG)) == MSG
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: bitflip.bitflip_aead(MSG, AAD, seed=1, locations=("ciphertext", "key")), "locations"),
+    (lambda: bitflip.bitflip_aead(MSG, AAD, seed=1, modes=("ocb",)), "modes"),
+    (lambda: bitflip.bitflip_unauthenticated(MSG, seed=1, impls=("openssl",)), "impls"),
+    (lambda: bitflip.bitflip_unauthenticated(MSG, seed=1, modes=("ecb",)), "modes"),
+    (lambda: bitflip.bitflip_unauthenticated(MSG, seed=1, locations=("tag",)), "locations"),
+])
+def test_a_bad_choice_is_refused_at_the_public_call_before_any_work(call, name):
+    with pytest.raises(ValueError, match=f"^{name} must be one of"):
+        call()

@@ -4,6 +4,9 @@ from fractions import Fraction
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import binom
 
 from cipherlab.experiments.aead import forgery
 
@@ -148,3 +151,38 @@ def test_the_table_holds_the_spread_the_claims_decide_on():
     assert got == pytest.approx(want, rel=1e-9)
     # the processes' levels differ, so the pooled std is larger than the one within a process
     assert (tab["std_us"] > tab["std_within_us"]).all()
+
+
+@given(n=st.integers(1, 5000), accepted=st.integers(0, 5000), confidence=st.floats(0.5, 0.999))
+@settings(max_examples=60, deadline=None)
+def test_the_upper_end_of_a_guess_rate_is_the_exact_one_sided_end(n, accepted, confidence):
+    """At the upper end p, seeing ``accepted`` or fewer successes in ``n`` trials has probability 1 - confidence
+    (the definition of the exact one-sided interval), checked with the binomial distribution itself."""
+    accepted = min(accepted, n)
+    upper = forgery.guess_rate_upper(accepted, n, confidence)
+    if accepted == n:
+        assert upper == pytest.approx(1.0)
+    else:
+        assert binom.cdf(accepted, n, upper) == pytest.approx(1 - confidence, rel=1e-6)
+
+
+def test_the_rejection_rate_interval_is_scipys_exact_two_sided_interval():
+    low, high = forgery.rejection_rate_interval(95, 100, 0.95)
+    assert binom.sf(94, 100, low) == pytest.approx(0.025, rel=1e-6)
+    assert binom.cdf(95, 100, high) == pytest.approx(0.025, rel=1e-6)
+    assert forgery.rejection_rate_interval(100, 100, 0.95)[1] == 1.0
+
+
+@pytest.mark.parametrize("n, accepted", [(0, 0), (10, 11), (10, -1), (10.0, 0)])
+def test_a_guess_rate_needs_whole_counts(n, accepted):
+    with pytest.raises(ValueError, match="n must be an integer"):
+        forgery.guess_rate_upper(accepted, n, 0.95)
+
+
+def test_eq4_as_printed_is_the_uncapped_bound():
+    assert forgery.paper_eq4(2**10, 8) == 4 and forgery.forgery_bound(2**10, 8) == 1
+    assert forgery.paper_eq4(3, 128) == forgery.forgery_bound(3, 128) == Fraction(3, 2**128)
+
+
+def test_the_default_tags_are_the_block_size():
+    assert forgery.default_tag_bits() == {"gcm": 128, "ccm": 128, "eax": 128}

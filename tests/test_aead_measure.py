@@ -83,3 +83,13 @@ def test_bad_parameters_raise_value_error():
 def test_mb_units():
     assert chapter.mb_to_bytes([0.1, 5]) == [100_000, 5_000_000]
     assert chapter.mb_to_bytes([1], mb_bytes=2**20) == [1_048_576]
+
+
+def test_the_factory_checks_once_and_builds_the_same_object_as_the_library():
+    with pytest.raises(ValueError, match="^mode must be one of"):
+        measure.aead_factory("cast", "ccm")
+    make = measure.aead_factory("aes", "gcm", mac_len=12)
+    key, nonce = bytes(range(16)), bytes(range(12))
+    ours = make(key, nonce).encrypt_and_digest(b"cipherlab")
+    from Crypto.Cipher import AES
+    assert ours == AES.new(key, AES.MODE_GCM, nonce=nonce, mac_len=12).encrypt_and_digest(b"cipherlab")

@@ -6,7 +6,7 @@ from typing import Sequence
 import pandas as pd
 from Crypto.Util.Padding import pad, unpad
 
-from cipherlab._checks import check_choice
+from cipherlab._checks import check_choices
 from cipherlab.ciphers import modes as _own_modes
 from cipherlab.experiments.aead.measure import MODES, DEFAULT_NONCE_BYTES, IMPL, new_aead, seeded_bytes
 
@@ -36,9 +36,10 @@ def bitflip_aead(message: bytes, aad: bytes, *, seed: int, modes: Sequence[str] 
     """
     if not message:
         raise ValueError("message must not be empty")
+    modes = check_choices("modes", modes, MODES)
+    locations = check_choices("locations", locations, AEAD_LOCATIONS)
     rows = []
     for mode in modes:
-        check_choice("mode", mode, MODES)
         key = seeded_bytes(seed, "bitflip-key", mode, n=16)
         nonce = seeded_bytes(seed, "bitflip-nonce", mode, n=DEFAULT_NONCE_BYTES[mode])
         enc = new_aead("aes", mode, key, nonce)
@@ -46,7 +47,6 @@ def bitflip_aead(message: bytes, aad: bytes, *, seed: int, modes: Sequence[str] 
         ct, tag = enc.encrypt_and_digest(message)
         parts = {"ciphertext": ct, "tag": tag, "nonce": nonce, "aad": aad}
         for loc in locations:
-            check_choice("locations", loc, AEAD_LOCATIONS)
             for bit in range(8 * len(parts[loc])):
                 p = dict(parts)
                 p[loc] = _flip(parts[loc], bit)
@@ -62,6 +62,7 @@ def bitflip_aead(message: bytes, aad: bytes, *, seed: int, modes: Sequence[str] 
 
 
 UNAUTH_MODES = ("ctr", "cbc", "cbc-pkcs7")
+UNAUTH_IMPLS = ("pycryptodome", "cipherlab")
 
 
 def _unauth_pair(impl: str, mode: str, key: bytes, iv: bytes):
@@ -71,8 +72,6 @@ def _unauth_pair(impl: str, mode: str, key: bytes, iv: bytes):
     PKCS#7 padding a real application would use, so a flip that breaks the
     padding raises on decryption: a padding check, not an integrity check.
     """
-    check_choice("impl", impl, ("pycryptodome", "cipherlab"))
-    check_choice("mode", mode, UNAUTH_MODES)
     padded = mode == "cbc-pkcs7"
     if impl == "pycryptodome":
         def mk():
@@ -88,7 +87,7 @@ def _unauth_pair(impl: str, mode: str, key: bytes, iv: bytes):
     return (lambda m: bytes(mk_own().encrypt(m))), (lambda c: bytes(mk_own().decrypt(c)))
 
 
-def bitflip_unauthenticated(message: bytes, *, seed: int, impls: Sequence[str] = ("pycryptodome", "cipherlab"),
+def bitflip_unauthenticated(message: bytes, *, seed: int, impls: Sequence[str] = UNAUTH_IMPLS,
                             modes: Sequence[str] = UNAUTH_MODES,
                             locations: Sequence[str] = PLAIN_LOCATIONS) -> pd.DataFrame:
     """Flip every single bit of the ciphertext and the IV/initial counter of AES-CTR and AES-CBC.
@@ -97,6 +96,9 @@ def bitflip_unauthenticated(message: bytes, *, seed: int, impls: Sequence[str] =
     bytes that differ from the original when accepted, -1 when rejected).
     ``cbc`` needs a message of whole 16-byte blocks.
     """
+    impls = check_choices("impls", impls, UNAUTH_IMPLS)
+    modes = check_choices("modes", modes, UNAUTH_MODES)
+    locations = check_choices("locations", locations, PLAIN_LOCATIONS)
     if "cbc" in modes and len(message) % 16:
         raise ValueError(f"message must be a multiple of 16 bytes for mode 'cbc' (got {len(message)}); "
                          "use 'cbc-pkcs7' for other lengths")
@@ -108,7 +110,6 @@ def bitflip_unauthenticated(message: bytes, *, seed: int, impls: Sequence[str] =
             encrypt, _ = _unauth_pair(impl, mode, key, iv)
             ct = encrypt(message)
             for loc in locations:
-                check_choice("locations", loc, PLAIN_LOCATIONS)
                 base = ct if loc == "ciphertext" else iv
                 for bit in range(8 * len(base)):
                     c2, iv2 = (_flip(ct, bit), iv) if loc == "ciphertext" else (ct, _flip(iv, bit))

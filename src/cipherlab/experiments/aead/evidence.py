@@ -29,23 +29,21 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from fractions import Fraction
 from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
 from cipherlab.analysis import timing as _timing
 from cipherlab.analysis import verdicts as _v
 from cipherlab.experiments.aead import comparisons as _comparisons
-from cipherlab.experiments.aead.forgery import FORGERY_CONTROL, forgery_bound, forgery_power, gcm_forgery_bound, \
-    guessing_trials
+from cipherlab.experiments.aead.forgery import (FORGERY_CONTROL, default_tag_bits, forgery_bound, forgery_power,
+                                                gcm_forgery_bound, guess_rate_upper, guessing_trials, paper_eq4,
+                                                rejection_rate_interval)
 from cipherlab.experiments.aead.linearity import equal_growth_evidence, linearity_evidence, parallel_cause_evidence
-from cipherlab.experiments.aead.measure import (DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, PAPER, PHASE1_CONTROL,
-                                                PHASE2_CONTROL, new_aead)
+from cipherlab.experiments.aead.measure import IMPL, LABELS, MODES, PAPER, PHASE1_CONTROL, PHASE2_CONTROL
 
 #: MyST labels of the chapter's sections holding the evidence.
 SECTIONS = {"phase1": "aead-phase1", "phase2": "aead-phase2", "ratios": "aead-ratios",
@@ -265,9 +263,7 @@ def _growth(p1, p2, profile: str, seed: int) -> list[_v.Evidence]:
                        detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B, {op}") for k in names]
         out.append(weakest(evs, "modes"))
     out.append(linearity_evidence(p1, profile=profile, seed=seed))
-    mine = paper_claims().set_index("claim_id")["rule"]
-    if mine.get("003-s511-equally-affected", "not_testable") != "not_testable":   # a claim row the engine adds
-        out.extend(equal_growth_evidence(p1, profile=profile, seed=seed))
+    out.extend(equal_growth_evidence(p1, profile=profile, seed=seed))
     out.append(parallel_cause_evidence(p1, profile=profile, seed=seed))
     return out
 
@@ -331,11 +327,11 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
     out = []
     forged = outcomes[outcomes["kind"] != "valid"]
     n, k = len(forged), int(forged["rejected"].sum())
-    ci = _st.binomtest(k, n).proportion_ci(confidence_level=float(_rules()["confidence"]), method="exact")
+    low, high = rejection_rate_interval(k, n, float(_rules()["confidence"]))
     sizes = sorted(outcomes["bytes"].unique())
     cond = dict(size=", ".join(f"{int(s)} B" for s in sizes), style=IMPL, mode="gcm, ccm, eax", profile=profile,
                 section=SECTIONS["forgery"])
-    out.append(_v.Evidence("003-t5-7-fail-rate", estimate=100.0 * k / n, low=100 * ci.low, high=100 * ci.high, n=n,
+    out.append(_v.Evidence("003-t5-7-fail-rate", estimate=100.0 * k / n, low=100 * low, high=100 * high, n=n,
                            holds=k == n, unit="%", detail=f"{k} of {n} random and bit-flipped tags rejected",
                            **cond))
     pub = _paper.published(PAPER, "Section 3 (forgery bound)").set_index("column")["number"]
@@ -346,16 +342,15 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
     bcond = dict(size=f"{largest} B", style="exact arithmetic", mode="gcm", profile=profile, section=SECTIONS["bound"])
     # one reading of the forgery bound for every row: the paper's model, a t-bit tag guessed, 2^-t per
     # attempt; GCM's bound for modified ciphertexts (it grows with the message) is eq. 1's general reading, at 003-s3-eq1-any-tag-length
-    eq4 = Fraction(q, 1) * Fraction(1, 2**t)
-    out.append(_v.Evidence("003-s3-bound-eq2-4", estimate=math.log2(bound), holds=bool(bound == eq4 < 1),
+    out.append(_v.Evidence("003-s3-bound-eq2-4", estimate=math.log2(bound), holds=bool(bound == paper_eq4(q, t) < 1),
                            unit="log2", detail=(f"under the paper's model (a {t}-bit tag guessed: 2^-{t} per attempt), "
                                                 f"q / 2^t for q = {q}, t = {t} is 2^{math.log2(bound):.2f}, which is "
                                                 f"eq. 4's {q} x 2^-{t}; GCM's own bound for the same q = {q} "
                                                 f"forgeries of modified {largest} B ciphertexts (2^{math.log2(gcm):.2f}) "
                                                 "is eq. 1's general reading, decided at 003-s3-eq1-any-tag-length"),
                            **bcond))
-    tag_bits = sorted({8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
-                       for m in MODES})   # the tags the experiment uses (the library default)
+    modes_tags = default_tag_bits()   # the tags the experiment uses (the library default)
+    tag_bits = sorted(set(modes_tags.values()))
     # one model for every forgery row, the paper's (Sec. 3, eq. 1): a forger guesses the tag of an unchanged
     # ciphertext, which succeeds with exactly 2^-t per attempt in all three modes; GCM's bound for forgeries of
     # modified ciphertexts, (blocks + 1) / 2^t (NIST SP 800-38D, Appendix C), grows with the message: a caution
@@ -363,7 +358,7 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
     one = forgery_bound(1, t)
     gcm_one = gcm_forgery_bound(1, t, largest)
     out.append(_v.Evidence("003-s52-approx-2-128", estimate=math.log2(one),
-                           holds=bool(one == Fraction(1, 2**t) and tag_bits == [t]), unit="log2",
+                           holds=bool(one == paper_eq4(1, t) and tag_bits == [t]), unit="log2",
                            detail=(f"the corrected reading 2^-{t} (printed 2^{t}; a probability is at most 1), under "
                                    f"the paper's model: a guess of the {t}-bit tag of an unchanged ciphertext "
                                    f"succeeds with exactly 2^-{t} per attempt in GCM, CCM and EAX alike (every "
@@ -371,14 +366,11 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
                                    f"for a forgery of a modified ciphertext is (blocks + 1) / 2^{t} (NIST SP 800-38D, "
                                    f"Appendix C), 2^{math.log2(gcm_one):.1f} at the paper's largest file "
                                    f"({largest} B), still negligible"), **{**bcond, "mode": "gcm, ccm, eax"}))
-    modes_tags = {m: 8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
-                  for m in MODES}
     # only the random tags are guesses of a tag: a bit-flipped tag is a fixed edit of the genuine one and says
     # nothing of the chance 2^-t that the bound states (:func:`.forgery.guessing_trials`)
     ng, accepted = guessing_trials(outcomes)
     conf = float(_rules()["confidence"])
-    upper = (1 - (1 - conf) ** (1 / ng) if accepted == 0
-             else float(_st.binomtest(accepted, ng).proportion_ci(confidence_level=conf, method="exact").high))
+    upper = guess_rate_upper(accepted, ng, conf)
     power = forgery_power(ng, accepted, conf)
     # its power is stated in the detail (:func:`forgery_power`): zero successes bound only very short tags
     out.append(_v.Evidence("003-s6-consistent-bound", estimate=100.0 * accepted / ng, low=0.0, high=100 * upper,

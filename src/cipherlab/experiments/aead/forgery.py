@@ -4,18 +4,17 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from numbers import Integral
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from Crypto.Cipher import AES
-from scipy.stats import beta
+from scipy.stats import beta, binomtest
 
 from cipherlab._checks import check_choice
 from cipherlab.analysis import timing as _timing
-from cipherlab.ciphers.cpu import pycryptodome_options
-from cipherlab.experiments.aead.measure import DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, STANDARD_TAG_BYTES, _MODE_CONST, \
-    library_tag_bytes, main_instance, new_aead, seeded_bytes
+from cipherlab.experiments.aead.measure import DEFAULT_NONCE_BYTES, IMPL, LABELS, MODES, STANDARD_TAG_BYTES, \
+    aead_factory, library_tag_bytes, main_instance, new_aead, seeded_bytes
 
 # ---------------------------------------------------------------------------
 # Tables 5-7: tag forgery
@@ -60,11 +59,10 @@ def _forgery_setup(data_by_size: Mapping[int, bytes], modes: Sequence[str], aad:
 
 
 def _verify(key: bytes, mode: str, nonce: bytes, aad: bytes, ct: bytes, tag: bytes,
-            options: "Mapping[str, Any] | None" = None) -> bool:
-    """``decrypt_and_verify`` as the paper calls it: True when the tag is rejected. ``options``: PyCryptodome's
-    (:func:`cipherlab.ciphers.cpu.pycryptodome_options`, asked here when not given)."""
-    options = pycryptodome_options("aes", mode) if options is None else options
-    c = AES.new(key, getattr(AES, _MODE_CONST[mode]), nonce=nonce, **options)
+            make: "Callable[[bytes, bytes], Any] | None" = None) -> bool:
+    """``decrypt_and_verify`` as the paper calls it: True when the tag is rejected. ``make``: AES's
+    :func:`~.measure.aead_factory` for ``mode`` (built here when not given; a timed call passes its own)."""
+    c = (aead_factory("aes", mode) if make is None else make)(key, nonce)
     c.update(aad)
     try:
         c.decrypt_and_verify(ct, tag)
@@ -95,17 +93,16 @@ def forgery_cases(data_by_size: Mapping[int, bytes], *, modes: Sequence[str] = M
     runs = [(m, k, "main") for m in modes for k in kinds] + ([(*control, "control")] if control else [])
     cases, logs = [], []
     for mode, kind, instance in runs:
-        check_choice("kind", kind, FORGERY_KINDS)
         for nbytes in data_by_size:
             key, nonce, ct, tag = setup[(mode, int(nbytes))]
             tags = forged_tags(tag, kind, n_tags, seed, mode, nbytes)
             state, log = [0], {}
 
             def fn(key=key, mode=mode, nonce=nonce, ct=ct, tags=tags, state=state, log=log,
-                   options=pycryptodome_options("aes", mode)):
+                   make=aead_factory("aes", mode)):
                 i = state[0] % len(tags)
                 state[0] += 1
-                log[i] = _verify(key, mode, nonce, aad, ct, tags[i], options)
+                log[i] = _verify(key, mode, nonce, aad, ct, tags[i], make)
             cases.append({"cipher": "aes", "impl": IMPL, "mode": mode, "operation": f"verify_{kind}",
                           "bytes": int(nbytes), "instance": instance, "kind": kind, "fn": fn})
             logs.append(log)
@@ -168,7 +165,6 @@ def forgery_outcomes(data_by_size: Mapping[int, bytes], *, n_tags: int, aad: byt
         for nbytes in data_by_size:
             key, nonce, ct, tag = setup[(mode, int(nbytes))]
             for kind in kinds:
-                check_choice("kind", kind, FORGERY_KINDS)
                 for i, t in enumerate(forged_tags(tag, kind, n_tags, seed, mode, nbytes)):
                     rows.append((int(nbytes), mode, kind, i, _verify(key, mode, nonce, aad, ct, t)))
     out = pd.DataFrame(rows, columns=["bytes", "mode", "kind", "tag_index", "rejected"])
@@ -258,6 +254,41 @@ def forgery_bound(q: int, t: int) -> Fraction:
     return min(Fraction(1), Fraction(q, 2**t))
 
 
+def paper_eq4(q: int, t: int) -> Fraction:
+    """Equation 4 as printed, ``q x 2^-t``, exactly and uncapped (:func:`forgery_bound` caps it at 1)."""
+    forgery_bound(q, t)   # checks q and t
+    return Fraction(q, 1) * Fraction(1, 2**t)
+
+
+def rejection_rate_interval(rejected: int, n: int, confidence: float) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) two-sided interval of a rejection rate, ``rejected`` of ``n`` forged tags."""
+    ci = binomtest(rejected, n).proportion_ci(confidence_level=confidence, method="exact")
+    return float(ci.low), float(ci.high)
+
+
+def guess_rate_upper(accepted: int, n: int, confidence: float) -> float:
+    """The upper end of the exact one-sided interval of the chance that a guessed tag is accepted.
+
+    With no success in ``n`` trials it is ``1 - (1 - confidence)^(1/n)`` (about ``3 / n``), in closed form;
+    otherwise the Clopper-Pearson end ``beta.ppf(confidence, accepted + 1, n - accepted)``.
+    """
+    if not (isinstance(n, Integral) and n >= 1 and isinstance(accepted, Integral) and 0 <= accepted <= n):
+        raise ValueError(f"n must be an integer >= 1 and accepted in 0..n, got n={n!r}, accepted={accepted!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if accepted == 0:
+        return 1 - (1 - confidence) ** (1 / n)
+    if accepted == n:   # every guess accepted: nothing bounds the rate below 1 (beta.ppf would give nan)
+        return 1.0
+    return float(beta.ppf(confidence, accepted + 1, n - accepted))
+
+
+def default_tag_bits() -> dict[str, int]:
+    """The tag length (bits) of each mode as the experiment uses it: the library default (``mac_len`` not given)."""
+    return {m: 8 * len(new_aead("aes", m, bytes(16), bytes(DEFAULT_NONCE_BYTES[m])).encrypt_and_digest(b"")[1])
+            for m in MODES}
+
+
 def forgery_power(n: int, accepted: int, confidence: float) -> str:
     """What ``accepted`` of ``n`` forgeries can tell apart: the longest tag whose forgery rate the interval excludes.
 
@@ -269,11 +300,9 @@ def forgery_power(n: int, accepted: int, confidence: float) -> str:
     tell a 128-bit tag from any longer than that: the check has no power
     against the claim's alternative, and the text says so.
     """
-    if not (isinstance(n, int) and n >= 1 and 0 <= accepted <= n):
-        raise ValueError(f"n must be an integer >= 1 and accepted in 0..n, got n={n!r}, accepted={accepted!r}")
+    upper = guess_rate_upper(accepted, n, confidence)
     if accepted:
         return f"{accepted} forgeries accepted: a tag this short is told apart from a 128-bit one"
-    upper = 1 - (1 - confidence) ** (1 / n)
     bits = math.floor(-math.log2(upper))
     return (f"no power: {n} trials with no success exclude forgery rates above 2^{math.log2(upper):.1f}, so they "
             f"tell apart only tags of at most {bits} bits and cannot tell a 128-bit tag from a {bits + 1}-bit one")
@@ -357,10 +386,7 @@ def trials_to_observe(tag_bits: Sequence[int], observed_trials: int, observed_ac
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     if observed_trials < 1 or observed_accepts < 0 or observed_accepts > observed_trials:
         raise ValueError("observed_trials must be >= 1 and 0 <= observed_accepts <= observed_trials")
-    if observed_accepts == 0:
-        p_upper = 1 - (1 - confidence) ** (1 / observed_trials)
-    else:
-        p_upper = float(beta.ppf(confidence, observed_accepts + 1, observed_trials - observed_accepts))
+    p_upper = guess_rate_upper(observed_accepts, observed_trials, confidence)
     factor = math.log(1 / (1 - confidence))
     rows = []
     for t in sorted(set(int(x) for x in tag_bits)):

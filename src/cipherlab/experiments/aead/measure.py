@@ -63,25 +63,34 @@ def seeded_bytes(seed: int, *labels: Any, n: int) -> bytes:
     return rng.integers(0, 256, size=n, dtype=np.uint8).tobytes()
 
 
-def new_aead(cipher: str, mode: str, key: bytes, nonce: bytes, mac_len: "int | None" = None):
-    """A PyCryptodome AEAD object.
+def aead_factory(cipher: str, mode: str, mac_len: "int | None" = None) -> Callable[[bytes, bytes], Any]:
+    """``new(key, nonce)``: PyCryptodome's AEAD objects of one cipher and mode, checked and resolved once.
+
+    The one place this chapter builds a PyCryptodome object; a timed call pays for ``module.new`` alone.
 
     Parameters
     ----------
     cipher : {"aes", "blowfish", "cast"}
     mode : {"gcm", "ccm", "eax"}
         Blowfish and CAST-128 (64-bit blocks) only offer ``"eax"``.
-    key, nonce : bytes
     mac_len : int, optional
         Tag length in bytes; PyCryptodome's default (the block size) if omitted.
     """
     check_choice("cipher", cipher, CIPHERS)
     check_choice("mode", mode, _CIPHER_MODES[cipher])
     module = _MODULES[cipher]
-    kwargs = {"nonce": nonce, **pycryptodome_options(cipher, mode)}
-    if mac_len is not None:
-        kwargs["mac_len"] = mac_len
-    return module.new(key, getattr(module, _MODE_CONST[mode]), **kwargs)
+    const = getattr(module, _MODE_CONST[mode])
+    # none, unless this run plays a machine without AES instructions
+    options = {**pycryptodome_options(cipher, mode), **({} if mac_len is None else {"mac_len": mac_len})}
+
+    def new(key: bytes, nonce: bytes):
+        return module.new(key, const, nonce=nonce, **options)
+    return new
+
+
+def new_aead(cipher: str, mode: str, key: bytes, nonce: bytes, mac_len: "int | None" = None):
+    """A PyCryptodome AEAD object (:func:`aead_factory`'s, for one key and nonce)."""
+    return aead_factory(cipher, mode, mac_len)(key, nonce)
 
 
 def library_tag_bytes(mode: str) -> tuple[int, ...]:
@@ -102,27 +111,21 @@ def library_tag_bytes(mode: str) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------
 
 def _encrypt_fn(cipher: str, mode: str, key: bytes, data: bytes, aad: bytes, nonce_bytes: int) -> Callable[[], Any]:
-    module = _MODULES[cipher]
-    const = getattr(module, _MODE_CONST[mode])
-
-    options = pycryptodome_options(cipher, mode)   # none, unless this run plays a machine without AES instructions
+    make = aead_factory(cipher, mode)
 
     def fn():
         # A fresh random nonce per encryption, as AES.new(key, mode) draws one.
-        c = module.new(key, const, nonce=get_random_bytes(nonce_bytes), **options)
+        c = make(key, get_random_bytes(nonce_bytes))
         c.update(aad)
         return c.encrypt_and_digest(data)
     return fn
 
 
 def _decrypt_fn(cipher: str, mode: str, key: bytes, nonce: bytes, ct: bytes, tag: bytes, aad: bytes) -> Callable[[], Any]:
-    module = _MODULES[cipher]
-    const = getattr(module, _MODE_CONST[mode])
-
-    options = pycryptodome_options(cipher, mode)
+    make = aead_factory(cipher, mode)
 
     def fn():
-        c = module.new(key, const, nonce=nonce, **options)
+        c = make(key, nonce)
         c.update(aad)
         return c.decrypt_and_verify(ct, tag)
     return fn
@@ -162,8 +165,6 @@ def aead_cases(data_by_size: Mapping[int, bytes], combos: Sequence[tuple[str, st
     runs = [(c, m, "main") for c, m in combos] + ([(*control, "control")] if control is not None else [])
     cases = []
     for cipher, mode, instance in runs:
-        check_choice("cipher", cipher, CIPHERS)
-        check_choice("mode", mode, _CIPHER_MODES[cipher])
         key = seeded_bytes(seed, "key", cipher, n=key_bytes)
         for nbytes, data in data_by_size.items():
             labels = {"cipher": cipher, "impl": IMPL, "mode": mode, "bytes": int(nbytes), "instance": instance}

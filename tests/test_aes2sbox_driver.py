@@ -135,7 +135,7 @@ def test_every_page_view_shows_what_measure_and_build_gave(tree, monkeypatch):
              lambda: views.sbox_grids(run, built), lambda: views.construction_finding(built),
              lambda: views.speed_run(run, tree.raw), lambda: views.speedup(built), lambda: views.welch(run, tree.raw),
              lambda: views.audit(built), lambda: views.avalanche_pairs(built), lambda: views.avalanche(run, built),
-             lambda: views.avalanche_finding(built), lambda: views.chapter_verdicts(built)]
+             lambda: views.avalanche_finding(built), lambda: views.verdicts(run)]
     for page in pages:
         before = len(shown)
         page()
@@ -144,3 +144,15 @@ def test_every_page_view_shows_what_measure_and_build_gave(tree, monkeypatch):
     text = " ".join(getattr(o, "data", "") or "" for o in shown if hasattr(o, "data"))
     assert "InsecureCipherWarning" in text and "paper 000: `t000.txt`, 96 bytes, 3 trials" in text
     assert "Empty-call overhead" in text and "3 interleaved trials per case" in text
+
+
+def test_the_chapter_decides_the_saved_evidence_as_the_built_one(tree):
+    """outputs.decided reads the evidence file the verdicts page reads; the verdicts are those of the built frame."""
+    from cipherlab.analysis.verdicts import chapter_verdicts
+    from cipherlab.experiments import outputs
+    outputs.save(CHAPTER, tree.run, tree.built)
+    saved = outputs.decided(CHAPTER, tree.run)
+    built = chapter_verdicts(CHAPTER.name, tree.built["evidence_aes2sbox"])
+    assert len(saved) > 0 and set(saved["chapter"]) == {"aes2sbox"}
+    pd.testing.assert_frame_equal(saved[["claim_id", "verdict", "reason"]].reset_index(drop=True),
+                                  built[["claim_id", "verdict", "reason"]].reset_index(drop=True))

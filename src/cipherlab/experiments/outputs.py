@@ -115,6 +115,14 @@ def save(chapter: Declaration, run: Run, built: Mapping[str, Any], *, figures: "
     return built
 
 
+def decided(chapter: Declaration, run: Run) -> pd.DataFrame:
+    """The chapter's verdicts (:func:`cipherlab.analysis.verdicts.chapter_verdicts`) on the evidence the run saved:
+    the file the verdicts page decides, so the chapter and that page cannot differ."""
+    from cipherlab.analysis.evidence import load_evidence
+    from cipherlab.analysis.verdicts import chapter_verdicts
+    return chapter_verdicts(chapter.name, load_evidence(run.profile, [chapter.name]))
+
+
 def show_figure(run: Run, name: str) -> None:
     """Display the saved PNG of figure ``name`` (so the book shows exactly the declared file)."""
     from IPython.display import Image, display

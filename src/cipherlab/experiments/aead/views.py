@@ -21,12 +21,12 @@ from typing import Any, Mapping
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from cipherlab.analysis import verdicts as _verdicts
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.present.page_text import page_text
 from cipherlab.present.display import Table, format_number, show_table
 from cipherlab.present.verdict_table import chapter_verdicts_html, verdict_html
 from cipherlab.experiments import outputs
+from cipherlab.experiments.aead.chapter import CHAPTER
 from cipherlab.experiments.aead.figures import FORGERY_FIGURES, SIZE_FIGURES
 from cipherlab.experiments.aead.forgery import forgery_table
 from cipherlab.experiments.aead.measure import LABELS, throughput_summary
@@ -318,9 +318,9 @@ def profile_note(run) -> "Markdown | None":
 
 
 def decided(run) -> pd.DataFrame:
-    """This chapter's verdicts, decided by the engine from the run's saved evidence."""
-    from cipherlab.analysis.evidence import load_evidence
-    return _verdicts.chapter_verdicts("aead", load_evidence(run.profile, ["aead"]))
+    """This chapter's verdicts, decided by the engine from the run's saved evidence (:func:`.outputs.decided`)."""
+    from cipherlab.experiments import outputs
+    return outputs.decided(CHAPTER, run)
 
 
 def claims(decided: pd.DataFrame, section: str) -> HTML:

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from cipherlab.analysis import verdicts
+from cipherlab.analysis.verdicts import load_claims, load_rules
 from cipherlab.present.display import Table, show_table
 from cipherlab.analysis.stats import timing_summary
 from cipherlab.present.table_layout import fitted_table, folded_groups, narrow_table
@@ -27,6 +27,7 @@ from cipherlab.ciphers.modes import InsecureCipherWarning
 from cipherlab.pipeline.inputs import read_input
 
 from cipherlab.experiments.aes2sbox import driver
+from cipherlab.experiments.aes2sbox.chapter import CHAPTER
 from cipherlab.experiments.aes2sbox.common import OPERATIONS, PAPERS, SPEED_SECTION, TABLES, insecure_warning_text
 from cipherlab.experiments.aes2sbox.evidence import documented_misprints
 from cipherlab.experiments.aes2sbox.sboxes import printed_comparison_grids
@@ -221,7 +222,7 @@ def speed_run(run, raw: Mapping[str, pd.DataFrame]) -> None:
 
 def speedup(built: Mapping[str, Any]) -> None:
     """Table 5 beside ours, after the declared statistic and the style that decides."""
-    rules, claims = verdicts.load_rules(), verdicts.load_claims()
+    rules, claims = load_rules(), load_claims()
     display(Markdown(f"Declared statistic: **{rules['speed_statistic']}** of the per-call times, "
                      f"{float(rules['confidence']):.0%} percentile bootstrap ({rules['bootstrap_resamples']} resamples), "
                      f"A/A noise floor ±{rules['noise_floor_pct']} %. The speed claims are decided by "
@@ -259,6 +260,7 @@ def avalanche_finding(built: Mapping[str, Any]) -> None:
         f"byte), against {s.loc['aes', 'mean_percent']:.2f} % for AES."))
 
 
-def chapter_verdicts(built: Mapping[str, Any]) -> None:
-    """The engine's verdicts on the claims this chapter decides, from its evidence table: counts, then every row."""
-    display(HTML(chapter_verdicts_html(verdicts.chapter_verdicts("aes2sbox", built["evidence_aes2sbox"]))))
+def verdicts(run) -> None:
+    """The engine's verdicts on the claims this chapter decides, from its saved evidence: counts, then every row."""
+    from cipherlab.experiments import outputs
+    display(HTML(chapter_verdicts_html(outputs.decided(CHAPTER, run))))

@@ -362,10 +362,9 @@ def keyspace(built: Mapping[str, pd.DataFrame]) -> None:
 def verdicts(run) -> None:
     """The verdicts of paper 002's claims, decided from the saved evidence under the declared rules."""
     from IPython.display import HTML
-    from cipherlab.analysis import verdicts as V
-    from cipherlab.analysis.evidence import load_evidence
+    from cipherlab.experiments import outputs
     from cipherlab.present.verdict_table import chapter_verdicts_html
-    _display(HTML(chapter_verdicts_html(V.chapter_verdicts(CHAPTER.name, load_evidence(run.profile, [CHAPTER.name])))))
+    _display(HTML(chapter_verdicts_html(outputs.decided(CHAPTER, run))))
 
 
 def compile_times(built: Mapping[str, pd.DataFrame]) -> None:

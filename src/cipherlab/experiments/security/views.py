@@ -195,10 +195,11 @@ def summary(built) -> Table:
     return table(built["security_summary"])
 
 
-def verdicts(built) -> HTML:
-    """The engine's verdicts and findings on the chapter's claims, from its evidence: counts, then every row."""
-    from cipherlab.analysis import verdicts as engine
+def verdicts(run) -> HTML:
+    """The engine's verdicts and findings on the chapter's claims, from its saved evidence: counts, then every row."""
+    from cipherlab.experiments import outputs
+    from cipherlab.experiments.security.chapter import CHAPTER
     from cipherlab.present.verdict_table import chapter_verdicts_html
 
-    return HTML(chapter_verdicts_html(engine.chapter_verdicts("security", built["evidence_security"]),
+    return HTML(chapter_verdicts_html(outputs.decided(CHAPTER, run),
                                       caption="Verdicts and findings of this chapter"))

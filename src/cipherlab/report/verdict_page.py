@@ -18,12 +18,26 @@ import pandas as pd
 
 from cipherlab.analysis.claims import VERDICT_PAGE, claim_anchor
 from cipherlab.present.page_text import page_html
+from cipherlab.analysis import machines, verdicts
 from cipherlab.analysis.verdicts import FINDING
+from cipherlab.pipeline.results import save_table
 from cipherlab.present import verdict_table
 from cipherlab.report import glossary, tiers
 
 #: The verdict table's download name, beside the page in the built book (``_downloads`` is Sphinx's).
 CSV_NAME = "verdicts.csv"
+
+
+def decide_and_save(profile, chapters) -> pd.DataFrame:
+    """Every claim decided on every chapter's saved evidence, with the other shipped machines' verdicts beside it
+    (:func:`cipherlab.analysis.machines.decide_across`: a size that differs between two real machines makes its claim
+    machine-bound); saves the tables ``verdicts`` and ``machines`` (the atomic writer every table goes through) and
+    returns the rows."""
+    evidence = verdicts.load_evidence(profile, chapters)
+    rows, comparison = machines.decide_across(profile, verdicts.decide_all(verdicts.load_claims(), evidence), evidence)
+    save_table(rows, "verdicts", profile)
+    machines.save_comparison(comparison, profile)
+    return rows
 
 
 def claim_link(claim_id: str, text: "str | None" = None, page: str = VERDICT_PAGE) -> str:

@@ -268,7 +268,7 @@ def test_a_garbled_cell_gives_one_reading_per_way_it_reads_and_no_misprint_is_dr
     and its 500 % and one-fifth (253 / 30 = x8.43) disagree with the printed cells and agree with 29.1 and 153.
     A misprint documented on outside evidence is still read as corrected (a synthetic one here), and then the
     cell it corrects has one reading."""
-    assert evidence.open_readings()[("Table I", evidence._T1_A2, "Time (key expansion)")][0][0] == 29.1
+    assert evidence.open_readings()[("Table I", "Approach 2: One IV vector generation for each round", "Time (key expansion)")][0][0] == 29.1
     got: dict[str, list] = {}
     for e in evidence.prose_tables_evidence("quick"):
         got.setdefault(e.claim_id, []).append(e)

@@ -23,6 +23,7 @@ from cipherlab.ciphers.maes import maes_ivs
 from cipherlab.analysis.claims import claims_of_chapter
 from cipherlab.analysis.evidence import Evidence, evidence_frame, speed_evidence as _verdicts_speed
 from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
+from cipherlab.experiments.maes import comparisons as _comparisons
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
 from cipherlab.experiments.maes.dependency import byte_routes
@@ -354,47 +355,6 @@ def _table2_gap(slow: str, fast: str) -> float:
 #: How far a ratio the prose states may lie from the one the paper's own table gives and still agree with it
 #: (relative, on the ratio of times): 25 %, the default margin of the rules file.
 PROSE_TOLERANCE = 0.25
-#: Claims whose prose names no approach while the table gives both: one reading per approach (``approach=1``,
-#: ``approach=2``), which the claim row's ``readings: open`` combines.
-PROSE_BY_APPROACH = frozenset({"002-prose-t2-consistent"})
-#: The prose's ratios of times against the table's: (claim, prose table, prose row, prose column, what the
-#: prose value is (``pct``: a speed-up in %, read as the ratio 1 + p/100), table, slower row, faster row, column).
-_T3_AES, _T3_OPT = "Original AES", "Original AES (optimized implementation)"
-_T3_A2 = "Approach 2: One IV vectors generation for each round"
-_T2_A1, _T2_A2 = ("Approach 1: One IV vector generation for all round",
-                  "Approach 2: One IV vectors generation for each round")
-_T1_AES, _T1_A1 = "AES (original algorithm)", "Approach 1: One IV vector generation for all rounds"
-_T1_A2 = "Approach 2: One IV vector generation for each round"
-PROSE_RATIOS = (
-    ("002-prose-t3-consistent", "Abstract (prose)", "MAES vs AES", "Encryption speed increase",
-     "Table III", _T3_AES, _T3_A2, "Encryption"),
-    ("002-prose-t3-consistent", "Abstract (prose)", "MAES vs AES", "Decryption speed increase",
-     "Table III", _T3_AES, _T3_A2, "Decryption"),
-    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES", "Encryption speed increase (reading)",
-     "Table III", _T3_AES, _T3_A2, "Encryption"),
-    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES", "Decryption speed increase (reading)",
-     "Table III", _T3_AES, _T3_A2, "Decryption"),
-    ("002-prose-t3-consistent", "Table III (prose)", "MAES vs Original AES (optimized implementation)",
-     "Decryption speed increase (reading)", "Table III", _T3_OPT, _T3_A2, "Decryption"),
-    *(("002-prose-t2-consistent", "Table II (prose)", prow, pcol, "Table II", "Original AES", a, tcol)
-      for prow, pcol, tcol in (("Permutation vs MixColumns (optimized)", "Encryption speed increase (reading)",
-                                "Encryption"),
-                               ("Permutation vs InvMixColumns", "Decryption speed increase (reading)", "Decryption"))
-      for a in (_T2_A1, _T2_A2)),
-    ("002-prose-t1-consistent", "Table I (prose)", "Approach 1 (sha3) vs AES key expansion", "Time increase (reading)",
-     "Table I", _T1_A1, _T1_AES, "Time (sha3)"),
-    ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs AES key expansion", "Time increase (reading)",
-     "Table I", _T1_A2, _T1_AES, "Time (sha3)"),
-    ("002-prose-t1-consistent", "Table I (prose)", "Approach 2 (sha3) vs modified key expansion",
-     "Time increase (reading)", "Table I", (_T1_A2, "Time (sha3)"), (_T1_A2, "Time (key expansion)"), None),
-)
-
-
-def slow_or_fast_label(row: str) -> str:
-    """A table row's short name: ``Approach 1: ...`` as ``approach 1``."""
-    return row.split(":")[0].lower()
-
-
 #: A table cell the text copy prints garbled leaves its reading open: ``data/paper/002_open_readings.csv`` names
 #: it (table ``<Table> (open readings)``, row ``row <label>``, column ``column <label>``) with its other reading.
 OPEN_SUFFIX = " (open readings)"
@@ -411,10 +371,6 @@ def open_readings(paper: str = PAPER) -> dict[tuple[str, str, str], list[tuple[f
     return out
 
 
-def _prose_cells(ttab, slow, fast, tcol) -> list[tuple[str, str, str]]:
-    return [(ttab, *(c if tcol is None else (c, tcol))) for c in (slow, fast)]
-
-
 def prose_tables_evidence(profile: str) -> list[Evidence]:
     """002-prose-t3-consistent, 002-prose-t1-consistent: does each ratio the prose states (a speed-up or a time
     increase, as the paper's own formula reads it) agree with the ratio its own Table III or Table I gives,
@@ -423,18 +379,21 @@ def prose_tables_evidence(profile: str) -> list[Evidence]:
     is never drawn from a cell held to be a misprint, and the detail names each such cell, printed and corrected.
     A misprint is documented only on evidence outside the sentence checked here. A cell the text copy prints
     garbled (:func:`open_readings`) gives one evidence row per reading of it, the printed one first (``reading``
-    names the cell's value), for the claim row's ``readings: open`` to combine."""
+    names the cell's value), for the claim row's ``readings: open`` to combine. Which cells each claim compares
+    is ``prose_ratio`` of ``data/paper/002_comparisons.yaml``; a claim read one reading per approach there (the
+    prose names none while the table gives both) gives one row per approach (``approach=1``, ``approach=2``)."""
     opened = open_readings()
-    tables = {t: _paper.corrected(PAPER, t).set_index(["row", "column"]) for t in {r[4] for r in PROSE_RATIOS}}
+    claims = _comparisons.prose_ratios()
+    tables = {t: _paper.corrected(PAPER, t).set_index(["row", "column"])
+              for t in {c[0] for ratios in claims.values() for r in ratios for c in (r.slow, r.fast)}}
     out = []
-    for cid in dict.fromkeys(r[0] for r in PROSE_RATIOS):
-        ratios = [r for r in PROSE_RATIOS if r[0] == cid]
-        cells = [c for r in ratios for c in _prose_cells(*r[4:]) if c in opened
+    for cid, ratios in claims.items():
+        cells = [c for r in ratios for c in (r.slow, r.fast) if c in opened
                  and not tables[c[0]].loc[c[1:], "misprint"]]
         choices = [[(c, float(tables[c[0]].loc[c[1:], "number"]), "as printed")]
                    + [(c, v, "the garbled cell's other reading") for v, _ in opened[c]] for c in dict.fromkeys(cells)]
-        groups = ({f"approach={i}": [r for r in ratios if r[6] == a] for i, a in ((1, _T2_A1), (2, _T2_A2))}
-                  if cid in PROSE_BY_APPROACH else {"": ratios})
+        groups = ({f"approach={a}": [r for r in ratios if r.approach == a] for a in sorted({r.approach for r in ratios})}
+                  if ratios[0].approach is not None else {"": ratios})
         for pick in itertools.product(*choices):
             for approach, mine in groups.items():
                 parts = [_prose_ratio(r, tables, {c: v for c, v, _ in pick}) for r in mine]
@@ -450,19 +409,18 @@ def prose_tables_evidence(profile: str) -> list[Evidence]:
     return out
 
 
-def _prose_ratio(ratio, tables, values) -> tuple[bool, str]:
+def _prose_ratio(ratio: _comparisons.ProseRatio, tables, values) -> tuple[bool, str]:
     """One prose ratio against its table's, the cells in ``values`` read at the value given there."""
-    cid, ptab, prow, pcol, ttab, slow, fast, tcol = ratio
+    (ptab, prow, pcol), keys, ttab = ratio.prose, (ratio.slow, ratio.fast), ratio.slow[0]
     pr = _paper.published(PAPER, ptab)
     said = 1 + float(pr.loc[(pr["row"] == prow) & (pr["column"] == pcol), "number"].iloc[0]) / 100
-    keys = _prose_cells(ttab, slow, fast, tcol)
     cells = [tables[ttab].loc[k[1:]] for k in keys]
     a, b = (values.get(k, float(c["number"])) for k, c in zip(keys, cells))
     table = a / b
     ok = abs(said / table - 1) <= PROSE_TOLERANCE
     read = "".join(f" (printed {c['printed']}, a documented misprint read as {c['value']})"
                    for c in cells if c["misprint"])
-    what = f"{prow}{'' if tcol is None or ttab != 'Table II' else ' (' + slow_or_fast_label(fast) + ')'}"
+    what = f"{prow}{'' if ratio.approach is None else f' (approach {ratio.approach})'}"
     return ok, (f"{ptab.replace(' (prose)', '')}, {what}, {pcol.replace(' (reading)', '').lower()}: "
                 f"the prose says x{said:.3g}, "
                 f"{ttab} gives {a:g} / {b:g} = x{table:.3g}{read}")

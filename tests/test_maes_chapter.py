@@ -68,6 +68,6 @@ def test_declared_outputs_are_the_old_manifest_entry():
     assert "evidence_maes" in CHAPTER.timing_tables and CHAPTER.evidence == "evidence_maes"
     assert not set(CHAPTER.tables) & set(CHAPTER.timing_tables)
     assert len(set(CHAPTER.outputs)) == len(CHAPTER.outputs)   # build returns one object per name
-    assert CHAPTER.paper == ("002_*.csv",) and CHAPTER.papers == ("002",)
+    assert CHAPTER.paper == ("002_*.csv", "002_comparisons.yaml") and CHAPTER.papers == ("002",)
     assert [f.name for f in dataclasses.fields(Params)][:2] == ["key_hex", "iv_hex"]
     assert all(P.doc_of(f) for f in dataclasses.fields(Params))

@@ -109,7 +109,7 @@ CHAPTER = Chapter(
     # one object per name.
     figures=("maes_fig8_images", "maes_fig8_repeats", "maes_fig8_histograms", "maes_speedups_block_figure",
              "maes_speedups_bulk_figure"),
-    paper=("002_*.csv",),
+    paper=("002_*.csv", "002_comparisons.yaml"),
     papers=(PAPER,),
     title="MAES",
     findings="findings:paragraphs",

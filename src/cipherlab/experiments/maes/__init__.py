@@ -30,6 +30,8 @@ driver and the views. Modules, one role or topic each:
 * :mod:`.figures`: the chapter's figures;
 * :mod:`.evidence`: evidence rows for the decision engine (:mod:`cipherlab.analysis.verdicts`);
 * :mod:`.published`: evidence from the published values alone (the tables against each other and their power);
+* :mod:`.comparisons`: which published cells each prose ratio is set against (``data/paper/002_comparisons.yaml``,
+  checked);
 * :mod:`.views`: how the pages show their tables (through :func:`cipherlab.present.display.show_table`);
 * :mod:`.findings`: the findings page's paragraphs for paper 002.
 

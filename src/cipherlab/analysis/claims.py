@@ -4,6 +4,39 @@
 and fills each claim's published value from the paper's transcription named
 in ``source``, so a published number has one source; :func:`load_rules` reads
 the rules the decision engine (:mod:`cipherlab.analysis.verdicts`) applies.
+
+The registry's columns (:data:`CLAIM_COLUMNS`; a variant paper's claims file has the same, its ``paper`` the
+variant's name, plus ``measure``: :mod:`cipherlab.experiments.variant.claims`):
+
+- ``claim_id`` (stable, ``<paper>-<slug>``), ``paper``, ``where`` (its table, figure or section), ``quote``
+  (the claim as the paper states it);
+- ``kind`` (:data:`KINDS`); ``scope``: ``claim``, or ``extension`` for our own experiments (a *finding*, never
+  a verdict, never counted; one whose outcome decides nothing is shown "finding: inconclusive");
+- ``source``: ``<table>|<row>|<column>`` of the paper's transcription (:mod:`cipherlab.analysis.paper`), from
+  which ``published`` and ``unit`` are filled; a value the paper quotes from the literature as a yardstick is
+  transcribed in the column ``reference`` and named "the reference" value, never "the paper's"
+  (:func:`cipherlab.analysis.reasons.owner`);
+- ``null`` (the no-effect value of a directional claim: 0 for a speedup in %, 1 for a ratio), ``rule``
+  (:data:`RULES`), ``margin``, ``alpha``: the rule and its parameters;
+- ``expect``: ``reject``/``retain`` (rule ``pvalue``); ``either`` (rule ``small_effect``: a sameness of no
+  direction, "similar", "very close"); ``slight`` (rule ``ordering``: a ranking decided on each printed gap, one
+  up to ``small_effect.slight_pct`` a slight effect, though ours within the band refutes a printed gap clearly
+  beyond the floor and cannot tell one near it; with ``carries: direction`` the order is decided and each gap's
+  size said to agree or differ on this machine); ``at_most`` (rule ``ordering`` with a bound in % as its
+  ``null``: an upper bound, "at most N %"; without it such a bound is a lower one, "at least N %");
+- ``decided_by`` (which evidence rows decide when there are several) and ``condition`` (the condition the claim
+  is about, empty when it names none): terms ``style=...``, ``size=...``, ``mode=...`` (:data:`CONDITION_KEYS`)
+  joined by ``;``, alternatives by ``|``; the rows of one published table follow one principle, the style the
+  paper's row names;
+- ``section``: the MyST label of the book section holding the evidence; its chapter writes the evidence
+  (:func:`claims_of_chapter`). A chapter deciding a claim of a paper its declaration's ``paper`` does not name
+  declares it in ``OTHER_PAPER_CLAIMS`` of its evidence module (the MixColumns premise of 000/001, decided by MAES);
+- ``note`` (why: every ``not_testable`` and every open reading, stated), ``tier`` (:data:`TIERS`),
+  ``covered_by`` (the row that tests that very sentence, never a neighbour), ``carries`` (:data:`CARRIES`),
+  ``readings`` (empty or a ``readings`` rule of the rules file, :data:`READINGS`: ``most`` for a claim "in most
+  measures" or an overall ranking over sizes), ``quantity`` (what the claim is about, in the words its reason
+  starts with: "MAES's decryption speed-up over AES"), ``concern`` (:data:`CONCERNS`) and ``reference`` (the
+  literature an overclaim is judged by: "NIST SP 800-38D, Appendix C").
 """
 from __future__ import annotations
 

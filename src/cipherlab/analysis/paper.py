@@ -3,6 +3,25 @@
 One CSV per published table, long format: ``paper, table, row, column, value,
 unit, note`` with ``value`` exactly as printed.  Chapters read published numbers
 only through :func:`published` and :func:`published_value`.
+
+Files are named ``<paper>_<table>.csv`` (one per published table, or per group of numbers quoted in prose:
+``000_table3.csv``, ``003_prose_throughput.csv``), one published number per row: ``table`` and ``row``,
+``column`` as the paper prints them (``Table 3``, ``Figure 5 (prose)``; ``Mean``, ``GCM``, ``0`` .. ``F``),
+``value`` a string exactly as printed (``171.75``, ``3.9442E-25``, ``1C``), ``unit`` (``ms``, ``us``, ``%``,
+``MB/s``, ``bits``, ``hex`` or empty), ``note`` the transcription's remarks.  :func:`published` adds a numeric
+``number`` column where ``value`` parses; ``tests/test_paper_data.py`` checks every value against the papers'
+text (``CIPHERLAB_PAPERS``).  A published number never appears as a literal in code or notebooks.
+
+**Misprints are corrected in data, never by a count** ("at least 250 of 256 cells"):
+``<paper>_misprints.csv`` (one per paper, maybe its header only) holds one row per cell held to be a
+misprint (table ``<Table> (misprints)``, row ``row R``, column ``column C``), the corrected ``value`` and,
+in ``note``, evidence from outside the sentence the correction would certify: the table's own arithmetic (a
+permutation, an inverse, sums, the other table), the other copy, the extraction's digit pattern; never the
+prose a claim row then checks against it.  Without such evidence the cell stays as printed.  A claim is
+judged under the corrected reading (its ``source`` names the misprint row, or its ``note`` the file; the
+verdict row's ``misprint`` shows it, :func:`misprints_applied`), a table claim tolerates exactly those
+cells, and evidence reads such a table through :func:`corrected`: a paper never disagrees with itself on a
+cell held to be a misprint.
 """
 from __future__ import annotations
 

@@ -11,7 +11,10 @@ is ``maes`` with ``approach=1``.
 
 Everything that lists or checks ciphers asks here: :func:`cipherlab.new`
 (:func:`lookup`, :meth:`CipherInfo.check_options`), the CLI, the self-check,
-the bench and the chapters (:func:`cipher_names`).
+the bench and the chapters (:func:`cipher_names`), never a list of its own: a chapter that needs its own
+subset checks it with ``check_choices("ciphers", names, cipher_names())``, and a variant's fixed option is
+``lookup(name).fixed`` (MAES's ``approach``), never parsed from the name. A research cipher registered without
+frozen known answers (``vectors/<name with - as _>.json``) fails the self-check.
 
 The public door validates (:func:`cipherlab.new`, :func:`check_key`,
 :meth:`CipherInfo.check_options`); the classes that ``build`` names trust their

@@ -1,10 +1,13 @@
 """AES variants described in YAML, built from the cipher core's blocks and registered in the registry.
 
 A *variant* is one file, ``config/variants/<name>.yaml`` (its schema:
-``src/cipherlab/ciphers/schemas/variant.schema.yaml``, package data; an example in CONTRIBUTING.md, "Variants"):
-``name`` (the registered name, the file's stem), ``summary``, optional ``about``,
-``key_bytes`` (16, 24, 32 or a list), optional ``rounds`` (1..Nr, default Nr),
-``sbox`` and ``linear``, or ``custom``.
+``src/cipherlab/ciphers/schemas/variant.schema.yaml``, package data, ``paths.VARIANT_SCHEMA``; examples:
+``config/variants/aes-*.yaml``): ``name`` (the registered name, the file's stem), ``summary``, optional
+``about``, ``key_bytes`` (16, 24, 32 or a list), optional ``rounds`` (1..Nr, default Nr), ``sbox`` and
+``linear``, or ``custom``; optional ``shift_rows`` and derived or per-round S-boxes
+(:mod:`cipherlab.ciphers.keyed`); for the book, ``paper`` (``citation``, ``url``, ``passages``: a text file
+beside it with the passages read, ``stand_in``: what the text leaves open and how the file decides it) and
+``tests`` (the claim ids the variant was written to test, shown with their verdicts on its page).
 
 ``sbox`` (the main S-box of SubBytes) and ``linear``'s ``map`` are *byte maps*:
 ``rijndael``; ``second-sbox`` with ``construction`` and ``xor_byte`` (papers
@@ -27,11 +30,26 @@ in kernel form, an instance of a subclass of :class:`cipherlab.ciphers.aes.AES`
 **The key schedule is always AES's** (FIPS-197 KeyExpansion, Rijndael S-box),
 whatever ``sbox`` is. **Every variant is a research cipher, NOT secure** unless
 proven otherwise: ``cipherlab.new`` warns with ``InsecureCipherWarning``.
+An unknown key, a wrong type (``16.0`` is not an integer), a duplicate key, a YAML anchor or alias, a table
+that is no permutation or lies outside the variant file's folder (its content never echoed), a name other
+than the file's stem or a built-in cipher's (:func:`check_variant_name`), rounds out of range or a
+``custom`` that cannot be imported is a ``ValueError`` naming the file and the key.
+
+**A file with ``custom:`` runs Python code** (as a ``setup.py`` does): :func:`load_variant` and
+:func:`register_variant_file` refuse it unless the caller passes ``allow_custom=True`` or the environment
+sets ``CIPHERLAB_ALLOW_CUSTOM=1`` (the pipeline's jobs inherit it); nothing is imported before that check.
+``make variant`` and the ``variant_chapter`` rule check the name and the file (``python -m
+cipherlab._variant_check NAME``) before Snakemake and the machine lock.
 
 Styles are computed, not declared: ``reference`` and ``table`` always;
 ``aesni`` when the main S-box is Rijndael's and the linear layer has an
 AES-NI form (MixColumns, none, IVs, or a byte map that is byte-wise affine,
-possibly after the AES S-box); ``pycryptodome`` never.
+possibly after the AES S-box); ``pycryptodome`` never.  A variant whose S-box changes by round or whose
+ShiftRows is not AES's runs in the reference style's general round only (``_kernels.STYLE_GENERAL``; AES's
+own path untouched).  Variants are registered only by the code that asks, so ``cipher_names()`` stays the
+papers'.  The papers' own ciphers are described the same way in ``config/ciphers/`` (descriptions, not
+registrations: the security chapter analyses them) and the selfcheck compares each with the registered
+cipher of its name (:mod:`cipherlab.selfcheck`).
 
 API (small on purpose)
 ----------------------

@@ -8,6 +8,12 @@ and ``build/``; a book built from a shipped run (``data/runs/<run>/``) and a run
 of an emulated machine (a machine without AES instructions) write to a tree of
 their own under ``build/`` (:class:`Profile`), so neither ever overwrites the
 user's ``data/*/<profile>`` or ``build/<profile>``.
+
+A profile's outputs in the user's tree (:class:`Profile`'s attributes): ``data/inputs/<profile>/`` (generated
+inputs), ``data/raw/<profile>/`` (``<experiment>.csv`` and its record ``<experiment>.meta.json``,
+:mod:`cipherlab.pipeline.results`), ``data/tables/<profile>/<name>.csv``, ``data/figures/<profile>/<name>.png``
+and ``.svg``, ``build/<profile>/notebooks/`` (executed copies), ``build/<profile>/book/`` and its
+``_build/html/``, ``logs/<profile>/``.
 """
 from __future__ import annotations
 

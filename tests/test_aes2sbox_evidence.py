@@ -466,3 +466,15 @@ def test_a_plaintext_printed_with_more_than_32_hex_digits_is_a_defect(monkeypatc
         return df[df["column"] != "Plaintext (as printed)"]
     monkeypatch.setattr(E._paper, "published", as_settled)
     assert E.plaintext_digits_evidence("001", profile="quick").holds is True
+
+
+def test_a_bad_construction_stops_at_the_door_and_at_second_sbox_for_a_direct_caller():
+    """The chapter's construction is checked once, by its parameters; the evidence trusts it, and a direct
+    caller's bad value is refused in one line by ``second_sbox``, the public S-box function it calls."""
+    from cipherlab.experiments.aes2sbox.chapter import CHAPTER
+    with pytest.raises(ValueError, match=r"aes2sbox\.construction: 'xor' is not one of \['xor-index', 'xor-sbox'\]"):
+        CHAPTER.make_params({"construction": "xor"}, where="aes2sbox")
+    for call in (lambda: E.sbox_evidence("000", "xor", profile="quick"),
+                 lambda: E.affine_step_evidence("000", "xor", profile="quick")):
+        with pytest.raises(ValueError, match=r"^construction must be one of \('xor-index', 'xor-sbox'\), got 'xor'$"):
+            call()

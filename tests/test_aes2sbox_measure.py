@@ -33,6 +33,9 @@ def test_speed_cases_time_a_control_instance_and_skip_what_cannot_be_built():
     main = next(c for c in cases if c["instance"] == "main" and c["cipher"] == "aes" and c["impl"] == "reference"
                 and c["operation"] == "encrypt")
     assert ctl["fn"]().tobytes() == main["fn"]().tobytes() and ctl["fn"] is not main["fn"]
+    # the operations are not a parameter: a direct caller's bad one is named (it would be timed as decrypt)
+    with pytest.raises(ValueError, match=r"^operations must be one of \('encrypt', 'decrypt'\), got 'sign'$"):
+        measure.speed_cases(data, key=FIPS_KEY, impls=("reference",), operations=("sign",))
     # the styles are the chapter's parameter: a bad one stops at the door, naming the key
     for bad in (["fast"], []):
         with pytest.raises(ValueError, match=r"aes2sbox\.impls"):

@@ -25,6 +25,16 @@ def test_welch_side_by_side_uses_the_trials_in_ms():
         "row == 'Mean' and column == 'AES-Rijndael'")["value"].item()
 
 
+
+def test_welch_side_by_side_refuses_a_paper_or_operation_in_one_line():
+    """Its chapter callers pass only what the raw timings hold; a direct caller's bad value is named here."""
+    raw = _fake_raw([10.0, 12.0, 11.0], [5.0, 6.0, 5.5])
+    with pytest.raises(ValueError, match=r"^paper must be one of \('000', '001'\), got '002'$"):
+        tables.welch_side_by_side(raw, "002", "encrypt", "table")
+    with pytest.raises(ValueError, match=r"^operation must be one of \('encrypt', 'decrypt'\), got 'sign'$"):
+        tables.welch_side_by_side(raw, "000", "sign", "table")
+
+
 def test_speed_table_uses_the_declared_statistic_and_shows_the_control():
     from cipherlab.analysis import stats, verdicts
     rng = np.random.default_rng(1)

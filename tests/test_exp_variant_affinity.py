@@ -102,3 +102,13 @@ def test_affine_attack_fails_on_aes():
     image = attack_targets(seed=0, image_stride=8, text_bytes=16)["image"]
     res = affinity.run_affine_attack("aes", bytes(16), image)
     assert not res["exact"] and res["match_fraction"] < 0.05
+
+
+def test_a_bad_mode_is_one_line_at_each_public_door():
+    """run_affine_attack checks its mode itself, before encrypting: against AES the model cannot decrypt, so
+    decrypt_with_model (which checks it for a direct caller) is never reached and would not say it."""
+    line = r"^mode must be one of \('ecb', 'cbc'\), got 'ctr'$"
+    with pytest.raises(ValueError, match=line):
+        affinity.run_affine_attack("aes", bytes(16), bytes(32), "ctr")
+    with pytest.raises(ValueError, match=line):
+        affinity.decrypt_with_model(None, b"", mode="ctr")

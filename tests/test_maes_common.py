@@ -27,11 +27,10 @@ def test_styles_come_from_the_config_and_are_checked():
         p = CHAPTER.run(profile).params
         styles, _ = common.measured_impls(p.impls)
         common.check_paper_styles(p.original_style, p.optimized_style, styles)
-    assert common.check_impls(["reference", "aesni"]) == ("reference", "aesni")  # a core style is accepted as is
+    # the styles are checked once, at the door (the chapter's parameters); the chapter's code trusts them
+    assert CHAPTER.make_params({"impls": ["aesni", "table", "reference"]}).impls == ("aesni", "table", "reference")
     assert measure.stage_impls(("reference", "aesni")) == ("reference",)  # no separate MixColumns in hardware
     for bad in (["fast"], [], "table", ["table", "table"]):
-        with pytest.raises(ValueError, match="impls"):
-            common.check_impls(bad)
         with pytest.raises(ValueError, match="maes.impls"):
             CHAPTER.make_params({"impls": bad})
     with pytest.raises(ValueError, match="optimized_style"):

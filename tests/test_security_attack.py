@@ -77,6 +77,17 @@ def test_oracle_hides_key_and_counts():
         attack.EncryptionOracle("maes-1", bytes(16), mode="ctr")
 
 
+def test_a_bad_mode_is_one_line_at_each_public_door(monkeypatch):
+    """The attack's mode is checked once on each path: by the oracle run_attack builds first (before the victim
+    encrypts anything), and by decrypt_with_codebook for a direct caller."""
+    line = r"^mode must be one of \('ecb', 'cbc'\), got 'ctr'$"
+    monkeypatch.setattr(attack, "new_quiet", lambda *a, **k: pytest.fail("encrypted before the mode was checked"))
+    with pytest.raises(ValueError, match=line):
+        attack.run_attack("maes-1", bytes(16), bytes(32), mode="ctr")
+    with pytest.raises(ValueError, match=line):
+        attack.decrypt_with_codebook(None, b"", mode="ctr")
+
+
 def test_codebook_matches_cipher_tables():
     key = bytes(range(16))
     oracle = attack.EncryptionOracle("maes-2", key)

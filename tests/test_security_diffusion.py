@@ -35,5 +35,11 @@ def test_avalanche_sac_shapes_and_values():
 def test_diffusion_validation():
     with pytest.raises(ValueError, match="cipher"):
         diffusion.byte_change_rates("des")
+    # the runners' one cipher check: one name per distinct cipher, so the family "maes" (which new() takes,
+    # with a default approach) is refused too; a key size that is not AES's is named, not a KeyError
+    with pytest.raises(ValueError, match=r"^cipher must be one of \(.*'maes-1'.*\), got 'maes'$"):
+        diffusion.byte_change_rates("maes")
+    with pytest.raises(ValueError, match=r"^key_bytes must be one of \(16, 24, 32\), got 20$"):
+        diffusion.rounds_to_full_diffusion("aes", key_bytes=20)
     with pytest.raises(ValueError, match="n_keys"):
         diffusion.byte_change_rates("aes", n_keys=0)

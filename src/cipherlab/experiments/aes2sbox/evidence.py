@@ -37,13 +37,13 @@ from cipherlab.ciphers import modes
 from cipherlab.ciphers.aes import expand_key
 from cipherlab.ciphers.registry import InsecureCipherWarning
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
-from cipherlab.ciphers.sboxes import SECOND_SBOX_CONSTRUCTIONS, affine, inverse_affine, second_sbox
+from cipherlab.ciphers.sboxes import affine, inverse_affine, second_sbox
 from cipherlab.analysis.evidence import Evidence
 
 from cipherlab.names import SOFTWARE_STYLES
 from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATIONS, PAPER_LABELS, PAPERS,
                                                    SIGNIFICANCE_CLAIM, SPEED_SECTION, SPEEDUP_CLAIM, TABLES,
-                                                   check_choice, check_paper)
+                                                   check_paper)
 from cipherlab.experiments.aes2sbox.measure import styles_compared, times_by_process
 from cipherlab.experiments.aes2sbox.sboxes import published_key_byte, sbox_diff_table
 from cipherlab.experiments.aes2sbox.published import (  # noqa: F401  (the papers against themselves)
@@ -125,8 +125,10 @@ def _table_holds(paper: str, table: str, construction: str) -> tuple[bool, str, 
 
 
 def sbox_evidence(paper: str, construction: str, *, profile: str) -> list[Evidence]:
-    """Tables 1-2 (under ``construction``), the prose's literal construction, and the affine step's claim."""
-    check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
+    """Tables 1-2 (under ``construction``), the prose's literal construction, and the affine step's claim.
+
+    ``construction`` is the chapter's parameter, checked at the door; ``second_sbox`` checks it for a direct
+    caller."""
     key_byte = published_key_byte(paper)
     cond = dict(profile=str(profile), section=SECTIONS["sboxes"])
     rows = []
@@ -180,8 +182,7 @@ def affine_step_evidence(paper: str, construction: str, *, profile: str) -> Evid
     make the new S-box invertible": holds if, at the printed key byte, the box before the affine step (the "initial
     values", ``x ^ Key[i]`` or ``S(x) ^ Key[i]`` by the construction) is not invertible or has fixed points that the
     step removes, and the box after it is invertible with none. Over every key byte, the detail counts where the step
-    removes fixed points and where it creates them."""
-    check_choice("construction", construction, SECOND_SBOX_CONSTRUCTIONS)
+    removes fixed points and where it creates them (``second_sbox`` checks ``construction``)."""
     key_byte = published_key_byte(paper)
     base = np.arange(256) if construction == "xor-index" else rijndael_sbox().astype(np.int64)
 

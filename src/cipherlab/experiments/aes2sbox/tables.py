@@ -10,8 +10,9 @@ from scipy import stats as _st
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
+from cipherlab._checks import check_choice
 from cipherlab.experiments.aes2sbox.common import (CIPHERS, OPERATION_ROW, OPERATIONS, PAPER_LABELS, PAPERS,
-                                                   SIGNIFICANCE_CLAIM, SPEEDUP_CLAIM, TABLES, check_choice)
+                                                   SIGNIFICANCE_CLAIM, SPEEDUP_CLAIM, TABLES, check_paper)
 from cipherlab.experiments.aes2sbox.evidence import speed_evidence_rows
 from cipherlab.experiments.aes2sbox.measure import styles_compared, times_ms
 
@@ -21,9 +22,10 @@ def welch_side_by_side(raw: pd.DataFrame, paper: str, operation: str, impl: str,
     """Table 3 (encrypt) or 4 (decrypt) in the papers' Excel layout: published beside ours.
 
     Ours is :func:`cipherlab.analysis.stats.welch_table` of the per-call times in ms of one
-    style.  Shown because it is the papers' own statistic; it decides nothing.
+    style.  Shown because it is the papers' own statistic; it decides nothing.  ``paper`` and ``operation``
+    are checked here, for a direct caller: the chapter's callers pass only what :func:`styles_compared` finds.
     """
-    check_choice("paper", paper, PAPERS)
+    check_paper(paper)
     check_choice("operation", operation, OPERATIONS)
     old = times_ms(raw, paper, "aes", impl, operation)
     new = times_ms(raw, paper, "aes-2sbox", impl, operation)

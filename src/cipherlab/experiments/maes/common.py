@@ -5,13 +5,13 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from cipherlab._checks import check_choice, check_choices
+from cipherlab._checks import check_choice
 from cipherlab.analysis.paper import published
 from cipherlab.ciphers.cpu import aesni_status
 from cipherlab.ciphers.modes import available_impls
 from cipherlab.ciphers.registry import cipher_names, lookup
 from cipherlab.experiments.maes.chapter import PAPER, Params
-from cipherlab.names import OWN_STYLES, SOFTWARE_STYLES
+from cipherlab.names import SOFTWARE_STYLES
 
 #: AES and the registered MAES variants (the paper's approaches 1 and 2), from the cipher
 #: registry, in the order the paper's tables list them.
@@ -52,11 +52,6 @@ SECURITY_WARNING = (
     "MAES is not a secure cipher: without MixColumns each ciphertext byte depends on a single "
     "plaintext byte, so MAES-ECB is a table lookup per byte position. Research use only."
 )
-
-
-def check_impls(impls: Iterable) -> tuple:
-    """Implementation styles a caller gives (``impls`` of the evidence), checked against cipherlab's styles."""
-    return check_choices("impls", impls, OWN_STYLES)
 
 
 #: What the chapter says of a style this machine cannot run (the hardware style on a CPU without AES-NI).

@@ -22,7 +22,7 @@ from cipherlab.names import MAES_IV_SOURCES
 from cipherlab.ciphers.maes import maes_ivs
 from cipherlab.analysis.claims import claims_of_chapter
 from cipherlab.analysis.evidence import Evidence, evidence_frame, speed_evidence as _verdicts_speed
-from cipherlab.experiments.maes.common import PAPER, check_impls, check_paper_styles
+from cipherlab.experiments.maes.common import PAPER
 from cipherlab.experiments.maes import comparisons as _comparisons
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis import stats as _stats
@@ -520,9 +520,9 @@ def evidence_rows(frames: Frames, *, key: bytes, options: dict, impls: Sequence[
     ``impls`` are the timed styles (config ``impls``); ``original_style`` and
     ``optimized_style`` map the paper's "original" and "optimized" AES onto
     two of them; ``image_style`` is the style the image was encrypted in (config ``image_impl``).
+    All are the chapter's parameters, checked at the door, and the paper's two styles are among ``impls``
+    (:func:`cipherlab.experiments.maes.driver.setup` checks them against the styles this CPU runs).
     """
-    impls = check_impls(impls)
-    check_paper_styles(original_style, optimized_style, impls)
     stages = stage_impls(impls)
     if not stages:
         raise ValueError(f"impls must include a style with separate steps for Table II, got {list(impls)}")

@@ -24,7 +24,8 @@ from cipherlab.ciphers import maes as _maes
 from cipherlab import new
 from cipherlab.pipeline.provenance import new_run_id
 from cipherlab.analysis.timing import TIMING_COLUMNS, call_overhead, compile_seconds, measure_groups_in_processes
-from cipherlab.experiments.maes.common import DEFAULT_IMPLS, check_choices
+from cipherlab._checks import check_choices
+from cipherlab.experiments.maes.common import DEFAULT_IMPLS
 from cipherlab.names import MAES_IV_SOURCES
 
 #: Raw experiments the measuring notebook writes (``data/raw/<profile>/<name>.csv``).

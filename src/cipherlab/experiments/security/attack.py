@@ -189,7 +189,11 @@ def decrypt_with_codebook(codebook: Codebook, ciphertext, mode: str = "ecb",
     iv : bytes
         CBC only: the IV sent with the ciphertext.
     """
-    check_choice("mode", mode, MODES)
+    return _decrypt_with_codebook(codebook, ciphertext, check_choice("mode", mode, MODES), iv)
+
+
+def _decrypt_with_codebook(codebook: Codebook, ciphertext, mode: str, iv: "bytes | None") -> np.ndarray:
+    """:func:`decrypt_with_codebook` trusting ``mode`` (its caller checked it)."""
     blocks = np.asarray(ciphertext, dtype=np.uint8).reshape(-1, BLOCK)
     decoded = codebook.decrypt_blocks(blocks)
     if mode == "cbc":
@@ -232,14 +236,13 @@ def run_attack(cipher: "str | CipherInfo", key: bytes, plaintext, mode: str = "e
         plaintext length), ``exact`` and ``byte_local``.
     """
     cipher = check_cipher(cipher)
-    check_choice("mode", mode, MODES)
+    oracle = EncryptionOracle(cipher, key, mode=mode, iv=iv, **options)   # checks mode, before anything is encrypted
     plain = as_bytes_array(plaintext)
     victim = new_quiet(key, cipher, mode, iv=iv, padding=True, **options)
     target = np.asarray(victim.encrypt(plain), dtype=np.uint8)
 
-    oracle = EncryptionOracle(cipher, key, mode=mode, iv=iv, **options)
     codebook = learn_codebook(oracle)
-    recovered = decrypt_with_codebook(codebook, target, mode=mode, iv=iv)
+    recovered = _decrypt_with_codebook(codebook, target, mode, iv)
     if codebook.byte_local:
         recovered = strip_pkcs7(recovered)
     recovered = recovered[: plain.size]

@@ -191,7 +191,11 @@ def model_agreement(model: AffineModel, oracle, *, n_blocks: int = 64, seed: int
 
 def decrypt_with_model(model: AffineModel, ciphertext, mode: str = "ecb", iv=None) -> np.ndarray:
     """Plaintext bytes of an ECB or CBC ciphertext from the learned model (padding kept)."""
-    check_choice("mode", mode, MODES)
+    return _decrypt_with_model(model, ciphertext, check_choice("mode", mode, MODES), iv)
+
+
+def _decrypt_with_model(model: AffineModel, ciphertext, mode: str, iv) -> np.ndarray:
+    """:func:`decrypt_with_model` trusting ``mode`` (its caller checked it)."""
     blocks = np.asarray(ciphertext, dtype=np.uint8).reshape(-1, BLOCK)
     plain = model.decrypt_blocks(blocks)
     if mode == "cbc":
@@ -212,7 +216,7 @@ def run_affine_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv=
         ``match_fraction``, ``exact``, ``recovered`` (uint8, the plaintext's
         length) and ``ciphertext``.
     """
-    check_choice("mode", mode, MODES)
+    check_choice("mode", mode, MODES)   # here: a model that cannot decrypt never reaches decrypt_with_model
     plain = as_bytes_array(plaintext)
     victim = new_quiet(key, cipher, mode, iv=iv, padding=True, impl=impl, **options)
     target = np.asarray(victim.encrypt(plain), dtype=np.uint8)
@@ -220,7 +224,7 @@ def run_affine_attack(cipher: str, key: bytes, plaintext, mode: str = "ecb", iv=
     model = learn_affine(oracle)
     queries = oracle.queries
     if model.invertible:
-        recovered = strip_pkcs7(decrypt_with_model(model, target, mode, iv))[: plain.size]
+        recovered = strip_pkcs7(_decrypt_with_model(model, target, mode, iv))[: plain.size]
     else:
         recovered = np.zeros(0, dtype=np.uint8)
     recovered = np.concatenate([recovered, np.zeros(plain.size - recovered.size, np.uint8)])

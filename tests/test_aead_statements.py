@@ -78,11 +78,13 @@ def test_gcm_tag_is_rebuilt_from_the_ciphertext_and_ccm_tag_is_not():
     assert over == {"gcm": (4, 4), "eax": (4, 4), "ccm": (0, 4)}
 
 
-def test_encrypt_and_digest_readings_disagree_and_verification_rejects_what_it_should():
+def test_encrypt_and_digest_holds_under_both_readings_and_verification_rejects_what_it_should():
     evs = S.digest_evidence(profile="quick", seed=1)
     digest = {e.reading: e for e in evs if e.claim_id == "003-s3-digest-over-ciphertext"}
-    assert digest[S.DIGEST_GCM].holds is True and digest[S.DIGEST_EVERY].holds is False
-    assert "CCM: 0 of 8" in digest[S.DIGEST_EVERY].detail
+    # GCM's tag is computed from the ciphertext; in every mode the tag refuses a changed ciphertext, CCM's too,
+    # though it is a MAC of the plaintext (the detail says so)
+    assert digest[S.DIGEST_GCM].holds is True and digest[S.DIGEST_EVERY].holds is True
+    assert "CCM: 0 of 8" in digest[S.DIGEST_EVERY].detail and "CCM (refused)" in digest[S.DIGEST_EVERY].detail
     verify = next(e for e in evs if e.claim_id == "003-s3-verify-rejects")
     assert verify.holds is True
     got = S.verify_rejects(seed=1)

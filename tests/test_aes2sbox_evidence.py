@@ -444,15 +444,18 @@ def test_slightly_lower_than_50_is_read_against_the_papers_own_figures(printed, 
 
 @pytest.mark.parametrize("paper", ["000", "001"])
 def test_the_affine_step_is_not_what_makes_the_box_invertible_and_fixed_point_free(paper, monkeypatch):
-    # x ^ 7F is already a permutation with no fixed point: the step the sentence credits does neither job
+    # over the 256 key bytes the papers allow, the step creates fixed points for 32; x ^ 7F is already a
+    # permutation with no fixed point, so at the printed byte the step credited does neither job
     ev = E.affine_step_evidence(paper, "xor-index", profile="quick")
-    assert ev.claim_id == f"{paper}-affine-step-cause" and ev.holds is False and ev.estimate == 0.0
-    assert "creates fixed points for 32" in ev.detail
-    # a box whose initial values had a fixed point that the step removed: the sentence's cause would hold
-    monkeypatch.setattr(E, "published_key_byte", lambda p: 0x00)       # x ^ 00 fixes every byte
-    ev = E.affine_step_evidence(paper, "xor-index", profile="quick")
-    assert int(np.sum(E.second_sbox(0x00, "xor-index")[0] == np.arange(256))) == 0     # the step removes them all
-    assert ev.estimate == 256.0 and ev.holds is True
+    assert ev.claim_id == f"{paper}-affine-step-cause" and ev.holds is False and ev.estimate == 32.0
+    assert ev.size == "Key[i] = 00..FF" and ev.detail.startswith("xor-index: of the 256 key bytes the papers allow")
+    assert "at the printed Key[i] = 7F the box before it is already a permutation with 0 fixed points" in ev.detail
+    # initial values that are never a permutation, and a step that always makes one with no fixed point: the
+    # sentence's cause holds for every key byte
+    monkeypatch.setattr(E, "rijndael_sbox", lambda: np.zeros(256, dtype=np.uint8))
+    monkeypatch.setattr(E, "second_sbox", lambda b, c: (np.roll(np.arange(256), 1),))
+    ev = E.affine_step_evidence(paper, "xor-sbox", profile="quick")
+    assert ev.holds is True and ev.estimate == 0.0 and "both properties it did not have for 256" in ev.detail
 
 
 def test_a_plaintext_printed_with_more_than_32_hex_digits_is_a_defect(monkeypatch):

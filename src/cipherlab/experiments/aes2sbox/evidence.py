@@ -179,30 +179,32 @@ def _permutation_and_fixed(box: np.ndarray) -> tuple[bool, int]:
 
 def affine_step_evidence(paper: str, construction: str, *, profile: str) -> Evidence:
     """The causal half of "each cell will be subjected to affine transformation ... to avoid any fix points and to
-    make the new S-box invertible": holds if, at the printed key byte, the box before the affine step (the "initial
-    values", ``x ^ Key[i]`` or ``S(x) ^ Key[i]`` by the construction) is not invertible or has fixed points that the
-    step removes, and the box after it is invertible with none. Over every key byte, the detail counts where the step
-    removes fixed points and where it creates them (``second_sbox`` checks ``construction``)."""
+    make the new S-box invertible", over every key byte the papers allow (Key[i] is any of 00..FF): holds if, for each,
+    the step is what gives the box both properties: the box before it (the "initial values", ``x ^ Key[i]`` or
+    ``S(x) ^ Key[i]`` by the construction) is not invertible or has fixed points, and the box after it is invertible
+    with none. The estimate counts the key bytes where the step creates fixed points; the detail adds where it
+    removes them and the printed key byte's two boxes (``second_sbox`` checks ``construction``)."""
     key_byte = published_key_byte(paper)
     base = np.arange(256) if construction == "xor-index" else rijndael_sbox().astype(np.int64)
 
     def before_after(b: int):
         return _permutation_and_fixed(base ^ b), _permutation_and_fixed(second_sbox(b, construction)[0])
-    (perm0, fixed0), (perm1, fixed1) = before_after(key_byte)
-    removes = creates = 0
+    removes = creates = causes = 0
     for b in range(256):
-        (_, f0), (_, f1) = before_after(b)
+        (p0, f0), (p1, f1) = before_after(b)
         removes += f0 > 0 and f1 == 0
         creates += f0 == 0 and f1 > 0
-    holds = (not perm0 or fixed0 > 0) and perm1 and fixed1 == 0
+        causes += (not p0 or f0 > 0) and p1 and f1 == 0
+    (perm0, fixed0), (perm1, fixed1) = before_after(key_byte)
     what = "a permutation" if perm0 else "not a permutation"
-    return Evidence(f"{paper}-affine-step-cause", holds=bool(holds), estimate=float(fixed0), unit="fixed points",
-                    n=256, size=f"Key[i] = {key_byte:02X}", style=construction, profile=str(profile),
+    return Evidence(f"{paper}-affine-step-cause", holds=causes == 256, estimate=float(creates), unit="key bytes",
+                    n=256, size="Key[i] = 00..FF", style=construction, profile=str(profile),
                     section=SECTIONS["sboxes"],
-                    detail=(f"{construction}: before the affine step the box at Key[i] = {key_byte:02X} is {what} "
-                            f"with {fixed0} fixed points, after it {'a permutation' if perm1 else 'not a permutation'} "
-                            f"with {fixed1}; over the 256 key bytes the step removes every fixed point for {removes} "
-                            f"and creates fixed points for {creates}"))
+                    detail=(f"{construction}: of the 256 key bytes the papers allow, the affine step creates fixed points "
+                            f"for {creates} and removes every fixed point for {removes}; it gives the box both "
+                            f"properties it did not have for {causes}; at the printed Key[i] = {key_byte:02X} the box "
+                            f"before it is already {what} with {fixed0} fixed points, and after it "
+                            f"{'a permutation' if perm1 else 'not a permutation'} with {fixed1}"))
 
 
 def _inv_shift_rows(state: np.ndarray) -> np.ndarray:

@@ -1,7 +1,9 @@
 """Every registered cipher x style x mode x key size: round trips, cross-checks, options.
 
 The ``cipher`` and ``cipher_style`` fixtures (``conftest.py``) run each test over the
-cipher registry: a newly registered cipher is tested here without an edit.
+cipher registry: a newly registered cipher is tested here without an edit.  The helpers the
+ciphers share (key expansion, MAES IVs, the step functions) are checked against ``naive.py``,
+their error paths raising ValueError naming the parameter.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from conftest import OWN_STYLES
 CIPHERS = cipher_names(families=True)
 SIZES = (16, 24, 32)
 LENGTHS = (0, 1, 15, 16, 17, 31, 33, 4095, 4096 + 7, 3 * 16384 + 5)
+KEY = bytes(16)
 
 pytestmark = pytest.mark.usefixtures("quiet_research_warning")
 
@@ -234,3 +237,20 @@ def test_key_from_round_key_runs_the_schedule_backwards(key, index):
 def test_key_from_round_key_refuses_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
         key_from_round_key(*args)
+
+
+# -- the helpers' error paths raise ValueError naming the parameter ------------------------------------------
+
+def test_helper_errors():
+    with pytest.raises(ValueError, match="key must be 16, 24 or 32"):
+        expand_key(bytes(5))
+    with pytest.raises(ValueError, match="approach must be one of"):
+        maes_ivs(KEY, approach=3)
+    with pytest.raises(ValueError, match="iv_source must be one of"):
+        maes_ivs(KEY, iv_source="x")
+    with pytest.raises(ValueError, match="impl must be one of"):
+        mix_columns_blocks(np.zeros((1, 16), dtype=np.uint8), impl="aesni")
+    with pytest.raises(ValueError, match="state_blocks must be a uint8 array of shape"):
+        mix_columns_blocks(np.zeros((1, 15), dtype=np.uint8))
+    with pytest.raises(ValueError, match="iv must be 16 bytes"):
+        xor_iv_blocks(np.zeros((1, 16), dtype=np.uint8), bytes(3))

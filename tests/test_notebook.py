@@ -1,5 +1,5 @@
 """The notebook runner (cipherlab.report.notebook): a kernel that never started is started again, and
-nothing else is retried."""
+nothing else is retried; a parameter the notebook declares and the pipeline does not give is an error."""
 from __future__ import annotations
 
 import nbformat
@@ -52,3 +52,21 @@ def test_any_other_failure_is_not_retried(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="something else"):
         notebook.run_notebook(_notebook(tmp_path / "a.ipynb"), tmp_path / "out.ipynb", {"x": 2})
     assert len(calls) == 1
+
+
+def _tiny_notebook(path):
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("profile = 'quick'\ntrials: int = 3\na, b = 1, 2")
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells = [cell, nbformat.v4.new_code_cell("print(trials)")]
+    nbformat.write(nb, path)
+    return nb
+
+
+def test_a_missing_notebook_parameter_is_an_error(tmp_path):
+    src = tmp_path / "nb.ipynb"
+    nb = _tiny_notebook(src)
+    assert notebook.declared_parameters(nb) == ["profile", "trials", "a", "b"]
+    with pytest.raises(ValueError, match=r"\['trials'\] of the 'parameters' cell are not given"):
+        notebook.run_notebook(src, tmp_path / "out.ipynb", {"profile": "quick", "a": 1, "b": 2})
+    assert not (tmp_path / "out.ipynb").exists()

@@ -1,6 +1,8 @@
 """The referee's report template (cipherlab.report.template) on small synthetic rows: a reference value the paper
 quotes is labelled as one, each report lists its own paper's findings (a shared record said so once, in words), and
-an attack is stated once, as the first concern, with the rows it refutes referring to it."""
+an attack is stated once, as the first concern, with the rows it refutes referring to it; the paper's own defects
+substantive first, the headline table saying where a verdict differs between styles, a variant paper's finding rows
+among our own findings, and a reject for a break naming the attack."""
 from __future__ import annotations
 
 import pandas as pd
@@ -146,3 +148,76 @@ def test_cautions_and_failed_checks_are_listed_with_their_references():
     assert "Sweet32 (CCS 2016)" in body["findings"]
     # a paper with no caution gets no such list
     assert "Cautions" not in _report("003", [eax], [])["overclaims"]
+
+
+# -- the defects, the headline table, our own findings and the recommendation, on verdict rows -------------
+
+def _row(cid, verdict, *, tier="headline", concern="", kind="ratio", ours="12 % [10, 14]", published="50 %",
+         detail="", outcome=""):
+    return {"claim_id": cid, "paper": cid[:3], "where": "Sec. 1", "claim": f"quote of {cid}", "kind": kind,
+            "rule": "holds", "published": published, "ours": ours, "verdict": verdict,
+            "reason": f"a long machine reason of {cid}, with every clause the engine wrote", "tier": tier,
+            "concern": concern, "section": "s", "quantity": f"the quantity of {cid}", "reference": "",
+            "outcome": outcome, "measured": "", "covered_by": "", "detail": detail}
+
+
+def _body(paper, rows, findings=None):
+    out = template.report_sections(Paper(paper, "subject", "aes2sbox", ""), pd.DataFrame(rows),
+                                   pd.DataFrame(findings) if findings is not None else None)
+    return {s.key: s.body for s in out}
+
+
+def test_the_papers_own_defects_come_substantive_first_headline_and_contradicted_before_the_rest():
+    rows = [_row("000-typo", "not reproduced", tier="supporting", concern="defect"),
+            _row("000-minor", "contradicted", tier="supporting", concern="defect"),
+            _row("000-big", "contradicted", tier="headline", concern="defect")]
+    body = _body("000", rows)
+    order = [body["defects"].index(c) for c in ("000-big", "000-minor", "000-typo")]
+    assert order == sorted(order)
+    kinds = [(k, r["claim_id"]) for k, r in template.concern_rows(pd.DataFrame(rows))]
+    assert kinds == [("contradicted", "000-big"), ("defect", "000-minor"), ("defect", "000-typo")]
+
+
+def test_the_headline_table_says_where_a_speed_verdict_differs_between_implementation_styles():
+    row = {**_row("000-t3", "reproduced"), "style": "reference",
+           "other": "style=table, table: -0.06 % [-0.89, 0.61] \u2192 contradicted; "
+                    "style=aesni, aesni: -88.9 % [-89, -88.7] \u2192 contradicted; size=1 MB: 3 % \u2192 reproduced"}
+    same = {**row, "other": "style=table, table: 20 % [18, 22] \u2192 reproduced"}
+    body = _body("000", [row, {**same, "claim_id": "000-t4"}])["headline"]
+    assert ("reproduced in the reference style; contradicted in the table style (-0.06 % [-0.89, 0.61]) and in the "
+            "aesni style (-88.9 % [-89, -88.7])") in body
+    assert body.count("cl-style-dependence") == 1
+
+
+def test_a_finding_among_the_papers_own_rows_is_listed_in_our_own_findings():
+    """A variant's claims file records its extensions (verdict finding) beside its claims: the report lists them
+    under our own findings, once, beside the battery's findings, never 'None bearing on this paper'."""
+    scaling = {**_row("abk-time-scaling", "finding", tier="supporting", kind="structural", ours="holds"),
+               "paper": "abk", "reason": "The printed times grow by a constant step per block: it holds.",
+               "outcome": "established"}
+    rows = [_row("abk-avalanche", "not testable", kind="value"), scaling]
+    battery = pd.DataFrame([{"claim_id": "variant_abk", "concern": "ineffective", "outcome": "established",
+                             "ours": "holds", "verdict": "finding", "reason": "As strong as AES."}])
+    body = {s.key: s.body for s in template.report_sections(Paper("abk", "s", "variant_abk", ""),
+                                                            pd.DataFrame(rows), battery)}
+    assert "None bearing" not in body["findings"]
+    assert body["findings"].count("[abk-time-scaling]") == 1 and "variant_abk" in body["findings"]
+    alone = {s.key: s.body for s in template.report_sections(Paper("abk", "s", "variant_abk", ""),
+                                                             pd.DataFrame(rows))}
+    assert "The printed times grow by a constant step per block" in alone["findings"]
+
+
+def test_a_reject_for_a_break_names_the_attack_and_its_attacker_model_and_the_rule_says_so():
+    attack = {"claim_id": "000-sec-codebook", "paper": "000", "verdict": "finding", "concern": "break",
+              "outcome": "established", "ours": "holds", "claim": "our experiment", "where": "ours",
+              "quantity": "whether an attacker with an encryption oracle for 257 chosen blocks and no key reads X",
+              "reason": "A codebook attack: it holds."}
+    body = _body("000", [_row("000-t5", "reproduced")], [attack])
+    assert body["recommendation"].startswith("**Reject.**")
+    assert ("The attack: an attacker with an encryption oracle for 257 chosen blocks and no key reads X."
+            in body["recommendation"])
+    weak = {**attack, "concern": "security"}
+    assert "The attack:" not in _body("000", [_row("000-t5", "reproduced")], [weak])["recommendation"]
+    rule = template.recommendation_rule_markdown()
+    assert "names the attack and its attacker model" in rule and "never the paper's error" in rule
+    assert "headline claims before supporting checks" in rule

@@ -193,3 +193,19 @@ def test_the_spectra_count_every_entry():
 def test_a_non_permutation_is_refused():
     with pytest.raises(ValueError, match="sbox: must be a permutation"):
         sbox_tables.sbox_table({"bad": np.zeros(256, dtype=np.uint8)})
+
+
+# --- the trail bounds follow a variant file's own ShiftRows ---------------------------------------------
+
+def test_the_active_sbox_bound_follows_a_variant_shift_rows(tmp_path):
+    doc = {"name": "no-shift", "summary": "ShiftRows the identity", "key_bytes": 16, "sbox": {"kind": "rijndael"},
+           "shift_rows": {"kind": "permutation", "permutation": list(range(16))}, "linear": {"kind": "mixcolumns"}}
+    path = tmp_path / "no-shift.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    name = register_variant_file(path).name
+    bounds, _ = trails.bound_table(name, 4)
+    active = bounds.set_index("rounds")["active_sboxes_differential"]
+    # without ShiftRows each column is its own 32-bit cipher: 1, 5, 6, 10 active S-boxes (AES: 1, 5, 9, 25)
+    assert list(active) == [1, 5, 6, 10]
+    aes, _ = trails.bound_table("aes", 4)
+    assert list(aes["active_sboxes_differential"]) == [1, 5, 9, 25]

@@ -1,4 +1,5 @@
-"""A row that states only the direction of another row's statistic gets that row's evidence, every reading."""
+"""The aead chapter's driver (cipherlab.experiments.aead.driver): a row that states only the direction of another
+row's statistic gets that row's evidence, every reading."""
 from cipherlab.analysis import verdicts as V
 from cipherlab.experiments.aead import driver
 

@@ -1,4 +1,5 @@
-"""The protocol tables of the referee's reports (data/paper/protocols.csv) name the tests the code runs."""
+"""The referee's reports (cipherlab.report.referee): their protocol tables (data/paper/protocols.csv) name the
+tests the code runs, and every field our side names is one the shipped run recorded."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,7 @@
 """The main concerns of a report (cipherlab.report.concern_lines, through the template): every concern is listed,
-each one line with the claim in plain words and the number that decided it, most important first; the paper's own
-defects substantive first; machine-bound sizes said apart, never the paper's error; a caution on the paper's own
-claim never filed as one about a design it compares."""
+each one line with the claim in plain words and the number that decided it, most important first; machine-bound
+sizes said apart, never the paper's error; a caution on the paper's own claim never filed as one about a design it
+compares."""
 from __future__ import annotations
 
 import pandas as pd
@@ -58,17 +58,6 @@ def test_a_concern_line_keeps_the_arithmetic_and_drops_long_asides():
     assert "nine middle rounds" not in got and "20.88" not in got and len(got) <= concern_lines.CLAUSE_MAX
 
 
-def test_the_papers_own_defects_come_substantive_first_headline_and_contradicted_before_the_rest():
-    rows = [_row("000-typo", "not reproduced", tier="supporting", concern="defect"),
-            _row("000-minor", "contradicted", tier="supporting", concern="defect"),
-            _row("000-big", "contradicted", tier="headline", concern="defect")]
-    body = _body("000", rows)
-    order = [body["defects"].index(c) for c in ("000-big", "000-minor", "000-typo")]
-    assert order == sorted(order)
-    kinds = [(k, r["claim_id"]) for k, r in template.concern_rows(pd.DataFrame(rows))]
-    assert kinds == [("contradicted", "000-big"), ("defect", "000-minor"), ("defect", "000-typo")]
-
-
 def test_machine_bound_rows_are_counted_apart_from_the_decided_and_listed_largest_difference_first():
     rows = [_row("003-a", "reproduced"),
             _row("003-small", "machine-bound", ours="160 % [150, 170]", published="150 %", outcome="differs_here"),
@@ -99,67 +88,6 @@ def test_a_caution_on_the_papers_own_claim_is_not_filed_as_one_about_a_design_it
     rec = body["recommendation"]
     assert rec.index("designs the paper compares") < rec.index("003-x-64bit") < rec.index("the paper's own claims")
     assert rec.index("the paper's own claims") < rec.index("003-eq1")
-
-
-def test_the_headline_table_says_where_a_speed_verdict_differs_between_implementation_styles():
-    row = {**_row("000-t3", "reproduced"), "style": "reference",
-           "other": "style=table, table: -0.06 % [-0.89, 0.61] \u2192 contradicted; "
-                    "style=aesni, aesni: -88.9 % [-89, -88.7] \u2192 contradicted; size=1 MB: 3 % \u2192 reproduced"}
-    same = {**row, "other": "style=table, table: 20 % [18, 22] \u2192 reproduced"}
-    body = _body("000", [row, {**same, "claim_id": "000-t4"}])["headline"]
-    assert ("reproduced in the reference style; contradicted in the table style (-0.06 % [-0.89, 0.61]) and in the "
-            "aesni style (-88.9 % [-89, -88.7])") in body
-    assert body.count("cl-style-dependence") == 1
-
-
-def test_the_section_across_machines_names_the_machines_and_the_papers_own_apart():
-    rows = [{**_row("000-t5", "reproduced"), "portability": "portable: the same verdict on all 2 machines"}]
-    protocol = pd.DataFrame({"aspect": ["machine"], "paper": ["Intel Core i3-4010U at 1.70 GHz (Section 6.2)"],
-                             "ours": ["an EPYC"]})
-    out = template.report_sections(Paper("000", "s", "aes2sbox", ""), pd.DataFrame(rows), protocol=protocol,
-                                   machines=("AMD EPYC 9454P", "AMD EPYC 9B45"))
-    text = {s.key: s.body for s in out}["machines"]
-    assert ("The machines compared (this run's and the shipped runs') are AMD EPYC 9454P; AMD EPYC 9B45: a verdict "
-            "that agrees on all of them says nothing about the paper's own (Intel Core i3-4010U at 1.70 GHz "
-            "(Section 6.2))") in text
-    unstated = protocol.assign(paper="not stated")
-    out = template.report_sections(Paper("001", "s", "aes2sbox", ""), pd.DataFrame(rows).assign(claim_id="001-t5",
-                                   paper="001"), protocol=unstated)
-    assert "the paper's own, which it does not state" in {s.key: s.body for s in out}["machines"]
-
-
-def test_a_finding_among_the_papers_own_rows_is_listed_in_our_own_findings():
-    """A variant's claims file records its extensions (verdict finding) beside its claims: the report lists them
-    under our own findings, once, beside the battery's findings, never 'None bearing on this paper'."""
-    scaling = {**_row("abk-time-scaling", "finding", tier="supporting", kind="structural", ours="holds"),
-               "paper": "abk", "reason": "The printed times grow by a constant step per block: it holds.",
-               "outcome": "established"}
-    rows = [_row("abk-avalanche", "not testable", kind="value"), scaling]
-    battery = pd.DataFrame([{"claim_id": "variant_abk", "concern": "ineffective", "outcome": "established",
-                             "ours": "holds", "verdict": "finding", "reason": "As strong as AES."}])
-    body = {s.key: s.body for s in template.report_sections(Paper("abk", "s", "variant_abk", ""),
-                                                            pd.DataFrame(rows), battery)}
-    assert "None bearing" not in body["findings"]
-    assert body["findings"].count("[abk-time-scaling]") == 1 and "variant_abk" in body["findings"]
-    alone = {s.key: s.body for s in template.report_sections(Paper("abk", "s", "variant_abk", ""),
-                                                             pd.DataFrame(rows))}
-    assert "The printed times grow by a constant step per block" in alone["findings"]
-
-
-def test_a_reject_for_a_break_names_the_attack_and_its_attacker_model_and_the_rule_says_so():
-    attack = {"claim_id": "000-sec-codebook", "paper": "000", "verdict": "finding", "concern": "break",
-              "outcome": "established", "ours": "holds", "claim": "our experiment", "where": "ours",
-              "quantity": "whether an attacker with an encryption oracle for 257 chosen blocks and no key reads X",
-              "reason": "A codebook attack: it holds."}
-    body = _body("000", [_row("000-t5", "reproduced")], [attack])
-    assert body["recommendation"].startswith("**Reject.**")
-    assert ("The attack: an attacker with an encryption oracle for 257 chosen blocks and no key reads X."
-            in body["recommendation"])
-    weak = {**attack, "concern": "security"}
-    assert "The attack:" not in _body("000", [_row("000-t5", "reproduced")], [weak])["recommendation"]
-    rule = template.recommendation_rule_markdown()
-    assert "names the attack and its attacker model" in rule and "never the paper's error" in rule
-    assert "headline claims before supporting checks" in rule
 
 
 def test_a_defect_line_never_calls_the_papers_own_number_ours():

@@ -1,4 +1,4 @@
-"""The published values in data/paper/ are transcribed faithfully from ../shared/papers/.
+"""The published values in data/paper/ (cipherlab.analysis.paper) are transcribed faithfully from ../shared/papers/.
 
 Every CSV is in the long format of CONTRIBUTING.md, and every transcribed
 ``value`` appears in the text of its paper (white space normalised), except

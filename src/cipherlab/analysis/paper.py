@@ -9,7 +9,7 @@ Files are named ``<paper>_<table>.csv`` (one per published table, or per group o
 ``column`` as the paper prints them (``Table 3``, ``Figure 5 (prose)``; ``Mean``, ``GCM``, ``0`` .. ``F``),
 ``value`` a string exactly as printed (``171.75``, ``3.9442E-25``, ``1C``), ``unit`` (``ms``, ``us``, ``%``,
 ``MB/s``, ``bits``, ``hex`` or empty), ``note`` the transcription's remarks.  :func:`published` adds a numeric
-``number`` column where ``value`` parses; ``tests/test_paper_data.py`` checks every value against the papers'
+``number`` column where ``value`` parses; ``tests/test_paper.py`` checks every value against the papers'
 text (``CIPHERLAB_PAPERS``).  A published number never appears as a literal in code or notebooks.
 
 **Misprints are corrected in data, never by a count** ("at least 250 of 256 cells"):

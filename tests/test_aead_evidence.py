@@ -137,8 +137,10 @@ def test_the_forgery_rows_are_decided_under_the_papers_model_with_gcms_bound_as_
     assert (d.loc[cid, "verdict"], d.loc[cid, "outcome"]) == ("inconclusive", "readings_disagree"), d.loc[cid, "reason"]
     assert claims.loc[cid, "concern"] == "" and "SP 800-38D" in claims.loc[cid, "reference"]
     assert "unchanged ciphertext: holds" in d.loc[cid, "reason"] and "any ciphertext: does not hold" in d.loc[cid, "reason"]
-    # CCM's MAC covers the plaintext: computed after decryption, not before it
-    assert d.loc["003-s127-ccm-mac-before-decrypt", "verdict"] == "contradicted"
+    # CCM's MAC covers the plaintext: computed after decryption, not before it, as written; checked before the
+    # plaintext is released, as the purpose clause asks: the garbled sentence's two readings disagree
+    assert (d.loc["003-s127-ccm-mac-before-decrypt", "verdict"], d.loc["003-s127-ccm-mac-before-decrypt", "outcome"]) \
+        == ("inconclusive", "readings_disagree")
     assert claims.loc["003-s127-ccm-mac-before-decrypt", "concern"] == ""   # a factual error, not a self-contradiction
     assert "Appendix C" in claims.loc["003-s511-slower-more-secure", "reference"]
 

@@ -39,8 +39,10 @@ def test_the_statements_say_what_the_library_and_the_tables_show():
     general = eq1[S.EQ1_GENERAL]
     assert general.holds is False and general.size == narrow.size and general.mode == narrow.mode
     assert f"2^{math.log2(312501):.1f} times" in general.detail and "SP 800-38D" in general.detail
-    ccm = rows["003-s127-ccm-mac-before-decrypt"]               # the MAC is over the plaintext: after decryption
+    s127 = {e.reading: e for e in S.statement_evidence(profile="quick") if e.claim_id == "003-s127-ccm-mac-before-decrypt"}
+    ccm = s127[S.S127_LITERAL]                                  # the MAC is over the plaintext: after decryption
     assert ccm.holds is False and ccm.n == 8 and "on 8 of 8" in ccm.detail and "ciphertext gives its tag on 0" in ccm.detail
+    assert s127[S.S127_RELEASE].holds is True and "returns no plaintext" in s127[S.S127_RELEASE].detail
     assert rows["003-t3-three-algorithms"].holds is False and "9 of its 9 cells" in rows["003-t3-three-algorithms"].detail
     assert "003-t5-fig9-consistent" not in rows       # needs our cold calls: consistency.protocol_bound_evidence
 

@@ -263,6 +263,14 @@ EQ1_NARROW = "a guessed tag of an unchanged ciphertext"
 EQ1_GENERAL = "a forgery of any ciphertext"
 
 
+#: The two readings of Sec. 1.2.7's garbled "The MAC is calculated over the nonce, associated data, and the plaintext
+#: prior to decryption to protect against decryption of a maliciously authenticated ciphertext" that the paper leaves
+#: open: as written, the receiver computes the MAC before it decrypts (possible only over the ciphertext); or what the
+#: purpose clause asks, the MAC over the plaintext checked before the decrypted plaintext is released.
+S127_LITERAL = "the receiver computes the MAC before it decrypts"
+S127_RELEASE = "the MAC is checked before the plaintext is released"
+
+
 def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
     """Evidence of the checks above (one row each)."""
     same, tried = eax_composition_check(seed=seed)
@@ -320,8 +328,16 @@ def statement_evidence(*, profile: str, seed: int = 0) -> list[_v.Evidence]:
                            f"of {ccm_tried} messages: the composition or the library is wrong, and the check cannot "
                            "say what CCM's MAC covers")
     # the MAC could be computed before decryption only if it covered what the receiver holds, the ciphertext
+    released = verify_rejects(seed)["ccm"]
+    rows_t5.append(_v.Evidence(
+        "003-s127-ccm-mac-before-decrypt", holds=released["modified ciphertext refused"] and released["genuine accepted"],
+        mode="ccm", reading=S127_RELEASE, **{**cond, "section": "aead-forgery"},
+        detail=("PyCryptodome's CCM decrypt_and_verify returns the plaintext of the genuine ciphertext and tag, and "
+                "for a ciphertext with one bit changed raises ValueError and returns no plaintext: the MAC over the "
+                "decrypted plaintext is checked before any plaintext is released (SP 800-38C, Sec. 6.2)")))
     rows_t5.append(_v.Evidence(
         "003-s127-ccm-mac-before-decrypt", holds=ccm_over_ct == ccm_tried, n=ccm_tried, mode="ccm",
+        reading=S127_LITERAL,
         detail=(f"CCM rebuilt from AES-ECB as NIST SP 800-38C defines it, CBC-MAC over the formatted nonce, "
                 f"associated data and plaintext XOR the keystream of counter block 0, equals PyCryptodome's CCM, "
                 f"ciphertext and tag, on {ccm_same} of {ccm_tried} seeded messages; the same CBC-MAC over the "

@@ -442,20 +442,23 @@ def test_slightly_lower_than_50_is_read_against_the_papers_own_figures(printed, 
     assert out.loc["000-s8-avalanche-own-figures", "verdict"] == verdict, out["reason"].iloc[0]
 
 
-@pytest.mark.parametrize("paper", ["000", "001"])
-def test_the_affine_step_is_not_what_makes_the_box_invertible_and_fixed_point_free(paper, monkeypatch):
-    # over the 256 key bytes the papers allow, the step creates fixed points for 32; x ^ 7F is already a
-    # permutation with no fixed point, so at the printed byte the step credited does neither job
-    ev = E.affine_step_evidence(paper, "xor-index", profile="quick")
-    assert ev.claim_id == f"{paper}-affine-step-cause" and ev.holds is False and ev.estimate == 32.0
+def test_the_affine_step_is_not_what_makes_the_box_invertible_and_fixed_point_free(monkeypatch):
+    # 000's sentence names no key byte: over the 256 the papers allow, the step creates fixed points for 32
+    ev = E.affine_step_evidence("000", "xor-index", profile="quick")
+    assert ev.claim_id == "000-affine-step-cause" and ev.holds is False and ev.estimate == 32.0
     assert ev.size == "Key[i] = 00..FF" and ev.detail.startswith("xor-index: of the 256 key bytes the papers allow")
     assert "at the printed Key[i] = 7F the box before it is already a permutation with 0 fixed points" in ev.detail
+    # 001's names AES-2SBOX_{7F}: decided there, where x ^ 7F is already a permutation with no fixed point
+    ev = E.affine_step_evidence("001", "xor-index", profile="quick")
+    assert ev.holds is False and ev.estimate == 0.0 and ev.size == "Key[i] = 7F"
+    assert ev.detail.startswith("xor-index: at Key[i] = 7F, which the sentence names") and "for 32" in ev.detail
     # initial values that are never a permutation, and a step that always makes one with no fixed point: the
-    # sentence's cause holds for every key byte
+    # sentence's cause holds, at every key byte and at the printed one
     monkeypatch.setattr(E, "rijndael_sbox", lambda: np.zeros(256, dtype=np.uint8))
     monkeypatch.setattr(E, "second_sbox", lambda b, c: (np.roll(np.arange(256), 1),))
-    ev = E.affine_step_evidence(paper, "xor-sbox", profile="quick")
-    assert ev.holds is True and ev.estimate == 0.0 and "both properties it did not have for 256" in ev.detail
+    for p in ("000", "001"):
+        ev = E.affine_step_evidence(p, "xor-sbox", profile="quick")
+        assert ev.holds is True and "both properties it did not have for 256" in ev.detail
 
 
 def test_a_plaintext_printed_with_more_than_32_hex_digits_is_a_defect(monkeypatch):

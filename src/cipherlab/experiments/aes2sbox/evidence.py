@@ -197,14 +197,22 @@ def affine_step_evidence(paper: str, construction: str, *, profile: str) -> Evid
         causes += (not p0 or f0 > 0) and p1 and f1 == 0
     (perm0, fixed0), (perm1, fixed1) = before_after(key_byte)
     what = "a permutation" if perm0 else "not a permutation"
-    return Evidence(f"{paper}-affine-step-cause", holds=causes == 256, estimate=float(creates), unit="key bytes",
-                    n=256, size="Key[i] = 00..FF", style=construction, profile=str(profile),
-                    section=SECTIONS["sboxes"],
-                    detail=(f"{construction}: of the 256 key bytes the papers allow, the affine step creates fixed points "
-                            f"for {creates} and removes every fixed point for {removes}; it gives the box both "
-                            f"properties it did not have for {causes}; at the printed Key[i] = {key_byte:02X} the box "
-                            f"before it is already {what} with {fixed0} fixed points, and after it "
-                            f"{'a permutation' if perm1 else 'not a permutation'} with {fixed1}"))
+    after = f"{'a permutation' if perm1 else 'not a permutation'} with {fixed1}"
+    every = (f"of the 256 key bytes the papers allow, the affine step creates fixed points for {creates} and removes "
+             f"every fixed point for {removes}; it gives the box both properties it did not have for {causes}")
+    cid = f"{paper}-affine-step-cause"
+    quote = str(_verdicts.load_claims().set_index("claim_id").loc[cid, "quote"])
+    common = dict(n=256, style=construction, profile=str(profile), section=SECTIONS["sboxes"])
+    if f"{key_byte:02X}" in quote:      # the sentence names the printed key byte (001's AES-2SBOX_{7F}): decided there
+        return Evidence(cid, holds=bool((not perm0 or fixed0 > 0) and perm1 and fixed1 == 0), estimate=float(fixed0),
+                        unit="fixed points", size=f"Key[i] = {key_byte:02X}", **common,
+                        detail=(f"{construction}: at Key[i] = {key_byte:02X}, which the sentence names, the box before "
+                                f"the affine step is already {what} with {fixed0} fixed points, and after it {after}: "
+                                f"the step gives it neither property; {every}"))
+    return Evidence(cid, holds=causes == 256, estimate=float(creates), unit="key bytes", size="Key[i] = 00..FF",
+                    **common,
+                    detail=(f"{construction}: {every}; at the printed Key[i] = {key_byte:02X} the box before it is "
+                            f"already {what} with {fixed0} fixed points, and after it {after}"))
 
 
 def _inv_shift_rows(state: np.ndarray) -> np.ndarray:

@@ -112,7 +112,8 @@ def test_evidence_speed_decisions_on_synthetic_times(small_frames):
 def test_claims_against_the_optimized_aes_hold_only_like_for_like_and_as_the_paper_compares(small_frames):
     """'Even against an optimized AES, MAES is the fastest': two readings, like for like (table MAES against table
     AES) and the paper's own comparison (its MAES, our byte-oriented style, against the optimized AES); the sentence
-    holds only under both (readings: every), and the reason names the paper's comparison."""
+    are open (readings: open): both must hold for reproduced, one failing where the other holds leaves it undecided,
+    and where both fail the reason leads with the milder, like for like."""
     ids = ["002-t3-fastest", "002-t3-opt-dec-half", "002-t3-opt-enc-slight"]
 
     def decide(table_aes, table_maes, ref_maes):
@@ -135,9 +136,18 @@ def test_claims_against_the_optimized_aes_hold_only_like_for_like_and_as_the_pap
     # like for like holds, but the paper's MAES (byte-oriented) is ten times slower than the optimized AES
     # (maes_table3: about 0.37 against 0.037 us a block): the paper's comparison fails by its direction
     mixed = decide(2.0, 1.0, 20.0)
-    for cid in ids:
-        assert mixed.loc[cid, "verdict"] == "contradicted", cid
+    for cid in ids[:2]:
+        assert (mixed.loc[cid, "verdict"], mixed.loc[cid, "outcome"]) == ("inconclusive", "readings_disagree"), cid
         assert "comparison=the paper's (MAES reference, AES table)" in mixed.loc[cid, "reason"], cid
+    # 'decreases slightly' (13.3 % printed) against a like-for-like speed-up of 100 %: not slight, so both readings
+    # are against the claim and the milder decides
+    assert mixed.loc["002-t3-opt-enc-slight", "verdict"] == "not reproduced"
+    # like for like as fast as the optimized AES, the paper's MAES ten times slower: both against the claim, the
+    # reason under like for like
+    neither = decide(1.0, 1.0, 20.0)
+    for cid in ids:
+        assert neither.loc[cid, "verdict"] == "contradicted", cid
+        assert "under comparison=like for like (table)" in neither.loc[cid, "reason"], cid
 
 
 def test_one_block_claims_decide_on_the_cipher_cost_not_the_call(small_frames):

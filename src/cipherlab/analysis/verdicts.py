@@ -301,16 +301,19 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
     decided = [(r, decide(claim, r, rules)) for _, r in rows.iterrows()]
     order = list(rules["combine_order"])
     ranked = [d.verdict if d.verdict in order else "reproduced" for _, d in decided]
+    pick_how = how
     if how == "open":
         if len(set(ranked)) > 1:
             return _open_disagree(claim, decided, ranked, order, rules)
-        how = "every"      # every open reading reaches the same verdict: it stands, as under every
+        # every open reading reaches the same verdict: it stands, as under every; the reading shown is the one most
+        # favourable to the claim, as when every open reading is against it (the milder decides)
+        how, pick_how = "every", "any"
     favour = [_favour(claim, r) for r, _ in decided]
     # a machine-bound reading (its direction held, its size the machine's) is not a reproduced one: under every rule
     # it ranks after every verdict against the claim and before reproduced, so a sentence that holds as stated only
     # where its size is the machine's is machine-bound (under every: one such reading; under most: most readings
     # reproduced or machine-bound but not most reproduced), never reproduced
-    i = combine_verdicts(_machine_keys(decided, order), how, machine_order(order), favour)
+    i = combine_verdicts(_machine_keys(decided, order), pick_how, machine_order(order), favour)
     pick = decided[i]
     readings = [r["reading"] for r, _ in decided]
     figures = "; ".join(f"{r}: {ours_text(e)}, {_word(d, order)}" for r, (e, d) in zip(readings, decided))
@@ -323,7 +326,7 @@ def _combine(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, st
         label = pick[0]["reading"]
         each = ", ".join(f"{r}: {d.verdict}" for r, (_, d) in zip(readings, decided))
         which = {"every": "the least favourable", "most": "the median",
-                 "any": "the most favourable"}[how] + f" of {len(readings)} readings"
+                 "any": "the most favourable"}[pick_how] + f" of {len(readings)} readings"
         basis = f"under {label}, {which} ({each}): {pick[1].basis}"
         n_same = sum(_word(d, order) == _word(pick[1], order) for _, d in decided)
         rule = {"every": "every reading must hold", "most": "most readings decide",

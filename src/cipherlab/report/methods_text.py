@@ -172,7 +172,8 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "comparisons. Where the paper leaves open which of several fair readings a word means (the key byte an "
         "S-box is built with, the statistic \"stable\" names), the row declares `readings: open`: a verdict "
         "stands only where every reading reaches it (contradicted only when the sentence is false under every "
-        "fair reading), and readings that disagree leave the claim inconclusive, its reason giving each. "
+        "fair reading), and readings that disagree leave the claim inconclusive, its reason giving each; where every "
+        "reading reaches the same verdict, the reason leads with the one most favourable to the claim. "
         "Whatever the rule, the reason names every reading's figure and verdict.",
         "- How large a claim says its effect is decides what an effect inside the noise band means (`small_effect` in "
         f"the rules file: small within {float(rules['small_effect']['small']):g} half-width of the band, clearly "

@@ -71,6 +71,7 @@ def test_a_bad_entry_is_one_line_naming_it(shipped, claim_ids, edit, message):
 
 
 def test_an_unreadable_file_is_one_line(tmp_path):
+    """The reader both papers' declarations share (analysis.paper.read_declaration)."""
     bad = tmp_path / "003_comparisons.yaml"
     bad.write_text("order: [unclosed\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"^003_comparisons.yaml: unreadable \(\w+: [^\n]*\)$"):

@@ -107,13 +107,6 @@ def test_a_bad_entry_is_one_line_naming_it(shipped, claim_ids, cells, edit, mess
     assert "\n" not in str(info.value)
 
 
-def test_an_unreadable_file_is_one_line(tmp_path):
-    bad = tmp_path / "002_comparisons.yaml"
-    bad.write_text("prose_ratio: [unclosed\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"^002_comparisons.yaml: unreadable \(\w+: [^\n]*\)$"):
-        comparisons._load(bad)
-
-
 def test_an_unknown_section_is_refused():
     with pytest.raises(ValueError, match="^section must be one of prose_ratio, got 'ratio'$"):
         comparisons.section("ratio")

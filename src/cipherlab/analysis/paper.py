@@ -7,7 +7,7 @@ only through :func:`published` and :func:`published_value`.
 Files are named ``<paper>_<table>.csv`` (one per published table, or per group of numbers quoted in prose:
 ``000_table3.csv``, ``003_prose_throughput.csv``), one published number per row: ``table`` and ``row``,
 ``column`` as the paper prints them (``Table 3``, ``Figure 5 (prose)``; ``Mean``, ``GCM``, ``0`` .. ``F``),
-``value`` a string exactly as printed (``171.75``, ``3.9442E-25``, ``1C``), ``unit`` (``ms``, ``us``, ``%``,
+``value`` a string exactly as printed (a decimal, a number in E notation, a hex byte), ``unit`` (``ms``, ``us``, ``%``,
 ``MB/s``, ``bits``, ``hex`` or empty), ``note`` the transcription's remarks.  :func:`published` adds a numeric
 ``number`` column where ``value`` parses; ``tests/test_paper.py`` checks every value against the papers'
 text (``CIPHERLAB_PAPERS``).  A published number never appears as a literal in code or notebooks.
@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -170,3 +172,45 @@ def misprints_applied(claim) -> str:
         df = df[(df["table"] == table) & (df["row"] == row) & (df["column"] == column)]
     return "; ".join(f"{r.table.replace(' (misprints)', '')} {r.row} {r.column}: read as {r.value} {r.unit}"
                      .replace(" :", ":").strip() + f" ({r.note})" for r in df.itertuples())
+
+
+
+def read_declaration(path) -> Any:
+    """A YAML declaration of a paper's claims under ``data/paper/`` (``<paper>_comparisons.yaml``), parsed;
+    ``ValueError`` in one line naming the file if it cannot be read."""
+    import yaml
+    try:
+        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"{Path(path).name}: unreadable ({exc.__class__.__name__}: {str(exc).splitlines()[0]})") \
+            from None
+
+
+def claim_ids_of(paper: str) -> set:
+    """The claim ids of ``paper`` in the registry (``data/paper/claims.csv``)."""
+    from cipherlab.analysis.claims import load_claims
+    claims = load_claims()
+    return set(claims.loc[claims["paper"] == paper, "claim_id"])
+
+
+def check_declaration(document: Any, schema: dict, *, path, paper: str, claim_ids: "set | None" = None) -> None:
+    """A declaration against ``schema`` and, given ``claim_ids``, every entry's claim (section -> claim id -> entry)
+    against them: ``ValueError`` in one line naming the file and the entry otherwise. The caller checks what only it
+    knows (the cases or cells an entry names)."""
+    import jsonschema
+    name = Path(path).name
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(document))
+    if error is not None:
+        where = ".".join(str(p) for p in error.absolute_path) or "the file"
+        raise ValueError(f"{name}: {where}: {error.message}")
+    for kind, entries in document.items():
+        for cid in entries or {}:
+            if claim_ids is not None and cid not in claim_ids:
+                raise ValueError(f"{name}: {kind}.{cid}: no such claim of paper {paper} in data/paper/claims.csv")
+
+
+def declaration_section(document: dict, name: str, sections) -> dict:
+    """One section of a declaration: claim id -> its entry, in the file's order (empty if the file has none)."""
+    if name not in sections:
+        raise ValueError(f"section must be one of {', '.join(sections)}, got {name!r}")
+    return document.get(name) or {}

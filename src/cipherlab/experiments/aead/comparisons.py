@@ -12,9 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-import jsonschema
-import yaml
 
+from cipherlab.analysis import paper as _paper
 from cipherlab.pipeline.paths import PAPER_DATA_DIR
 
 #: The file (under ``data/paper/``) and the paper whose claims it declares.
@@ -70,10 +69,6 @@ SCHEMA = {
 SECTIONS = tuple(SCHEMA["properties"])
 
 
-def _where(error: jsonschema.ValidationError) -> str:
-    return ".".join(str(p) for p in error.absolute_path) or "the file"
-
-
 #: The fields that name measured cases, and the phase whose cases they name when the entry has no ``phase``
 #: (``level`` and ``rise`` are phase 2's ciphers, ``stability`` phase 1's modes).
 _CASE_FIELDS = ("pairs", "faster", "slower", "cases", "case", "over", "cipher", "steadier", "than")
@@ -92,13 +87,9 @@ def check(document: Any, claim_ids: "set[str] | None" = None, cases: "Mapping[An
     given ``cases`` (phase -> the names it measures), every case an entry names against its phase's.
     ``ValueError`` in one line naming the entry otherwise."""
     name = Path(path).name
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(document))
-    if error is not None:
-        raise ValueError(f"{name}: {_where(error)}: {error.message}")
+    _paper.check_declaration(document, SCHEMA, path=path, paper=PAPER, claim_ids=claim_ids)
     for kind, entries in document.items():
         for cid, entry in (entries or {}).items():
-            if claim_ids is not None and cid not in claim_ids:
-                raise ValueError(f"{name}: {kind}.{cid}: no such claim of paper {PAPER} in data/paper/claims.csv")
             if cases is None:
                 continue
             phase = entry.get("phase", _PHASE_OF.get(kind))
@@ -113,15 +104,9 @@ def check(document: Any, claim_ids: "set[str] | None" = None, cases: "Mapping[An
 
 @lru_cache(maxsize=None)
 def _load(path: Path) -> dict:
-    from cipherlab.analysis.claims import load_claims
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ValueError(f"{path.name}: unreadable ({exc.__class__.__name__}: {str(exc).splitlines()[0]})") from None
     from cipherlab.experiments.aead.measure import CIPHERS, MODES
-    claims = load_claims()
-    return check(document, set(claims.loc[claims["paper"] == PAPER, "claim_id"]),
-                 {1: MODES, 2: CIPHERS, "forgery": MODES}, path=path)
+    return check(_paper.read_declaration(path), _paper.claim_ids_of(PAPER), {1: MODES, 2: CIPHERS, "forgery": MODES},
+                 path=path)
 
 
 def load() -> dict:
@@ -131,9 +116,7 @@ def load() -> dict:
 
 def section(name: str) -> Mapping[str, dict]:
     """One section of the file: claim id -> its entry, in the file's order (empty if the file has none)."""
-    if name not in SECTIONS:
-        raise ValueError(f"section must be one of {', '.join(SECTIONS)}, got {name!r}")
-    return load().get(name) or {}
+    return _paper.declaration_section(load(), name, SECTIONS)
 
 
 def cells(entry_cells) -> list[tuple[str, str, str]]:

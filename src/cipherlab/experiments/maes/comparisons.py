@@ -12,10 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-import jsonschema
 import numpy as np
-import yaml
 
+from cipherlab.analysis import paper as _paper
 from cipherlab.pipeline.paths import PAPER_DATA_DIR
 
 #: The file (under ``data/paper/``) and the paper whose claims it declares.
@@ -56,10 +55,6 @@ SECTIONS = tuple(SCHEMA["properties"])
 CELL_FIELDS = ("prose", "slow", "fast")
 
 
-def _where(error: jsonschema.ValidationError) -> str:
-    return ".".join(str(p) for p in error.absolute_path) or "the file"
-
-
 def check(document: Any, claim_ids: "set[str] | None" = None,
           cells: "Mapping[tuple[str, str, str], float] | None" = None, *, path: "str | Path" = COMPARISONS_FILE) -> dict:
     """``document`` checked against :data:`SCHEMA` and its own rules (a claim read one reading per approach names
@@ -68,13 +63,9 @@ def check(document: Any, claim_ids: "set[str] | None" = None,
     ``(table, row, column) -> number``), every cell an entry names is one of them and a number.
     ``ValueError`` in one line naming the entry otherwise."""
     name = Path(path).name
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(document))
-    if error is not None:
-        raise ValueError(f"{name}: {_where(error)}: {error.message}")
+    _paper.check_declaration(document, SCHEMA, path=path, paper=PAPER, claim_ids=claim_ids)
     for kind, entries in document.items():
         for cid, entry in (entries or {}).items():
-            if claim_ids is not None and cid not in claim_ids:
-                raise ValueError(f"{name}: {kind}.{cid}: no such claim of paper {PAPER} in data/paper/claims.csv")
             per = entry.get("one_reading_per")
             for i, comparison in enumerate(entry["comparisons"]):
                 where = f"{name}: {kind}.{cid}.comparisons.{i}"
@@ -96,20 +87,13 @@ def check(document: Any, claim_ids: "set[str] | None" = None,
 
 def published_cells() -> dict[tuple[str, str, str], float]:
     """Every published cell of paper 002, ``(table, row, column) -> number`` (NaN where not numeric)."""
-    from cipherlab.analysis import paper
-    df = paper.published(PAPER)
+    df = _paper.published(PAPER)
     return {(t, r, c): float(n) for t, r, c, n in zip(df["table"], df["row"], df["column"], df["number"])}
 
 
 @lru_cache(maxsize=None)
 def _load(path: Path) -> dict:
-    from cipherlab.analysis.claims import load_claims
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ValueError(f"{path.name}: unreadable ({exc.__class__.__name__}: {str(exc).splitlines()[0]})") from None
-    claims = load_claims()
-    return check(document, set(claims.loc[claims["paper"] == PAPER, "claim_id"]), published_cells(), path=path)
+    return check(_paper.read_declaration(path), _paper.claim_ids_of(PAPER), published_cells(), path=path)
 
 
 def load() -> dict:
@@ -119,9 +103,7 @@ def load() -> dict:
 
 def section(name: str) -> Mapping[str, dict]:
     """One section of the file: claim id -> its entry, in the file's order (empty if the file has none)."""
-    if name not in SECTIONS:
-        raise ValueError(f"section must be one of {', '.join(SECTIONS)}, got {name!r}")
-    return load().get(name) or {}
+    return _paper.declaration_section(load(), name, SECTIONS)
 
 
 class ProseRatio(NamedTuple):

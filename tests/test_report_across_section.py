@@ -7,14 +7,9 @@ import pandas as pd
 from cipherlab.report import template
 from cipherlab.report.referee import Paper
 
+from report_rows import verdict_row as _row
 
-def _row(cid, verdict, *, tier="headline", concern="", kind="ratio", ours="12 % [10, 14]", published="50 %",
-         detail="", outcome=""):
-    return {"claim_id": cid, "paper": cid[:3], "where": "Sec. 1", "claim": f"quote of {cid}", "kind": kind,
-            "rule": "holds", "published": published, "ours": ours, "verdict": verdict,
-            "reason": f"a long machine reason of {cid}, with every clause the engine wrote", "tier": tier,
-            "concern": concern, "section": "s", "quantity": f"the quantity of {cid}", "reference": "",
-            "outcome": outcome, "measured": "", "covered_by": "", "detail": detail}
+
 
 
 def test_the_section_across_machines_names_the_machines_and_the_papers_own_apart():

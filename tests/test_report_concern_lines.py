@@ -6,23 +6,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cipherlab.report import concern_lines, template
-from cipherlab.report.referee import Paper
+from cipherlab.report import concern_lines
+
+from report_rows import report_bodies as _body, verdict_row as _row
 
 
-def _row(cid, verdict, *, tier="headline", concern="", kind="ratio", ours="12 % [10, 14]", published="50 %",
-         detail="", outcome=""):
-    return {"claim_id": cid, "paper": cid[:3], "where": "Sec. 1", "claim": f"quote of {cid}", "kind": kind,
-            "rule": "holds", "published": published, "ours": ours, "verdict": verdict,
-            "reason": f"a long machine reason of {cid}, with every clause the engine wrote", "tier": tier,
-            "concern": concern, "section": "s", "quantity": f"the quantity of {cid}", "reference": "",
-            "outcome": outcome, "measured": "", "covered_by": "", "detail": detail}
-
-
-def _body(paper, rows, findings=None):
-    out = template.report_sections(Paper(paper, "subject", "aes2sbox", ""), pd.DataFrame(rows),
-                                   pd.DataFrame(findings) if findings is not None else None)
-    return {s.key: s.body for s in out}
 
 
 def test_every_concern_is_listed_each_as_one_line_with_its_deciding_number_not_its_reason():

@@ -10,6 +10,8 @@ import pandas as pd
 from cipherlab.report import forest, template
 from cipherlab.report.referee import Paper
 
+from report_rows import report_bodies as _body, verdict_row as _row
+
 ATTACK = "an encryption oracle for 257 chosen blocks, and no key"
 
 
@@ -152,19 +154,6 @@ def test_cautions_and_failed_checks_are_listed_with_their_references():
 
 # -- the defects, the headline table, our own findings and the recommendation, on verdict rows -------------
 
-def _row(cid, verdict, *, tier="headline", concern="", kind="ratio", ours="12 % [10, 14]", published="50 %",
-         detail="", outcome=""):
-    return {"claim_id": cid, "paper": cid[:3], "where": "Sec. 1", "claim": f"quote of {cid}", "kind": kind,
-            "rule": "holds", "published": published, "ours": ours, "verdict": verdict,
-            "reason": f"a long machine reason of {cid}, with every clause the engine wrote", "tier": tier,
-            "concern": concern, "section": "s", "quantity": f"the quantity of {cid}", "reference": "",
-            "outcome": outcome, "measured": "", "covered_by": "", "detail": detail}
-
-
-def _body(paper, rows, findings=None):
-    out = template.report_sections(Paper(paper, "subject", "aes2sbox", ""), pd.DataFrame(rows),
-                                   pd.DataFrame(findings) if findings is not None else None)
-    return {s.key: s.body for s in out}
 
 
 def test_the_papers_own_defects_come_substantive_first_headline_and_contradicted_before_the_rest():

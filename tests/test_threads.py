@@ -103,15 +103,13 @@ def test_a_timed_call_keeps_the_last_samples_of_its_way(monkeypatch):
     assert list(one) == pytest.approx([0.03, 0.02, 0.05][-T.SAMPLES:]) and list(shared) == [0.005]
 
 
-def test_the_helpers_spin_is_bounded_and_sees_a_posted_job():
-    """The helper's wait reads the flag until it changes or its bound of reads has passed, then returns
-    what it read: an unchanged flag after the bound (it goes to sleep), a posted value at once."""
-    flag = np.zeros(1, np.int64)
-    assert T._spin(flag, 0, 1000) == 0
-    assert T._spin(flag, 0, 0) == 0
-    flag[0] = 7
-    assert T._spin(flag, 0, 1 << 62) == 7  # no bound reached: the value was already there
-    assert T.spin_reads() >= 1
+def test_the_helpers_spin_is_bounded_by_a_measured_count_of_reads():
+    """The helpers' wait (``_team.spin``, tested in ``test_team``) is bounded by a count of reads measured once
+    per process; the wait returns 0 (nothing posted) when they have passed, and every helper uses that count."""
+    reads = T.spin_reads()
+    assert isinstance(reads, int) and reads >= 1 and reads == T.spin_reads()
+    assert T._team.spin(T._team.new_box(), 0, 0, reads) == 0
+    assert all(helper.reads == reads for helper in T._helpers(1))
 
 
 def test_a_helper_runs_jobs_given_awake_or_asleep_and_a_trace_counts_each_way(monkeypatch):

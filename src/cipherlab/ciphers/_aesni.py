@@ -32,7 +32,7 @@ from cipherlab.ciphers.cpu import has_vaes, has_zmm
 from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 
 __all__ = ["HwPlan", "plan", "counter", "ecb", "cbc_encrypt", "cbc_decrypt", "ctr", "kernel_width", "use_width",
-           "available_widths", "wide_kernel", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES"]
+           "available_widths", "wide_kernel", "wide_team", "ZMM_MIN_GAIN", "PARALLEL_MIN_BYTES"]
 
 # ShiftRows as a gather (out[i] = in[_SR[i]]) in FIPS byte order r + 4c, and its inverse
 _SR = np.array([(i % 4) + 4 * ((i // 4 + i % 4) % 4) for i in range(16)], dtype=np.uint8)
@@ -213,6 +213,15 @@ def wide_kernel(p: HwPlan, mode: str):
     return p.wide.kernels[mode].get(width) or p.wide.get(mode, width)
 
 
+def wide_team(p: HwPlan, mode: str):
+    """The team of the VAES entry point of ``mode`` for plan ``p`` at the current width (compiled or loaded
+    from the cache on first use: :meth:`cipherlab.ciphers._vaes_kernels.Entries.team`), or None where ``p``
+    runs on the 128-bit kernels; an object on more than one thread makes it with its first message, so the
+    first long message does not."""
+    width = _wide(p)
+    return p.wide.team(mode, width) if width else None
+
+
 def _wide(p: HwPlan) -> int:
     """The register width plan ``p`` runs ECB and CTR at (0: the 128-bit AES-NI kernels)."""
     if p.wide is None:
@@ -231,7 +240,8 @@ def ecb(inp, out, p: HwPlan, decrypt: bool, threads: int) -> None:
         if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
             kernel(inp, out, 0, inp.shape[0] >> 4, keys)
             return
-        _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, a, b, keys), V.GROUP_BLOCKS[width])
+        _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, a, b, keys), V.GROUP_BLOCKS[width],
+                p.wide.team(mode, width))
         return
     if inp.flags.writeable:
         inp = _readonly(inp)
@@ -263,7 +273,8 @@ def ctr(inp, out, iv: np.ndarray, p: HwPlan, threads: int) -> None:
         if threads == 1 or inp.shape[0] < PARALLEL_MIN_BYTES:  # the short path: no closure, no pool
             kernel(inp, out, iv, 0, (inp.shape[0] + 15) >> 4, keys)
             return
-        _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, keys), V.GROUP_BLOCKS[width])
+        _ranges(kernel, inp.shape[0], threads, lambda a, b: (inp, out, iv, a, b, keys), V.GROUP_BLOCKS[width],
+                p.wide.team("ctr", width))
         return
     if inp.flags.writeable:
         inp = _readonly(inp)

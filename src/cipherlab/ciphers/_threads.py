@@ -3,10 +3,12 @@ between one thread and sharing, per kernel and size class.
 
 The kernels release the GIL (``nogil``), so pieces of one message run in parallel on a helper thread and
 the caller's. :func:`_ranges` runs a message one way or the other as :func:`shares` decides from that size
-class's measured times (:func:`_record`); :func:`share` splits it in guided pieces (:class:`_Shared`);
-:func:`beside` runs two independent calls at once. A helper stays awake for :data:`SPIN_SECONDS` after a
-piece (a bounded spin in native code, without the GIL), then sleeps. :func:`trace` shows which way each
-long message took and its time.
+class's measured times (:func:`_record`). Shared, a VAES entry point's message is posted natively to the
+team's box (:func:`team_share`, :mod:`cipherlab.ciphers._team`): no thread takes the GIL from the post to
+the last piece, so a helper joins within a microsecond; any other kernel's message is split in guided
+pieces claimed from Python (:func:`share`, :class:`_Shared`). :func:`beside` runs two independent calls at
+once. A helper stays awake for :data:`SPIN_SECONDS` after its work (a bounded spin in native code, without
+the GIL), then sleeps. :func:`trace` shows which way each long message took and its time.
 """
 from __future__ import annotations
 
@@ -18,74 +20,65 @@ from collections import deque
 from contextlib import contextmanager
 from typing import NamedTuple
 
-import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
-from cipherlab.ciphers._numba import jit, max_threads
+from cipherlab.ciphers import _team
+from cipherlab.ciphers._numba import max_threads
 
 __all__ = ["PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN", "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES",
-           "GUIDE", "share", "trace", "Call", "beside", "SPIN_SECONDS", "spin_reads", "start"]
+           "GUIDE", "share", "team_share", "trace", "Call", "beside", "SPIN_SECONDS", "spin_reads", "start"]
 
 # Below this many bytes (or with one thread) the serial kernels run: thread
 # start-up would cost more than it saves at 10 GB/s.
 PARALLEL_MIN_BYTES = 1 << 16
 
 
-@intrinsic
-def _load_acquire(typingctx, flag):
-    """``flag[0]`` (an int64 array) read with acquire ordering: a load the compiler may not hoist out
-    of a wait loop, so a store by another thread is seen. (No ``pause``: inline assembly aborts Numba's
-    object cache.)"""
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        return builder.load_atomic(builder.bitcast(ary.data, ir.IntType(64).as_pointer()), "acquire", 8)
-    return types.int64(flag), codegen
-
-
-
-@jit
-def _spin(flag, seen, limit):
-    """Wait (without the GIL) until ``flag[0] != seen`` or ``limit`` reads have passed; ``flag[0]``."""
-    for _ in range(limit):
-        value = _load_acquire(flag)
-        if value != seen:
-            return value
-    return _load_acquire(flag)
-
-
 #: How long a helper thread stays awake after its last piece (seconds), spinning in native code without
 #: the GIL: a stream of messages hands the next one to a thread already running instead of waking a
-#: halted vCPU (tens of microseconds to a millisecond on a VM) each time; then it sleeps.
-SPIN_SECONDS = 2e-4
-#: The reads of :func:`_spin` that last :data:`SPIN_SECONDS` (measured on first use, per process).
+#: halted vCPU (tens of microseconds to a millisecond on a VM) each time; then it sleeps. (OpenMP runtimes
+#: spin 200 ms by default.) Measured on a 2-vCPU Zen 5 VM, 8 MiB messages in the sweep's interleaved
+#: batches: 1.2-1.4x one thread with 0.2 ms, 1.6-1.7x with 2 ms or 10 ms; a core idle for a millisecond runs
+#: the next messages slower for about a millisecond.
+SPIN_SECONDS = 2e-3
+#: The reads of the helpers' wait (:func:`cipherlab.ciphers._team.spin`, a serve loop's idle reads) that last
+#: :data:`SPIN_SECONDS` (measured on first use, per process).
 _SPIN_READS: list = [None]
 
 
 def spin_reads() -> int:
     """The spin's bound in reads: :data:`SPIN_SECONDS` at the rate measured once (a hundred thousand reads)."""
     if _SPIN_READS[0] is None:
-        flag = np.zeros(1, np.int64)
-        _spin(flag, 0, 1)  # compile or load from the cache, untimed
+        box = _team.new_box()
+        _team.spin(box, 0, 0, 1)  # compile or load from the cache, untimed
         reads = 100_000
         t0 = time.perf_counter()
-        _spin(flag, 0, reads)
+        _team.spin(box, 0, 0, reads)
         _SPIN_READS[0] = max(1, int(SPIN_SECONDS * reads / max(time.perf_counter() - t0, 1e-9)))
     return _SPIN_READS[0]
 
 
+#: The team's mailbox (:mod:`cipherlab.ciphers._team`): every helper spins on its words; one message at a
+#: time is posted there (:data:`_BOX_LOCK`), a job from Python counts its ``WAKE`` word up.
+_BOX: list = [_team.new_box()]
+_BOX_LOCK: list = [threading.Lock()]
+#: ``kind -> serve``: the helpers' native loop of each entry point that has posted a message.
+_SERVERS: dict = {}
+_SEQ = [0]
+
+
 class _Helper:
-    """A thread that runs the jobs handed to it (:meth:`give`), in order: after each it spins for
-    :func:`spin_reads` on its flag (each job posted counts it up), then sleeps on a condition until the
-    next. Jobs queue (two user threads may hand it one each at once); a shared message's job that its
-    caller finished meanwhile returns at once."""
+    """A thread that runs the work handed to it: a message posted natively to the team's box (it runs
+    the posting entry point's ``serve`` loop, without the GIL, until no message comes for
+    :func:`spin_reads` reads) and the Python jobs handed to it (:meth:`give`), in order. Between them it
+    spins on the box, then sleeps on a condition until woken (:meth:`wake`, :meth:`give`). Jobs queue
+    (two user threads may hand it one each at once); a shared message's job that its caller finished
+    meanwhile returns at once."""
 
     def __init__(self, index: int):
-        self.flag = np.zeros(1, np.int64)
         self.jobs: deque = deque()
         self.cond = threading.Condition()
-        self.spins = 0     # jobs seen while spinning (awake), for the trace's reader and tests
+        self.asleep = False
+        self.wanted = False
+        self.spins = 0     # work seen while spinning (awake), for the trace's reader and tests
         self.sleeps = 0    # times the spin ran out and the thread slept
         self.reads = spin_reads()  # measured here: a job handed to the new thread does not wait for it
         self.thread = threading.Thread(target=self._run, name=f"cipherlab-aesni-{index}", daemon=True)
@@ -94,22 +87,36 @@ class _Helper:
     def give(self, job) -> None:
         with self.cond:
             self.jobs.append(job)
-            self.flag[0] += 1
+            _BOX[0][_team.WAKE] += 1
             self.cond.notify()
 
+    def wake(self) -> None:
+        """Wake the thread if it sleeps (a message is about to be posted natively)."""
+        if self.asleep:
+            with self.cond:
+                self.wanted = True
+                self.cond.notify()
+
     def _run(self) -> None:
-        flag, cond, reads, jobs = self.flag, self.cond, self.reads, self.jobs
-        seen = 0
+        box, cond, reads, jobs = _BOX[0], self.cond, self.reads, self.jobs
+        seen, woken = int(box[_team.POST]), int(box[_team.WAKE])
         while True:
-            if _spin(flag, seen, reads) != seen:
+            found = _team.spin(box, seen, woken, reads)
+            while found == 1:  # a message posted: serve it and the next ones until none comes for a while
                 self.spins += 1
-            else:
+                serve = _SERVERS.get(int(box[_team.KIND]))
+                seen = serve(box, seen, woken, reads) if serve is not None else int(box[_team.POST])
+                found = 1 if box[_team.POST] != seen else 2 if box[_team.WAKE] != woken else 0
+            if found == 0:
                 self.sleeps += 1
                 with cond:
-                    while flag[0] == seen:
+                    self.asleep = True
+                    while not jobs and not self.wanted:
                         cond.wait()
-            with cond:
-                seen = int(flag[0])
+                    self.asleep = self.wanted = False
+            else:
+                self.spins += 1
+            woken = int(box[_team.WAKE])
             while jobs:
                 jobs.popleft().work()  # popped: the message's arrays are not kept alive while waiting
 
@@ -132,14 +139,49 @@ def start(threads: int) -> None:
 
 def _forget_helpers_in_child() -> None:
     """A forked child inherits the helpers' objects but not their threads (work handed to them would
-    never run): the child starts without them and makes its own on first use, and measures its own
-    times (its cores may be shared differently)."""
+    never run): the child starts without them and makes its own on first use, with a box and lock of its
+    own, and measures its own times (its cores may be shared differently)."""
     _HELPERS.clear()
     _SPEED.clear()
+    _BOX[0] = _team.new_box()
+    _BOX_LOCK[0] = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_helpers_in_child)
+
+
+def team_share(team: tuple, args: tuple, n_blocks: int, threads: int) -> bool:
+    """Run one message through a VAES entry point's team ``(kind, entry, serve)``
+    (:meth:`cipherlab.ciphers._vaes_kernels.Entries.team`) on ``threads`` threads: posted natively to the box,
+    its pieces claimed by this thread and the helpers that see it; ``args`` are the entry point's arguments
+    for the whole message. False (nothing done) when another thread's message holds the box, or for a
+    message of more than :data:`cipherlab.ciphers._team.MAX_UNITS` units (32 GiB): the caller runs it alone. Returns once every block is written (a helper preempted inside a piece is waited for,
+    an interrupt raised only after)."""
+    lock = _BOX_LOCK[0]
+    if n_blocks > _team.MAX_UNITS * _team.UNIT or not lock.acquire(blocking=False):
+        return False
+    try:
+        kind, entry, serve = team
+        box = _BOX[0]
+        helpers = _helpers(min(threads, max_threads()) - 1)
+        _SERVERS[kind] = serve
+        for helper in helpers:
+            helper.wake()
+        _SEQ[0] = _SEQ[0] % ((1 << _team.SEQ_BITS) - 1) + 1
+        done = entry(*args, box, _SEQ[0], len(helpers), helpers[0].reads if helpers else 1)
+        interrupted = None
+        while not done:
+            try:
+                time.sleep(2e-5)
+            except BaseException as exc:  # noqa: BLE001 - the helpers still write the arrays: wait, then raise
+                interrupted = exc
+            done = _team.wait_done(box, n_blocks, 1000)
+        if interrupted is not None:
+            raise interrupted
+        return True
+    finally:
+        lock.release()
 
 
 #: The least a thread claims at a time (bytes) where threads share a message: a claim costs a kernel call
@@ -239,6 +281,14 @@ def shares(kernel, n_bytes: int) -> bool:
     return choice if speed[2] > 0 else not choice
 
 
+def _explores_next(kernel, n_bytes: int) -> bool:
+    """Whether the size class's next call is the one that runs sharing again while one thread is chosen
+    (see :func:`shares`): the helpers are woken one call ahead, so that call is timed as a stream of
+    shared calls runs, not with a helper thread's and an idle vCPU's wake-up in it."""
+    speed = _SPEED.get(_size_class(kernel, n_bytes))
+    return speed is not None and speed[4] is False and speed[2] == 1
+
+
 def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
     """Add one timed message to its size class's figures (see :func:`shares`)."""
     key = _size_class(kernel, n_bytes)
@@ -295,9 +345,10 @@ def _faults() -> int:
 _RUSAGE = resource.RUSAGE_SELF  # the helper threads' faults too
 
 
-def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:
+def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4, team: "tuple | None" = None) -> None:
     """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads, this one
-    included (:class:`_Shared`); the kernels release the GIL (``nogil``), so the pieces run in parallel.
+    included: a VAES entry point's ``team`` natively (:func:`team_share`), any other kernel through
+    :class:`_Shared`; the kernels release the GIL (``nogil``), so the pieces run in parallel.
     Each piece but the last is a whole number of the kernel's groups of ``group`` blocks in flight.
     ``threads == 1`` and small inputs run serially here; a longer message runs on one thread or shared as
     :func:`shares` decides from this size class's measured times, and is timed for it (two clock reads).
@@ -308,11 +359,18 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> Non
         kernel(*args_for(0, n_blocks))
         return
     both = shares(kernel, n_bytes)
+    helpers = _helpers(min(threads, max_threads()) - 1)  # made (once) outside the timing
+    if not both and _explores_next(kernel, n_bytes):
+        for helper in helpers:  # awake when the next call tries sharing, as in a stream of shared calls
+            helper.wake()
     calls = _TRACE[0]
     if calls is not None:
         faults = _faults()
     t0 = time.perf_counter()
-    if both:
+    if both and team is not None:
+        if not team_share(team, args_for(0, n_blocks), n_blocks, threads):
+            kernel(*args_for(0, n_blocks))
+    elif both:
         share(kernel, n_bytes, threads, args_for, group)
     else:
         kernel(*args_for(0, n_blocks))

@@ -37,6 +37,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from cipherlab.ciphers import _team as T
 from cipherlab.ciphers._numba import jit
 
 __all__ = ["WIDTHS", "REGISTERS", "GROUP_BLOCKS", "Entries", "entries", "ecb_group", "ctr_group", "splat_keys",
@@ -311,6 +312,51 @@ def ctr_blocks(inp, out, iv, start, stop, keys, marker, shape, mix):
         _ctr_through_copy(inp, out, hi, lo, b, stop, rk, shape, mix)
 
 
+# -- a message shared by a team of threads (see :mod:`cipherlab.ciphers._team`) ------------------
+
+
+@jit
+def team_claims(box, seq, front, decrypt, ctr, marker, shape, mix):
+    """Claim and run pieces of posted message ``seq`` until none is left (on any thread of the team),
+    on arrays made from the box's addresses; each piece's blocks counted in ``DONE`` once written.
+    ``ctr``: None (ECB, in the direction ``decrypt``) or True (CTR)."""
+    n = box[T.N_BYTES]
+    inp = T.u8_array(box[T.INP], n)
+    out = T.u8_array(box[T.OUT], n)
+    keys = T.u64_keys(box[T.KEYS], box[T.N_KEYS])
+    while True:
+        b, e = T.claim(box, seq, front)
+        if b == e:
+            return
+        if ctr is None:  # ECB (a constant: the other branch is not compiled)
+            ecb_blocks(inp, out, b, e, decrypt, keys, marker, shape, mix)
+        else:
+            ctr_blocks(inp, out, T.u8_array(box[T.IV], 16), b, e, keys, marker, shape, mix)
+        T.fetch_add(box, T.DONE, e - b)
+
+
+@jit
+def team_serve(box, seen, woken, limit, kind, decrypt, ctr, marker, shape, mix):
+    """A helper's loop (without the GIL): every message of entry ``kind`` posted past ``seen`` is joined
+    (a seat taken, pieces claimed) as soon as it is seen; returns the last message seen when ``limit``
+    reads pass with none, when another entry posts, or when a job is handed over from Python (``woken``)."""
+    idle = 0
+    while idle < limit:
+        s = T.load(box, T.POST)
+        if s == seen:
+            if T.load(box, T.WAKE) != woken:
+                return seen
+            idle += 1
+            continue
+        if box[T.KIND] != kind:
+            return seen
+        seen = s
+        if T.seat(box, s):
+            team_claims(box, s, False, decrypt, ctr, marker, shape, mix)
+        idle = 0
+    return seen
+
+
 # -- entry points: arrays and integers only ----------------------------------------------------
 
 _IN = types.Array(types.uint8, 1, "C", readonly=True)
@@ -319,8 +365,21 @@ _KEYS = types.Array(types.uint64, 2, "C", readonly=True)
 #: ``ecb(inp, out, start, stop, keys)`` and ``ctr(inp, out, iv, start, stop, keys)``
 ECB_SIGNATURE = types.void(_IN, _OUT, types.int64, types.int64, _KEYS)
 CTR_SIGNATURE = types.void(_IN, _OUT, _IN, types.int64, types.int64, _KEYS)
+#: ``team(..., box, seq, helpers, limit) -> done`` (see :func:`_compile_team`) and ``serve(box, seen, woken,
+#: limit) -> seen``
+_BOX = types.Array(types.int64, 1, "C")
+ECB_TEAM_SIGNATURE = types.boolean(_IN, _OUT, types.int64, types.int64, _KEYS, _BOX, types.int64, types.int64,
+                                   types.int64)
+CTR_TEAM_SIGNATURE = types.boolean(_IN, _OUT, _IN, types.int64, types.int64, _KEYS, _BOX, types.int64, types.int64,
+                                   types.int64)
+SERVE_SIGNATURE = types.int64(_BOX, types.int64, types.int64, types.int64)
 #: The entry points' modes: ECB's two directions apart (each compiled on its first use), CTR.
 MODES = ("ecb-encrypt", "ecb-decrypt", "ctr")
+
+
+def kind_of(mode: str, width: int, n_keys: int, mix: bool) -> int:
+    """The number an entry point posts its messages under (the same in every process)."""
+    return ((MODES.index(mode) * 1024 + width) * 64 + n_keys) * 2 + bool(mix)
 
 
 def _compile(mode: str, width: int, n_keys: int, mix: bool):
@@ -345,16 +404,44 @@ def _compile(mode: str, width: int, n_keys: int, mix: bool):
     return jit(ecb_decrypt, signature=ECB_SIGNATURE)
 
 
+def _compile_team(mode: str, width: int, n_keys: int, mix: bool):
+    """``(team, serve)`` of ``mode`` (:data:`MODES`): the caller's entry point of a message shared by a team,
+    ``team(<the mode's arguments>, box, seq, helpers, limit)`` (posts the message, runs its share, waits at
+    most ``limit`` reads for the helpers' pieces: whether every block is done), and the helpers' loop
+    :func:`team_serve` for it, both compiled now (or loaded from Numba's cache)."""
+    marker, shape, kind = (0,) * n_keys, ((0,) * WIDTHS[width],) * REGISTERS[width], (True if mix else None)
+    number, decrypt = kind_of(mode, width, n_keys, mix), mode == "ecb-decrypt"
+    ctr = True if mode == "ctr" else None
+
+    def serve(box, seen, woken, limit):
+        return team_serve(box, seen, woken, limit, number, decrypt, ctr, marker, shape, kind)
+
+    if mode == "ctr":
+        def team(inp, out, iv, start, stop, keys, box, seq, helpers, limit):
+            T.post(box, number, seq, inp, out, iv.ctypes.data, keys, start, stop, helpers)
+            team_claims(box, seq, True, False, ctr, marker, shape, kind)
+            return T.wait_done(box, stop - start, limit)
+        signature = CTR_TEAM_SIGNATURE
+    else:
+        def team(inp, out, start, stop, keys, box, seq, helpers, limit):
+            T.post(box, number, seq, inp, out, 0, keys, start, stop, helpers)
+            team_claims(box, seq, True, decrypt, ctr, marker, shape, kind)
+            return T.wait_done(box, stop - start, limit)
+        signature = ECB_TEAM_SIGNATURE
+    return jit(team, signature=signature), jit(serve, signature=SERVE_SIGNATURE)
+
+
 class Entries:
     """The entry points of one key count and round shape (:func:`entries`), by mode and register width,
     each compiled on its first use: ``kernels[mode].get(width) or get(mode, width)``, one dictionary
     look-up on the hot path."""
 
-    __slots__ = ("n_keys", "mix", "kernels")
+    __slots__ = ("n_keys", "mix", "kernels", "teams")
 
     def __init__(self, n_keys: int, mix: bool):
         self.n_keys, self.mix = n_keys, bool(mix)
         self.kernels: dict = {mode: {} for mode in MODES}
+        self.teams: dict = {}
 
     def get(self, mode: str, width: int):
         table = self.kernels[mode]
@@ -362,6 +449,15 @@ class Entries:
         if kernel is None:
             kernel = table[width] = _compile(mode, width, self.n_keys, self.mix)
         return kernel
+
+    def team(self, mode: str, width: int) -> tuple:
+        """``(number, team, serve)`` of ``mode`` at ``width``: :func:`kind_of` and :func:`_compile_team`'s pair
+        (compiled on first use)."""
+        entry = self.teams.get((mode, width))
+        if entry is None:
+            entry = self.teams[(mode, width)] = (kind_of(mode, width, self.n_keys, self.mix),
+                                                 *_compile_team(mode, width, self.n_keys, self.mix))
+        return entry
 
 
 @lru_cache(maxsize=None)

@@ -305,8 +305,11 @@ class Cipher:
         hot = False
         if self._impl == "aesni" and self._mode != "cbc":
             plan = self._decryption() if decrypt and self._mode == "ecb" else self._enc
-            kernel = HW.wide_kernel(plan, "ctr" if self._mode == "ctr" else "ecb-decrypt" if decrypt else "ecb-encrypt")
+            mode = "ctr" if self._mode == "ctr" else "ecb-decrypt" if decrypt else "ecb-encrypt"
+            kernel = HW.wide_kernel(plan, mode)
             hot = (kernel, plan.rk) if kernel is not None else False
+            if hot and self._threads > 1:
+                HW.wide_team(plan, mode)
         wide = list(self._wide)
         wide[decrypt] = hot
         object.__setattr__(self, "_wide", tuple(wide))

@@ -45,7 +45,8 @@ from cipherlab.ciphers._aesni import ZMM_MIN_GAIN
 from cipherlab.ciphers.probe import instruction_bound
 from cipherlab.analysis.sweep import SWEEP_EXPERIMENT, SWEEP_MODE, limit_table, probe_table, sweep_parameters, sweep_table
 from cipherlab.bench_tables import REFERENCE, against_bound, format_table, kernel_rows, target_ratios, user_table
-from cipherlab.bench_timing import FIRST_CALLS, STREAM_CALLS, batch_time, first_calls, sweep_cases, time_cases
+from cipherlab.bench_timing import (BATCH_SECONDS, FIRST_CALLS, STREAM_CALLS, STREAM_LEAD_SECONDS, STREAM_SECONDS,
+                                    batch_time, first_calls, sweep_cases, time_cases)
 
 __all__ = ["run_bench", "run_sweep", "run_limits", "bound_record", "against_bound", "openssl_speed", "sweep_table",
            "instruction_bound", "main", "target_ratios", "format_table", "kernel_rows", "user_table", "BENCH_IMPLS",
@@ -272,7 +273,9 @@ def run_sweep(sizes=SWEEP_SIZES, mode: str = "ctr", impl: str = "auto", repeats:
             ways[n] = {"first_calls": [bool(c.shared) for c in calls], "first_call_faults": [c.faults for c in calls]}
         ours_two = [t == 2 and lib == "cipherlab" for lib, _, t, _, _ in cases]  # each batch a stream of messages
         timed = time_cases([fn for *_, fn in cases], repeats, least=[STREAM_CALLS if s else 1 for s in ours_two],
-                            per_call=[2 if kind == "streams" else 1 for *_, kind, _ in cases])
+                           seconds=[STREAM_SECONDS if two else BATCH_SECONDS] * len(cases),
+                           lead=[STREAM_LEAD_SECONDS if two else 0.0] * len(cases),
+                           per_call=[2 if kind == "streams" else 1 for *_, kind, _ in cases])
         if two:
             from cipherlab.ciphers._threads import trace
             with trace() as calls:  # the way the warm object takes now (the learned choice)
@@ -427,6 +430,7 @@ def run_sizes(args) -> int:
                             sizes=list(SWEEP_SIZES), clock_hz_measured=clock, load_average_before=load_before,
                             **record, two_thread_ways={str(n): w for n, w in ways.items()},
                             first_calls=FIRST_CALLS, stream_calls=STREAM_CALLS,
+                            stream_seconds=STREAM_SECONDS, stream_lead_seconds=STREAM_LEAD_SECONDS,
                             openssl=openssl if isinstance(openssl, str) else "measured")
         rows = rows.assign(run_id=meta["run_id"])
         if args.profile:   # the pipeline's raw file (rule bench_sweep), through the one raw writer

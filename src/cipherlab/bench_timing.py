@@ -11,7 +11,7 @@ import numpy as np
 
 from cipherlab.ciphers.modes import new, pycryptodome_aes
 
-__all__ = ["BATCH_SECONDS", "FIRST_CALLS", "STREAM_CALLS", "batch_time", "sweep_cases", "first_calls", "time_cases"]
+__all__ = ["BATCH_SECONDS", "FIRST_CALLS", "STREAM_CALLS", "STREAM_SECONDS", "STREAM_LEAD_SECONDS", "batch_time", "sweep_cases", "first_calls", "time_cases"]
 
 #: Seconds each batch of calls should last: long enough for perf_counter, short enough to fit in one
 #: time slice of a shared machine (the fastest batch is kept).
@@ -31,10 +31,19 @@ def _copy(inp: np.ndarray, out: np.ndarray, start: int, stop: int) -> None:
 
 #: A two-thread case is timed as a user streaming messages sees it: this many calls of the size class run
 #: first (the learned choice of one thread or sharing made, the helper thread and the second vCPU awake;
-#: as a JIT compile is kept out of a timing), and each batch holds at least :data:`STREAM_CALLS` messages.
+#: as a JIT compile is kept out of a timing), and each batch holds at least :data:`STREAM_CALLS` messages
+#: and lasts at least :data:`STREAM_SECONDS` (every case at those sizes alike): a user streaming messages keeps
+#: the second core at work, while a core left idle between two short batches (the other cases' turns) runs
+#: the next batch's first millisecond slower (measured on a Zen 5 VM: 110-200 us an 8 MiB message, then
+#: 97-105).
 #: The first calls are timed one by one and reported apart (``object`` ``first calls``).
 FIRST_CALLS = 8
 STREAM_CALLS = 8
+STREAM_SECONDS = 5e-3
+#: At the two-thread sizes each timed batch (of every case alike) follows untimed calls of its case lasting
+#: this long: the stream is flowing when its timing starts, the helper thread awake and the second core at
+#: speed, as in a user's stream after its first messages (those are the ``first calls`` row).
+STREAM_LEAD_SECONDS = 1e-3
 
 
 def sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes, two_threads: bool) -> list:
@@ -60,6 +69,7 @@ def sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, r
     if two_threads:
         from cipherlab.ciphers._threads import beside, share
         both = new(key, "aes", mode, threads=2, **kw)
+        both.encrypt(data[:16])  # its first message: entry points and team compiled or loaded, outside the timing
         other = new(key, "aes", mode, threads=1, **kw)
         out = np.empty_like(data)
         cases += [("cipherlab", "reused", 2, "array", lambda: both.encrypt(data)),
@@ -84,22 +94,29 @@ def first_calls(fn, count: int) -> "tuple[float, list]":
     return sum(times) / count, calls
 
 
-def time_cases(cases: list, repeats: int, least=None, per_call=None) -> list:
+def time_cases(cases: list, repeats: int, least=None, per_call=None, seconds=None, lead=None) -> list:
     """``(seconds per call, calls per batch)`` of each case: a warm-up call (JIT compile or cache load),
-    calls per batch doubled until a batch lasts :data:`BATCH_SECONDS` (and holds ``least[i]`` calls at
-    least: a stream), then ``repeats`` batches of each, interleaved across the cases, the fastest kept;
-    each case's time divided by ``per_call[i]`` (messages per call)."""
+    calls per batch doubled until a batch lasts ``seconds[i]`` (default :data:`BATCH_SECONDS`) and holds
+    ``least[i]`` calls at least (a stream), then ``repeats`` batches of each, interleaved across the cases,
+    the fastest kept; each case's time divided by ``per_call[i]`` (messages per call). With ``lead[i]``
+    (seconds, default 0), each timed batch of case ``i`` follows untimed calls of it lasting about that long:
+    a stream already flowing when the timing starts (its start is timed apart: :func:`first_calls`)."""
     least = least or [1] * len(cases)
     per_call = per_call or [1] * len(cases)
-    calls = []
-    for fn, low in zip(cases, least):
+    seconds = seconds or [BATCH_SECONDS] * len(cases)
+    lead = lead or [0.0] * len(cases)
+    calls, leads = [], []
+    for fn, low, span, ahead in zip(cases, least, seconds, lead):
         fn()
         c = 1
-        while c < 1 << 16 and batch_time(fn, c) * c < BATCH_SECONDS:
+        while c < 1 << 16 and (one := batch_time(fn, c)) * c < span:
             c *= 2
         calls.append(max(c, low))
+        leads.append(int(ahead / max(one, 1e-9)) + 1 if ahead > 0 else 0)
     best = [float("inf")] * len(cases)
     for _ in range(repeats):
         for i, fn in enumerate(cases):
+            if leads[i]:
+                batch_time(fn, leads[i])
             best[i] = min(best[i], batch_time(fn, calls[i]))
     return [(b / k, c) for b, c, k in zip(best, calls, per_call)]

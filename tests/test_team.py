@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -48,7 +49,8 @@ def _shared(plan, mode: str, width: int, inp: np.ndarray, out: np.ndarray, iv: n
     """``inp`` through the team of ``mode`` (every block shared; asserts the team ran it)."""
     n_blocks = (inp.shape[0] + 15) // 16
     args = (inp, out, iv, 0, n_blocks, plan.rk) if mode == "ctr" else (inp, out, 0, n_blocks, plan.rk)
-    assert TH.team_share(plan.wide.team(mode, width), args, n_blocks, threads)
+    helped = TH.team_share(plan.wide.team(mode, width), args, n_blocks, threads)
+    assert helped is not None and 0 <= helped <= 1
 
 
 def _alone(plan, mode: str, width: int, inp: np.ndarray, iv: np.ndarray) -> np.ndarray:
@@ -158,16 +160,16 @@ def test_the_spin_sees_a_post_or_a_python_job_or_gives_up():
 
 @needs_vaes
 def test_a_busy_box_or_an_over_long_message_is_left_to_the_caller_alone():
-    """Another user thread's message holds the box: this one is not posted (False), and the caller runs
+    """Another user thread's message holds the box: this one is not posted (None), and the caller runs
     it on its own; so is a message of more units than the claim word holds."""
     _, plan = _plan("aes", bytes(16), bytes(16), "ctr")
     team = plan.wide.team("ctr", HW.kernel_width())
     data = np.zeros(16 * T.UNIT * 2, np.uint8)
     args = (data, np.empty_like(data), np.zeros(16, np.uint8), 0, 2 * T.UNIT, plan.rk)
     with TH._BOX_LOCK[0]:
-        assert TH.team_share(team, args, 2 * T.UNIT, 2) is False
-    assert TH.team_share(team, args, T.MAX_UNITS * T.UNIT + 1, 2) is False
-    assert TH.team_share(team, args, 2 * T.UNIT, 2) is True
+        assert TH.team_share(team, args, 2 * T.UNIT, 2) is None
+    assert TH.team_share(team, args, T.MAX_UNITS * T.UNIT + 1, 2) is None
+    assert 0 <= TH.team_share(team, args, 2 * T.UNIT, 2) <= 1
 
 
 @needs_vaes
@@ -208,7 +210,7 @@ FORK_SCRIPT = textwrap.dedent("""\
     def shared():
         out = np.empty_like(data)
         n = data.shape[0] // 16
-        assert TH.team_share(team, (data, out, c._iv_array, 0, n, plan.rk), n, 2)
+        assert TH.team_share(team, (data, out, c._iv_array, 0, n, plan.rk), n, 2) is not None
         return out
 
     assert np.array_equal(shared(), expected)
@@ -237,3 +239,24 @@ def test_every_entry_point_posts_under_its_own_number():
     numbers = {V.kind_of(mode, width, n_keys, mix) for mode in V.MODES for width in (256, 512)
                for n_keys in (11, 13, 15, 20) for mix in (False, True)}
     assert len(numbers) == len(V.MODES) * 2 * 4 * 2
+
+
+@needs_vaes
+def test_a_trace_shows_the_helpers_share_of_each_message_shared_natively():
+    """In a stream of shared messages the helper thread joins: the trace gives the fraction of each
+    message's blocks it did (between 0 and 1; above 0 for some message within two seconds of messages)."""
+    rng = np.random.default_rng(5)
+    key, iv = rng.bytes(16), rng.bytes(16)
+    c = new(key, "aes", "ctr", iv=iv, impl="aesni", threads=2)
+    data = rng.integers(0, 256, 16 * T.UNIT * 64, dtype=np.uint8)
+    expected = new(key, "aes", "ctr", iv=iv, impl="aesni", threads=1).encrypt(data)
+    seen = []
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and not any(h > 0 for h in seen):
+        TH._SPEED.clear()  # the next two messages: one thread, then shared (the learning order)
+        with TH.trace() as calls:
+            for _ in range(2):
+                assert np.array_equal(c.encrypt(data), expected)
+        seen += [call.helped for call in calls if call.shared]
+        assert all(np.isnan(call.helped) for call in calls if not call.shared)
+    assert seen and all(0 <= h <= 1 for h in seen) and any(h > 0 for h in seen)

@@ -24,7 +24,7 @@ from numba.extending import intrinsic
 from cipherlab.ciphers._numba import jit
 
 __all__ = ["BOX_WORDS", "POST", "WAKE", "KIND", "INP", "OUT", "IV", "KEYS", "N_BYTES", "N_KEYS", "START", "STOP", "UNIT", "MAX_UNITS", "SEATS",
-           "CLAIM", "DONE", "SEQ_BITS", "new_box", "load", "store", "fetch_add", "cas", "spin",
+           "CLAIM", "DONE", "HELPED", "SEQ_BITS", "new_box", "load", "store", "fetch_add", "cas", "spin",
            "post", "seat", "claim", "wait_done", "u8_array", "u64_keys"]
 
 # The box's words (indices into an int64 array). The words each side writes sit on cache lines of
@@ -37,6 +37,7 @@ N_BYTES, N_KEYS, START, STOP = 13, 14, 15, 16  # the input's length, the round k
 SEATS = 24     # sequence number << SEQ_SHIFT | the seats left for helpers (the caller's threads less one)
 CLAIM = 32     # sequence number << SEQ_SHIFT | the units left: first << 20 | end (see :func:`claim`)
 DONE = 40      # blocks done of this message (each piece adds its count when its output is written)
+HELPED = 41    # of those, the blocks the helpers did (how much of the message they shared; for the trace)
 BOX_WORDS = 48
 #: The claim word keeps the units left in its low 40 bits (the first and the end, 20 bits each: a message
 #: of up to :data:`MAX_UNITS` units), the message's sequence number above them.
@@ -164,6 +165,7 @@ def post(box, kind, seq, inp, out, iv_address, keys, start, stop, helpers):
     box[STOP] = stop
     store(box, SEATS, (seq << SEQ_SHIFT) | helpers)
     store(box, DONE, 0)
+    store(box, HELPED, 0)
     store(box, CLAIM, (seq << SEQ_SHIFT) | ((stop - start + UNIT - 1) // UNIT))
     store(box, POST, seq)
 

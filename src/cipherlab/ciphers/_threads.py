@@ -20,7 +20,6 @@ from collections import deque
 from contextlib import contextmanager
 from typing import NamedTuple
 
-
 from cipherlab.ciphers import _team
 from cipherlab.ciphers._numba import max_threads
 
@@ -151,16 +150,17 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_helpers_in_child)
 
 
-def team_share(team: tuple, args: tuple, n_blocks: int, threads: int) -> bool:
+def team_share(team: tuple, args: tuple, n_blocks: int, threads: int) -> "float | None":
     """Run one message through a VAES entry point's team ``(kind, entry, serve)``
     (:meth:`cipherlab.ciphers._vaes_kernels.Entries.team`) on ``threads`` threads: posted natively to the box,
     its pieces claimed by this thread and the helpers that see it; ``args`` are the entry point's arguments
-    for the whole message. False (nothing done) when another thread's message holds the box, or for a
-    message of more than :data:`cipherlab.ciphers._team.MAX_UNITS` units (32 GiB): the caller runs it alone. Returns once every block is written (a helper preempted inside a piece is waited for,
-    an interrupt raised only after)."""
+    for the whole message. Returns, once every block is written (a helper preempted inside a piece is waited
+    for, an interrupt raised only after), the fraction of the blocks the helpers did; None (nothing done)
+    when another thread's message holds the box, or for a message of more than
+    :data:`cipherlab.ciphers._team.MAX_UNITS` units (32 GiB): the caller runs it alone."""
     lock = _BOX_LOCK[0]
     if n_blocks > _team.MAX_UNITS * _team.UNIT or not lock.acquire(blocking=False):
-        return False
+        return None
     try:
         kind, entry, serve = team
         box = _BOX[0]
@@ -179,7 +179,7 @@ def team_share(team: tuple, args: tuple, n_blocks: int, threads: int) -> bool:
             done = _team.wait_done(box, n_blocks, 1000)
         if interrupted is not None:
             raise interrupted
-        return True
+        return int(box[_team.HELPED]) / max(n_blocks, 1)
     finally:
         lock.release()
 
@@ -318,6 +318,7 @@ class Call(NamedTuple):
     shared: bool     # run by the threads sharing it (False: one thread)
     seconds: float
     faults: int      # minor page faults the process took during it (fresh output pages: > 0)
+    helped: float = float("nan")  # shared natively: the fraction of its blocks the helper threads did
 
 
 @contextmanager
@@ -367,9 +368,12 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4, team: 
     if calls is not None:
         faults = _faults()
     t0 = time.perf_counter()
+    helped = float("nan")
     if both and team is not None:
-        if not team_share(team, args_for(0, n_blocks), n_blocks, threads):
+        helped = team_share(team, args_for(0, n_blocks), n_blocks, threads)
+        if helped is None:  # another user thread's message holds the box: this one runs alone
             kernel(*args_for(0, n_blocks))
+            both = False
     elif both:
         share(kernel, n_bytes, threads, args_for, group)
     else:
@@ -377,7 +381,8 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4, team: 
     seconds = time.perf_counter() - t0
     _record(kernel, n_bytes, both, seconds)
     if calls is not None:
-        calls.append(Call(getattr(kernel, "__name__", repr(kernel)), n_bytes, both, seconds, _faults() - faults))
+        calls.append(Call(getattr(kernel, "__name__", repr(kernel)), n_bytes, both, seconds, _faults() - faults,
+                          helped))
 
 
 def share(kernel, n_bytes: int, threads: int, args_for, group: int = 4) -> None:

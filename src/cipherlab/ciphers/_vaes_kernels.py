@@ -318,7 +318,8 @@ def ctr_blocks(inp, out, iv, start, stop, keys, marker, shape, mix):
 @jit
 def team_claims(box, seq, front, decrypt, ctr, marker, shape, mix):
     """Claim and run pieces of posted message ``seq`` until none is left (on any thread of the team),
-    on arrays made from the box's addresses; each piece's blocks counted in ``DONE`` once written.
+    on arrays made from the box's addresses; each piece's blocks counted in ``DONE`` once written (and a
+    helper's, claimed from the back, in ``HELPED`` before).
     ``ctr``: None (ECB, in the direction ``decrypt``) or True (CTR)."""
     n = box[T.N_BYTES]
     inp = T.u8_array(box[T.INP], n)
@@ -332,6 +333,8 @@ def team_claims(box, seq, front, decrypt, ctr, marker, shape, mix):
             ecb_blocks(inp, out, b, e, decrypt, keys, marker, shape, mix)
         else:
             ctr_blocks(inp, out, T.u8_array(box[T.IV], 16), b, e, keys, marker, shape, mix)
+        if not front:
+            T.fetch_add(box, T.HELPED, e - b)
         T.fetch_add(box, T.DONE, e - b)
 
 

@@ -23,12 +23,13 @@ from numba.extending import intrinsic
 
 from cipherlab.ciphers._numba import jit
 
-__all__ = ["BOX_WORDS", "POST", "WAKE", "KIND", "INP", "OUT", "IV", "KEYS", "N_BYTES", "N_KEYS", "START", "STOP", "UNIT", "MAX_UNITS", "SEATS",
-           "CLAIM", "DONE", "HELPED", "SEQ_BITS", "new_box", "load", "store", "fetch_add", "cas", "spin",
-           "post", "seat", "claim", "wait_done", "u8_array", "u64_keys"]
+__all__ = ["BOX_WORDS", "POST", "WAKE", "KIND", "INP", "OUT", "IV", "KEYS", "N_BYTES", "N_KEYS", "START", "STOP",
+           "SEATS", "CLAIM", "DONE", "HELPED", "SEQ_BITS", "UNIT", "MAX_UNITS", "new_box", "load", "store", "fetch_add",
+           "exchange", "cas", "spin", "post", "seat", "claim", "wait_done", "u8_array", "u64_keys"]
 
-# The box's words (indices into an int64 array). The words each side writes sit on cache lines of
-# their own (eight words apart): the caller's message, the claim word, the done count, the helpers' seats.
+# The box's words (indices into an int64 array). The words written by different threads at different times
+# are eight words (a cache line) apart: the posts, the caller's message, the helpers' seats,
+# the claim word, the done counts.
 POST = 0       # the sequence number of the last message posted natively (helpers spin on it)
 WAKE = 1       # counts jobs handed to helpers from Python (``beside``, the 128-bit kernels' pieces)
 KIND = 8       # which entry point posted the message (:func:`cipherlab.ciphers._vaes_kernels.kind_of`)
@@ -46,8 +47,9 @@ SEQ_BITS = 63 - SEQ_SHIFT
 _BLOCK_MASK = (1 << SEQ_SHIFT) - 1
 _HALF = 20
 _UNITS_MASK = (1 << _HALF) - 1
-#: Blocks per unit of a claim (32 KiB: about a microsecond at 40 GB/s; a claim costs a compare-and-swap
-#: between cores, tens of nanoseconds), and the most units a message may have (a longer one is not posted).
+#: Blocks per unit of a claim (16 KiB: under a microsecond at 40 GB/s; a claim costs a compare-and-swap
+#: between cores, tens of nanoseconds), and the most units a message may have (16 GiB; a longer one is not
+#: posted).
 UNIT = 1024
 MAX_UNITS = _UNITS_MASK
 _I64 = ir.IntType(64)

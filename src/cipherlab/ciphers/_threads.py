@@ -157,7 +157,7 @@ def team_share(team: tuple, args: tuple, n_blocks: int, threads: int) -> "float 
     for the whole message. Returns, once every block is written (a helper preempted inside a piece is waited
     for, an interrupt raised only after), the fraction of the blocks the helpers did; None (nothing done)
     when another thread's message holds the box, or for a message of more than
-    :data:`cipherlab.ciphers._team.MAX_UNITS` units (32 GiB): the caller runs it alone."""
+    :data:`cipherlab.ciphers._team.MAX_UNITS` units (16 GiB): the caller runs it alone."""
     lock = _BOX_LOCK[0]
     if n_blocks > _team.MAX_UNITS * _team.UNIT or not lock.acquire(blocking=False):
         return None

@@ -41,7 +41,7 @@ from cipherlab.ciphers import _team as T
 from cipherlab.ciphers._numba import jit
 
 __all__ = ["WIDTHS", "REGISTERS", "GROUP_BLOCKS", "Entries", "entries", "ecb_group", "ctr_group", "splat_keys",
-           "group_shape", "marker_lanes", "aes_function"]
+           "group_shape", "marker_lanes", "aes_function", "kind_of", "team_claims", "team_serve"]
 
 #: Register widths in bits -> uint64 lanes per register.
 WIDTHS = {128: 2, 256: 4, 512: 8}

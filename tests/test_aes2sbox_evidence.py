@@ -227,10 +227,11 @@ def test_speed_verdicts_are_decided_beyond_the_aa_band():
     quiet = 10.0 + 0.01 * rng.random(n)
     out = _decide(evidence.speed_evidence_rows(_fake_protocols(list(base), list(base / 2.0979), list(quiet),
                                                                processes=6), profile="quick"))
-    # a same-path speed-up (AES-2SBox against AES in one style): its size is the cipher's own work, decided
-    # under every style the run timed (readings: any), never the machine's
-    assert out.loc["000-t5-dec-speedup", "verdict"] == "reproduced"
-    assert out.loc["000-t5-dec-speedup", "outcome"] == "established"
+    # a same-path speed-up (AES-2SBox against AES in one style): what it saves is MixColumns' code against
+    # SubBytesXOR's, which the paper does not publish (carries: direction): the direction is decided under every
+    # style the run timed (readings: any), the printed size said to agree on this machine
+    assert out.loc["000-t5-dec-speedup", "verdict"] == "machine-bound"
+    assert out.loc["000-t5-dec-speedup", "outcome"] == "agrees_here"
     assert out.loc["000-t4-dec-significant", "verdict"] == "reproduced"
     assert out.loc["000-t5-enc-speedup", "style"] == "reference"
 

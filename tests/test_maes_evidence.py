@@ -83,9 +83,10 @@ def test_evidence_speed_decisions_on_synthetic_times(small_frames):
 
     # AES 2.5, MAES 1.0: a 150 % speed-up, the abstract's; approaches equal
     v = decide(_times(aes=2.5, maes1=1.0, maes2=1.0))
-    # a same-path speed-up (MAES against AES in one style): its size is the cipher's own work, decided under
-    # every style (readings: any), reproduced here in every one
-    assert v["002-abstract-enc-speedup"] == "reproduced"
+    # a same-path speed-up (MAES against AES in one style): what it saves is MixColumns' code against MAES's XOR
+    # stage, which the paper does not publish (carries: direction): the direction holds under every style
+    # (readings: any), the printed size said to agree on this machine
+    assert v["002-abstract-enc-speedup"] == "machine-bound"
     assert v["002-t3-fastest"] == "reproduced"
     # 'decreases slightly' is decided on the gap Table III prints (34 against 30 us, 13.3 %), an order the sentence
     # calls slight (expect: slight, as 003's Tables 5-7): 150 % lies wholly beyond the slight reach, larger than stated
@@ -132,7 +133,9 @@ def test_claims_against_the_optimized_aes_hold_only_like_for_like_and_as_the_pap
     # table MAES twice as fast as table AES, byte-oriented MAES twice as fast too: both readings hold
     both = decide(2.0, 1.0, 1.0)
     assert both.loc["002-t3-fastest", "verdict"] == "reproduced"
-    assert both.loc["002-t3-opt-dec-half", "verdict"] == "reproduced"
+    # 'to the half' is the saving of MixColumns' code against the XOR stage's (carries: direction): the direction
+    # holds under both readings, the size is said to agree or differ on this machine
+    assert both.loc["002-t3-opt-dec-half", "verdict"] == "machine-bound"
     # like for like holds, but the paper's MAES (byte-oriented) is ten times slower than the optimized AES
     # (maes_table3: about 0.37 against 0.037 us a block): the paper's comparison fails by its direction
     mixed = decide(2.0, 1.0, 20.0)

@@ -94,7 +94,7 @@ STATUSES = VERDICT_WORDS[5:]
 #: The word of an extension's row: a finding of ours, never counted as a verdict on the paper.
 FINDING = "finding"
 #: How several readings of one claim combine: ``every`` reading must hold (the least favourable decides), ``most``
-#: of them (the median), or ``any`` (the most favourable decides: a same-path speed-up's size under each
+#: of them (the median), or ``any`` (the most favourable decides: a same-path speed-up under each
 #: implementation style the paper leaves open, :mod:`cipherlab.analysis.verdicts`), or ``monotone`` ("at every
 #: step": the end-to-end reading decides, no step reversed at the family-wise level), or ``open`` (the paper leaves
 #: open which reading it means: a verdict only where every fair reading reaches it, inconclusive where they disagree).

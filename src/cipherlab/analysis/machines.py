@@ -420,7 +420,7 @@ def _sized(claims: pd.DataFrame) -> pd.DataFrame:
     """The claims whose stated size is declared to carry over to another machine (``carries: size``, the
     default) and which a rule decides with a size: a margin, or a stated bound."""
     carries = claims["carries"].fillna("").astype(str) if "carries" in claims else pd.Series("", index=claims.index)
-    # a same-path speed-up decided under every style (readings: any) is the cipher's own work, never the machine's
+    # a claim decided under every style (readings: any) has no one figure to set beside another machine's
     anyr = (claims["readings"].fillna("").astype(str) == "any") if "readings" in claims else carries.eq("x")
     return claims[carries.isin(["", "size"]) & ~anyr & claims["rule"].isin(["within_margin", "ordering"])
                   & (claims["scope"] != "extension") & (claims["covered_by"].fillna("").astype(str) == "")]

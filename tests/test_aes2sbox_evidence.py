@@ -209,7 +209,7 @@ def test_table_numbers_are_counted_on_the_captions(monkeypatch):
 def test_documented_misprints_are_read_from_data():
     mis = E.documented_misprints("000")
     assert list(mis[["table", "row", "column", "corrected"]].itertuples(index=False, name=None)) == [
-        ("Table 1", "1", "7", "BF")]
+        ("Table 1", "1", "7", "BF"), ("Section 8 (prose)", "encryption P-value", "AES-Rijndael vs AES-2SBox", "5.33936E-07")]
     assert (second_sbox(0x7F, "xor-index")[0][0x17] == 0xBF)
 
 
@@ -388,15 +388,17 @@ def test_the_stated_trials_are_read_against_the_observations_the_tables_print(p,
 
 @pytest.mark.parametrize("paper, holds", [("000", False), ("001", True)])
 def test_each_papers_p_values_are_compared_wherever_it_prints_them(paper, holds, monkeypatch):
-    # 000 prints 3.9442E-25 in Section 7.1 and 3.94442E-25 elsewhere (and 5.33936E07 in its conclusion); 001 prints
-    # each p-value the same in Section 5.1, Tables 3-4 and Section 6
+    # 000 prints 3.9442E-25 in Section 7.1 and 3.94442E-25 elsewhere; its conclusion's 5.33936E07 (a probability
+    # above 1) is a documented misprint, read with the exponent's minus sign; 001 prints each p-value the same in
+    # Section 5.1, Tables 3-4 and Section 6
     ev = E.p_values_evidence(paper, profile="quick")
     assert ev.claim_id == E.P_VALUE_CLAIM[paper] and ev.holds is holds and ev.n == 6
+    assert "E07" not in ev.detail and ev.detail.startswith("encryption: ") and ev.detail.count(" against ") == (not holds)
     real = E._paper.published
 
-    def one_changed(p, table=None):   # a conclusion that prints another encryption p-value
+    def one_changed(p, table=None):   # a speed section that prints another encryption p-value
         df = real(p, table)
-        hit = df["table"].eq(E.P_VALUE_PROSE[paper][-1]) & df["row"].eq("encryption P-value")
+        hit = df["table"].eq(E.P_VALUE_PROSE[paper][0]) & df["row"].eq("encryption P-value")
         return df.assign(value=df["value"].where(~hit, "1.0E-03"))
     monkeypatch.setattr(E._paper, "published", one_changed)
     ev = E.p_values_evidence(paper, profile="quick")

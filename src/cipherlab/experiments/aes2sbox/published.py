@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 
 from cipherlab.analysis import paper as _paper
 from cipherlab.analysis.evidence import Evidence
+from cipherlab.experiments._sentences import join
 
 from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATION_ROW, OPERATIONS, PAPERS,
                                                    SPEED_SECTION, TABLES)
@@ -117,21 +117,27 @@ def own_avalanche_evidence(paper: str, *, profile: str) -> list[Evidence]:
 
 def p_values_evidence(paper: str, *, profile: str) -> Evidence:
     """Each t-test's two-tailed p-value as the paper prints it wherever it gives it (the speed section's prose,
-    Tables 3-4 and the conclusion), compared as printed: exact, on the transcription."""
-    prose = P_VALUE_PROSE[paper]
-    pv = pd.concat([_paper.published(paper, n) for n in prose])
-    pv = pv[pv["row"].str.endswith("P-value")]
+    Tables 3-4 and the conclusion), compared as printed, documented misprints read as corrected
+    (:func:`cipherlab.analysis.paper.corrected`): exact, on the transcription."""
+    places = {}  # (row, value) -> where it is printed
+    for name in P_VALUE_PROSE[paper]:
+        pv = _paper.corrected(paper, name)
+        for r in pv[pv["row"].str.endswith("P-value")].itertuples():
+            places.setdefault((r.row, r.value), []).append(name.replace(" (prose)", ""))
     tabs = {"encryption P-value": TABLES[paper]["encrypt"], "decryption P-value": TABLES[paper]["decrypt"]}
-    printed_p = {(r.row, r.table): r.value for r in pv.itertuples()}
     for row, table in tabs.items():
-        tv = _paper.published(paper, table)
-        printed_p[(row, table)] = tv.loc[tv["row"] == "P(T<=t) two-tail", "value"].iloc[0]
-    differ = {row: sorted({v for (r, _), v in printed_p.items() if r == row}) for row in tabs}
-    said = " and ".join(n.replace(" (prose)", "") for n in prose)
-    return Evidence(P_VALUE_CLAIM[paper], holds=all(len(v) == 1 for v in differ.values()),
-                    n=len(printed_p), style="exact arithmetic", profile=str(profile), section=SECTIONS["audit"],
-                    detail="; ".join(f"{row.split()[0]}: printed {', '.join(v)} in {tabs[row]}, {said}"
-                                     for row, v in differ.items()))
+        tv = _paper.corrected(paper, table)
+        places.setdefault((row, tv.loc[tv["row"] == "P(T<=t) two-tail", "value"].iloc[0]), []).append(table)
+    values = {row: [(v, where) for (r, v), where in places.items() if r == row] for row in tabs}
+
+    def said(row: str) -> str:
+        found = values[row]
+        if len(found) == 1:
+            return f"{row.split()[0]}: {found[0][0]} in {join(found[0][1])}"
+        return f"{row.split()[0]}: " + " against ".join(f"{v} in {join(where)}" for v, where in found)
+    return Evidence(P_VALUE_CLAIM[paper], holds=all(len(v) == 1 for v in values.values()),
+                    n=sum(len(w) for w in places.values()), style="exact arithmetic", profile=str(profile),
+                    section=SECTIONS["audit"], detail="; ".join(said(row) for row in tabs))
 
 
 def trials_evidence(paper: str, *, profile: str) -> Evidence:

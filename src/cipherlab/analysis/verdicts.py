@@ -563,6 +563,11 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
             else:
                 others.append(f"{label}: {_ours(o)} → {decide(claim, o, rules).verdict}")
         pub = claim["published"] + (f" {claim['unit']}" if claim["unit"] and claim["published"] else "")
+        if not pub and ev is not None and _get(ev, "stated") is not None:
+            # no one printed value in the claim row (an ordering read from a table): the figure the deciding
+            # evidence read from the paper (its ``stated``, e.g. the gap a table prints between two modes)
+            unit = _text(ev, "unit")
+            pub = _fmt(_get(ev, "stated")) + (f" {unit}" if unit else "")
         out.append({
             "claim_id": claim["claim_id"], "paper": claim["paper"], "where": claim["where"],
             "claim": claim["quote"], "kind": claim["kind"], "rule": rule_label(claim), "published": pub or "—",

@@ -17,6 +17,10 @@ from typing import Mapping
 
 import pandas as pd
 
+from functools import lru_cache
+
+from cipherlab.analysis.claims import load_claims
+from cipherlab.analysis.reasons import is_reference
 from cipherlab.analysis.verdicts import FINDING
 from cipherlab.present.page_text import page_text
 from cipherlab.report.text import cell as _s, claim_link as _link
@@ -104,6 +108,22 @@ def _numeric(value: str) -> bool:
     return bool(re.search(r"\d", value)) and value not in ("holds", "does not hold")
 
 
+@lru_cache(maxsize=1)
+def _reference_ids() -> frozenset:
+    """The claims whose published value is a reference the paper quotes (the avalanche criterion's 50 %), not its own."""
+    claims = load_claims()
+    return frozenset(c["claim_id"] for _, c in claims.iterrows() if is_reference(c))
+
+
+def _against(r, pub: str) -> str:
+    """``" against the paper's <pub>"``, or ``"the reference <pub>"`` for a yardstick the paper quotes (the
+    avalanche criterion's 50 %); empty where the row has no published figure."""
+    if not pub or pub == "\u2014":
+        return ""
+    whose = "the reference" if _s(r.get("claim_id")) in _reference_ids() else "the paper's"
+    return f" against {whose} {pub}"
+
+
 def deciding(r, limit: int = CLAUSE_MAX) -> str:
     """The number that decided a row, in a few words: ours against the paper's for a measured quantity (a ratio,
     a value, an ordering), else the leading clauses of the evidence's ``detail`` that fit (without its long asides), else the
@@ -112,7 +132,7 @@ def deciding(r, limit: int = CLAUSE_MAX) -> str:
     # a defect sets the paper against itself: its "ours" is a number the paper prints, never one measured here
     own = _s(r.get("concern")) == "defect"
     if _s(r.get("kind")) in ("ratio", "value", "ordering") and _numeric(ours) and not own:
-        return f"{ours} here" + (f" against the paper's {pub}" if pub and pub != "\u2014" else "")
+        return f"{ours} here{_against(r, pub)}"
     detail = _s(r.get("detail"))
     clauses = [_unbracketed(c) for c in detail.split("; ") if _unbracketed(c)]
     if clauses:
@@ -124,7 +144,7 @@ def deciding(r, limit: int = CLAUSE_MAX) -> str:
             text += "; " + c
         return _cut(text, limit)
     if _numeric(ours) and not own:
-        return f"{ours} here" + (f" against the paper's {pub}" if pub and pub != "\u2014" else "")
+        return f"{ours} here{_against(r, pub)}"
     return _cut(_unbracketed(_s(r.get("basis")) or _s(r.get("reason"))), limit)
 
 

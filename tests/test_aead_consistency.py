@@ -88,6 +88,14 @@ def test_the_papers_numbers_are_weighed_by_their_own_arithmetic():
     bf_cast = {e.reading: e for e in evs if e.claim_id == "003-f7-f9-blowfish-cast-consistent"}
     assert bf_cast[C.AS_PRINTED].estimate == pytest.approx(0.0)
     assert (bf_cast[C.AS_PRINTED].holds, bf_cast[C.WITHIN_CHARITY].holds) == (True, True)
+    # but the words themselves conflict where Fig. 7's order is read at every size: Fig. 9's 'lowest starting
+    # performance' puts Blowfish below CAST at the smallest file; the readings disagree and the row is undecided
+    assert bf_cast[C.WORDS_EVERY_SIZE].holds is False and "lowest starting performance" in bf_cast[C.WORDS_EVERY_SIZE].detail
+    claims = evidence.paper_claims()
+    claim = claims[claims["claim_id"] == "003-f7-f9-blowfish-cast-consistent"]
+    rows = [e for e in evs if e.claim_id == "003-f7-f9-blowfish-cast-consistent"]
+    d = V.decide_all(claim, V.evidence_frame(rows).assign(chapter="aead")).iloc[0]
+    assert (d["verdict"], d["outcome"]) == ("inconclusive", "readings_disagree"), d["reason"]
     f10 = {e.reading: e for e in evs if e.claim_id == "003-f10-internal-crossover"}
     assert f10[C.AS_PRINTED].estimate == pytest.approx((60 / 50 - 1) * 100)
     assert all(e.holds for e in f10.values()) and "prints no CAST start" in f10[C.AS_PRINTED].detail

@@ -21,7 +21,9 @@ prose a claim row then checks against it.  Without such evidence the cell stays 
 judged under the corrected reading (its ``source`` names the misprint row, or its ``note`` the file; the
 verdict row's ``misprint`` shows it, :func:`misprints_applied`), a table claim tolerates exactly those
 cells, and evidence reads such a table through :func:`corrected`: a paper never disagrees with itself on a
-cell held to be a misprint.
+cell held to be a misprint.  An editorial slip of the prose or pseudocode (a caption naming the other
+operation, a label or variable its own context contradicts and fixes) is documented the same way (table
+``<Passage> (misprints)``): listed in the paper's report, never a claim row of its own.
 """
 from __future__ import annotations
 

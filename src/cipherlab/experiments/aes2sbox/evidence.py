@@ -76,7 +76,8 @@ def documented_misprints(paper: str) -> pd.DataFrame:
     """
     check_paper(paper)
     df = _paper.published(paper)
-    df = df[df["table"].str.endswith("(misprints)")]
+    boxes = {TABLES[paper][k] + " (misprints)" for k in ("sbox", "inverse")}
+    df = df[df["table"].isin(boxes)]
     out = pd.DataFrame({
         "table": df["table"].str.replace(" (misprints)", "", regex=False),
         "row": df["row"].str.replace("row ", "", regex=False),

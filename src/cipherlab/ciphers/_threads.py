@@ -23,7 +23,7 @@ from typing import NamedTuple
 from cipherlab.ciphers import _team
 from cipherlab.ciphers._numba import max_threads
 
-__all__ = ["PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN", "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES",
+__all__ = ["PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN", "LATE_SHARE", "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES",
            "GUIDE", "share", "team_share", "trace", "Call", "beside", "SPIN_SECONDS", "spin_reads", "start"]
 
 # Below this many bytes (or with one thread) the serial kernels run: thread
@@ -244,10 +244,20 @@ SAMPLES = 3
 #: helper: rarely tried, it costs little); a call that changes the choice brings the wait back to this.
 EXPLORE_EVERY = 16
 EXPLORE_MAX = 1024
+#: A message run the other way than the size class's previous one is a warm-up of that way, left out of its
+#: figure, and the next message runs the same way and counts: after one-thread messages the helper threads are
+#: asleep (a halted vCPU takes tens of microseconds to a millisecond to wake) and the helpers' half of the data
+#: sits in the caller's core's caches; after shared ones the caller's caches miss the helpers' half. One such
+#: message measures the switch, not the way (measured on a 2-vCPU VM at 1 MiB: a shared message explored among
+#: one-thread ones took 22-110 us, shared messages in a stream 17.5 us, one thread 23 us). Likewise a natively
+#: shared message whose helpers did less than :data:`LATE_SHARE` of their fair part (``1 / threads``) had them
+#: join late: left out once, the next message shares again (a second late one counts: their core is taken).
+LATE_SHARE = 0.5
 #: ``(kernel, size class) -> [one thread's s/B, shared s/B, calls until the other way runs, that wait,
-#: the choice]`` (size class: the message length's bit length, a factor of two; each figure a deque of the
-#: last :data:`SAMPLES` timings; the choice made again at each call of the other way), timed from the
-#: messages themselves: no extra work is run.
+#: the choice, the way the next message repeats (None: as chosen), the way the last message ran]`` (size class:
+#: the message length's bit length, a factor of two; each figure a deque of the last :data:`SAMPLES` timings;
+#: the choice made again at each counted call of the other way), timed from the messages themselves: no extra
+#: work is run.
 _SPEED: dict = {}
 
 
@@ -271,10 +281,13 @@ def shares(kernel, n_bytes: int) -> bool:
     """Whether ``kernel`` runs a message of ``n_bytes`` on more than one thread: the first messages of its
     size class alternate, one thread first, until each way has :data:`SAMPLES` timings; from then on the
     faster of the two measured figures decides (sharing only where it is :data:`SHARE_GAIN` times faster),
-    except a call now and then (:data:`EXPLORE_EVERY`) that runs the other way to keep its figure current."""
+    except a call now and then (:data:`EXPLORE_EVERY`) that runs the other way to keep its figure current. The
+    first message after a switch of way warms that way up and the next one runs it again (:func:`_record`)."""
     speed = _SPEED.get(_size_class(kernel, n_bytes))
     if speed is None:
         return False
+    if speed[5] is not None:    # the last message warmed this way up (a switch, or late helpers): again
+        return speed[5]
     choice = speed[4]
     if choice is None:
         return len(speed[1]) < len(speed[0])
@@ -289,12 +302,21 @@ def _explores_next(kernel, n_bytes: int) -> bool:
     return speed is not None and speed[4] is False and speed[2] == 1
 
 
-def _record(kernel, n_bytes: int, shared: bool, seconds: float) -> None:
-    """Add one timed message to its size class's figures (see :func:`shares`)."""
+def _record(kernel, n_bytes: int, shared: bool, seconds: float, late: bool = False) -> None:
+    """Add one timed message to its size class's figures (see :func:`shares`): the first message after a switch
+    of way, or a shared one whose helpers joined ``late`` (:data:`LATE_SHARE`), is left out once and the next
+    message runs the same way and counts."""
     key = _size_class(kernel, n_bytes)
     speed = _SPEED.get(key)
     if speed is None:
-        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY, None]
+        speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY, None,
+                               None, None]
+    switched = speed[6] is not None and speed[6] != shared
+    speed[6] = shared
+    if (switched or (shared and late)) and speed[5] is None:
+        speed[5] = shared   # shares() repeats this way for the next message, which counts
+        return
+    speed[5] = None
     speed[shared].append(seconds / max(n_bytes, 1))
     before = speed[4]
     if before is None:  # still alternating
@@ -379,7 +401,8 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4, team: 
     else:
         kernel(*args_for(0, n_blocks))
     seconds = time.perf_counter() - t0
-    _record(kernel, n_bytes, both, seconds)
+    if helped is not None:  # a message run alone because another thread's held the box measures neither way
+        _record(kernel, n_bytes, both, seconds, late=helped < LATE_SHARE / (len(helpers) + 1))   # NaN: never late
     if calls is not None:
         calls.append(Call(getattr(kernel, "__name__", repr(kernel)), n_bytes, both, seconds, _faults() - faults,
                           helped))

@@ -33,7 +33,7 @@ def test_level_claims_start_at_1_mb_and_read_every_larger_size():
         assert sorted(e.reading for e in rows) == sorted(f"size={b} B" for b in after), cid
         assert all(e.size.endswith(f"vs {start} B") and e.control_low is not None and e.unit == "%" for e in rows)
         assert mine.loc[cid, "rule"] == "small_effect" and mine.loc[cid, "expect"] == "either", cid
-        assert mine.loc[cid, "decided_by"] == "", cid    # warm medians, not the cold protocol
+        assert mine.loc[cid, "decided_by"] == "", cid    # every reading, no one protocol picked
     d = _decide_only(flat, set(E.LEVEL_CLAIMS))
     assert (d["verdict"] == "reproduced").all(), d["reason"].tolist()   # 10 us fixed: level within 1 % after 1 MB
     # a fixed cost of 5 ms per call: throughput still climbs 2.5x from 1 MB to 5 MB, not level

@@ -22,7 +22,7 @@ from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, reread, stability,
                                        tables, wycheproof)
-from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, gain_evidence, sentence_claims
+from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, LEVEL_CLAIMS, gain_evidence, level_evidence, sentence_claims
 from cipherlab.experiments.aead.consistency import consistency_claims, protocol_bound_evidence
 from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
@@ -118,13 +118,20 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
     ratios = [dataclasses.replace(e, style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
               for e in evidence.ratio_evidence(cold1, cold2, profile=profile, seed=seed, phases=(1, 2))]
     both = set(protocol.COLD_CLAIMS) | set(GAIN_CLAIMS) | {e.claim_id for e in ratios}
-    warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in both else e for e in warm]
+    warm = [dataclasses.replace(e, reading=protocol.WARM_READING) if e.claim_id in both else
+            dataclasses.replace(e, reading=f"{protocol.WARM_READING}, {e.reading}") if e.claim_id in LEVEL_CLAIMS else e
+            for e in warm]
+    # the flat claims of Figs. 9-10 describe the paper's figures, timed one cold call per file: each size's reading
+    # under that protocol too (the claim rows' readings: every), as their rises are decided
+    levels = [dataclasses.replace(e, style=protocol.COLD_STYLE, statistic=protocol.COLD_STATISTIC,
+                                  reading=f"{protocol.COLD_READING}, {e.reading}")
+              for e in level_evidence(cold2, profile=profile, seed=seed)]
     gains = gain_evidence(cold1, cold2, profile=profile, seed=seed,
                           style=protocol.COLD_STYLE, reading=protocol.COLD_READING) + ratios
     testable = evidence.paper_claims().set_index("claim_id")["rule"] != "not_testable"
     bound = [e for e in protocol_bound_evidence(protocol.cold_table(cold, phase1, phase2, mb_bytes), profile=profile)
              if testable.get(e.claim_id, False)]   # a claim row may declare it not testable (its note says why)
-    out = (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains + bound
+    out = (warm + protocol.cold_evidence(cold, profile=profile, seed=seed, level_bytes=mb_bytes) + gains + levels + bound
            + stability.stability_evidence(phase1, profile=profile, seed=seed, cold=cold))
     return out + direction_rows(out)
 

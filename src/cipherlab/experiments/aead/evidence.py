@@ -376,8 +376,9 @@ def _structural(outcomes: pd.DataFrame, profile: str) -> list[_v.Evidence]:
     out.append(_v.Evidence("003-s6-consistent-bound", estimate=100.0 * accepted / ng, low=0.0, high=100 * upper,
                            n=ng, holds=accepted == 0 or upper >= 2.0**-t, unit="%",
                            detail=f"{accepted} of {ng} random tags accepted (the {n - ng} bit-flipped tags are no "
-                                  f"guesses and are not counted): the bound 2^-{t} lies in the interval, "
-                                  f"whose upper end is 2^{math.log2(upper):.1f}; power: {power}", **cond))
+                                  f"guesses and are not counted): the {conf * 100:g} % interval of the rate of "
+                                  f"acceptance runs from 0 to 2^{math.log2(upper):.1f}, so it holds the bound 2^-{t} as it "
+                                  f"holds every bound below 2^{math.log2(upper):.1f}; power: {power}", **cond))
     # a structural fact, not a count of rejected tags: every mode here authenticates with a tag of the same length
     out.append(_v.Evidence("003-s52-no-strength-difference", holds=len(set(modes_tags.values())) == 1,
                            estimate=float(min(modes_tags.values())), unit="bits", mode="gcm, ccm, eax",

@@ -131,6 +131,19 @@ def test_corrected_reads_the_documented_misprints_and_keeps_what_was_printed(mon
         P.corrected("000", "Table 1")
 
 
+def test_a_claim_shows_only_the_misprints_of_the_passages_it_reads():
+    """A claim whose note names its paper's misprints file is judged under the misprints of the passages its
+    ``where`` names, never under another passage's (000's Table 1 cell on the S-box row, the conclusion's p-value
+    on the p-value row)."""
+    from cipherlab.analysis import paper as P
+    from cipherlab.analysis.claims import load_claims
+    claims = load_claims().set_index("claim_id", drop=False)
+    sbox, pvalues = (P.misprints_applied(claims.loc[c]) for c in ("000-t1-second-sbox", "000-s8-p-values-consistent"))
+    assert sbox.startswith("Table 1 row 1 column 7: read as BF") and "P-value" not in sbox
+    assert pvalues.startswith("Section 8 (prose) encryption P-value") and "Table 1" not in pvalues
+    assert P.misprints_applied(claims.loc["000-t2-inverse-sbox"]) == ""      # Table 2 has none documented
+
+
 @pytest.mark.parametrize("p", ["000", "001"])
 def test_the_transcribed_table_captions_are_every_caption_of_the_text(p):
     """The table-number check of papers 000 and 001 reads data/paper/<p>_captions.csv (a clone has no text):

@@ -172,6 +172,9 @@ def misprints_applied(claim) -> str:
     if "(misprints)" in claim["source"]:
         table, row, column = claim["source"].split("|")
         df = df[(df["table"] == table) & (df["row"] == row) & (df["column"] == column)]
+    else:  # named by the note: the misprints of the passages the claim reads (its ``where``), no other
+        base = df["table"].str.replace(" (misprints)", "", regex=False).str.replace(" (prose)", "", regex=False)
+        df = df[[b in str(claim["where"]) for b in base]]
     return "; ".join(f"{r.table.replace(' (misprints)', '')} {r.row} {r.column}: read as {r.value} {r.unit}"
                      .replace(" :", ":").strip() + f" ({r.note})" for r in df.itertuples())
 

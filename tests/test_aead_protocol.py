@@ -2,7 +2,6 @@
 (family-wise), Fig. 6's 'performance increase with file size' as a trend across every size."""
 
 
-import dataclasses
 
 import pytest
 

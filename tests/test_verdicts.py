@@ -1226,13 +1226,16 @@ def test_an_order_called_slight_is_decided_on_each_printed_gap(stated, expect, l
 
 
 @pytest.mark.parametrize("stated, lo, hi, expected", [
-    (148.0, 259.0, 274.0, "differs_here"),           # 003-t7-order's GCM over CCM: the order held, '~2.5 times' is
-                                                     # the machine's: said to differ (wholly beyond 148 +-25 %)
-    (148.0, 130.0, 170.0, "agrees_here"),            # within 148 +-25 %: said to agree, still a status
+    (148.0, 259.0, 274.0, "reproduced"),             # 003-t7-order's GCM over CCM: a gap beyond slight is a strict
+                                                     # order the sentence states no size for: its direction decides
+    (148.0, 130.0, 170.0, "reproduced"),             # (a ratio of two printed times, whatever it prints)
     (14.3, 5.0, 10.0, "agrees_here"),                # a slight gap, ours beyond the noise within the slight reach
-    (1.4, -1.0, 1.0, "reproduced"),                  # a slight gap inside the noise: as small as stated, no size
-                                                     # to carry (the rule small_effect's behaviour)
-    (148.0, -10.0, -5.0, "contradicted"),            # reversed: the direction never belongs to the machine
+    (1.4, -1.0, 1.0, "agrees_here"),                 # a slight gap inside the noise: as small as stated, a size of
+                                                     # the machine all the same (as 003-s52-ccm-eax-close's sameness)
+    (14.3, 16.0, 20.0, "differs_here"),              # a slight gap, ours wholly beyond the slight reach
+    (14.3, 10.0, 20.0, "unclear_here"),              # across the slight reach, the direction held
+    (14.3, -10.0, -5.0, "contradicted"),             # reversed: the direction never belongs to the machine
+    (148.0, -10.0, -5.0, "contradicted"),
     (148.0, -1.0, 1.0, "contradicted"),              # no effect where a gap clearly beyond the floor is printed
 ])
 def test_a_printed_gap_between_two_code_paths_is_said_on_this_machine_once_the_order_holds(stated, lo, hi,

@@ -354,9 +354,12 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
         resolvable = effect_class(stated, base, h, percent, rules) != "small"
         if not (resolvable and place(lo, hi, noise_band(h, base, percent)) == "within"):
             out = small_effect(lo, hi, est, base, h, percent, rules)
-            if carries == "direction" and out.band is not None and lo > out.band[1]:
-                # a slight printed gap between two code paths: the direction held beyond the noise, the size is
-                # the machine's (as the rule small_effect decides one)
+            if carries == "direction" and (out.name in ("as_small_as_stated", "size_excluded") or (
+                    out.name == "undecided" and out.band is not None and lo > out.band[1])):
+                # a slight printed gap between two code paths: its size is the machine's, whether ours lies inside
+                # the noise or within the slight reach (agrees), beyond it (differs) or across it, the direction
+                # held (unclear), as a sameness between code paths is decided; reversed or across the band, the
+                # direction decides as it does any claim's
                 return slight_on_machine(out)
             return out
     claimed = bound if bound is not None else stated
@@ -372,14 +375,8 @@ def ordering(lo, hi, est, base, bound, h, percent, rules, stated: "float | None"
     if excluded:
         return excluded
     if bound is None:
-        if est_dir and slight and carries == "direction" and stated is not None:
-            # a ranking whose sentence states its gaps (expect: slight) between two code paths: the direction held,
-            # each gap's size is the machine's, said to agree or differ within the declared margin of a printed
-            # value (rules: within_margin); a claim of an order alone ("fastest") states no size to carry
-            margin = float(((rules.get("rules") or {}).get("within_margin") or {}).get("margin", 0.25))
-            edges = tuple(sorted((stated * (1 - margin), stated * (1 + margin))))
-            return machine_size(lo, hi, edges, h, percent, f"±{margin * 100:.3g}% of the gap the paper prints "
-                                                           f"({fmt(stated)})")
+        # a step of a ranking whose printed gap is beyond slight states no size (the sentence orders; the gap is a
+        # ratio of two printed times): its direction decides, whatever the row carries
         if est_dir:
             return Outcome("established", against(lo, hi, band, h))
         return Outcome("undecided", against(lo, hi, band, h))

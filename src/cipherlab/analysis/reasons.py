@@ -284,7 +284,13 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
         clause = "a bound on the quantity, which cannot decide in the claim's direction"
     elif outcome in _MACHINE:
         slight = (rules.get("small_effect") or {}).get("slight_pct")
-        if rule == "small_effect" and slight is not None:
+        stated = _num(ev, "stated")
+        gap = rule == "ordering" and _text(claim, "expect") == "slight" and slight is not None
+        if gap:     # a step of a ranking the sentence calls slight, read against the gap the paper prints
+            target = (f"the slight gap the paper prints ({fmt(stated)} %, within the {fmt(float(slight))} % a slight "
+                      "effect reaches)" if stated is not None else
+                      f"the slight effect the claim states (at most {fmt(float(slight))} %)")
+        elif rule == "small_effect" and slight is not None:
             either = _text(claim, "expect") == "either"
             target = (f"the sameness the claim states (within ±{fmt(float(slight))} %, the most a slight effect "
                       "reaches)" if either else
@@ -295,7 +301,7 @@ def plain_reason(claim, ev, outcome: str, h: float, rules: dict) -> str:
         else:
             target = f"{owner(claim)} {pub or 'value'}"
         head = ("the size of the gap belongs to the machine the paper was timed on (a ratio of different code "
-                "paths)" if rule == "small_effect" and _text(claim, "expect") == "either" else
+                "paths)" if gap or (rule == "small_effect" and _text(claim, "expect") == "either") else
                 "the direction holds; the size belongs to the machine the paper was timed on")
         clause = f"{head}, and on this machine it {_MACHINE[outcome]} {target}"
     else:   # undecided

@@ -54,6 +54,16 @@ def test_ctrl_c_after_the_imports_says_interrupted(capsys, monkeypatch):
     assert capsys.readouterr().err == "cipherlab: interrupted\n"
 
 
+def test_ctrl_c_while_the_parser_is_built_says_interrupted(capsys, monkeypatch):
+    """A Ctrl-C that lands after the imports but before a command's own handler (argparse building the parser, on
+    a loaded machine a second after the start) is one line too, never a traceback."""
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["info"]) == 130
+    assert capsys.readouterr().err == "cipherlab: interrupted\n"
+
+
 def test_memory_error_is_one_line(capsys, monkeypatch, tmp_path):
     class Huge:
         def encrypt(self, data):

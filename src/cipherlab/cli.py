@@ -439,6 +439,9 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     previous = {s: signal.signal(s, _terminate) for s in _ENDING_SIGNALS}
     try:
         return _main(argv)
+    except KeyboardInterrupt:  # before a command's own handler runs (building the parser, say): one line too
+        print("cipherlab: interrupted", file=sys.stderr)
+        return 130
     except _Terminated as exc:
         print(f"cipherlab: terminated by {signal.Signals(exc.signum).name}; nothing half-written was left",
               file=sys.stderr)

@@ -48,3 +48,13 @@ def test_log2_values_read_as_powers_of_two():
     assert with_unit("41", "%") == "41 %"
     assert with_unit("3", "") == "3"
     assert ours_text({"estimate": -128.0, "low": -130.0, "high": -126.0, "unit": "log2"}) == "2^-128 [2^-130, 2^-126]"
+
+
+def test_the_published_figure_is_the_claims_value_or_the_gap_the_deciding_evidence_read():
+    """A claim's own printed value with its unit; where the claim prints none (an order read from a table), the gap
+    the deciding evidence read from the paper ('278 % here against 148 % printed', never '— printed')."""
+    from cipherlab.analysis.reasons import published_text
+    assert published_text({"published": "109.79", "unit": "%"}, {"stated": 5.0, "unit": "%"}) == "109.79 %"
+    assert published_text({"published": "", "unit": ""}, {"stated": 148.37, "unit": "%"}) == "148 %"
+    assert published_text({"published": "", "unit": ""}, {"stated": float("nan"), "unit": "%"}) == ""
+    assert published_text({"published": "", "unit": ""}, None) == ""

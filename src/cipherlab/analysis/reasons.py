@@ -20,7 +20,8 @@ import pandas as pd
 
 from cipherlab.analysis.compare import fmt, noise_band
 
-__all__ = ["condition_label", "ours_text", "plain_reason", "is_reference", "owner", "REFERENCE_COLUMN"]
+__all__ = ["condition_label", "ours_text", "plain_reason", "published_text", "is_reference", "owner",
+           "REFERENCE_COLUMN"]
 
 
 def _text(row, name) -> str:
@@ -146,6 +147,19 @@ def is_reference(claim) -> bool:
     """Whether the claim's published value is a reference value the paper quotes (its ``source`` names the
     transcription column :data:`REFERENCE_COLUMN`), not a figure of the paper's own."""
     return _text(claim, "source").rsplit("|", 1)[-1].strip() == REFERENCE_COLUMN
+
+
+def published_text(claim, ev) -> str:
+    """A verdict row's published figure: the claim row's value with its unit, or, where the claim prints no one
+    value (an order read from a table), the figure the deciding evidence ``ev`` read from the paper (its
+    ``stated``: the gap a table prints for one pair); empty when neither gives one."""
+    pub = _text(claim, "published")
+    if pub:
+        return pub + (f" {_text(claim, 'unit')}" if _text(claim, "unit") else "")
+    stated = None if ev is None else _num(ev, "stated")
+    if stated is None:
+        return ""
+    return fmt(stated) + (f" {_text(ev, 'unit')}" if _text(ev, "unit") else "")
 
 
 def owner(claim) -> str:

@@ -39,7 +39,7 @@ from cipherlab.analysis.claims import (CLAIM_COLUMNS, FINDING, KINDS, RULES, SCO
                                        VERDICTS, claims_of_chapter, condition_terms, load_claims, load_rules,
                                        rule_label, term_matches, verdict_counts)
 from cipherlab.analysis.evidence import Evidence, evidence_frame, load_evidence, save_evidence, speed_evidence
-from cipherlab.analysis.reasons import condition_label, ours_text, plain_reason
+from cipherlab.analysis.reasons import condition_label, ours_text, plain_reason, published_text
 
 __all__ = ["VERDICTS", "STATUSES", "FINDING", "verdict_of", "compare", "KINDS", "SCOPES", "RULES", "CLAIM_COLUMNS", "load_claims", "load_rules",
            "claims_of_chapter", "Evidence", "evidence_frame", "save_evidence", "load_evidence", "speed_evidence",
@@ -562,12 +562,7 @@ def decide_all(claims: pd.DataFrame, evidence: pd.DataFrame, rules: "dict | None
                 others.append(f"{label}: {_ours(o)} → {verdict_of('elsewhere', rules)}")
             else:
                 others.append(f"{label}: {_ours(o)} → {decide(claim, o, rules).verdict}")
-        pub = claim["published"] + (f" {claim['unit']}" if claim["unit"] and claim["published"] else "")
-        if not pub and ev is not None and _get(ev, "stated") is not None:
-            # no one printed value in the claim row (an ordering read from a table): the figure the deciding
-            # evidence read from the paper (its ``stated``, e.g. the gap a table prints between two modes)
-            unit = _text(ev, "unit")
-            pub = _fmt(_get(ev, "stated")) + (f" {unit}" if unit else "")
+        pub = published_text(claim, ev)
         out.append({
             "claim_id": claim["claim_id"], "paper": claim["paper"], "where": claim["where"],
             "claim": claim["quote"], "kind": claim["kind"], "rule": rule_label(claim), "published": pub or "—",

@@ -23,8 +23,9 @@ from typing import NamedTuple
 from cipherlab.ciphers import _team
 from cipherlab.ciphers._numba import max_threads
 
-__all__ = ["PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN", "LATE_SHARE", "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES", "PIECE_MIN_BYTES",
-           "GUIDE", "share", "team_share", "trace", "Call", "beside", "SPIN_SECONDS", "spin_reads", "start"]
+__all__ = ["PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN", "LATE_SHARE", "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES",
+           "PIECE_MIN_BYTES", "GUIDE", "share", "team_share", "trace", "Call", "beside", "SPIN_SECONDS", "spin_reads",
+           "start"]
 
 # Below this many bytes (or with one thread) the serial kernels run: thread
 # start-up would cost more than it saves at 10 GB/s.

@@ -13,7 +13,7 @@ from cipherlab.ciphers import _threads as T
 def test_shared_pieces_cover_every_block_once_and_a_helpers_error_reaches_the_caller(monkeypatch):
     """The guided pieces of a shared message cover each block exactly once, on two threads, in whole
     groups but the last; an exception in any piece is raised on the caller's thread."""
-    monkeypatch.setattr(T, "shares", lambda kernel, n_bytes: True)
+    monkeypatch.setattr(T, "_way", lambda speed: True)
     n_blocks = 100_003
     seen = np.zeros(n_blocks, np.int64)
     pieces = []
@@ -142,15 +142,15 @@ def test_a_late_helper_is_read_from_the_share_it_did(monkeypatch):
     """_ranges takes a natively shared message as late when the helpers did under LATE_SHARE of their fair part;
     a message run alone because the box was busy is not recorded at all."""
     seen = []
-    monkeypatch.setattr(T, "_record", lambda kernel, n, shared, seconds, late=False: seen.append((shared, late)))
-    monkeypatch.setattr(T, "shares", lambda kernel, n: True)
+    monkeypatch.setattr(T, "_count", lambda key, speed, n, shared, seconds, late: seen.append((shared, late)))
+    monkeypatch.setattr(T, "_way", lambda speed: True)
     monkeypatch.setattr(T, "max_threads", lambda: 2)
     n = 1 << 20
     for helped, late in ((0.05, True), (0.24, True), (0.26, False), (0.5, False)):
-        monkeypatch.setattr(T, "team_share", lambda team, args, nb, threads, h=helped: h)
+        monkeypatch.setattr(T, "team_share", lambda team, args, nb, threads, helpers, h=helped: h)
         T._ranges(lambda a, b: None, n, 2, lambda a, b: (a, b), team=("kind", None, None))
         assert seen[-1] == (True, late), helped
-    monkeypatch.setattr(T, "team_share", lambda team, args, nb, threads: None)   # the box was busy: run alone
+    monkeypatch.setattr(T, "team_share", lambda team, args, nb, threads, helpers: None)   # the box was busy: run alone
     n_seen = len(seen)
     T._ranges(lambda a, b: None, n, 2, lambda a, b: (a, b), team=("kind", None, None))
     assert len(seen) == n_seen      # run alone while another thread's message held the box: measures neither way

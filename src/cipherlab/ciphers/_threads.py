@@ -24,8 +24,8 @@ from cipherlab.ciphers import _team
 from cipherlab.ciphers._numba import max_threads
 
 __all__ = ["PARALLEL_MIN_BYTES", "shares", "SHARE_GAIN", "LATE_SHARE", "EXPLORE_EVERY", "EXPLORE_MAX", "SAMPLES",
-           "PIECE_MIN_BYTES", "GUIDE", "share", "team_share", "trace", "Call", "beside", "SPIN_SECONDS", "spin_reads",
-           "start"]
+           "PIECE_MIN_BYTES", "GUIDE", "share", "team_share", "run_team", "trace", "Call", "beside", "SPIN_SECONDS",
+           "spin_reads", "start"]
 
 # Below this many bytes (or with one thread) the serial kernels run: thread
 # start-up would cost more than it saves at 10 GB/s.
@@ -63,6 +63,7 @@ _BOX_LOCK: list = [threading.Lock()]
 #: ``kind -> serve``: the helpers' native loop of each entry point that has posted a message.
 _SERVERS: dict = {}
 _SEQ = [0]
+_SEQ_WRAP = (1 << _team.SEQ_BITS) - 1
 
 
 class _Helper:
@@ -151,26 +152,30 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_helpers_in_child)
 
 
-def team_share(team: tuple, args: tuple, n_blocks: int, threads: int) -> "float | None":
+def team_share(team: tuple, args: tuple, n_blocks: int, threads: int, helpers: "list | None" = None) -> "float | None":
     """Run one message through a VAES entry point's team ``(kind, entry, serve)``
     (:meth:`cipherlab.ciphers._vaes_kernels.Entries.team`) on ``threads`` threads: posted natively to the box,
     its pieces claimed by this thread and the helpers that see it; ``args`` are the entry point's arguments
     for the whole message. Returns, once every block is written (a helper preempted inside a piece is waited
     for, an interrupt raised only after), the fraction of the blocks the helpers did; None (nothing done)
     when another thread's message holds the box, or for a message of more than
-    :data:`cipherlab.ciphers._team.MAX_UNITS` units (16 GiB): the caller runs it alone."""
+    :data:`cipherlab.ciphers._team.MAX_UNITS` units (16 GiB): the caller runs it alone. ``helpers``: the helper
+    threads (:func:`_helpers`) where the caller has them at hand."""
     lock = _BOX_LOCK[0]
     if n_blocks > _team.MAX_UNITS * _team.UNIT or not lock.acquire(blocking=False):
         return None
     try:
         kind, entry, serve = team
         box = _BOX[0]
-        helpers = _helpers(min(threads, max_threads()) - 1)
-        _SERVERS[kind] = serve
+        if helpers is None:
+            helpers = _helpers(min(threads, max_threads()) - 1)
+        if kind not in _SERVERS:
+            _SERVERS[kind] = serve
         for helper in helpers:
-            helper.wake()
-        _SEQ[0] = _SEQ[0] % ((1 << _team.SEQ_BITS) - 1) + 1
-        done = entry(*args, box, _SEQ[0], len(helpers), helpers[0].reads if helpers else 1)
+            if helper.asleep:
+                helper.wake()
+        seq = _SEQ[0] = _SEQ[0] % _SEQ_WRAP + 1
+        done = entry(*args, box, seq, len(helpers), helpers[0].reads if helpers else 1)
         interrupted = None
         while not done:
             try:
@@ -180,7 +185,7 @@ def team_share(team: tuple, args: tuple, n_blocks: int, threads: int) -> "float 
             done = _team.wait_done(box, n_blocks, 1000)
         if interrupted is not None:
             raise interrupted
-        return int(box[_team.HELPED]) / max(n_blocks, 1)
+        return box.item(_team.HELPED) / max(n_blocks, 1)
     finally:
         lock.release()
 
@@ -284,7 +289,11 @@ def shares(kernel, n_bytes: int) -> bool:
     faster of the two measured figures decides (sharing only where it is :data:`SHARE_GAIN` times faster),
     except a call now and then (:data:`EXPLORE_EVERY`) that runs the other way to keep its figure current. The
     first message after a switch of way warms that way up and the next one runs it again (:func:`_record`)."""
-    speed = _SPEED.get(_size_class(kernel, n_bytes))
+    return _way(_SPEED.get(_size_class(kernel, n_bytes)))
+
+
+def _way(speed) -> bool:
+    """:func:`shares` on a size class's figures (None: none yet)."""
     if speed is None:
         return False
     if speed[5] is not None:    # the last message warmed this way up (a switch, or late helpers): again
@@ -295,11 +304,10 @@ def shares(kernel, n_bytes: int) -> bool:
     return choice if speed[2] > 0 else not choice
 
 
-def _explores_next(kernel, n_bytes: int) -> bool:
-    """Whether the size class's next call is the one that runs sharing again while one thread is chosen
-    (see :func:`shares`): the helpers are woken one call ahead, so that call is timed as a stream of
-    shared calls runs, not with a helper thread's and an idle vCPU's wake-up in it."""
-    speed = _SPEED.get(_size_class(kernel, n_bytes))
+def _explores_next(speed) -> bool:
+    """Whether the size class's next call (its figures ``speed``) is the one that runs sharing again while one
+    thread is chosen (see :func:`shares`): the helpers are woken one call ahead, so that call is timed as a
+    stream of shared calls runs, not with a helper thread's and an idle vCPU's wake-up in it."""
     return speed is not None and speed[4] is False and speed[2] == 1
 
 
@@ -308,7 +316,11 @@ def _record(kernel, n_bytes: int, shared: bool, seconds: float, late: bool = Fal
     of way, or a shared one whose helpers joined ``late`` (:data:`LATE_SHARE`), is left out once and the next
     message runs the same way and counts."""
     key = _size_class(kernel, n_bytes)
-    speed = _SPEED.get(key)
+    _count(key, _SPEED.get(key), n_bytes, shared, seconds, late)
+
+
+def _count(key: tuple, speed, n_bytes: int, shared: bool, seconds: float, late: bool) -> None:
+    """:func:`_record` on size class ``key`` and its figures ``speed`` (None: its first message)."""
     if speed is None:
         speed = _SPEED[key] = [deque(maxlen=SAMPLES), deque(maxlen=SAMPLES), EXPLORE_EVERY, EXPLORE_EVERY, None,
                                None, None]
@@ -369,6 +381,18 @@ def _faults() -> int:
 _RUSAGE = resource.RUSAGE_SELF  # the helper threads' faults too
 
 
+def run_team(kernel, team: tuple, args: tuple, n_bytes: int, threads: int) -> None:
+    """Run a VAES entry point ``kernel`` over a whole message, ``args`` its arguments for all of it, on ``threads``
+    threads: posted natively to its ``team`` (:func:`team_share`) or on this thread, as :func:`_ranges` does, but
+    with no closure to make or call: the path a long message takes from
+    :meth:`cipherlab.ciphers.modes.Cipher.encrypt` and ``decrypt`` (the Python between a call and its kernel is
+    what two threads lose against one on every message)."""
+    if threads == 1 or n_bytes < PARALLEL_MIN_BYTES:
+        kernel(*args)
+        return
+    _timed(kernel, n_bytes, threads, args, None, 0, team)
+
+
 def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4, team: "tuple | None" = None) -> None:
     """Run ``kernel(*args_for(start, stop))`` over the message's blocks on ``threads`` threads, this one
     included: a VAES entry point's ``team`` natively (:func:`team_share`), any other kernel through
@@ -378,32 +402,40 @@ def _ranges(kernel, n_bytes: int, threads: int, args_for, group: int = 4, team: 
     :func:`shares` decides from this size class's measured times, and is timed for it (two clock reads).
     The output is the same bytes either way: every block's result depends on its index only.
     """
-    n_blocks = (n_bytes + 15) // 16
+    args = args_for(0, (n_bytes + 15) // 16)
     if threads == 1 or n_bytes < PARALLEL_MIN_BYTES:
-        kernel(*args_for(0, n_blocks))
+        kernel(*args)
         return
-    both = shares(kernel, n_bytes)
+    _timed(kernel, n_bytes, threads, args, args_for, group, team)
+
+
+def _timed(kernel, n_bytes: int, threads: int, args: tuple, args_for, group: int, team: "tuple | None") -> None:
+    """One long message (``args``: the kernel's arguments for all of it) on one thread or shared, as
+    :func:`shares` decides, timed and recorded for that choice (:func:`_record`) and for :func:`trace`."""
+    key = _size_class(kernel, n_bytes)
+    speed = _SPEED.get(key)
+    both = _way(speed)
     helpers = _helpers(min(threads, max_threads()) - 1)  # made (once) outside the timing
-    if not both and _explores_next(kernel, n_bytes):
+    if not both and _explores_next(speed):
         for helper in helpers:  # awake when the next call tries sharing, as in a stream of shared calls
             helper.wake()
     calls = _TRACE[0]
     if calls is not None:
         faults = _faults()
-    t0 = time.perf_counter()
     helped = float("nan")
+    t0 = time.perf_counter()
     if both and team is not None:
-        helped = team_share(team, args_for(0, n_blocks), n_blocks, threads)
+        helped = team_share(team, args, (n_bytes + 15) // 16, threads, helpers)
         if helped is None:  # another user thread's message holds the box: this one runs alone
-            kernel(*args_for(0, n_blocks))
+            kernel(*args)
             both = False
     elif both:
         share(kernel, n_bytes, threads, args_for, group)
     else:
-        kernel(*args_for(0, n_blocks))
+        kernel(*args)
     seconds = time.perf_counter() - t0
     if helped is not None:  # a message run alone because another thread's held the box measures neither way
-        _record(kernel, n_bytes, both, seconds, late=helped < LATE_SHARE / (len(helpers) + 1))   # NaN: never late
+        _count(key, speed, n_bytes, both, seconds, helped < LATE_SHARE / (len(helpers) + 1))   # NaN: never late
     if calls is not None:
         calls.append(Call(getattr(kernel, "__name__", repr(kernel)), n_bytes, both, seconds, _faults() - faults,
                           helped))

@@ -43,6 +43,7 @@ from cipherlab.ciphers import _kernels as K
 from cipherlab._checks import check_bytes, check_choice
 from cipherlab.names import AUTO, MODES
 from cipherlab.ciphers._numba import max_threads
+from cipherlab.ciphers._threads import run_team
 from cipherlab.ciphers.cpu import check_aesni, has_aesni, pycryptodome_options
 from cipherlab.ciphers.registry import (AES_ROUNDS, STYLES, CipherInfo, InsecureCipherWarning, check_key, cipher_entry,
                                         registered)
@@ -295,9 +296,10 @@ class Cipher:
             _warn_insecure(self)
 
     _iv = _iv_array = _dec = None
-    #: The hardware style's one-call path: ``(kernel, keys)`` of a VAES entry point per direction (index
-    #: 0: encryption, 1: decryption), made on the direction's first message; False where the object
-    #: runs elsewhere (another style or mode, the 128-bit kernels). An object keeps the width it ran at.
+    #: The hardware style's one-call path: ``(kernel, keys, team)`` of a VAES entry point per direction (index
+    #: 0: encryption, 1: decryption; ``team`` None on one thread), made on the direction's first message; False
+    #: where the object runs elsewhere (another style or mode, the 128-bit kernels). An object keeps the width
+    #: it ran at.
     _wide = (None, None)
 
     def _wide_path(self, decrypt: bool):
@@ -307,25 +309,31 @@ class Cipher:
             plan = self._decryption() if decrypt and self._mode == "ecb" else self._enc
             mode = "ctr" if self._mode == "ctr" else "ecb-decrypt" if decrypt else "ecb-encrypt"
             kernel = HW.wide_kernel(plan, mode)
-            hot = (kernel, plan.rk) if kernel is not None else False
-            if hot and self._threads > 1:
-                HW.wide_team(plan, mode)
+            if kernel is not None:
+                hot = (kernel, plan.rk, HW.wide_team(plan, mode) if self._threads > 1 else None)
         wide = list(self._wide)
         wide[decrypt] = hot
         object.__setattr__(self, "_wide", tuple(wide))
         return hot
 
     def _one_call(self, arr: np.ndarray, hot: tuple, kind: type) -> np.ndarray:
-        """``arr`` through the object's VAES entry point ``hot`` in one kernel call: CTR, or ECB on whole
-        blocks without padding (the caller checked the length); on the calling thread, into
-        :func:`_output` of ``kind``."""
+        """``arr`` through the object's VAES entry point ``hot`` ``(kernel, keys, team)``, into :func:`_output`
+        of ``kind``: CTR, or ECB on whole blocks (the caller checked the length). A short message, or any on
+        one thread, is one kernel call on the calling thread; a long one on more threads goes straight to
+        :func:`cipherlab.ciphers._threads.run_team` (one thread or shared, as measured)."""
         n = arr.shape[0]
         out = _output(n, kind)
-        if n:
+        if not n:
+            return out
+        if n < HW.PARALLEL_MIN_BYTES or self._threads == 1:
             if self._mode == "ctr":
                 hot[0](arr, out, self._iv_array, 0, (n + 15) >> 4, hot[1])
             else:
                 hot[0](arr, out, 0, n >> 4, hot[1])
+            return out
+        args = (arr, out, self._iv_array, 0, (n + 15) >> 4, hot[1]) if self._mode == "ctr" else \
+            (arr, out, 0, n >> 4, hot[1])
+        run_team(hot[0], hot[2], args, n, self._threads)
         return out
 
     def _decryption(self):
@@ -425,8 +433,8 @@ class Cipher:
         hot = self._wide[0]
         if hot is None:
             hot = self._wide_path(False)
-        if hot and (n < HW.PARALLEL_MIN_BYTES or self._threads == 1) and (self._mode == "ctr" or not self._padding):
-            out = self._one_call(arr, hot, kind)  # a short message (or one thread): one kernel call, nothing else
+        if hot and (self._mode == "ctr" or not self._padding):
+            out = self._one_call(arr, hot, kind)  # one kernel call, or the team's path: nothing else
             return out.tobytes() if kind is bytes and out.base is None else _same_kind(out, kind)
         if self._impl == "pycryptodome":
             raw = arr if self._mode == "ctr" or not self._padding else pkcs7_pad(arr)
@@ -464,7 +472,7 @@ class Cipher:
         hot = self._wide[self._mode != "ctr"]  # CTR decrypts with its encryption
         if hot is None:
             hot = self._wide_path(self._mode != "ctr")
-        if hot and (arr.shape[0] < HW.PARALLEL_MIN_BYTES or self._threads == 1):
+        if hot:
             out = self._one_call(arr, hot, kind)
             if self._mode != "ctr" and self._padding:
                 out = pkcs7_unpad(out)

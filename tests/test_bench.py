@@ -332,6 +332,7 @@ def test_bench_sizes_main_prints_and_writes(monkeypatch, capsys, tmp_path):
     assert meta["clock_hz_measured"] == meta["probe"]["clock_hz"] > 0 and "load_average_before" in meta
     assert "cpu_mhz_os" in meta and meta["kernel_width"] is None and isinstance(meta["cpu_flags"], list)
     assert set(meta["probe"]["bound_cycles_per_byte"]) == {"128", "192", "256"}
+    assert meta["limit_batches"] == bench.LIMIT_REPEATS and f"the fastest of {bench.LIMIT_REPEATS} batches" in text
     assert json.loads((tmp_path / "sweep.csv.meta.json").read_text())["openssl"].startswith("openssl is not")
     fig = env_page.sweep_figure(rows)
     assert len(fig.axes[0].lines) == 4

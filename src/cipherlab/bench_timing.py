@@ -42,8 +42,12 @@ STREAM_CALLS = 8
 STREAM_SECONDS = 5e-3
 #: At the two-thread sizes each timed batch (of every case alike) follows untimed calls of its case lasting
 #: this long: the stream is flowing when its timing starts, the helper thread awake and the second core at
-#: speed, as in a user's stream after its first messages (those are the ``first calls`` row).
-STREAM_LEAD_SECONDS = 1e-3
+#: speed, as in a user's stream after its first messages (those are the ``first calls`` row). A core that has
+#: not run AES for a while runs it slower for its first 2-3 ms (measured on a 2-vCPU Zen 5 VM, 8 MiB messages
+#: shared by two threads after 20 ms of one-thread messages: 125-140 us, then 100-106 us from about the 25th;
+#: from the third when the helper's core had just run AES itself; with 1 ms ahead of each batch the sweep's
+#: factor read 1.64-1.72, with 5 ms 1.77-1.84).
+STREAM_LEAD_SECONDS = 5e-3
 
 
 def sweep_cases(mode: str, impl: str, key: bytes, iv: bytes, data: np.ndarray, raw: bytes, two_threads: bool) -> list:

@@ -219,3 +219,28 @@ def test_jobs_handed_to_a_helper_at_once_all_run_and_beside_raises_the_helpers_e
 
     with pytest.raises(KeyError, match="there"):
         T.beside(lambda: None, fail)
+
+
+def test_run_team_runs_a_short_message_in_one_call_and_a_long_one_the_way_chosen(monkeypatch):
+    """The one-call path from ``encrypt``: under PARALLEL_MIN_BYTES (or on one thread) the kernel runs once with
+    the message's arguments; a long message goes to the team natively when sharing is chosen, else to the
+    kernel on this thread, and either way is recorded for its size class."""
+    monkeypatch.setattr(T, "_SPEED", {})
+    monkeypatch.setattr(T, "max_threads", lambda: 2)
+    calls, posted = [], []
+
+    def kernel(*args):
+        calls.append(args)
+
+    team = ("kind", None, None)
+    T.run_team(kernel, team, (1, 2), T.PARALLEL_MIN_BYTES - 16, 2)
+    T.run_team(kernel, team, (3, 4), 1 << 20, 1)
+    assert calls == [(1, 2), (3, 4)] and not T._SPEED
+    monkeypatch.setattr(T, "team_share", lambda team, args, nb, threads, helpers: posted.append((args, nb)) or 0.5)
+    monkeypatch.setattr(T, "_way", lambda speed: True)
+    T.run_team(kernel, team, (5, 6), 1 << 20, 2)
+    assert posted == [((5, 6), (1 << 20) // 16)] and len(calls) == 2
+    monkeypatch.setattr(T, "_way", lambda speed: False)
+    T.run_team(kernel, team, (7, 8), 1 << 20, 2)
+    assert calls[-1] == (7, 8) and len(posted) == 1
+    assert T._SPEED[T._size_class(kernel, 1 << 20)][6] is False   # the last message's way, recorded

@@ -22,7 +22,8 @@ from cipherlab.analysis.evidence import evidence_table
 from cipherlab.analysis.timing import TimingGroup
 from cipherlab.experiments.aead import (bitflip, evidence, figures, forgery, linearity, protocol, reread, stability,
                                        tables, wycheproof)
-from cipherlab.experiments.aead.sentence_claims import GAIN_CLAIMS, LEVEL_CLAIMS, gain_evidence, level_evidence, sentence_claims
+from cipherlab.experiments.aead.sentence_claims import (GAIN_CLAIMS, LEVEL_CLAIMS, gain_evidence, level_evidence,
+                                                       sentence_claims, trend_words_evidence)
 from cipherlab.experiments.aead.consistency import consistency_claims, protocol_bound_evidence
 from cipherlab.experiments.aead.chapter import MB, input_name
 from cipherlab.experiments.aead.measure import (PHASE1_COMBOS, PHASE1_CONTROL, PHASE2_COMBOS, PHASE2_CONTROL,
@@ -128,6 +129,8 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
               for e in level_evidence(cold2, profile=profile, seed=seed)]
     gains = gain_evidence(cold1, cold2, profile=profile, seed=seed,
                           style=protocol.COLD_STYLE, reading=protocol.COLD_READING) + ratios
+    gains += trend_words_evidence(phase1, cold1, profile=profile, seed=seed, cold_style=protocol.COLD_STYLE,
+                                  cold_reading=protocol.COLD_READING, warm_reading=protocol.WARM_READING)
     testable = evidence.paper_claims().set_index("claim_id")["rule"] != "not_testable"
     bound = [e for e in protocol_bound_evidence(protocol.cold_table(cold, phase1, phase2, mb_bytes), profile=profile)
              if testable.get(e.claim_id, False)]   # a claim row may declare it not testable (its note says why)

@@ -104,6 +104,27 @@ GAIN_CLAIMS = {cid: (e["phase"], e["operation"], e["case"], tuple(e["over"]))
                for cid, e in _comparisons.section("gain").items()}
 
 
+def _gain(cid: str, df: pd.DataFrame, phase: int, op: str, k: str, o: str, *, profile: str, seed: int, style: str,
+          reading: str, section: str) -> _v.Evidence:
+    """Case ``k``'s throughput gain from the smallest to the largest size of ``df`` over case ``o``'s (see
+    :func:`gain_evidence`)."""
+    key = "mode" if phase == 1 else "cipher"
+    sizes = sorted(int(b) for b in df["bytes"].unique())
+    small, large = sizes[0], sizes[-1]
+
+    def t(name, nb):
+        return _times(df, **_fixed(phase, op), instance="main", **{key: name, "bytes": nb})
+
+    def ctl(inst, nb):
+        return _times(df, **{**_control(phase, op, nb), "instance": inst})
+    c_old, c_new = ctl("main", small) * ctl("control", large), ctl("main", large) * ctl("control", small)
+    return _v.speed_evidence(cid, t(k, small) * t(o, large), t(k, large) * t(o, small), c_old, c_new, seed=seed,
+                             size=_size(large, small), style=style, mode="eax" if phase == 2 else f"{k} vs {o}",
+                             profile=profile, section=section, reading=reading,
+                             detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B over "
+                                    f"{LABELS[o]}'s, {op}" + ("" if style == IMPL else f" ({style})"))
+
+
 def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0, style: str = IMPL,
                   reading: str = "") -> list[_v.Evidence]:
     """One case's throughput gain from the smallest to the largest size against another's: their ratio, minus 1 (%).
@@ -122,24 +143,41 @@ def gain_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int
     """
     out = []
     for cid, (phase, op, k, others) in GAIN_CLAIMS.items():
-        df = p1 if phase == 1 else p2
-        key = "mode" if phase == 1 else "cipher"
-        sizes = sorted(int(b) for b in df["bytes"].unique())
-        small, large = sizes[0], sizes[-1]
-        def t(name, nb):
-            return _times(df, **_fixed(phase, op), instance="main", **{key: name, "bytes": nb})
-        def ctl(inst, nb):
-            return _times(df, **{**_control(phase, op, nb), "instance": inst})
-        c_old, c_new = ctl("main", small) * ctl("control", large), ctl("main", large) * ctl("control", small)
         section = SECTIONS["fig5" if phase == 1 else "fig10"]
-        evs = [_v.speed_evidence(cid, t(k, small) * t(o, large), t(k, large) * t(o, small), c_old, c_new, seed=seed,
-                                 size=_size(large, small), style=style, mode="eax" if phase == 2 else f"{k} vs {o}",
-                                 profile=profile, section=section, reading=reading,
-                                 detail=f"throughput gain of {LABELS[k]} from {small} B to {large} B over "
-                                        f"{LABELS[o]}'s, {op}" + ("" if style == IMPL else f" ({style})"))
-               for o in others]
+        evs = [_gain(cid, p1 if phase == 1 else p2, phase, op, k, o, profile=profile, seed=seed, style=style,
+                     reading=reading, section=section) for o in others]
         out.append(weakest(evs, "comparisons"))
     return out
+
+
+#: Table 2's row "Trend with Increasing Volume" ("GCM Best in efficiency and speed, CCM Good Performance, EAX
+#: Acceptable"): the order GCM > CCM > EAX, each step over both operations, the weakest deciding. The paper leaves
+#: open what the row ranks (its claim row: ``readings: open``): how much each mode gains with the volume, read as
+#: Fig. 5's widening gap and Fig. 10's "most improved" are (a ratio of gains, under the paper's protocol, one cold
+#: call per file), or how fast each mode runs as the volume grows (the throughput at the largest size, our warm
+#: medians, as Table 2's throughput rows are decided size by size).
+TREND_WORDS = "003-t2-trend-words"
+TREND_ORDER = ("gcm", "ccm", "eax")
+TREND_GAIN_READING = "trend=each mode's gain with the volume"
+TREND_SPEED_READING = "trend=each mode's speed at the largest size"
+
+
+def trend_words_evidence(p1: pd.DataFrame, cold1: pd.DataFrame, *, profile: str, seed: int = 0,
+                         cold_style: str, cold_reading: str, warm_reading: str) -> list[_v.Evidence]:
+    """Table 2's trend words (:data:`TREND_WORDS`) under each reading: the weakest step of GCM > CCM > EAX over both
+    operations, as a ratio of gains from the smallest to the largest size (``cold1``: the paper's protocol) and as a
+    ratio of throughputs at the largest size (``p1``: warm medians)."""
+    steps = list(zip(TREND_ORDER, TREND_ORDER[1:]))
+    section = SECTIONS["phase1"]
+    gains = [_gain(TREND_WORDS, cold1, 1, op, a, b, profile=profile, seed=seed, style=cold_style,
+                   reading=f"{TREND_GAIN_READING}, {cold_reading}", section=section)
+             for op in ("encrypt", "decrypt") for a, b in steps]
+    large = int(p1["bytes"].max())
+    speeds = [dataclasses.replace(compare(TREND_WORDS, p1, 1, op, a, b, large, profile=profile, section=section,
+                                          seed=seed), reading=f"{TREND_SPEED_READING}, {warm_reading}")
+              for op in ("encrypt", "decrypt") for a, b in steps]
+    return [weakest(gains, "steps (GCM over CCM, CCM over EAX; encryption and decryption)"),
+            weakest(speeds, "steps (GCM over CCM, CCM over EAX; encryption and decryption)")]
 
 
 def per_size_evidence(p1: pd.DataFrame, p2: pd.DataFrame, *, profile: str, seed: int = 0) -> list[_v.Evidence]:

@@ -370,13 +370,13 @@ def test_a_machine_dependent_verdict_is_listed_apart_and_never_counted_as_the_pa
             "(the verdict differs on box-b (reproduced))") in body["machines"]
     assert "cannot say" in {s.key: s.body for s in template.report_sections(
         paper, mixed.assign(portability=""))}["machines"]
-    # decided here, undecided on another machine: the report says the verdict rests on this machine alone
+    # decided here, undecided on another machine: the report says where it is undecided and what was decided
     open_there = mixed.copy()
     open_there.loc[open_there["claim_id"] == "000-t5", "portability"] = \
         "undecided on box-b (inconclusive); the same verdict where decided (contradicted on 1 machine)"
     text = {s.key: s.body for s in template.report_sections(paper, open_there)}["machines"]
-    assert ("[000-t5](verdicts.html#claim-000-t5) rests on this machine alone (undecided on box-b (inconclusive); "
-            "the same verdict where decided (contradicted on 1 machine)).") in text
+    assert ("[000-t5](verdicts.html#claim-000-t5) is undecided on box-b (inconclusive); "
+            "the same verdict where decided (contradicted on 1 machine).") in text
     assert "not compared" in {s.key: s.body for s in template.report_sections(paper, alone)}["machines"]
 
 

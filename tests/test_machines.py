@@ -329,6 +329,22 @@ def test_a_verdict_that_differs_on_exact_evidence_changed_with_the_code_not_the_
     assert M.machine_dependent(M.with_portability(here().rows, table)) == set()
 
 
+def test_exact_evidence_decided_on_one_run_and_undecided_on_another_changed_with_the_code_too():
+    """A structural check inconclusive here and contradicted on a shipped run of an older commit: no machine and no
+    noise undecides exact evidence, so the code or data changed (both commits named), never 'undecided on'."""
+    base = dict(paper="003", tier="supporting", machine="", emulated="", reason="", speed=False, estimate=np.nan,
+                low=np.nan, high=np.nan, ratio_to_this=np.nan, size_differs=False, verdict_differs=True,
+                bound_by_evidence=False, same_cpu=False, exact=True)
+    table = pd.DataFrame([{**base, "claim_id": "w1", "run": M.THIS_RUN, "commit": "e" * 40, "verdict": "inconclusive"},
+                          {**base, "claim_id": "w1", "run": "box-z", "commit": "f" * 40, "verdict": "contradicted"}])
+    port = M.portability(table).set_index("claim_id").loc["w1"]
+    assert port["portability"].startswith(M.CODE_CHANGED) and not port["machine_dependent"]
+    assert "this run (commit eeeeeeeeeeee) gives inconclusive" in port["portability"]
+    assert "box-z (commit ffffffffffff) gives contradicted" in port["portability"]
+    timed = M.portability(table.assign(exact=False)).set_index("claim_id").loc["w1", "portability"]
+    assert timed.startswith("undecided on this run (inconclusive)")   # timed evidence: a run may not decide it
+
+
 def test_a_timed_verdict_that_differs_on_the_same_cpu_kind_is_run_to_run_variation_not_the_machines(tree):
     ship("box-c", evidence(-20.0, -25.0, -15.0))
     other = M.shipped_measured(runs.load_run("box-c"), CLAIMS)

@@ -252,8 +252,10 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
     runs' noise (:func:`bound_by_evidence`: a status, not a verdict that differs);
     ``portable: ...`` when every machine that measured the claim gave the same verdict; ``machine-dependent:
     ...`` when two machines decided it differently (reproduced on one, contradicted or not reproduced on
-    another: the verdict belongs to the machine); ``undecided on ...`` when the machines that decided it agree
-    and another could not decide it; ``not measured here`` / ``not measured on another machine``."""
+    another: the verdict belongs to the machine); ``changed with the code or data, ...`` when a run on exact
+    evidence (:func:`exact_evidence`) gives another verdict, decided or not (no machine and no noise can change it);
+    ``undecided on ...`` when the machines that decided it agree and another could not decide it on timed evidence;
+    ``not measured here`` / ``not measured on another machine``."""
     rows = []
     for cid, group in comparison.groupby("claim_id", sort=False):
         here = group[group["run"] == THIS_RUN].iloc[0]
@@ -297,6 +299,12 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
             text = (f"{SAME_CPU}: the verdict differs on " + ", ".join(f"{r.run} ({r.verdict})"
                                                                        for r in kind.itertuples())
                     + ", a run on the same CPU model and flags: run-to-run variation, never the machine's")
+        elif len(changed := _exact_changed(measured, here)):
+            # one run decided it, another did not, on exact evidence: no machine and no noise can do that
+            text = (f"{CODE_CHANGED}, not the machine: the evidence is exact (no timing, no noise), and "
+                    f"{_commit(here)} gives {here['verdict']} where "
+                    + ", ".join(f"{_commit(r._asdict())} gives {r.verdict}" for r in changed.itertuples())
+                    + ": compare the two commits, not the machines")
         elif (measured["verdict"] == here["verdict"]).all():
             one_kind = others["same_cpu"].eq(True).all() if "same_cpu" in others else False
             text = (f"portable: the same verdict on all {len(measured) + 1} "
@@ -310,6 +318,13 @@ def portability(comparison: pd.DataFrame) -> pd.DataFrame:
                        f"machine{'s' if len(decided) != 1 else ''})" if len(decided) else ""))
         rows.append((cid, shown, text, bool(dependent)))
     return pd.DataFrame(rows, columns=["claim_id", "machines", "portability", "machine_dependent"])
+
+
+def _exact_changed(measured: pd.DataFrame, here) -> pd.DataFrame:
+    """The other runs whose verdict differs from this run's on evidence exact on both (``exact``), decided or not."""
+    if "exact" not in measured:
+        return measured[:0]
+    return measured[measured["exact"].eq(True) & (measured["verdict"] != here["verdict"])]
 
 
 def _commit(row) -> str:

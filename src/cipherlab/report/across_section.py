@@ -70,8 +70,8 @@ def _machines(claims: pd.DataFrame, noise: "RunNoise | None" = None, reference: 
                  + "; ".join(f"{_link(_s(r['claim_id']))} ({_t(_s(r['portability']).split(': ', 1)[-1])})"
                              for _, r in dep.iterrows()))
     text += "." + which
-    for _, r in mine[port.str.startswith("undecided on")].iterrows():   # decided here alone: said with its row
-        text += f" {_link(_s(r['claim_id']))} rests on this machine alone ({_t(_s(r['portability']))})."
+    for _, r in mine[port.str.startswith("undecided on")].iterrows():   # decided on some runs only: said with its row
+        text += f" {_link(_s(r['claim_id']))} is {_t(_s(r['portability']))}."
     code = mine[port.str.startswith(CODE_CHANGED)]
     if len(code):   # exact evidence that differs changed with the code or data, never with the machine
         text += (f" {_plural(len(code), 'verdict')} {'differs' if len(code) == 1 else 'differ'} from the shipped "

@@ -214,14 +214,19 @@ def test_the_rejection_gap_is_read_in_microseconds_as_tables_6_7_print_it():
         E.gap_growth(np.ones(3), times(1.0), times(5.0), times(6.0))
 
 
-def test_the_widening_rows_decide_on_the_microsecond_gap():
+def test_the_widening_gap_is_read_in_microseconds_and_as_gcms_speed_up():
+    """'The gap widens' under both readings the paper leaves open, each the weaker pair: with a fixed cost per call
+    alike for every mode the gap in microseconds grows fivefold while GCM's speed-up barely moves (1 % noise), so the
+    readings disagree and the claim stays inconclusive; the microsecond reading alone holds."""
     from cipherlab.experiments.aead import sentence_claims as E
     rows = E.widening_evidence(synthetic_raw("forgery", PAPER_ORDER), profile="full", seed=1)
-    assert [e.reading for e in rows] == ["pair=gcm<ccm", "pair=gcm<eax"]
-    assert all(e.control_low is not None and "us" in e.detail for e in rows)
-    d = _decide_only(rows, {"003-s52-gap-widens"})
-    assert d.loc["003-s52-gap-widens", "verdict"] == "reproduced", d.loc["003-s52-gap-widens", "reason"]
-
+    assert [e.reading for e in rows] == [E.WIDEN_GAP_READING, E.WIDEN_RATIO_READING]
+    assert all(e.control_low is not None and "weaker" not in e.detail and "pairs" in e.detail for e in rows)
+    assert "us" in rows[0].detail and "x:" in rows[1].detail and abs(rows[1].estimate) < 2
+    d = _decide_only(rows, {"003-s52-gap-widens"}).loc["003-s52-gap-widens"]
+    assert (d["verdict"], d["outcome"]) == ("inconclusive", "readings_disagree"), d["reason"]
+    alone = _decide_only(rows[:1], {"003-s52-gap-widens"}).loc["003-s52-gap-widens"]
+    assert alone["verdict"] == "reproduced", alone["reason"]
 
 
 #: Every sameness of paper 003 ('similar', 'minimal', 'convergent', 'stable', 'leveled off'), one declared rule.

@@ -81,12 +81,13 @@ def test_a_change_with_size_under_the_cold_protocol_is_decided_against_the_twins
 @pytest.mark.parametrize("step, statistic, expected", [
     # a plateau step reversed by 2 %, tight: beyond no noise as a plain size change, inside the floor as a cold one
     ((-2.0, -2.4, -1.6), "size_change", "contradicted"),
-    ((-2.0, -2.4, -1.6), protocol.COLD_STATISTIC, "reproduced"),
+    ((-2.0, -2.4, -1.6), protocol.COLD_STATISTIC, "inconclusive"),     # not reversed, and no rise either
     # widened for 12 steps (x1.462): -6 [-6.5, -5.5] -> [-6.73, -5.27], wholly beyond the +-3 % floor either way
     ((-6.0, -6.5, -5.5), protocol.COLD_STATISTIC, "contradicted"),
     # -4 [-4.6, -3.6] -> [-4.88, -3.12]: just beyond the floor; -4 [-4.8, -3.2] -> [-5.17, -2.83]: across it
     ((-4.0, -4.6, -3.6), protocol.COLD_STATISTIC, "contradicted"),
-    ((-4.0, -4.8, -3.2), protocol.COLD_STATISTIC, "reproduced"),
+    ((-4.0, -4.8, -3.2), protocol.COLD_STATISTIC, "inconclusive"),
+    ((5.0, 4.0, 6.0), protocol.COLD_STATISTIC, "reproduced"),           # every step a rise beyond the noise
 ])
 def test_a_cold_step_reverses_a_steady_rise_only_beyond_the_cold_calls_noise(step, statistic, expected):
     claim = evidence.paper_claims()

@@ -1166,14 +1166,20 @@ RISE = (5.0, 4.0, 6.0)
 @pytest.mark.parametrize("step, expected", [
     ((-6.0, -7.0, -5.0), "contradicted"),
     ((-4.5, -5.5, -3.5), "contradicted"),
-    ((-4.0, -5.0, -3.2), "reproduced"),       # reversed uncorrected, not at the family-wise level
-    ((0.0, -1.0, 1.0), "reproduced"),         # a flat step is no step against the claim
+    ((-4.0, -5.0, -3.2), "inconclusive"),     # reversed uncorrected, not at the family-wise level: no move shown
+    ((0.0, -1.0, 1.0), "inconclusive"),       # a flat step is no step against the claim, and no rise either
+    (RISE, "reproduced"),                     # every step rises beyond the noise at the family-wise level
 ])
 def test_a_monotone_claim_is_contradicted_only_by_a_step_reversed_at_the_family_wise_level(step, expected):
+    """A step reversed beyond the noise (family-wise) contradicts; a step inside it leaves the claim of a move at every
+    step inconclusive however far the end-to-end change reaches; only every step beyond the noise reproduces it."""
     row = _readings(*_steps(*([RISE] * 11), step), **MONO)
     assert row["verdict"] == expected, row["reason"]
     if expected == "reproduced":
-        assert row["reading"] == "end-to-end" and "no step of 12" in row["reason"]
+        assert row["reading"] == "end-to-end" and "every step of 12" in row["reason"]
+    elif expected == "inconclusive":
+        assert row["reading"] == "step=11" and "1 of 12 steps inside it" in row["reason"]
+        assert "not established" in row["reason"]
     else:
         assert row["reading"] == "step=11" and "family-wise level" in row["reason"]
 

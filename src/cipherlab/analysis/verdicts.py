@@ -419,11 +419,10 @@ END_TO_END = "end-to-end"
 
 
 def _monotone(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, str]":
-    """A claim that a quantity moves one way at every one of m steps (``readings: monotone``): the end-to-end
-    change (the reading :data:`END_TO_END`) decides the direction, and no step may go the other way beyond the
-    noise at the family-wise level: each step's interval widened to ``1 - (1 - confidence) / m``
-    (Bonferroni; for "does any step reverse" Holm's answer is the same), never the minimum of m uncorrected
-    comparisons. A reversed step contradicts; otherwise the end-to-end verdict stands."""
+    """A claim that a quantity moves one way at every one of m steps (``readings: monotone``): the end-to-end change
+    (reading :data:`END_TO_END`) decides the direction; each step's interval is widened to the family-wise level
+    ``1 - (1 - confidence) / m`` (Bonferroni), never m uncorrected comparisons. A step reversed beyond the noise
+    contradicts; a step inside it leaves a change that holds end to end inconclusive (no move at that step)."""
     from cipherlab.analysis.stats import family_scale, widen
     ends = rows[rows["reading"] == END_TO_END]
     steps = rows[rows["reading"] != END_TO_END]
@@ -440,18 +439,22 @@ def _monotone(claim, rows: pd.DataFrame, rules) -> "tuple[pd.Series, Decision, s
             wide["low"], wide["high"] = widen(_get(r, "estimate"), _get(r, "low"), _get(r, "high"), scale)
         decided.append((wide, decide(claim, wide, rules)))
     back = [(r, d) for r, d in decided if d.outcome == "reversed"]
+    flat = [(r, d) for r, d in decided if d.verdict != "reproduced" and whole.verdict == "reproduced"]
     level = f"{(1 - (1 - float(rules['confidence'])) / len(steps)) * 100:.3g} %"
     each = "; ".join(f"{r['reading']}: {ours_text(r)}" for r, _ in decided)
-    if back:
-        r, d = min(back, key=lambda x: _favour(claim, x[0]))
-        reason = (f"{d.reason.rstrip('.')} (the step {r['reading']} goes against the claim beyond the noise at the "
-                  f"family-wise level: each of {len(steps)} steps at {level}; steps: {each})")
-        return r, Decision(d.verdict, f"monotone, step {r['reading']} reversed: {d.basis}", d.outcome, d.band,
-                           reason), r["reading"]
-    reason = (f"{whole.reason.rstrip('.')} (end to end; no step of {len(steps)} goes against the claim beyond the "
-              f"noise at the family-wise level, each at {level}: {each})")
+    if back or flat:   # a step reversed, or (end to end holding) a step inside the noise: the least favourable shown
+        r, d = min(back or flat, key=lambda x: _favour(claim, x[0]))
+        why = (f"{d.reason.rstrip('.')} (the step {r['reading']} goes against the claim beyond the noise at the "
+               f"family-wise level: each of {len(steps)} steps at {level}; steps: {each})") if back else (
+               f"{whole.reason.rstrip('.')} end to end, but the step {r['reading']} ({ours_text(r)}) does not go the "
+               f"claimed way beyond the noise at the family-wise level ({len(flat)} of {len(steps)} steps inside it, "
+               f"each at {level}: {each}), so a move at every step is not established")
+        verdict, outcome = (d.verdict, d.outcome) if back else (verdict_of("undecided", rules), "undecided")
+        return r, Decision(verdict, f"monotone, step {r['reading']} {'reversed' if back else 'inside the noise'}: "
+                           f"{d.basis}", outcome, d.band, why), r["reading"]
     return end, Decision(whole.verdict, f"monotone, end to end: {whole.basis}", whole.outcome, whole.band,
-                         reason), END_TO_END
+                         f"{whole.reason.rstrip('.')} (end to end; every step of {len(steps)} goes the claimed way "
+                         f"beyond the noise at the family-wise level, each at {level}: {each})"), END_TO_END
 
 
 def _status(outcome: str, rules) -> Decision:

@@ -315,3 +315,16 @@ def test_table_2s_trend_words_are_decided_under_both_readings_the_paper_leaves_o
         assert all("weakest of 4 steps" in e.detail for e in evs)
         row = decide_synthetic(synthetic_evidence(per_byte)).loc[E.TREND_WORDS]
         assert row["verdict"] == verdict, row["reason"]
+
+
+def test_blowfishs_lowest_start_is_decided_under_both_protocols():
+    """Fig. 9's start describes the paper's figure, timed one cold call per file: the claim has a reading under that
+    protocol beside our warm medians, every one holding (CAST slower than Blowfish: refuted under both; Blowfish the
+    slowest: holds under both)."""
+    from cipherlab.experiments.aead import protocol
+    evs = [e for e in synthetic_evidence() if e.claim_id == E.LOWEST_START]
+    assert sorted(e.reading for e in evs) == sorted([protocol.COLD_READING, protocol.WARM_READING])
+    assert {e.style for e in evs} == {protocol.COLD_STYLE, "pycryptodome"}
+    for per_byte, verdict in ((PAPER_ORDER, "contradicted"), ({**PAPER_ORDER, "cast": 5.0}, "reproduced")):
+        row = decide_synthetic(synthetic_evidence(per_byte)).loc[E.LOWEST_START]
+        assert row["verdict"] == verdict and protocol.COLD_READING in row["reason"], row["reason"]

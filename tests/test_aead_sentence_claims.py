@@ -269,21 +269,24 @@ def test_a_sameness_is_decided_at_the_edges_of_the_slight_reach(low, high, verdi
     assert d.loc["003-f8-enc-dec-similar", "verdict"] == verdict, d.loc["003-f8-enc-dec-similar", "reason"]
 
 
-@pytest.mark.parametrize("cast_factor, holds", [(1.3, False), (1.0, True), (0.8, True)])
-def test_blowfishs_lowest_start_is_said_in_mb_per_s_and_refuted_only_beyond_the_noise(cast_factor, holds):
+@pytest.mark.parametrize("cast_factor, verdict", [(1.3, "contradicted"), (1.0, "inconclusive"), (0.8, "reproduced")])
+def test_blowfishs_lowest_start_is_said_in_mb_per_s_and_decided_as_an_order(cast_factor, verdict):
     """At the smallest size: CAST 30 % slower than Blowfish refutes 'Blowfish lowest'; level with it (inside the
-    noise) or faster does not. The detail names each cipher's speed in MB/s."""
+    noise) leaves it undecided; CAST and AES both faster beyond the noise establish it. The detail names each
+    cipher's speed in MB/s; the rows decide on the paper's protocol (here the same times, labelled so)."""
+    import dataclasses
+    from cipherlab.experiments.aead import protocol
     p2 = synthetic_raw(2, PAPER_ORDER)
     small = int(p2["bytes"].min())
     bf = p2.loc[(p2["cipher"] == "blowfish") & (p2["bytes"] == small) & (p2["instance"] == "main"), "seconds"].median()
     at = (p2["cipher"] == "cast") & (p2["bytes"] == small) & (p2["instance"] == "main") & (p2["operation"] == "encrypt")
     p2.loc[at, "seconds"] *= bf * cast_factor / p2.loc[at, "seconds"].median()
     ev = E.lowest_start_evidence(p2, profile="full", seed=1)
-    assert ev.holds is holds, ev.detail
+    assert ev.holds is None and ev.unit == "%", ev.detail
     assert ev.detail.startswith(f"at {small / 1e6:g} MB, in EAX mode, Blowfish encrypts at ") and "CAST at" in ev.detail
-    assert ("Blowfish is not the lowest (CAST slower" in ev.detail) is (not holds)
-    d = _decide_only([ev], {"003-f9-blowfish-lowest-start"}).loc["003-f9-blowfish-lowest-start"]
-    assert d["verdict"] == ("reproduced" if holds else "contradicted"), d["reason"]
+    cold = dataclasses.replace(ev, style=protocol.COLD_STYLE, reading=protocol.COLD_READING)
+    d = _decide_only([cold], {"003-f9-blowfish-lowest-start"}).loc["003-f9-blowfish-lowest-start"]
+    assert d["verdict"] == verdict, d["reason"]
 
 
 def _fit_frame(costs):
@@ -317,14 +320,15 @@ def test_table_2s_trend_words_are_decided_under_both_readings_the_paper_leaves_o
         assert row["verdict"] == verdict, row["reason"]
 
 
-def test_blowfishs_lowest_start_is_decided_under_both_protocols():
-    """Fig. 9's start describes the paper's figure, timed one cold call per file: the claim has a reading under that
-    protocol beside our warm medians, every one holding (CAST slower than Blowfish: refuted under both; Blowfish the
-    slowest: holds under both)."""
+def test_blowfishs_lowest_start_is_an_order_decided_under_the_papers_protocol():
+    """Fig. 9's start is decided on the paper's protocol, one cold call per file, our warm medians shown beside it: the
+    speed-up over Blowfish of the cipher closest to it, an order (CAST slower than Blowfish: refuted; Blowfish the
+    slowest: holds; CAST within the noise of Blowfish: undecided)."""
     from cipherlab.experiments.aead import protocol
     evs = [e for e in synthetic_evidence() if e.claim_id == E.LOWEST_START]
     assert sorted(e.reading for e in evs) == sorted([protocol.COLD_READING, protocol.WARM_READING])
-    assert {e.style for e in evs} == {protocol.COLD_STYLE, "pycryptodome"}
-    for per_byte, verdict in ((PAPER_ORDER, "contradicted"), ({**PAPER_ORDER, "cast": 5.0}, "reproduced")):
+    assert {e.style for e in evs} == {protocol.COLD_STYLE, "pycryptodome"} and all(e.holds is None for e in evs)
+    for per_byte, verdict in ((PAPER_ORDER, "contradicted"), ({**PAPER_ORDER, "cast": 5.0}, "reproduced"),
+                              ({**PAPER_ORDER, "cast": 7.0}, "inconclusive")):
         row = decide_synthetic(synthetic_evidence(per_byte)).loc[E.LOWEST_START]
-        assert row["verdict"] == verdict and protocol.COLD_READING in row["reason"], row["reason"]
+        assert row["verdict"] == verdict and "one cold call per file" in row["reason"], row["reason"]

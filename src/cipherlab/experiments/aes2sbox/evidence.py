@@ -59,7 +59,8 @@ LIGHTWEIGHT_PAPERS = ("000",)
 LIGHTWEIGHT_STYLES = SOFTWARE_STYLES
 #: The papers whose conclusion says the speed performance "significantly increased" (000 Section 8): the word names
 #: the papers' own t-test (Tables 3-4), decided as significance in both operations. 001's "greatly increased" states
-#: no size of its own: it is covered by the Table 5 row that tests the size (001-s8-speed-increased's covered_by).
+#: no size of its own: it is covered by the abstract's row that decides the increase in both operations
+#: (001-s8-speed-increased's covered_by: 001-abstract-significant).
 CONCLUSION_SIGNIFICANCE = ("000",)
 #: The abstract's "significant difference in the speed performance" (001), decided as the conclusion's
 #: "significantly" is (000-s8-speed-increased): the papers' own t-test, in both operations.

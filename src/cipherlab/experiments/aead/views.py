@@ -175,7 +175,7 @@ def trials_table(observe: pd.DataFrame) -> Table:
         "P one guess": [_power_of_two(-t) for t in observe["tag_bits"]],
         "attempts per success": [_power_of_two(t) for t in observe["log2_expected_trials"]],
         "attempts to see one (95 %)": [f"2^{x:.2f}" for x in observe["log2_trials_for_confidence"]],
-        "our forgeries (accepted)": [f"{n} ({a})" for n, a in zip(observe["observed_trials"],
+        "our random-tag guesses (accepted)": [f"{n} ({a})" for n, a in zip(observe["observed_trials"],
                                                                 observe["observed_accepts"])],
         "our 95 % upper bound on P": observe["p_upper_from_observed"],
         "could we tell?": observe["observed_can_reject_tag"]})

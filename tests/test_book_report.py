@@ -162,6 +162,19 @@ def test_no_concern_never_says_untested_headline_claims_hold():
     assert "0 could be tested and decided here; 1 is not testable" in body["concerns"]
 
 
+def test_overclaims_none_refuted_says_when_some_could_not_be_tested():
+    """'None refuted' alone reads as a clean bill: where overclaims stand untested, the section says they are neither
+    refuted nor supported, and lists them."""
+    from cipherlab.report.referee import Paper
+    paper = Paper("003", "AEAD modes", "aead", "")
+    untested = [("ok", "reproduced", "headline", ""), ("resist", "not testable", "supporting", "overclaim")]
+    body = {s.key: s.body for s in template.report_sections(paper, _template_rows(untested, "003"))}["overclaims"]
+    assert body.startswith("None refuted by this run's evidence. 1 is stated beyond what can be tested here (below): "
+                           "not refuted, and not supported either.") and "003-resist" in body
+    clean = {s.key: s.body for s in template.report_sections(paper, _template_rows(untested[:1], "003"))}["overclaims"]
+    assert clean == "None refuted by this run's evidence."
+
+
 def test_the_recommendation_says_how_many_headline_claims_could_be_tested_at_all():
     spec = [("a", "reproduced", "headline", ""), ("b", "not testable", "headline", ""),
             ("c", "inconclusive", "headline", ""), ("d", "covered", "headline", ""),

@@ -370,11 +370,14 @@ def _defects(paper_id: str, claims: pd.DataFrame, misprints: "pd.DataFrame | Non
 def _overclaims(cond: Mapping[str, pd.DataFrame], fallen: "Mapping[str, str] | None" = None) -> str:
     """The overclaims our evidence refutes (they weigh in the recommendation), then those stated beyond what this
     project can test (listed with their reference; counted neither for nor against the paper)."""
-    text = _listed(cond["overclaim"], "None refuted by this run's evidence.", with_reference=True, fallen=fallen)
+    untested = cond["overclaim_untested"]
+    none = "None refuted by this run's evidence." + (
+        f" {len(untested)} {'is' if len(untested) == 1 else 'are'} stated beyond what can be tested here (below): not "
+        "refuted, and not supported either." if len(untested) else "")
+    text = _listed(cond["overclaim"], none, with_reference=True, fallen=fallen)
     caution = cond["caution"]
     caution = caution[caution["verdict"].astype(str) != FINDING] if len(caution) else caution
     caution = caution[~caution["claim_id"].isin(cond["overclaim"]["claim_id"])] if len(caution) else caution
-    untested = cond["overclaim_untested"]
     if len(caution):
         text += ("\n\nCautions on the paper's security sentences, each with the reference that says what they leave "
                  "out (the paper's own model decides the row, so a caution weighs neither for nor against the paper):"

@@ -130,7 +130,7 @@ def collect(phase1: pd.DataFrame, phase2: pd.DataFrame, forgery_times: pd.DataFr
               for e in level_evidence(cold2, profile=profile, seed=seed)]
     gains = gain_evidence(cold1, cold2, profile=profile, seed=seed,
                           style=protocol.COLD_STYLE, reading=protocol.COLD_READING) + ratios
-    # Fig. 9's start describes the paper's figure too: Blowfish's place at the first file under its protocol as well
+    # Fig. 9's start is decided under the paper's protocol (its claim row's decided_by), the warm row shown beside it
     gains.append(dataclasses.replace(lowest_start_evidence(cold2, profile=profile, seed=seed, mb_bytes=mb_bytes),
                                      style=protocol.COLD_STYLE, reading=protocol.COLD_READING))
     gains += trend_words_evidence(phase1, cold1, profile=profile, seed=seed, cold_style=protocol.COLD_STYLE,

@@ -517,3 +517,23 @@ def test_reference_run_is_this_runs_own_shipped_run_only_when_no_other_run_was_c
     assert referee.reference_run("full") == "amd-x"
     shipped.append(SimpleNamespace(name="box-b", card={"run_ids": ["z"]}))
     assert referee.reference_run("full") == ""
+
+
+def test_a_printed_result_the_cipher_cannot_produce_is_data_not_the_designs_security():
+    """concern: data (printed ciphertexts or avalanche figures the described cipher cannot produce): its own lead,
+    after a flaw of the method and before single claims, and a condition of a major revision as security is; the
+    same row marked security would say the paper's security case fails."""
+    spec = [("t3", "contradicted", "headline", ""), ("printed", "contradicted", "supporting", "data"),
+            ("own", "contradicted", "supporting", "defect")]
+    got = [(k, r["claim_id"]) for k, r in template.concern_rows(_template_rows(spec), None)]
+    assert got == [("data", "000-printed"), ("contradicted", "000-t3"), ("defect", "000-own")]
+    from cipherlab.report.referee import Paper
+    body = {s.key: s.body for s in template.report_sections(Paper("000", "AES-2SBox", "aes2sbox", ""),
+                                                            _template_rows(spec), None)}["concerns"]
+    assert body.splitlines()[0].startswith("1. **The paper prints a result the cipher it describes cannot produce.**")
+    assert "security case" not in body
+    alone = [("printed", "contradicted", "supporting", "data")]
+    grade, says, _ = template.recommendation(_template_rows(alone), None)
+    assert grade == "major revision" and "cannot come from the cipher it describes" in says
+    refuted_not = [("printed", "reproduced", "supporting", "data")]
+    assert template.recommendation(_template_rows(refuted_not), None)[0] == "accept"

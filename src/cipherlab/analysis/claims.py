@@ -72,10 +72,13 @@ CARRIES = ("size", "direction", "nothing")
 #: cipher the paper proposes, under the attacker model its quote names; ``security``: the paper's security claim;
 #: ``method``: the paper's protocol or method cannot decide the sentence it is used for (a forgery test without
 #: power, a timing protocol unstated or at odds with itself), weighed in the report as a main concern;
+#: ``data``: a result the paper prints (a ciphertext, an avalanche figure) that the cipher it describes cannot
+#: produce: its experiments did not run what it describes, so every result resting on them is in doubt (data
+#: integrity, not the design's security nor a disagreement of the paper's prose with its tables);
 #: ``caution``: a security caution of ours about a design the paper compares, stated on a row the paper's own
 #: model decides (GCM's forgery bound for a modified ciphertext beside the paper's tag-guess model): listed
 #: among the report's cautions whatever the verdict, weighing neither for nor against the paper.
-CONCERNS = ("overclaim", "defect", "break", "security", "method", "caution")
+CONCERNS = ("overclaim", "defect", "break", "security", "method", "data", "caution")
 #: ``tier``: ``headline`` (what the paper is about: its speedups, security, entropy, rankings) or
 #: ``supporting`` (its arithmetic, its printed tables); ``condition``: the condition the claim is
 #: about (e.g. ``size=5 MB``), empty when it names none; ``covered_by``: the claim id of the row

@@ -32,6 +32,7 @@ __all__ = ["by_weight", "fallen_to_break", "deciding", "concern_line", "machine_
 LEADS = {"break": "The cipher is broken.", "ineffective": "The modification is ineffective.",
          "method": "The paper's method cannot decide what it is used for.",
          "contradicted": "A headline claim is contradicted.", "not reproduced": "A headline claim is not reproduced.",
+         "data": "The paper prints a result the cipher it describes cannot produce.",
          "overclaim": "Overclaim.", "defect": "The paper disagrees with itself.",
          "machine-dependent": "The verdict differs between machines."}
 COMPARED = "A caution about a design the paper compares (not one it proposes)."

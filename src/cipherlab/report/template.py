@@ -138,6 +138,8 @@ def conditions(rows: pd.DataFrame, findings: pd.DataFrame, rules: "dict | None" 
         "overclaim": claims[(concern == "overclaim") & claims["verdict"].isin(REFUTED)],
         "overclaim_untested": claims[(concern == "overclaim") & claims["verdict"].isin(UNDECIDED)],
         "defect": claims[(concern == "defect") & claims["verdict"].isin(REFUTED)],
+        # a printed result the described cipher cannot produce: data integrity, weighed as a flaw of the method
+        "data": claims[(concern == "data") & claims["verdict"].isin(REFUTED)],
         # the paper's method cannot decide what it is used for: weighs whatever the row's verdict but reproduced
         # (our evidence then stands for the sentence without the paper's method), and a finding of ours that holds
         "method": pd.concat([claims[(concern == "method") & (claims["verdict"] != "reproduced")],

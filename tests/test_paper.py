@@ -142,13 +142,6 @@ def test_a_claim_shows_only_the_misprints_of_the_passages_it_reads():
     assert sbox.startswith("Table 1 row 1 column 7: read as BF") and "P-value" not in sbox
     assert pvalues.startswith("Section 8 (prose) encryption P-value") and "Table 1" not in pvalues
     assert P.misprints_applied(claims.loc["000-t2-inverse-sbox"]) == ""      # Table 2 has none documented
+    # both of the p-value row's passages: the conclusion's exponent and Section 7.1's dropped digit
+    assert "Section 7.1 (prose) decryption P-value AES-Rijndael vs AES-2SBox: read as 3.94442E-25" in pvalues
 
-
-@pytest.mark.parametrize("p", ["000", "001"])
-def test_the_transcribed_table_captions_are_every_caption_of_the_text(p):
-    """The table-number check of papers 000 and 001 reads data/paper/<p>_captions.csv (a clone has no text):
-    the transcription holds every "Table N." caption line of the text, in order, and nothing else."""
-    in_text = re.findall(r"^\s*Table (\d+)\.\s*(.*)$", paper.paper_text(p), flags=re.M)
-    rows = paper.published(p, "Captions")
-    assert list(zip(rows["row"], rows["column"], rows["value"])) == [
-        (f"caption {i}", f"Table {n}", t.strip()) for i, (n, t) in enumerate(in_text, 1)]

@@ -212,10 +212,12 @@ def rules_markdown(rules: "dict | None" = None) -> str:
         "- A claim another row tests (`covered_by`) is *covered by* that row and counted once, there. A documented "
         "misprint (`data/paper/<paper>_misprints.csv`, each with its evidence from outside the line it corrects) "
         "is read as corrected, and shown on the claim's row. Every paper gets the same charity: a printed number "
-        "its own arithmetic rules out, and an editorial slip, a word or label that its own context contradicts "
-        "and fixes (a caption naming the other operation, a pseudocode line naming the phase-1 cipher inside a "
-        "loop over three, a stored variable the line above does not assign), is a documented misprint, listed "
-        "in the paper's report, never a claim row of its own.",
+        "its own arithmetic rules out (a p-value above 1, a share its own bit count contradicts) or that restates "
+        "a figure the paper prints elsewhere with a digit dropped, doubled or swapped, and an editorial slip, a "
+        "word or label that its own context contradicts and fixes (a caption naming the other operation, a table "
+        "number given twice, a pseudocode line naming the phase-1 cipher inside a loop over three, a stored "
+        "variable the line above does not assign), is a documented misprint, listed in the paper's report, never "
+        "a claim row of its own.",
         "",
         "The table of meanings, the one place where a comparison's outcome becomes a verdict word:",
         "",

@@ -29,7 +29,7 @@ def changed_bits(a, b) -> "int | np.ndarray":
 def published_avalanche_pairs(paper: str) -> pd.DataFrame:
     """The paper's avalanche table as pairs: ``pair, plaintext_a/b, ciphertext_a/b, published_percent, published_bits``."""
     check_paper(paper)
-    df = _paper.published(paper, TABLES[paper]["avalanche"])
+    df = _paper.corrected(paper, TABLES[paper]["avalanche"])   # documented misprints read as corrected
     col = TABLES[paper]["avalanche_column"]
     cell = {(r, c): v for r, c, v in zip(df["row"], df["column"], df["value"])}
     rows = []

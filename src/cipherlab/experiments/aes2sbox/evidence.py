@@ -49,7 +49,7 @@ from cipherlab.experiments.aes2sbox.sboxes import published_key_byte, sbox_diff_
 from cipherlab.experiments.aes2sbox.published import (  # noqa: F401  (the papers against themselves)
     FIPS_197_DATE, FIPS_197_YEAR, ONE_BIT_PAIRS, OWN_AVALANCHE_CLAIM, P_VALUE_CLAIM, P_VALUE_PROSE, SECTIONS,
     TRIALS_PROSE, _bits_apart, _printed_speedup, defect_evidence, own_avalanche_evidence, p_values_evidence,
-    plaintext_digits_evidence, printed_percentages_evidence, table_numbers_evidence, trials_evidence)
+    printed_percentages_evidence, trials_evidence)
 
 #: Papers whose claim "will become lightweight as it will employ two S-Boxes" (Section 4) is decided on the
 #: speed comparison: lightweight read as computing less than AES, in encryption and in decryption.

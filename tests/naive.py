@@ -13,6 +13,7 @@ algebraic degree), checked against the vectorised versions in
 from __future__ import annotations
 
 import hashlib
+import math
 
 # -- GF(2^8) ------------------------------------------------------------------
 
@@ -627,7 +628,10 @@ def two_level_speedup_naive(old, new, statistic="median", confidence=0.95, n_res
 
 def noise_band_naive(control_low, control_high, floor_pct, percent, at):
     """The A/A noise band of a comparison at ``at``: its half-width the control interval's largest excursion
-    from 0, at least the floor where the unit is percent; a speed-up's band scaled by ``1 + at / 100``."""
+    from 0, at least the floor where the unit is percent; a speed-up's band the ratio ``1 + at / 100`` divided
+    and multiplied by ``1 + h / 100`` (in logarithms: ``log(1 + at / 100) -+ log(1 + h / 100)``)."""
     h = max(abs(control_low), abs(control_high), floor_pct if percent else 0.0)
-    half = h * (1 + at / 100) if percent and at > -100 else h
-    return at - half, at + half
+    if percent and at > -100:
+        centre, half = math.log1p(at / 100), math.log1p(h / 100)
+        return 100 * math.expm1(centre - half), 100 * math.expm1(centre + half)
+    return at - h, at + h

@@ -9,9 +9,10 @@ cannot contradict them: an interval is said to lie *above*, *below* or
 *within* the noise band exactly when it does.
 
 Speed evidence is in percent (a speedup ``(T_old / T_new - 1) x 100``).  Its
-A/A noise band is a band of ratios: around a non-zero null ``N`` its half-width
-``h`` is scaled to ``h x (1 + N / 100)`` (a +-3 % band around a claimed +809 %
-is +-30 points wide), never added in percentage points.  Every edge that decides
+A/A noise band is a band of ratios: the factor ``1 + h / 100`` either way
+around ``1 + N / 100`` (around 0, a half-width of 3 % spans -2.9 % .. +3 %, so a
+ratio and its inverse decide alike; around a claimed +809 % the band is about
++-30 points wide), never added in percentage points.  Every edge that decides
 a speed claim has its own band: the no-effect value, a stated bound, and each
 edge of a margin (``within_margin``, ``equivalent``).  An interval counts as
 inside or outside a margin only beyond the noise at that edge, so a result that
@@ -78,9 +79,14 @@ def fmt(x: float) -> str:
 
 
 def noise_band(h: float, at: float, percent: bool) -> tuple[float, float]:
-    """The A/A noise band around ``at``: ``at +- h``, scaled by ``1 + at / 100`` for a speedup in percent."""
-    half = h * (1.0 + at / 100.0) if (percent and at > -100.0) else h
-    return at - half, at + half
+    """The A/A noise band around ``at``: ``at +- h``; for a speed-up in percent a band of ratios, the factor
+    ``1 + h / 100`` either way around the ratio ``1 + at / 100``, so that a ratio and its inverse decide alike
+    (with h = 14.4: -12.6 % .. +14.4 % around 0, and CAST 14 % slower than Blowfish lies as far beyond it as
+    Blowfish 16.3 % faster than CAST)."""
+    if percent and at > -100.0:
+        ratio, factor = 1.0 + at / 100.0, 1.0 + h / 100.0
+        return 100.0 * (ratio / factor - 1.0), 100.0 * (ratio * factor - 1.0)
+    return at - h, at + h
 
 
 def band_text(band: tuple[float, float], h: float) -> str:

@@ -176,8 +176,13 @@ def _cmp_band(h: float, claim, ev) -> "tuple[float, float] | None":
 
 
 def _band(h: float, ev) -> str:
-    unit = " %" if _text(ev, "unit") == "%" else (f" {_text(ev, 'unit')}" if _text(ev, "unit") else "")
-    return f"this machine's noise (±{fmt(h)}{unit})" if h else "the no-effect value"
+    if not h:
+        return "the no-effect value"
+    if _text(ev, "unit") == "%":   # a band of ratios, the same factor either way (:func:`noise_band`)
+        lo, hi = noise_band(h, 0.0, True)
+        return f"this machine's noise ({fmt(lo)} .. +{fmt(hi)} %)"
+    unit = f" {_text(ev, 'unit')}" if _text(ev, "unit") else ""
+    return f"this machine's noise (±{fmt(h)}{unit})"
 
 
 def _side_clause(claim, ev, est: float) -> str:

@@ -96,20 +96,19 @@ def test_structural_claims_follow_the_data():
     # out, a documented misprint read as corrected (as 000's p-value exponent is), shown on the row
     assert v["001-s6-avalanche-second-pair"] == "reproduced"
     assert "read as 19.531" in out.loc["001-s6-avalanche-second-pair", "misprint"]
-    # a quoted definition of the avalanche effect, not a claim about the experiment: never decided
     # 001's abstract: below the expected 50 % (AES-2SBox changes one byte per flip); the papers' decryption order
     assert v["001-abstract-avalanche-below-min"] == "reproduced"
     assert v["000-decryption-order"] == v["001-decryption-order"] == "reproduced"
-    assert "000-avalanche-definition" not in v and "001-avalanche-definition" not in v      # no evidence written
-    reg = verdicts.load_claims().set_index("claim_id")
-    assert set(reg.loc[["000-avalanche-definition", "001-avalanche-definition"], "rule"]) == {"not_testable"}
+    # the criterion as the papers state it, per flip: an ideal cipher meets it with probability 0.535 (binomial)
+    assert v["000-avalanche-definition"] == v["001-avalanche-definition"] == "contradicted"
+    assert "probability 0.535" in out.loc["000-avalanche-definition", "detail"]
     assert "001-table-numbers-unique" not in v     # two tables numbered 5: a documented misprint, no claim row
     # 000's conclusion 'significantly increased': both operations, as the significance rows; 001's 'greatly
     # increased' states no size of its own and is covered by Table 5's row (no evidence of its own)
     assert v["000-s8-speed-increased"] == v["000-t3-enc-significant"] == v["000-t4-dec-significant"]
     assert "every reading" in out.loc["000-s8-speed-increased", "reading"]
     assert "001-s8-speed-increased" not in v
-    # the fake times make AES-2SBox's decryption as fast as its encryption: the papers' 50 % gap is not there
+    # the fake times make AES-2SBox's decryption as fast as its encryption: the papers' faster decryption is not there
     assert v["000-t34-2sbox-dec-over-enc"] == v["001-t34-2sbox-dec-over-enc"] == "contradicted"
 
 
@@ -312,17 +311,19 @@ def test_the_decryption_over_encryption_claim_rests_on_the_papers_means():
         enc, dec = (E.printed_mean(p, o, "aes-2sbox") for o in common.OPERATIONS)
         assert row["published_value"] == pytest.approx((enc / dec - 1) * 100, abs=1e-3)
         assert row["published_value"] == pytest.approx(E.printed_dec_over_enc(p), abs=1e-3)
-        assert row["carries"] == "size" and row["decided_by"] == "style=reference"
+        # decryption and encryption are two code paths: the size of their ratio is the machine's, never the
+        # authors' error, and so no evidence of a flaw in their method either
+        assert row["carries"] == "direction" and row["decided_by"] == "style=reference" and row["concern"] == ""
         assert row["condition"] == reg.loc[f"{p}-t5-enc-speedup", "condition"]     # the paper's own file
     assert E.printed_dec_over_enc("000", "aes") < 0     # like for like: AES's own decryption is the slower one
 
 
-@pytest.mark.parametrize("ratio, verdict", [(1.5024, "reproduced"), (1.0, "contradicted"), (0.87, "contradicted"),
-                                            (1.2, "not reproduced")])
-def test_the_decryption_over_encryption_gap_is_decided_on_its_size(ratio, verdict):
+@pytest.mark.parametrize("ratio, verdict", [(1.5024, "machine-bound"), (1.0, "contradicted"), (0.87, "contradicted"),
+                                            (1.2, "machine-bound")])
+def test_the_decryption_over_encryption_gap_is_decided_on_its_direction(ratio, verdict):
     """AES-2SBox's decryption ``ratio`` times as fast as its encryption, timed in the same rounds, quiet control:
-    the papers' 50 % reproduced; none, or a reversed gap, contradicts it; 20 % (outside its ±25 % margin) does not
-    reproduce the size."""
+    decryption faster beyond the noise holds the papers' direction, its size (50 % or 20 %) the machine's; none,
+    or a reversed gap, contradicts the direction."""
     rng = np.random.default_rng(11)
     old = list(10.0 + 0.01 * rng.random(60))
     enc = np.array(old) / 1.2

@@ -47,8 +47,10 @@ def test_evidence_covers_every_claim_of_papers_000_and_001():
     assert set(mine["claim_id"]) - covered == ({f"{p}-security-slightly-weakened" for p in common.PAPERS}
                                                | {c for c, p in OTHER_PAPER_CLAIMS.items() if p in common.PAPERS})
     ours = claims[claims["paper"].isin(common.PAPERS) & (claims["scope"] == "extension")]
-    assert covered - set(mine["claim_id"]) == {f"{p}-ext-affine-all-keys" for p in common.PAPERS}
-    assert covered - set(mine["claim_id"]) <= set(ours["claim_id"])      # the chapter's own findings are declared
+    # besides its findings, the chapter measures and shows one not-testable ratio: decryption over encryption
+    shown = {f"{p}-t34-2sbox-dec-over-enc" for p in common.PAPERS}
+    assert covered - set(mine["claim_id"]) == {f"{p}-ext-affine-all-keys" for p in common.PAPERS} | shown
+    assert covered - set(mine["claim_id"]) - shown <= set(ours["claim_id"])      # the chapter's findings are declared
     speed = [r for r in rows if r.section == common.SPEED_SECTION]
     assert speed and all(r.control_low is not None for r in speed)    # the A/A band beside every comparison
     assert all(r.size and r.style and r.profile for r in speed)
@@ -99,17 +101,18 @@ def test_structural_claims_follow_the_data():
     # 001's abstract: below the expected 50 % (AES-2SBox changes one byte per flip); the papers' decryption order
     assert v["001-abstract-avalanche-below-min"] == "reproduced"
     assert v["000-decryption-order"] == v["001-decryption-order"] == "reproduced"
-    # the criterion as the papers state it, per flip: an ideal cipher meets it with probability 0.535 (binomial)
-    assert v["000-avalanche-definition"] == v["001-avalanche-definition"] == "contradicted"
-    assert "probability 0.535" in out.loc["000-avalanche-definition", "detail"]
+    # the criterion as the papers state it, two readings left open: per flip an ideal cipher meets it with
+    # probability 0.535 (binomial), on average exactly: the readings disagree, so it stands undecided
+    assert v["000-avalanche-definition"] == v["001-avalanche-definition"] == "inconclusive"
+    assert "0.535" in out.loc["000-avalanche-definition", "reason"] + out.loc["000-avalanche-definition", "detail"]
     assert "001-table-numbers-unique" not in v     # two tables numbered 5: a documented misprint, no claim row
     # 000's conclusion 'significantly increased': both operations, as the significance rows; 001's 'greatly
     # increased' states no size of its own and is covered by Table 5's row (no evidence of its own)
     assert v["000-s8-speed-increased"] == v["000-t3-enc-significant"] == v["000-t4-dec-significant"]
     assert "every reading" in out.loc["000-s8-speed-increased", "reading"]
     assert "001-s8-speed-increased" not in v
-    # the fake times make AES-2SBox's decryption as fast as its encryption: the papers' faster decryption is not there
-    assert v["000-t34-2sbox-dec-over-enc"] == v["001-t34-2sbox-dec-over-enc"] == "contradicted"
+    # AES-2SBox's decryption over its own encryption: two code paths, shown, never decided
+    assert v["000-t34-2sbox-dec-over-enc"] == v["001-t34-2sbox-dec-over-enc"] == "not testable"
 
 
 @pytest.mark.parametrize("printed, holds", [(6.25, True), (6.26, False), (24.219, False)])
@@ -311,30 +314,28 @@ def test_the_decryption_over_encryption_claim_rests_on_the_papers_means():
         enc, dec = (E.printed_mean(p, o, "aes-2sbox") for o in common.OPERATIONS)
         assert row["published_value"] == pytest.approx((enc / dec - 1) * 100, abs=1e-3)
         assert row["published_value"] == pytest.approx(E.printed_dec_over_enc(p), abs=1e-3)
-        # decryption and encryption are two code paths: the size of their ratio is the machine's, never the
-        # authors' error, and so no evidence of a flaw in their method either
-        assert row["carries"] == "direction" and row["decided_by"] == "style=reference" and row["concern"] == ""
+        # decryption and encryption are two code paths: their ratio is the implementation's and the machine's, never
+        # the authors' error, and so no evidence of a flaw in their method either
+        assert row["carries"] == "nothing" and row["rule"] == "not_testable" and row["concern"] == ""
         assert row["condition"] == reg.loc[f"{p}-t5-enc-speedup", "condition"]     # the paper's own file
     assert E.printed_dec_over_enc("000", "aes") < 0     # like for like: AES's own decryption is the slower one
 
 
-@pytest.mark.parametrize("ratio, verdict", [(1.5024, "machine-bound"), (1.0, "contradicted"), (0.87, "contradicted"),
-                                            (1.2, "machine-bound")])
-def test_the_decryption_over_encryption_gap_is_decided_on_its_direction(ratio, verdict):
+@pytest.mark.parametrize("ratio", [1.5024, 1.0, 0.87])
+def test_the_decryption_over_encryption_gap_is_shown_never_decided(ratio):
     """AES-2SBox's decryption ``ratio`` times as fast as its encryption, timed in the same rounds, quiet control:
-    decryption faster beyond the noise holds the papers' direction, its size (50 % or 20 %) the machine's; none,
-    or a reversed gap, contradicts the direction."""
+    two code paths, whose ratio is the implementation's and the machine's, so never a verdict against the papers
+    whatever it is; ours is measured and shown beside the papers' 50 %."""
     rng = np.random.default_rng(11)
     old = list(10.0 + 0.01 * rng.random(60))
     enc = np.array(old) / 1.2
     out = _decide(evidence.speed_evidence_rows(_two_operations(list(enc), list(enc / ratio), old), profile="quick"))
     for p in common.PAPERS:
         row = out.loc[E.DEC_OVER_ENC_CLAIM.format(paper=p)]
-        assert row["verdict"] == verdict, row["reason"]
-        assert row["style"] == "reference"
+        assert row["verdict"] == "not testable", row["reason"]
     ev = [r for r in evidence.speed_evidence_rows(_two_operations(list(enc), list(enc / ratio), old), profile="quick")
           if r.claim_id == "000-t34-2sbox-dec-over-enc"][0]
-    assert ev.estimate == pytest.approx((ratio - 1) * 100, abs=0.5)
+    assert ev.estimate == pytest.approx((ratio - 1) * 100, abs=0.5) and ev.style == "reference"
     assert "AES's own decryption speed-up over its encryption" in ev.detail and ev.stated == E.printed_dec_over_enc("000")
 
 
@@ -384,8 +385,12 @@ def test_each_papers_p_values_are_compared_wherever_it_prints_them(paper, monkey
     # 001 prints each p-value the same in Section 5.1, Tables 3-4 and Section 6
     ev = E.p_values_evidence(paper, profile="quick")
     assert ev.claim_id == E.P_VALUE_CLAIM[paper] and ev.holds is True and ev.n == 6
-    assert "E07" not in ev.detail and "3.9442E" not in ev.detail and ev.detail.startswith("encryption: ")
-    assert " against " not in ev.detail
+    assert ev.detail.startswith("encryption: ") and " against " not in ev.detail
+    if paper == "000":      # each corrected cell says what it printed
+        assert "5.33936E-07 in Section 7.1, Section 8 (printed 5.33936E07, a documented misprint)" in ev.detail
+        assert "3.94442E-25 in Section 7.1 (printed 3.9442E-25, a documented misprint)" in ev.detail
+    else:
+        assert "misprint" not in ev.detail
     real = E._paper.published
 
     def one_changed(p, table=None):   # a speed section that prints another encryption p-value

@@ -40,7 +40,6 @@ from cipherlab.ciphers.sboxes import rijndael_inverse_sbox, rijndael_sbox
 from cipherlab.ciphers.sboxes import affine, inverse_affine, second_sbox
 from cipherlab.analysis.evidence import Evidence
 
-from cipherlab.names import SOFTWARE_STYLES
 from cipherlab.experiments.aes2sbox.common import (BLOCK_BITS, OPERATIONS, PAPER_LABELS, PAPERS,
                                                    SIGNIFICANCE_CLAIM, SPEED_SECTION, SPEEDUP_CLAIM, TABLES,
                                                    check_paper)
@@ -52,11 +51,9 @@ from cipherlab.experiments.aes2sbox.published import (  # noqa: F401  (the paper
     printed_percentages_evidence, trials_evidence)
 
 #: Papers whose claim "will become lightweight as it will employ two S-Boxes" (Section 4) is decided on the
-#: speed comparison: lightweight read as computing less than AES, in encryption and in decryption.
+#: speed comparison: lightweight read as computing less than AES, in encryption and in decryption, decided in the
+#: reference style as every speed sentence of 000 and 001 is (its claim row's ``decided_by``), each other style shown.
 LIGHTWEIGHT_PAPERS = ("000",)
-#: The styles 'lightweight' is decided in, every one of them: the software styles the paper's world knows (it names
-#: no hardware instructions); the hardware style is shown on the speed-up rows (000-t5-*).
-LIGHTWEIGHT_STYLES = SOFTWARE_STYLES
 #: The papers whose conclusion says the speed performance "significantly increased" (000 Section 8): the word names
 #: the papers' own t-test (Tables 3-4), decided as significance in both operations. 001's "greatly increased" states
 #: no size of its own: it is covered by the abstract's row that decides the increase in both operations
@@ -455,8 +452,8 @@ def speed_evidence_rows(raw: pd.DataFrame, *, profile: str, papers: Iterable[str
                     rows.append(replace(sig, claim_id=f"{paper}-s8-speed-increased", reading=f"operation={operation}"))
                 if paper in ABSTRACT_SIGNIFICANCE:   # the abstract's "significant difference", both operations
                     rows.append(replace(sig, claim_id=ABSTRACT_SIGNIFICANCE[paper], reading=f"operation={operation}"))
-                if paper in LIGHTWEIGHT_PAPERS and impl in LIGHTWEIGHT_STYLES:
-                    # 'lightweight': less computation than AES, both operations, in every software style
+                if paper in LIGHTWEIGHT_PAPERS:
+                    # 'lightweight': less computation than AES, both operations; each style's figure shown
                     rows.append(replace(ev, claim_id=f"{paper}-s4-lightweight",
                                         reading=f"operation={operation}, style={impl}"))
         both = [i for i in styles_compared(raw, paper, OPERATIONS[0]) if i in styles_compared(raw, paper, OPERATIONS[1])]
